@@ -1,0 +1,62 @@
+/*
+ * events.c — the merged timeline as JSON Lines (SPEC section 7), one event a line:
+ *   {"slot":3,"node":5,"event":"recv","port":1,"from":4,"msg":2}
+ * A send names "to", a receive "from"; keys that do not apply are left out.
+ */
+#include <errno.h>
+
+#include "cli/run.h"
+
+static void put_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+int hm__write_events(const hm__machine_t *m, const hm__timeline_t *tl, FILE *f)
+{
+    (void)m;
+    for (size_t i = 0; i < tl->n; i++) {
+        const hm__event_t *e = tl->ev[i];
+        fprintf(f, "{\"slot\":%lld,\"node\":%d,\"event\":\"%s\"", (long long)e->slot, e->node,
+                hm__event_name((hm__event_kind_t)e->kind));
+        if (e->port >= 0)
+            fprintf(f, ",\"port\":%d", e->port);
+        if (e->peer >= 0)
+            fprintf(f, ",\"%s\":%d", e->kind == HM__EV_RECV ? "from" : "to", e->peer);
+        switch (e->kind) {
+        case HM__EV_SEND:
+        case HM__EV_RECV:
+        case HM__EV_STALL:
+        case HM__EV_DELAY:
+        case HM__EV_CONFLICT:
+            fprintf(f, ",\"msg\":%d,\"value\":%lld", e->msg, (long long)e->value);
+            if (e->dur > 1)
+                fprintf(f, ",\"slots\":%lld", (long long)e->dur);
+            break;
+        case HM__EV_STORE:
+            fprintf(f, ",\"value\":%lld", (long long)e->value);
+            break;
+        case HM__EV_BUSY:
+            fprintf(f, ",\"slots\":%lld", (long long)e->dur);
+            break;
+        default:
+            break;
+        }
+        if (e->text) {
+            fputs(",\"text\":", f);
+            put_string(f, e->text);
+        }
+        fputs("}\n", f);
+    }
+    return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,179 @@
+/*
+ * check_hypercube.c — sbt-broadcast and successive-broadcast against the paper's
+ * numbers (Desprez-Fraigniaud-Tourancheau 1993, section 3).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+static hm_trun_t run_succ(int d, const char *variant, const char *contention)
+{
+    char cfg[512];
+    snprintf(cfg, sizeof cfg,
+             "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},"
+             "\"ports\":{\"model\":\"shout\"},\"contention\":\"%s\","
+             "\"algorithm\":{\"name\":\"successive-broadcast\",\"variant\":\"%s\"}}",
+             d, contention, variant);
+    return hm_t_run(cfg, NULL);
+}
+
+/* Proposition 1: 2p + log2 p - 2 slots, no conflict, mu_1..mu_p stored in order. */
+START_TEST(test_rotated_exact)
+{
+    int d = _i;
+    int64_t p = 1 << d;
+    hm_trun_t r = run_succ(d, "rotated", "strict");
+    ck_assert_msg(r.rc == 0, "d=%d rc=%d %s", d, r.rc, r.message ? r.message : "");
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 2 * p + d - 2);
+    ck_assert_int_eq(hm_t_bound(&r, "bound"), 2 * p + d - 2);
+    ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+    ck_assert_int_eq(hm_t_int(&r, "verified"), 1);
+    ck_assert_int_eq(hm_t_int(&r, "transmissions"), p * (p - 1));
+    hm_t_free(&r);
+}
+END_TEST
+
+START_TEST(test_q4_successive_summary)
+{
+    hm_trun_t r = run_succ(4, "rotated", "strict");
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 34);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(r.summary, "bound"),
+                                                       "expression")),
+                     "2p+log2(p)-2");
+    /* Proposition 2 with alpha(4) = 10: 2*16 - 10 - 1 = 21. */
+    ck_assert_int_eq(hm_t_bound(&r, "lower_bound"), 21);
+    ck_assert_int_eq(hm_t_int(&r, "transmissions"), 240);
+    ck_assert_int_eq(hm_t_int(&r, "max_mailbox_depth"), 1);
+    ck_assert_str_eq(hm_t_str(&r, "verification"), "every node stored mu_1..mu_16 in order");
+    hm_t_free(&r);
+}
+END_TEST
+
+START_TEST(test_sequential_exact)
+{
+    int d = _i;
+    int64_t p = 1 << d;
+    hm_trun_t r = run_succ(d, "sequential", "strict");
+    ck_assert_msg(r.rc == 0, "d=%d rc=%d %s", d, r.rc, r.message ? r.message : "");
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), p * d);
+    ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+    hm_t_free(&r);
+}
+END_TEST
+
+/* Figure 4: plain SBTs every 2 slots conflict from d = 3 on. */
+START_TEST(test_interleaved_strict_conflicts)
+{
+    int d = _i;
+    hm_trun_t r = run_succ(d, "interleaved", "strict");
+    if (d < 3) {
+        ck_assert_int_eq(r.rc, 0);
+        ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+    } else {
+        ck_assert_int_eq(r.rc, 1);
+        ck_assert_int_ge(hm_t_int(&r, "conflicts"), 1);
+        ck_assert_ptr_nonnull(r.message);
+        ck_assert_msg(strstr(r.message, "under shout") != NULL, "report: %s", r.message);
+        ck_assert_msg(strncmp(r.message, "slot ", 5) == 0, "report: %s", r.message);
+    }
+    hm_t_free(&r);
+}
+END_TEST
+
+START_TEST(test_interleaved_strict_report_q3)
+{
+    /* The first conflict on Q_3, checked by hand: broadcast 2 (root x^(2) = 1, plain
+     * SBT) reaches node 7 = 1 xor 110b in slot 3, so 7 forwards it to 6 in slot 4;
+     * broadcast 3 starts in slot 4 at x^(3) = 3, whose child across dimension 2 is 7.
+     * Node 7 would emit and receive in slot 4, which shout forbids. */
+    hm_trun_t r = run_succ(3, "interleaved", "strict");
+    ck_assert_int_eq(r.rc, 1);
+    ck_assert_str_eq(r.message, "slot 4: node 7 cannot emit and receive in one slot under shout: "
+                                "emits msg 2 on link 7->6 (port 0), receives msg 3 on link "
+                                "3->7 (port 2)");
+    hm_t_free(&r);
+}
+END_TEST
+
+START_TEST(test_interleaved_queue)
+{
+    int d = _i;
+    hm_trun_t r = run_succ(d, "interleaved", "queue");
+    ck_assert_msg(r.rc == 0 || r.rc == 1, "rc %d", r.rc);
+    int64_t delayed = hm_t_int(&r, "delayed_packets");
+    ck_assert_int_ge(delayed, 1);
+    ck_assert_int_eq(hm_t_int(&r, "transmissions"), (1 << d) * ((1 << d) - 1));
+    /* rc 0 iff the order held. */
+    ck_assert_int_eq(hm_t_int(&r, "verified"), r.rc == 0);
+    hm_t_free(&r);
+}
+END_TEST
+
+static hm_trun_t run_sbt(int d, const char *ports, int root, int rot)
+{
+    char cfg[512];
+    snprintf(cfg, sizeof cfg,
+             "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},"
+             "\"ports\":{\"model\":\"%s\"},"
+             "\"algorithm\":{\"name\":\"sbt-broadcast\",\"root\":%d,\"rotation\":%d}}",
+             d, ports, root, rot);
+    return hm_t_run(cfg, NULL);
+}
+
+/* d slots from every root and rotation under every model where a binomial tree is
+ * legal; under one-port the children are served one per slot, highest tree dimension
+ * first, which is still d slots (recursive doubling). */
+START_TEST(test_sbt_every_root_rotation_model)
+{
+    static const char *models[] = {"all-port", "shout", "one-port-full", "one-port-half"};
+    int d = _i;
+    for (size_t mi = 0; mi < 4; mi++)
+        for (int root = 0; root < (1 << d); root++)
+            for (int rot = 0; rot < (d ? d : 1); rot++) {
+                hm_trun_t r = run_sbt(d, models[mi], root, rot);
+                ck_assert_msg(r.rc == 0, "d=%d %s root %d rot %d: rc %d %s", d, models[mi], root,
+                              rot, r.rc, r.message ? r.message : "");
+                ck_assert_int_eq(hm_t_int(&r, "completion_slots"), d);
+                ck_assert_int_eq(hm_t_int(&r, "transmissions"), (1 << d) - 1);
+                ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+                hm_t_free(&r);
+            }
+}
+END_TEST
+
+START_TEST(test_q10_rotated_1024_threads)
+{
+    hm_trun_t r = run_succ(10, "rotated", "strict");
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_int_eq(hm_t_int(&r, "nodes"), 1024);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 2 * 1024 + 10 - 2);
+    hm_t_free(&r);
+}
+END_TEST
+
+Suite *hm_suite_hypercube(void)
+{
+    Suite *s = suite_create("hypercube");
+    TCase *tc = tcase_create("successive");
+    tcase_add_loop_test(tc, test_rotated_exact, 0, 10);
+    tcase_add_test(tc, test_q4_successive_summary);
+    tcase_add_loop_test(tc, test_sequential_exact, 1, 9);
+    tcase_add_loop_test(tc, test_interleaved_strict_conflicts, 1, 9);
+    tcase_add_test(tc, test_interleaved_strict_report_q3);
+    tcase_add_loop_test(tc, test_interleaved_queue, 3, 8);
+    tcase_set_timeout(tc, 120);
+    suite_add_tcase(s, tc);
+
+    TCase *sbt = tcase_create("sbt");
+    tcase_add_loop_test(sbt, test_sbt_every_root_rotation_model, 0, 6);
+    tcase_set_timeout(sbt, 120);
+    suite_add_tcase(s, sbt);
+
+    TCase *big = tcase_create("limits");
+    tcase_add_test(big, test_q10_rotated_1024_threads);
+    tcase_set_timeout(big, 300);
+    suite_add_tcase(s, big);
+    return s;
+}

@@ -1,0 +1,17 @@
+/*
+ * check_main.c — one runner gathering every suite (Check's own example layout).
+ * CK_RUN_SUITE / CK_RUN_CASE select a part, CK_FORK=no helps debugging.
+ */
+#include <stdlib.h>
+
+#include "helpers.h"
+
+int main(void)
+{
+    SRunner *sr = srunner_create(hm_suite_trees());
+    srunner_add_suite(sr, hm_suite_hypercube());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

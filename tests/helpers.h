@@ -1,0 +1,46 @@
+/*
+ * helpers.h — shared by the test suites: run a config in-process and read the
+ * summary, run the hypemu program and capture what it prints.
+ */
+#ifndef HM_TEST_HELPERS_H
+#define HM_TEST_HELPERS_H
+
+#include <check.h>
+#include <jansson.h>
+
+#include "cli/run.h"
+
+/* The outcome of one in-process run. */
+typedef struct hm_trun_s {
+    int rc;
+    json_t *summary; /* NULL if the config was rejected */
+    char *message;   /* config errors or stop reason */
+} hm_trun_t;
+
+/* Run the config text with optional --set overrides. */
+hm_trun_t hm_t_run(const char *config, const char *const *sets);
+void hm_t_free(hm_trun_t *r);
+
+/* Integer, boolean and string fields of the summary (aborts the test if absent). */
+int64_t hm_t_int(const hm_trun_t *r, const char *key);
+int64_t hm_t_bound(const hm_trun_t *r, const char *key); /* bound / lower_bound value */
+const char *hm_t_str(const hm_trun_t *r, const char *key);
+
+/* Run the hypemu program with arguments (NULL-terminated), in directory dir (or the
+ * build directory if NULL); captures stdout and stderr; returns the exit code. */
+int hm_t_exec(const char *dir, char **out, char **err, const char *const *args);
+
+/* Whole file into memory (NULL if unreadable). */
+char *hm_t_slurp(const char *path, size_t *len);
+
+/* A fresh temporary directory for a test's files. */
+char *hm_t_tmpdir(void);
+
+Suite *hm_suite_trees(void);
+Suite *hm_suite_engine(void);
+Suite *hm_suite_hypercube(void);
+Suite *hm_suite_config(void);
+Suite *hm_suite_cli(void);
+Suite *hm_suite_outputs(void);
+
+#endif
