@@ -10,7 +10,7 @@
 
 #include "helpers.h"
 
-hm_trun_t hm_t_run(const char *config, const char *const *sets)
+static hm_trun_t run(const char *config, const char *const *sets, const hm_algorithm_t *algo)
 {
     hm_trun_t out = {0};
     int nsets = 0;
@@ -30,6 +30,8 @@ hm_trun_t hm_t_run(const char *config, const char *const *sets)
         hm__config_free(&cfg);
         return out;
     }
+    if (algo)
+        cfg.algo = algo;
     hm__result_t res;
     out.rc = hm__run_config(&cfg, &res);
     out.summary = json_incref(res.summary);
@@ -37,6 +39,16 @@ hm_trun_t hm_t_run(const char *config, const char *const *sets)
     hm__result_free(&res);
     hm__config_free(&cfg);
     return out;
+}
+
+hm_trun_t hm_t_run(const char *config, const char *const *sets)
+{
+    return run(config, sets, NULL);
+}
+
+hm_trun_t hm_t_run_algo(const char *config, const hm_algorithm_t *algo)
+{
+    return run(config, NULL, algo);
 }
 
 void hm_t_free(hm_trun_t *r)

@@ -21,6 +21,10 @@ typedef struct hm_trun_s {
 hm_trun_t hm_t_run(const char *config, const char *const *sets);
 void hm_t_free(hm_trun_t *r);
 
+/* Run the config with a test's own algorithm in place of the one the config names
+ * (the config must name a registered algorithm legal on its topology and ports). */
+hm_trun_t hm_t_run_algo(const char *config, const hm_algorithm_t *algo);
+
 /* Integer, boolean and string fields of the summary (aborts the test if absent). */
 int64_t hm_t_int(const hm_trun_t *r, const char *key);
 int64_t hm_t_bound(const hm_trun_t *r, const char *key); /* bound / lower_bound value */

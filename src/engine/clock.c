@@ -386,9 +386,9 @@ void hm__commit(hm__machine_t *m)
     }
     if (next >= m->opt.max_slots) {
         hm__stop(m, HM_EXIT_STUCK,
-                 hm__strdup_printf("clock.max_slots = %lld reached at slot %lld with %d of %d "
-                                   "nodes still running",
-                                   (long long)m->opt.max_slots, (long long)t,
+                 hm__strdup_printf("clock.max_slots = %lld reached: the next slot with work "
+                                   "is %lld, with %d of %d nodes still running",
+                                   (long long)m->opt.max_slots, (long long)next,
                                    m->info.nodes - m->done_nodes, m->info.nodes));
         return;
     }

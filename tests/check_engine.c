@@ -1,0 +1,458 @@
+/*
+ * check_engine.c — the clock, the mailboxes and the port models, driven by small node
+ * programs written here against the public node API (as a student would).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+/* A 1-cube (two nodes, one link) or a 2-cube under a given model and policy. */
+static char *cube(int d, const char *model, const char *contention, const char *extra)
+{
+    static char buf[1024];
+    snprintf(buf, sizeof buf,
+             "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},"
+             "\"ports\":{\"model\":\"%s\"},\"contention\":\"%s\","
+             "\"algorithm\":{\"name\":\"sbt-broadcast\"}%s}",
+             d, model, contention, extra ? extra : "");
+    return buf;
+}
+
+static hm_algorithm_t algo(void (*fn)(hm_node_t *, void *), void (*verify)(hm_report_t *))
+{
+    hm_algorithm_t a = {
+        .name = "test",
+        .description = "test program",
+        .paper = "none",
+        .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+        .ports = 0xff,
+        .node_main = fn,
+        .verify = verify,
+    };
+    return a;
+}
+
+static void verify_ok(hm_report_t *r)
+{
+    r->verified = 1;
+    snprintf(r->verification, sizeof r->verification, "test");
+}
+
+/* ---- deadlock and max_slots ------------------------------------------------ */
+
+static void wait_forever(hm_node_t *n, void *s)
+{
+    (void)s;
+    hm_packet_t p;
+    if (hm_wait_packet(n, &p) == HM_OK)
+        hm_store(n, 1);
+}
+
+START_TEST(test_deadlock_names_waiters)
+{
+    hm_algorithm_t a = algo(wait_forever, verify_ok);
+    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", NULL), &a);
+    ck_assert_int_eq(r.rc, 3);
+    ck_assert_str_eq(r.message, "deadlock at slot 0: every node is blocked and nothing is in "
+                                "flight\n  node 0 waits for a packet from any neighbour\n"
+                                "  node 1 waits for a packet from any neighbour");
+    ck_assert_int_eq(hm_t_int(&r, "verified"), 0);
+    hm_t_free(&r);
+}
+END_TEST
+
+static void flood(hm_node_t *n, void *s)
+{
+    (void)s;
+    if (hm_id(n) != 0)
+        return; /* node 1 leaves without reading */
+    for (int i = 1; i <= 3; i++) {
+        hm_packet_t p = {.msg = i};
+        hm_send(n, 0, &p);
+        if (i < 3 && hm_next_slot(n) != HM_OK)
+            return;
+    }
+}
+
+START_TEST(test_deadlock_on_full_mailbox)
+{
+    hm_algorithm_t a = algo(flood, verify_ok);
+    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", ",\"mailbox\":{\"capacity\":1}"),
+                                &a);
+    ck_assert_int_eq(r.rc, 3);
+    ck_assert_str_eq(r.message, "deadlock at slot 1: every node is blocked and nothing is in "
+                                "flight\n  node 0 waits on node 1 (mailbox 0->1 full, "
+                                "capacity 1)");
+    ck_assert_int_eq(hm_t_int(&r, "stalls"), 1);
+    hm_t_free(&r);
+}
+END_TEST
+
+static void sleep_long(hm_node_t *n, void *s)
+{
+    (void)s;
+    hm_wait_until(n, 1000);
+}
+
+START_TEST(test_max_slots)
+{
+    hm_algorithm_t a = algo(sleep_long, verify_ok);
+    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", ",\"clock\":{\"max_slots\":100}"),
+                                &a);
+    ck_assert_int_eq(r.rc, 3);
+    ck_assert_str_eq(r.message, "clock.max_slots = 100 reached: the next slot with work is "
+                                "1000, with 2 of 2 nodes still running");
+    hm_t_free(&r);
+}
+END_TEST
+
+/* ---- the clock jumps over idle slots --------------------------------------- */
+
+static void late_send(hm_node_t *n, void *s)
+{
+    (void)s;
+    hm_packet_t p = {.msg = 7, .value = 42};
+    if (hm_id(n) == 0) {
+        if (hm_wait_until(n, 1000000000) == HM_OK)
+            hm_send(n, 0, &p);
+        return;
+    }
+    if (hm_wait_packet(n, &p) == HM_OK) {
+        hm_store(n, p.recv_slot);
+        hm_store(n, hm_now(n));
+    }
+}
+
+START_TEST(test_idle_slots_cost_nothing)
+{
+    hm_algorithm_t a = algo(late_send, verify_ok);
+    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict",
+                                     ",\"clock\":{\"max_slots\":2000000000}"),
+                                &a);
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 1000000001);
+    /* Slot 0, the send in slot 10^9, node 1 reading in slot 10^9 + 1. */
+    ck_assert_int_eq(hm_t_int(&r, "slots_run"), 3);
+    hm_t_free(&r);
+}
+END_TEST
+
+/* ---- backpressure ------------------------------------------------------------ */
+
+static int64_t bp_stores[2][8];
+static size_t bp_count[2];
+
+static void verify_record(hm_report_t *r)
+{
+    for (int x = 0; x < 2; x++) {
+        const int64_t *v = hm_report_stores(r, x, &bp_count[x]);
+        for (size_t i = 0; i < bp_count[x] && i < 8; i++)
+            bp_stores[x][i] = v[i];
+    }
+    verify_ok(r);
+}
+
+static void producer_consumer(hm_node_t *n, void *s)
+{
+    (void)s;
+    hm_packet_t p = {0};
+    if (hm_id(n) == 0) {
+        for (int i = 1; i <= 5; i++) {
+            p.msg = i;
+            hm_send(n, 0, &p);
+            if (i < 5 && hm_next_slot(n) != HM_OK)
+                return;
+        }
+        return;
+    }
+    if (hm_wait_until(n, 10) != HM_OK)
+        return;
+    for (int i = 0; i < 5; i++) {
+        if (hm_wait_packet(n, &p) != HM_OK)
+            return;
+        hm_store(n, p.msg * 100 + p.recv_slot);
+    }
+}
+
+START_TEST(test_backpressure)
+{
+    /* Capacity 2: m1 and m2 arrive in slots 0 and 1; m3 finds the mailbox full in
+     * slot 2 and its sender stalls. Node 1 reads m1, m2 in slot 10, which makes room:
+     * m3 goes in slot 10, and node 0, released, sends m4 in 11 and m5 in 12. */
+    hm_algorithm_t a = algo(producer_consumer, verify_record);
+    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", ",\"mailbox\":{\"capacity\":2}"),
+                                &a);
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_int_eq(hm_t_int(&r, "stalls"), 1);
+    ck_assert_int_eq(hm_t_int(&r, "max_mailbox_depth"), 2);
+    ck_assert_int_eq(hm_t_int(&r, "transmissions"), 5);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 13);
+    ck_assert_uint_eq(bp_count[1], 5);
+    static const int64_t want[] = {100, 201, 310, 411, 512};
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(bp_stores[1][i], want[i]);
+    hm_t_free(&r);
+}
+END_TEST
+
+/* ---- port models -------------------------------------------------------------- */
+
+static void three_on_port0(hm_node_t *n, void *s)
+{
+    (void)s;
+    hm_packet_t p = {0};
+    if (hm_id(n) == 0) {
+        for (int i = 1; i <= 3; i++) {
+            p.msg = i;
+            hm_send(n, 0, &p);
+        }
+        return;
+    }
+    for (int i = 0; i < 3; i++)
+        if (hm_wait_packet(n, &p) == HM_OK)
+            hm_store(n, p.recv_slot);
+}
+
+START_TEST(test_link_capacity_strict)
+{
+    hm_algorithm_t a = algo(three_on_port0, verify_ok);
+    hm_trun_t r = hm_t_run_algo(
+        "{\"topology\":{\"kind\":\"hypercube\",\"dim\":1},\"ports\":{\"model\":\"all-port\","
+        "\"link_capacity\":2},\"algorithm\":{\"name\":\"sbt-broadcast\"}}",
+        &a);
+    ck_assert_int_eq(r.rc, 1);
+    ck_assert_str_eq(r.message, "slot 0: link 0->1 already carries 2 packet(s) (link_capacity "
+                                "2): msg 3 on link 0->1 (port 0)");
+    hm_t_free(&r);
+}
+END_TEST
+
+START_TEST(test_link_capacity_queue)
+{
+    hm_algorithm_t a = algo(three_on_port0, verify_record);
+    hm_trun_t r = hm_t_run_algo(
+        "{\"topology\":{\"kind\":\"hypercube\",\"dim\":1},\"ports\":{\"model\":\"all-port\","
+        "\"link_capacity\":2},\"contention\":\"queue\",\"algorithm\":{\"name\":"
+        "\"sbt-broadcast\"}}",
+        &a);
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_int_eq(hm_t_int(&r, "delayed_packets"), 1);
+    ck_assert_int_eq(hm_t_int(&r, "delay_slots"), 1);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 2);
+    ck_assert_uint_eq(bp_count[1], 3);
+    ck_assert_int_eq(bp_stores[1][0], 0);
+    ck_assert_int_eq(bp_stores[1][1], 0);
+    ck_assert_int_eq(bp_stores[1][2], 1);
+    hm_t_free(&r);
+}
+END_TEST
+
+static void shout_both(hm_node_t *n, void *s)
+{
+    (void)s;
+    hm_packet_t p = {.msg = 1};
+    if (hm_id(n) == 0)
+        hm_shout(n, 3, &p);
+}
+
+START_TEST(test_one_port_full_two_sends)
+{
+    hm_algorithm_t a = algo(shout_both, verify_ok);
+    hm_trun_t r = hm_t_run_algo(cube(2, "one-port-full", "strict", NULL), &a);
+    ck_assert_int_eq(r.rc, 1);
+    ck_assert_str_eq(r.message, "slot 0: node 0 sends twice in one slot under one-port-full: "
+                                "msg 1 on link 0->1 (port 0) and msg 1 on link 0->2 (port 1)");
+    hm_t_free(&r);
+}
+END_TEST
+
+START_TEST(test_shout_one_emission_many_ports)
+{
+    /* The same program is legal under shout and all-port: one emission, two copies. */
+    hm_algorithm_t a = algo(shout_both, verify_ok);
+    hm_trun_t r = hm_t_run_algo(cube(2, "shout", "strict", NULL), &a);
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_int_eq(hm_t_int(&r, "transmissions"), 2);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 1);
+    hm_t_free(&r);
+}
+END_TEST
+
+static void exchange(hm_node_t *n, void *s)
+{
+    (void)s;
+    hm_packet_t p = {.msg = hm_id(n) + 1};
+    hm_send(n, 0, &p);
+}
+
+START_TEST(test_half_duplex)
+{
+    hm_algorithm_t a = algo(exchange, verify_ok);
+    hm_trun_t r = hm_t_run_algo(cube(1, "one-port-half", "strict", NULL), &a);
+    ck_assert_int_eq(r.rc, 1);
+    ck_assert_str_eq(r.message, "slot 0: node 1 cannot send and receive in one slot under "
+                                "one-port-half: sends msg 2 on link 1->0 (port 0), receives "
+                                "msg 1 on link 0->1 (port 0)");
+    hm_t_free(&r);
+    /* Full duplex allows the exchange. */
+    r = hm_t_run_algo(cube(1, "one-port-full", "strict", NULL), &a);
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_int_eq(hm_t_int(&r, "transmissions"), 2);
+    hm_t_free(&r);
+    /* Shout: emit and receive in one slot is a conflict too. */
+    r = hm_t_run_algo(cube(1, "shout", "strict", NULL), &a);
+    ck_assert_int_eq(r.rc, 1);
+    ck_assert_str_eq(r.message, "slot 0: node 1 cannot emit and receive in one slot under shout: "
+                                "emits msg 2 on link 1->0 (port 0), receives msg 1 on link "
+                                "0->1 (port 0)");
+    hm_t_free(&r);
+}
+END_TEST
+
+static void two_into_one(hm_node_t *n, void *s)
+{
+    (void)s;
+    hm_packet_t p = {.msg = hm_id(n)};
+    if (hm_id(n) == 1 || hm_id(n) == 2)
+        hm_send(n, hm_port_to(n, 3), &p);
+    if (hm_id(n) == 3)
+        for (int i = 0; i < 2; i++)
+            if (hm_wait_packet(n, &p) == HM_OK)
+                hm_store(n, p.msg * 100 + p.recv_slot);
+}
+
+START_TEST(test_shout_two_receptions_queue)
+{
+    /* Nodes 1 and 2 both send to 3 in slot 0; under shout 3 hears one per slot. */
+    hm_algorithm_t a = algo(two_into_one, verify_ok);
+    hm_trun_t r = hm_t_run_algo(cube(2, "shout", "queue", NULL), &a);
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_int_eq(hm_t_int(&r, "delayed_packets"), 1);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 2);
+    hm_t_free(&r);
+    r = hm_t_run_algo(cube(2, "all-port", "strict", NULL), &a);
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 1);
+    hm_t_free(&r);
+}
+END_TEST
+
+/* ---- the node API ---------------------------------------------------------------- */
+
+static void deadline_prog(hm_node_t *n, void *s)
+{
+    (void)s;
+    hm_packet_t p = {.msg = 5};
+    if (hm_id(n) == 0) {
+        /* Bad arguments are refused, not fatal. */
+        hm_store(n, hm_send(n, 7, &p));
+        hm_store(n, hm_shout(n, 0, &p));
+        hm_store(n, hm_wait_until(n, 0));
+        hm_store(n, hm_neighbor(n, 0));
+        hm_store(n, hm_neighbor(n, 1));
+        if (hm_busy(n, 4) != HM_OK || hm_wait_until(n, 9) != HM_OK)
+            return;
+        hm_send(n, 0, &p);
+        return;
+    }
+    hm_store(n, hm_wait_packet_until(n, &p, 7));
+    hm_store(n, hm_now(n));
+    hm_store(n, hm_wait_packet(n, &p));
+    hm_store(n, hm_now(n));
+    hm_store(n, p.recv_slot);
+    hm_store(n, p.from);
+    hm_store(n, hm_recv(n, &p));
+}
+
+START_TEST(test_node_api)
+{
+    hm_algorithm_t a = algo(deadline_prog, verify_record);
+    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", NULL), &a);
+    ck_assert_int_eq(r.rc, 0);
+    static const int64_t want0[] = {HM_EINVAL, HM_EINVAL, HM_EINVAL, 1, -1};
+    static const int64_t want1[] = {HM_ENOENT, 7, HM_OK, 10, 9, 0, HM_ENOENT};
+    ck_assert_uint_eq(bp_count[0], 5);
+    ck_assert_uint_eq(bp_count[1], 7);
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(bp_stores[0][i], want0[i]);
+    for (int i = 0; i < 7; i++)
+        ck_assert_int_eq(bp_stores[1][i], want1[i]);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 10);
+    hm_t_free(&r);
+}
+END_TEST
+
+static void busy_only(hm_node_t *n, void *s)
+{
+    (void)s;
+    if (hm_id(n) == 1)
+        hm_busy(n, 6);
+}
+
+START_TEST(test_busy_counts_in_completion)
+{
+    hm_algorithm_t a = algo(busy_only, verify_ok);
+    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", NULL), &a);
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 6);
+    ck_assert_int_eq(hm_t_int(&r, "transmissions"), 0);
+    hm_t_free(&r);
+}
+END_TEST
+
+static void payload(hm_node_t *n, void *s)
+{
+    (void)s;
+    char text[] = "hypercube";
+    hm_packet_t p = {.msg = 1, .data = text, .len = sizeof text};
+    if (hm_id(n) == 0) {
+        hm_send(n, 0, &p);
+        text[0] = 'X'; /* the engine copied the bytes at the call */
+        return;
+    }
+    if (hm_wait_packet(n, &p) == HM_OK)
+        hm_store(n, p.len == 10 && memcmp(p.data, "hypercube", 10) == 0);
+}
+
+START_TEST(test_payload_copied)
+{
+    hm_algorithm_t a = algo(payload, verify_record);
+    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", NULL), &a);
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_uint_eq(bp_count[1], 1);
+    ck_assert_int_eq(bp_stores[1][0], 1);
+    hm_t_free(&r);
+}
+END_TEST
+
+Suite *hm_suite_engine(void)
+{
+    Suite *s = suite_create("engine");
+    TCase *clock = tcase_create("clock");
+    tcase_add_test(clock, test_deadlock_names_waiters);
+    tcase_add_test(clock, test_deadlock_on_full_mailbox);
+    tcase_add_test(clock, test_max_slots);
+    tcase_add_test(clock, test_idle_slots_cost_nothing);
+    tcase_add_test(clock, test_backpressure);
+    tcase_set_timeout(clock, 30);
+    suite_add_tcase(s, clock);
+
+    TCase *ports = tcase_create("ports");
+    tcase_add_test(ports, test_link_capacity_strict);
+    tcase_add_test(ports, test_link_capacity_queue);
+    tcase_add_test(ports, test_one_port_full_two_sends);
+    tcase_add_test(ports, test_shout_one_emission_many_ports);
+    tcase_add_test(ports, test_half_duplex);
+    tcase_add_test(ports, test_shout_two_receptions_queue);
+    tcase_set_timeout(ports, 30);
+    suite_add_tcase(s, ports);
+
+    TCase *api = tcase_create("api");
+    tcase_add_test(api, test_node_api);
+    tcase_add_test(api, test_busy_counts_in_completion);
+    tcase_add_test(api, test_payload_copied);
+    tcase_set_timeout(api, 30);
+    suite_add_tcase(s, api);
+    return s;
+}
