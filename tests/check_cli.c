@@ -122,7 +122,7 @@ START_TEST(test_exit_codes)
     ck_assert_int_eq(stat(path, &st), 0);
     free(out);
     free(err);
-    free(tmp);
+    hm_t_rmtree(tmp);
 }
 END_TEST
 
@@ -146,7 +146,7 @@ START_TEST(test_human_summary)
     ck_assert_str_eq(err, "");
     free(out);
     free(err);
-    free(tmp);
+    hm_t_rmtree(tmp);
 }
 END_TEST
 

@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -121,6 +122,20 @@ char *hm_t_tmpdir(void)
     char *d = mkdtemp(tmpl);
     ck_assert_msg(d != NULL, "mkdtemp: %s", strerror(errno));
     return strdup(d);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+void hm_t_rmtree(char *dir)
+{
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free(dir);
 }
 
 static char *read_fd(int fd)

@@ -37,8 +37,10 @@ int hm_t_exec(const char *dir, char **out, char **err, const char *const *args);
 /* Whole file into memory (NULL if unreadable). */
 char *hm_t_slurp(const char *path, size_t *len);
 
-/* A fresh temporary directory for a test's files. */
+/* A fresh temporary directory for a test's files, and its removal (which also frees
+ * the name). */
 char *hm_t_tmpdir(void);
+void hm_t_rmtree(char *dir);
 
 Suite *hm_suite_trees(void);
 Suite *hm_suite_engine(void);

@@ -1,0 +1,198 @@
+/*
+ * check_outputs.c — the timeline, events and trace writers (SPEC section 7), and
+ * determinism: the same config and seed give byte-identical outputs in slotted mode,
+ * whatever the thread scheduling.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+#define Q4 HM_SRCDIR "/configs/q4_successive.json"
+
+static const char *const files[] = {"q4_successive.timeline.txt", "q4_successive.events.jsonl",
+                                    "q4_successive.trace.json"};
+
+static char *file_in(const char *dir, const char *name, size_t *len)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char *s = hm_t_slurp(path, len);
+    ck_assert_msg(s != NULL, "cannot read %s", path);
+    return s;
+}
+
+/* The summary without wall_seconds, the only field allowed to differ. */
+static char *stable_summary(const char *json_text)
+{
+    json_t *j = json_loads(json_text, 0, NULL);
+    ck_assert_ptr_nonnull(j);
+    json_object_del(j, "wall_seconds");
+    char *s = json_dumps(j, JSON_SORT_KEYS);
+    json_decref(j);
+    return s;
+}
+
+static void check_identical(const char *const *extra)
+{
+    char *dir[2], *sum[2];
+    for (int i = 0; i < 2; i++) {
+        dir[i] = hm_t_tmpdir();
+        const char *args[16] = {"--json"};
+        int n = 1;
+        for (int k = 0; extra && extra[k]; k++)
+            args[n++] = extra[k];
+        args[n++] = Q4;
+        args[n] = NULL;
+        char *out;
+        int rc = hm_t_exec(dir[i], &out, NULL, args);
+        ck_assert_msg(rc == 0 || rc == 1, "rc %d", rc);
+        sum[i] = stable_summary(out);
+        free(out);
+    }
+    ck_assert_str_eq(sum[0], sum[1]);
+    for (size_t f = 0; f < 3; f++) {
+        size_t la, lb;
+        char *a = file_in(dir[0], files[f], &la), *b = file_in(dir[1], files[f], &lb);
+        ck_assert_msg(la == lb && memcmp(a, b, la) == 0, "%s differs between two runs", files[f]);
+        free(a);
+        free(b);
+    }
+    for (int i = 0; i < 2; i++) {
+        free(sum[i]);
+        hm_t_rmtree(dir[i]);
+    }
+}
+
+START_TEST(test_deterministic_rotated)
+{
+    check_identical(NULL);
+}
+END_TEST
+
+START_TEST(test_deterministic_queue_delays)
+{
+    /* Delays and their order are decided by the clock, not by the scheduler. */
+    static const char *const extra[] = {"--set", "topology.dim=6", "--set",
+                                        "algorithm.variant=interleaved", "--set",
+                                        "contention=queue", NULL};
+    check_identical(extra);
+}
+END_TEST
+
+START_TEST(test_events_jsonl)
+{
+    char *dir = hm_t_tmpdir();
+    ck_assert_int_eq(hm_t_exec(dir, NULL, NULL, (const char *[]){Q4, NULL}), 0);
+    size_t len;
+    char *ev = file_in(dir, files[1], &len);
+    /* Slot 0: mu_1 leaves node 0 = x^(1) on its 4 ports, shouted at once. */
+    static const char head[] =
+        "{\"slot\":0,\"node\":0,\"event\":\"store\",\"value\":1}\n"
+        "{\"slot\":0,\"node\":0,\"event\":\"send\",\"port\":0,\"to\":1,\"msg\":1,\"value\":1}\n"
+        "{\"slot\":0,\"node\":0,\"event\":\"send\",\"port\":1,\"to\":2,\"msg\":1,\"value\":1}\n"
+        "{\"slot\":0,\"node\":0,\"event\":\"send\",\"port\":2,\"to\":4,\"msg\":1,\"value\":1}\n"
+        "{\"slot\":0,\"node\":0,\"event\":\"send\",\"port\":3,\"to\":8,\"msg\":1,\"value\":1}\n"
+        "{\"slot\":0,\"node\":1,\"event\":\"recv\",\"port\":0,\"from\":0,\"msg\":1,\"value\":1}\n";
+    ck_assert_msg(strncmp(ev, head, strlen(head)) == 0, "%.400s", ev);
+    /* One line per event: 240 receptions, 240 sends, 256 stores. */
+    int lines = 0, sends = 0, recvs = 0, stores = 0;
+    for (char *l = ev; *l; l = strchr(l, '\n') + 1) {
+        json_error_t je;
+        char *nl = strchr(l, '\n');
+        ck_assert_ptr_nonnull(nl);
+        json_t *j = json_loadb(l, (size_t)(nl - l), 0, &je);
+        ck_assert_msg(j != NULL, "line %d is not JSON: %s", lines + 1, je.text);
+        const char *kind = json_string_value(json_object_get(j, "event"));
+        sends += strcmp(kind, "send") == 0;
+        recvs += strcmp(kind, "recv") == 0;
+        stores += strcmp(kind, "store") == 0;
+        json_decref(j);
+        lines++;
+    }
+    ck_assert_int_eq(sends, 240);
+    ck_assert_int_eq(recvs, 240);
+    ck_assert_int_eq(stores, 256);
+    ck_assert_int_eq(lines, 736);
+    free(ev);
+    hm_t_rmtree(dir);
+}
+END_TEST
+
+START_TEST(test_timeline_text)
+{
+    char *dir = hm_t_tmpdir();
+    ck_assert_int_eq(hm_t_exec(dir, NULL, NULL, (const char *[]){Q4, NULL}), 0);
+    char *tl = file_in(dir, files[0], NULL);
+    static const char head[] =
+        "hypemu timeline: hypercube, 16 nodes, shout ports, successive-broadcast, 35 slots\n"
+        "legend: S send  R receive  * both  o store  l log  d delayed  s stalled  ! conflict  "
+        "# busy  . idle\n"
+        "\n"
+        "slots 0..34\n"
+        "    0         1         2         3    \n"
+        "    01234567890123456789012345678901234\n"
+        " 0  S.RS.RRS.RS.RRRS.RS.RS.RRRS.RRRo...\n"
+        " 1  RoS.RS.RS.RRRS.RS.RRS.RS.RRRRS.Ro..\n";
+    ck_assert_msg(strncmp(tl, head, strlen(head)) == 0, "%.600s", tl);
+    /* Shout never lets a node send and receive in one slot: no '*' cell. */
+    char *events = strstr(tl, "\nevents");
+    ck_assert_ptr_nonnull(events);
+    *events = 0;
+    ck_assert_ptr_null(strchr(strstr(tl, "slots 0..34"), '*'));
+    free(tl);
+    hm_t_rmtree(dir);
+}
+END_TEST
+
+START_TEST(test_trace_json)
+{
+    char *dir = hm_t_tmpdir();
+    ck_assert_int_eq(hm_t_exec(dir, NULL, NULL, (const char *[]){Q4, NULL}), 0);
+    char *text = file_in(dir, files[2], NULL);
+    json_error_t je;
+    json_t *j = json_loads(text, 0, &je);
+    ck_assert_msg(j != NULL, "trace is not JSON: %s line %d", je.text, je.line);
+    json_t *evs = json_object_get(j, "traceEvents");
+    ck_assert(json_is_array(evs));
+    int names = 0, starts = 0, finishes = 0, slices = 0;
+    size_t i;
+    json_t *e;
+    json_array_foreach(evs, i, e)
+    {
+        const char *ph = json_string_value(json_object_get(e, "ph"));
+        const char *name = json_string_value(json_object_get(e, "name"));
+        if (strcmp(ph, "M") == 0 && strcmp(name, "thread_name") == 0) {
+            char want[32];
+            snprintf(want, sizeof want, "node %04d", names);
+            ck_assert_str_eq(
+                json_string_value(json_object_get(json_object_get(e, "args"), "name")), want);
+            names++;
+        }
+        starts += strcmp(ph, "s") == 0;
+        finishes += strcmp(ph, "f") == 0;
+        slices += strcmp(ph, "X") == 0;
+    }
+    ck_assert_int_eq(names, 16);
+    ck_assert_int_eq(starts, 240); /* one arrow per packet, send to receive */
+    ck_assert_int_eq(finishes, 240);
+    ck_assert_int_eq(slices, 480);
+    json_decref(j);
+    free(text);
+    hm_t_rmtree(dir);
+}
+END_TEST
+
+Suite *hm_suite_outputs(void)
+{
+    Suite *s = suite_create("outputs");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_events_jsonl);
+    tcase_add_test(tc, test_timeline_text);
+    tcase_add_test(tc, test_trace_json);
+    tcase_add_test(tc, test_deterministic_rotated);
+    tcase_add_test(tc, test_deterministic_queue_delays);
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+    return s;
+}
