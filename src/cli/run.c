@@ -103,6 +103,11 @@ int hm__run_config(const hm__config_t *cfg, hm__result_t *res)
     if (write_outputs(cfg, res) != 0 && res->exit_code == HM_EXIT_OK)
         res->exit_code = HM_EXIT_SYSTEM;
     res->summary = hm__summary_build(cfg, res);
+    if (!res->summary) {
+        free(res->message);
+        res->message = strdup("out of memory building the summary");
+        res->exit_code = HM_EXIT_SYSTEM;
+    }
     if (algo->teardown)
         algo->teardown(setup.state);
     r->state = NULL;

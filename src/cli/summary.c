@@ -19,37 +19,44 @@ json_t *hm__summary_build(const hm__config_t *cfg, const hm__result_t *res)
     const hm_report_t *r = &res->report;
     const hm__stats_t *st = &res->m->stats;
     json_t *o = json_object();
+    int bad = !o; /* any failed allocation: the summary is dropped (exit 4) */
+#define SET(key, value) (bad |= json_object_set_new(o, key, value) != 0)
     json_t *variant = json_object_get(cfg->algo_params, "variant");
-    json_object_set_new(o, "topology", json_string(hm_topology_name(in->topology)));
-    json_object_set_new(o, "nodes", json_integer(in->nodes));
-    json_object_set_new(o, "ports", json_string(hm_ports_name(in->ports)));
-    json_object_set_new(o, "algorithm", json_string(cfg->algo->name));
+    SET("topology", json_string(hm_topology_name(in->topology)));
+    SET("nodes", json_integer(in->nodes));
+    SET("ports", json_string(hm_ports_name(in->ports)));
+    SET("algorithm", json_string(cfg->algo->name));
     if (json_is_string(variant))
-        json_object_set(o, "variant", variant);
+        SET("variant", json_incref(variant));
     else {
         /* The default variant, from the descriptor. */
         for (const hm_param_t *p = cfg->algo->params; p && p->name; p++)
             if (strcmp(p->name, "variant") == 0 && p->defval)
-                json_object_set_new(o, "variant", json_string(p->defval));
+                SET("variant", json_string(p->defval));
     }
-    json_object_set_new(o, "completion_slots", json_integer(r->completion_slots));
-    json_object_set_new(o, "bound", bound_obj(r->bound_expr, r->bound));
-    json_object_set_new(o, "lower_bound", bound_obj(r->lower_expr, r->lower));
-    json_object_set_new(o, "transmissions", json_integer(st->transmissions));
-    json_object_set_new(o, "conflicts", json_integer(st->conflicts));
-    json_object_set_new(o, "delayed_packets", json_integer(st->delayed_packets));
-    json_object_set_new(o, "delay_slots", json_integer(st->delay_slots));
-    json_object_set_new(o, "stalls", json_integer(st->stalls));
-    json_object_set_new(o, "max_mailbox_depth", json_integer(st->max_mailbox_depth));
-    json_object_set_new(o, "slots_run", json_integer(st->slots_run));
-    json_object_set_new(o, "verified", json_boolean(r->verified));
-    json_object_set_new(o, "verification", json_string(r->verification));
-    json_object_set_new(o, "exit_code", json_integer(res->exit_code));
+    SET("completion_slots", json_integer(r->completion_slots));
+    SET("bound", bound_obj(r->bound_expr, r->bound));
+    SET("lower_bound", bound_obj(r->lower_expr, r->lower));
+    SET("transmissions", json_integer(st->transmissions));
+    SET("conflicts", json_integer(st->conflicts));
+    SET("delayed_packets", json_integer(st->delayed_packets));
+    SET("delay_slots", json_integer(st->delay_slots));
+    SET("stalls", json_integer(st->stalls));
+    SET("max_mailbox_depth", json_integer(st->max_mailbox_depth));
+    SET("slots_run", json_integer(st->slots_run));
+    SET("verified", json_boolean(r->verified));
+    SET("verification", json_string(r->verification));
+    SET("exit_code", json_integer(res->exit_code));
     if (res->message)
-        json_object_set_new(o, "stopped", json_string(res->message));
-    json_object_set_new(o, "wall_seconds", json_real(res->wall_seconds));
+        SET("stopped", json_string(res->message));
+    SET("wall_seconds", json_real(res->wall_seconds));
     if (r->extra)
-        json_object_update(o, r->extra);
+        bad |= json_object_update(o, r->extra) != 0;
+#undef SET
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
     return o;
 }
 

@@ -135,9 +135,13 @@ int hm__machine_run(hm__machine_t *m)
         hm_node_t *nd = &m->nodes[i];
         if (nd->busy_last > m->stats.last_activity)
             m->stats.last_activity = nd->busy_last;
-        if (nd->failed && !m->exit_code)
-            hm__stop(m, HM_EXIT_SYSTEM,
-                     hm__strdup_printf("out of memory in the thread of node %d", i));
+        /* A failed allocation in a node thread explains whatever followed it. */
+        if (nd->failed && m->exit_code != HM_EXIT_SYSTEM) {
+            free(m->stop_reason);
+            m->stop_reason = hm__strdup_printf("out of memory in the thread of node %d", i);
+            m->exit_code = HM_EXIT_SYSTEM;
+            atomic_store(&m->aborted, 1);
+        }
     }
     return m->exit_code;
 }

@@ -63,18 +63,26 @@ static int emit(hm_node_t *n, uint64_t ports, const hm_packet_t *p)
 {
     hm__machine_t *m = n->m;
     int deg = m->deg[n->id];
-    if (!p || ports == 0 || (deg < 64 && (ports >> deg) != 0))
+    if (!p || ports == 0 || (deg < 64 && (ports >> deg) != 0) || (p->len > 0 && !p->data))
         return HM_EINVAL;
+    for (int port = 0; port < deg; port++)
+        if ((ports >> port & 1) && m->nbr[n->id * m->maxdeg + port] < 0)
+            return HM_EINVAL;
     if (atomic_load(&m->aborted))
         return HM_EABORT;
-    hm__blob_t *blob = NULL;
     int copies = __builtin_popcountll(ports);
+    if (hm__grow((void **)&n->outbox.v, &n->outbox.cap, n->outbox.n + (size_t)copies,
+                 sizeof *n->outbox.v) != 0) {
+        n->failed = 1;
+        return HM_ENOMEM;
+    }
+    hm__blob_t *blob = NULL;
     if (p->len > 0) {
-        if (!p->data)
-            return HM_EINVAL;
         blob = malloc(sizeof *blob + p->len);
-        if (!blob)
+        if (!blob) {
+            n->failed = 1;
             return HM_ENOMEM;
+        }
         atomic_init(&blob->refs, copies);
         blob->len = p->len;
         memcpy(blob->bytes, p->data, p->len);
@@ -83,29 +91,21 @@ static int emit(hm_node_t *n, uint64_t ports, const hm_packet_t *p)
     for (int port = 0; port < deg; port++) {
         if (!(ports >> port & 1))
             continue;
-        int to = m->nbr[n->id * m->maxdeg + port];
-        if (to < 0) {
-            hm__blob_release(blob);
-            return HM_EINVAL;
-        }
         hm__copy_t c = {0};
         c.pkt = *p;
         c.pkt.data = blob ? blob->bytes : NULL;
         c.blob = blob;
         c.src = n->id;
-        c.dst = to;
+        c.dst = m->nbr[n->id * m->maxdeg + port];
         c.sport = port;
         c.dport = m->rport[n->id * m->maxdeg + port];
         c.emission = em;
         c.sent_slot = n->now;
         c.flow = ((uint64_t)(uint32_t)n->id << 40) ^ ((uint64_t)em << 8) ^ (uint64_t)port;
         c.dur = 1;
-        if (HM__PUSH(n->outbox, c) != 0) {
-            hm__blob_release(blob);
-            return HM_ENOMEM;
-        }
+        n->outbox.v[n->outbox.n++] = c; /* room was made above */
         if (m->opt.record_events)
-            hm__log_event(n, HM__EV_SEND, n->now, port, to, p->msg, p->value, 1, c.flow, NULL);
+            hm__log_event(n, HM__EV_SEND, n->now, port, c.dst, p->msg, p->value, 1, c.flow, NULL);
     }
     return HM_OK;
 }
@@ -215,8 +215,10 @@ void hm_log(hm_node_t *n, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     char *text = NULL;
-    if (vasprintf(&text, fmt, ap) < 0)
+    if (vasprintf(&text, fmt, ap) < 0) {
         text = NULL;
+        n->failed = 1;
+    }
     va_end(ap);
     hm__log_event(n, HM__EV_LOG, n->now, -1, -1, 0, 0, 0, 0, text);
 }
