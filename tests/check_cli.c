@@ -2,6 +2,7 @@
  * check_cli.c — the hypemu program: options, exit codes (SPEC section 1) and the
  * human and JSON summaries.
  */
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -150,13 +151,54 @@ START_TEST(test_human_summary)
 }
 END_TEST
 
+/* Golden tests: every config shipped in configs/ gives the summary recorded in
+ * tests/golden/NAME.json (all but wall_seconds), exit code included. The files are
+ * written by scripts/update-golden.sh after the figures were checked by hand. */
+START_TEST(test_golden_configs)
+{
+    DIR *d = opendir(HM_SRCDIR "/configs");
+    ck_assert_ptr_nonnull(d);
+    struct dirent *e;
+    int seen = 0;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        char cfg[1024], golden[1024];
+        snprintf(cfg, sizeof cfg, "%s/configs/%s", HM_SRCDIR, e->d_name);
+        snprintf(golden, sizeof golden, "%s/tests/golden/%s", HM_SRCDIR, e->d_name);
+        json_error_t je;
+        json_t *want = json_load_file(golden, 0, &je);
+        ck_assert_msg(want != NULL, "%s has no golden summary %s (scripts/update-golden.sh)",
+                      cfg, golden);
+        char *out;
+        int rc = hm_t_exec(NULL, &out, NULL, (const char *[]){"--json", "--set", "output=null", cfg, NULL});
+        json_t *got = json_loads(out, 0, &je);
+        ck_assert_msg(got != NULL, "%s: no JSON summary (exit %d)", cfg, rc);
+        json_object_del(got, "wall_seconds");
+        char *g = json_dumps(got, JSON_SORT_KEYS), *w = json_dumps(want, JSON_SORT_KEYS);
+        ck_assert_msg(json_equal(got, want), "%s:\n got  %s\n want %s", e->d_name, g, w);
+        ck_assert_int_eq(rc, json_integer_value(json_object_get(want, "exit_code")));
+        free(g);
+        free(w);
+        free(out);
+        json_decref(got);
+        json_decref(want);
+        seen++;
+    }
+    closedir(d);
+    ck_assert_int_ge(seen, 6);
+}
+END_TEST
+
 Suite *hm_suite_cli(void)
 {
     Suite *s = suite_create("cli");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_help_version_list);
     tcase_add_test(tc, test_human_summary);
-    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_golden_configs);
+    tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     TCase *errors = tcase_create("errors");
     tcase_add_test(errors, test_usage_errors);
