@@ -131,6 +131,7 @@ struct hm_node_s {
     uint32_t wake_gen;   /* invalidates stale timer entries */
     int woke_by_packet;  /* set by the clock: 1 packet, 0 deadline */
     int stalled;         /* copies of this node held back by full mailboxes */
+    size_t active_index; /* place in the active list of its slot (wake-up tree) */
 
     uint32_t emissions;  /* emission counter */
     hm__copyvec_t outbox;/* copies sent in the current slot */
@@ -231,6 +232,7 @@ void hm__machine_destroy(hm__machine_t *m);
 
 /* engine/clock.c */
 int hm__yield(hm_node_t *n);    /* end the node's slot and sleep as n->wait says */
+void hm__wake_children(hm_node_t *n); /* pass the wake-up on (wake-up tree) */
 void hm__finish(hm_node_t *n);  /* the node program returned */
 void hm__commit(hm__machine_t *m);
 void hm__stop(hm__machine_t *m, int code, char *reason); /* takes reason */

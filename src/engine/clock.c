@@ -442,10 +442,24 @@ static void end_slot(hm_node_t *n)
             return; /* the run is over */
         atomic_store_explicit(&m->active_left, (int)m->active.n + 1, memory_order_release);
         for (size_t i = 0; i < m->active.n; i++)
-            sem_post(&m->nodes[m->active.v[i]].wake);
+            m->nodes[m->active.v[i]].active_index = i;
+        sem_post(&m->nodes[m->active.v[0]].wake);
         if (atomic_fetch_sub_explicit(&m->active_left, 1, memory_order_acq_rel) != 1)
             return;
     }
+}
+
+/* Wake-up tree: the committer wakes the first active node; the node at index k of
+ * the active list wakes those at 2k + 1 and 2k + 2 before it runs, so the wake-ups
+ * (one futex call each) spread over the cores instead of queueing on the committer.
+ * No commit can rewrite the list meanwhile: a node has not ended its slot while it
+ * is still waking its children. */
+void hm__wake_children(hm_node_t *n)
+{
+    hm__machine_t *m = n->m;
+    size_t k = n->active_index, count = m->active.n;
+    for (size_t c = 2 * k + 1; c <= 2 * k + 2 && c < count; c++)
+        sem_post(&m->nodes[m->active.v[c]].wake);
 }
 
 int hm__yield(hm_node_t *n)
@@ -458,6 +472,7 @@ int hm__yield(hm_node_t *n)
         ;
     if (atomic_load(&m->aborted))
         return HM_EABORT;
+    hm__wake_children(n);
     n->now = m->now;
     return HM_OK;
 }

@@ -25,6 +25,8 @@ static void *node_thread(void *arg)
         return NULL;
     }
     n->now = m->now;
+    if (!atomic_load(&m->aborted))
+        hm__wake_children(n);
     m->algo->node_main(n, m->state);
     hm__blob_release(n->held);
     n->held = NULL;
@@ -125,9 +127,15 @@ int hm__machine_run(hm__machine_t *m)
         nd->started = 1;
     }
     pthread_attr_destroy(&attr);
-    /* Open slot 0 (or let the created threads see the abort and leave). */
-    for (int i = 0; i < created; i++)
-        sem_post(&m->nodes[i].wake);
+    /* Open slot 0 through the wake-up tree, or let the created threads see the abort
+     * and leave. */
+    for (int i = 0; i < n; i++)
+        m->nodes[i].active_index = (size_t)i;
+    if (created == n)
+        sem_post(&m->nodes[0].wake);
+    else
+        for (int i = 0; i < created; i++)
+            sem_post(&m->nodes[i].wake);
     for (int i = 0; i < created; i++)
         pthread_join(m->nodes[i].thread, NULL);
 
