@@ -140,8 +140,15 @@ int hm_recv(hm_node_t *n, hm_packet_t *out)
     if (out)
         *out = c->pkt;
     n->held = c->blob;
-    if (n->inbox_head == n->inbox.n)
+    /* Reuse the read part of the inbox once it is half of it. */
+    if (n->inbox_head == n->inbox.n) {
         n->inbox.n = n->inbox_head = 0;
+    } else if (n->inbox_head >= 64 && 2 * n->inbox_head >= n->inbox.n) {
+        memmove(n->inbox.v, n->inbox.v + n->inbox_head,
+                (n->inbox.n - n->inbox_head) * sizeof *n->inbox.v);
+        n->inbox.n -= n->inbox_head;
+        n->inbox_head = 0;
+    }
     return HM_OK;
 }
 
