@@ -153,6 +153,18 @@ START_TEST(test_q10_rotated_1024_threads)
 }
 END_TEST
 
+START_TEST(test_q12_sbt_4096_threads)
+{
+    /* 4,096 node threads start on small stacks; a binomial tree needs 12 slots. */
+    hm_trun_t r = run_sbt(12, "shout", 4095, 11);
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_int_eq(hm_t_int(&r, "nodes"), 4096);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 12);
+    ck_assert_int_eq(hm_t_int(&r, "transmissions"), 4095);
+    hm_t_free(&r);
+}
+END_TEST
+
 Suite *hm_suite_hypercube(void)
 {
     Suite *s = suite_create("hypercube");
@@ -173,6 +185,7 @@ Suite *hm_suite_hypercube(void)
 
     TCase *big = tcase_create("limits");
     tcase_add_test(big, test_q10_rotated_1024_threads);
+    tcase_add_test(big, test_q12_sbt_4096_threads);
     tcase_set_timeout(big, 300);
     suite_add_tcase(s, big);
     return s;
