@@ -203,6 +203,30 @@ START_TEST(test_bus_collision_queue)
 }
 END_TEST
 
+/* Same config and seed, byte-identical timeline (SPEC section 3), whatever the
+ * scheduling of the 13 threads. */
+START_TEST(test_bus_deterministic)
+{
+    char *dir = hm_t_tmpdir(), *tl[2], *text[2];
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_ge(asprintf(&tl[i], "%s/run%d.timeline.txt", dir, i), 0);
+        hm_trun_t r = run_bus(12, "merge-sort", "\"n\":40", "strict", 99, tl[i]);
+        ck_assert_int_eq(r.rc, 0);
+        hm_t_free(&r);
+        text[i] = hm_t_slurp(tl[i], NULL);
+        ck_assert_ptr_nonnull(text[i]);
+    }
+    ck_assert_str_eq(text[0], text[1]);
+    for (int i = 0; i < 2; i++) {
+        free(text[i]);
+        remove(tl[i]);
+        free(tl[i]);
+    }
+    rmdir(dir);
+    free(dir);
+}
+END_TEST
+
 /* ---- max -------------------------------------------------------------------- */
 
 /* Section 1, the example: P1 P3 P4 P6 P7 broadcast 25 34 45 70 83; max 83. */
@@ -533,6 +557,7 @@ Suite *hm_suite_bus(void)
     tcase_add_test(tc, test_bus_config_limits);
     tcase_add_test(tc, test_bus_collision_strict);
     tcase_add_test(tc, test_bus_collision_queue);
+    tcase_add_test(tc, test_bus_deterministic);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);
 
