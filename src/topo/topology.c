@@ -29,8 +29,8 @@ static void build_hypercube(hm__machine_t *m)
     }
 }
 
-/* Bus: a port to every other node, in node order; x is port x-1 of y > x and port x
- * of y < x. */
+/* Bus: a port to every other node, in node order; x is port x of every y > x and
+ * port x - 1 of every y < x. */
 static void build_bus(hm__machine_t *m)
 {
     int n = m->info.nodes;

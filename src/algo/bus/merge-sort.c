@@ -162,10 +162,13 @@ static void replica_heard(replica_t *r, int q, int64_t v)
 }
 
 /* The cycle is over: pop its maximum (the top) and find the next initiator. Returns
- * the case that decided it: 'a', '1' (b.1) or '2' (b.2). */
+ * the case that decided it: 'a', '1' (b.1) or '2' (b.2), or 0 if nobody broadcast
+ * (only when a node has left the run, e.g. out of memory). */
 static char replica_end_cycle(replica_t *r, int *owner, int64_t *value)
 {
     int m = r->bcasts;
+    if (m == 0 || r->depth == 0)
+        return 0;
     r->depth--;
     *owner = r->proc[r->depth];
     *value = r->val[r->depth];
@@ -302,6 +305,8 @@ static void msort_node(hm_node_t *n, void *state)
         int owner;
         int64_t value;
         char why = replica_end_cycle(&r, &owner, &value);
+        if (!why)
+            goto out;
         if (owner == me)
             top++;
         if (is_output) {
