@@ -499,6 +499,102 @@ START_TEST(test_msort_worst_case)
 }
 END_TEST
 
+/* A sequential model of section 2's rules (cyclic turns from the initiator, the
+ * paper's stack): the number of broadcasts S for blocks of v cut as the algorithm
+ * cuts them. Values are distinct here. */
+static long model_S(int k, const long *v, int n)
+{
+    long st[64][64];
+    int len[64], top[64], sp[64];
+    long sv[64];
+    int first = 0;
+    for (int j = 0; j < k; j++) {
+        len[j] = n / k + (j < n % k);
+        top[j] = 0;
+        for (int i = 0; i < len[j]; i++)
+            st[j][i] = v[first + i];
+        first += len[j];
+        /* largest first */
+        for (int a = 0; a < len[j]; a++)
+            for (int b = a + 1; b < len[j]; b++)
+                if (st[j][b] > st[j][a]) {
+                    long t = st[j][a];
+                    st[j][a] = st[j][b];
+                    st[j][b] = t;
+                }
+    }
+    int depth = 0, init = 0, reb = 0;
+    long S = 0;
+    while (len[init] == 0)
+        init++;
+    for (int c = 0; c < n; c++) {
+        int m = 0, cur = -1;
+        for (int r = 0; r < k; r++) {
+            int j = (init + r) % k;
+            if (top[j] < len[j] && (cur < 0 || st[j][top[j]] > st[cur][top[cur]])) {
+                if (!(m == 0 && reb)) {
+                    sp[depth] = j;
+                    sv[depth++] = st[j][top[j]];
+                }
+                cur = j;
+                m++;
+                S++;
+            }
+        }
+        int q = sp[--depth];
+        ck_assert_int_eq(sv[depth], st[q][top[q]]);
+        top[q]++;
+        if (depth > 0) {
+            init = sp[depth - 1];
+            reb = 1;
+        } else {
+            init = q;
+            for (int i = 0; i < k && top[init] == len[init]; i++)
+                init = (init + 1) % k;
+            reb = 0;
+        }
+    }
+    return S;
+}
+
+/* The distributed run (threads, channel, replicas) against the sequential model, on
+ * random inputs given as values. */
+START_TEST(test_msort_matches_model)
+{
+    static const long example[] = {63, 54, 25, 79, 64, 28, 84, 75, 32, 66, 65, 17};
+    ck_assert_int_eq(model_S(4, example, 12), 20);
+    uint64_t x = 88172645463325252u; /* xorshift64, independent of hm_rng */
+    for (int k = 2; k <= 9; k++)
+        for (int rep = 0; rep < 6; rep++) {
+            int n = 1 + (int)(k * rep + 3) % (4 * k);
+            long v[64];
+            for (int i = 0; i < n; i++) /* distinct: a permutation of 10, 20, ..., 10n */
+                v[i] = 10L * (i + 1);
+            for (int i = n - 1; i > 0; i--) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                int j = (int)(x % (uint64_t)(i + 1));
+                long t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+            }
+            char params[64 * 8 + 64];
+            size_t len = (size_t)snprintf(params, sizeof params, "\"values\":[");
+            for (int i = 0; i < n; i++)
+                len += (size_t)snprintf(params + len, sizeof params - len, "%s%ld",
+                                        i ? "," : "", v[i]);
+            snprintf(params + len, sizeof params - len, "],\"silent_slots\":0");
+            hm_trun_t r = run_bus(k, "merge-sort", params, "strict", 1, NULL);
+            ck_assert_msg(r.rc == 0, "k=%d n=%d rc %d", k, n, r.rc);
+            ck_assert_msg(hm_t_int(&r, "broadcasts") == model_S(k, v, n), "k=%d n=%d: S %lld, "
+                          "model %ld", k, n, (long long)hm_t_int(&r, "broadcasts"),
+                          model_S(k, v, n));
+            hm_t_free(&r);
+        }
+}
+END_TEST
+
 /* k from 2 to 64 and seeded inputs: always sorted, n <= S(n, k) <= 2n - 1
  * (Theorem 1); the worst S found is printed. Small k get many seeds and sizes; the
  * larger ones fewer, to keep the suite fast (every broadcast wakes k + 1 threads). */
@@ -574,6 +670,7 @@ Suite *hm_suite_bus(void)
     tcase_add_test(tc, test_msort_paper_example);
     tcase_add_test(tc, test_msort_uneven_and_ties);
     tcase_add_test(tc, test_msort_worst_case);
+    tcase_add_test(tc, test_msort_matches_model);
     tcase_add_test(tc, test_msort_sweep);
     tcase_set_timeout(tc, 300);
     suite_add_tcase(s, tc);
