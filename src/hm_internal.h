@@ -162,6 +162,10 @@ typedef struct hm__use_s {
     int32_t *send_count, *recv_count, *link_count;
     uint32_t *send_emission;
     int32_t *send_copy, *recv_copy; /* index in the slot's candidate list, for reports */
+    /* The bus port model's one channel: who holds it in the slot stamped. */
+    int64_t bus_stamp;
+    int32_t bus_src, bus_copy;
+    uint32_t bus_emission;
 } hm__use_t;
 
 typedef struct hm__stats_s {

@@ -225,7 +225,8 @@ static void check_topology(hm__config_t *c, json_t *t)
     case HM_TOPO_BUS: {
         static const char *const keys[] = {"kind", "nodes", NULL};
         only_keys(c, "topology", t, keys);
-        in->nodes = (int)get_int(c, t, "topology", "nodes", 2, 2, 32768, 1);
+        /* 65: a broadcast is one shout over 64-bit port masks (topo/topology.c). */
+        in->nodes = (int)get_int(c, t, "topology", "nodes", 2, 2, 65, 1);
         in->rows = 1;
         in->cols = in->nodes;
         break;

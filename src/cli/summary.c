@@ -68,6 +68,11 @@ void hm__summary_print(FILE *f, const json_t *s)
     {
         if (strcmp(k, "stopped") == 0)
             continue; /* already on stderr */
+        if (json_is_object(v) && json_is_real(json_object_get(v, "value"))) {
+            fprintf(f, "%-18s %.6f  (%s)\n", k, json_real_value(json_object_get(v, "value")),
+                    json_string_value(json_object_get(v, "expression")));
+            continue;
+        }
         if (json_is_object(v) && json_object_get(v, "expression")) {
             fprintf(f, "%-18s %lld  (%s)\n", k,
                     (long long)json_integer_value(json_object_get(v, "value")),

@@ -12,6 +12,14 @@
  *   shout          a node makes one emission, to any set of neighbours, or receives
  *                  one packet; never both (Desprez-Fraigniaud-Tourancheau: shouting
  *                  emission, whispering reception).
+ *   bus            one shared channel (Dechter-Kleinrock): in each slot at most one
+ *                  emission, by one node, uses it; on the bus topology a broadcast
+ *                  is one hm_shout over every port, so every other node hears it (a
+ *                  node may also address fewer nodes: that still takes the channel).
+ *                  A second transmitter in the same slot is a collision: strict
+ *                  stops the run naming the slot and both nodes, queue holds the
+ *                  later emission for a later slot, oldest first, which serialises
+ *                  the transmitters. Turn order belongs to the algorithm.
  *
  * In every model a directed link carries at most link_capacity packets per slot.
  */
@@ -113,12 +121,30 @@ int hm__port_admit(hm__machine_t *m, int idx, char *why, size_t whylen)
         }
         break;
     case HM_PORTS_BUS:
+        if (!fresh(&u->bus_stamp, 0, t) &&
+            (u->bus_src != s || u->bus_emission != c->emission)) {
+            describe(m, u->bus_copy, other, sizeof other);
+            if (u->bus_src == s)
+                snprintf(why, whylen, "node %d makes two emissions in one slot on the bus: "
+                                      "%s and %s", s, other, self);
+            else
+                snprintf(why, whylen, "bus collision: nodes %d and %d both transmit in one "
+                                      "slot: %s and %s", u->bus_src, s, other, self);
+            return 0;
+        }
+        break;
     case HM_PORTS_COUNT:
         snprintf(why, whylen, "port model %s is not available on this topology", model);
         return 0;
     }
 
     /* Admitted: record the use. */
+    if (m->info.ports == HM_PORTS_BUS && fresh(&u->bus_stamp, 0, t)) {
+        u->bus_stamp = t + 1;
+        u->bus_src = s;
+        u->bus_emission = c->emission;
+        u->bus_copy = idx;
+    }
     if (fresh(u->link_stamp, l, t)) {
         u->link_stamp[l] = t + 1;
         u->link_count[l] = 0;

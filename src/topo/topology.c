@@ -2,6 +2,14 @@
  * topology.c — builds the neighbour tables of SPEC section 2 for the clock and the
  * node API: for every node, its ports in order, the neighbour behind each port and
  * the neighbour's port back.
+ *
+ * Bus (Dechter-Kleinrock): nodes 0..k-1 are the processors and node k the output
+ * processor, all on one shared channel. Every node has a port to every other node,
+ * in increasing node order (port p of x leads to p if p < x, else to p + 1), so that
+ * a broadcast on the channel is one hm_shout over all ports: one emission, heard by
+ * every other node. The port model `bus` (ports/ports.c) lets one emission use the
+ * channel per slot. Port sets are 64-bit masks, hence at most 65 nodes on a bus
+ * (cli/config.c enforces it).
  */
 #include <stdlib.h>
 #include <stdio.h>
@@ -21,11 +29,34 @@ static void build_hypercube(hm__machine_t *m)
     }
 }
 
+/* Bus: a port to every other node, in node order; x is port x of every y > x and
+ * port x - 1 of every y < x. */
+static void build_bus(hm__machine_t *m)
+{
+    int n = m->info.nodes;
+    for (int x = 0; x < n; x++) {
+        m->deg[x] = n - 1;
+        for (int p = 0; p < n - 1; p++) {
+            int y = p < x ? p : p + 1;
+            m->nbr[x * m->maxdeg + p] = y;
+            m->rport[x * m->maxdeg + p] = x < y ? x : x - 1;
+        }
+    }
+}
+
 int hm__topology_build(hm__machine_t *m, char *err, size_t errlen)
 {
     switch (m->info.topology) {
     case HM_TOPO_HYPERCUBE:
         m->maxdeg = m->info.dim > 0 ? m->info.dim : 1;
+        break;
+    case HM_TOPO_BUS:
+        if (m->info.nodes < 2 || m->info.nodes > 65) {
+            snprintf(err, errlen, "topology bus: found %d nodes; allowed: 2 to 65",
+                     m->info.nodes);
+            return -1;
+        }
+        m->maxdeg = m->info.nodes - 1;
         break;
     default:
         snprintf(err, errlen, "topology %s is not implemented yet",
@@ -45,6 +76,9 @@ int hm__topology_build(hm__machine_t *m, char *err, size_t errlen)
     switch (m->info.topology) {
     case HM_TOPO_HYPERCUBE:
         build_hypercube(m);
+        break;
+    case HM_TOPO_BUS:
+        build_bus(m);
         break;
     default:
         break;

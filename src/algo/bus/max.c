@@ -1,0 +1,409 @@
+/*
+ * max — the maximum of k values held one per processor, by broadcasting on one
+ * channel (Dechter-Kleinrock 1981, section 1, "MAX algorithm via broadcasting").
+ *
+ * Machine: the bus topology, processors 0..k-1 (the paper's P_1..P_k) and the output
+ * processor k, port model bus (one transmitter per slot, heard by every other node).
+ *
+ * Steps (schedule "tdma", the paper's):
+ *   Turn j, in slot j, belongs to processor j (left to right, P_1 first).
+ *   Every processor listens to the values broadcast before its turn and compares each
+ *   with its own while no value heard so far dominates it; in its turn it broadcasts
+ *   its value only if none did, and stays silent otherwise.
+ *   The broadcast values increase, so the last one is the maximum: the output
+ *   processor, which hears everything, stores it after turn k - 1.
+ *
+ * Cost: k turns. A silent turn takes algorithm.silent_slots slots (0 or 1). With 1
+ * (default) the silent processor keeps the channel for an empty slot (shown busy in
+ * the timeline) and the run takes exactly k slots. With 0 an empty turn is the
+ * paper's negligible empty slot: it is still given an engine slot, so that the turn
+ * order is kept, but it counts for nothing in `channel_slots` = broadcasts +
+ * silent_slots * silent turns, the channel time the summary reports; completion_slots
+ * then ends with the last real broadcast.
+ *
+ * Comparisons (section 1.b): a broadcast counts as one (parallel) comparison when at
+ * least one processor still in the race (its turn to come, not yet dominated)
+ * compares its value with it. The mean over random orders obeys the paper's
+ * recurrence T(k) = 1 + (1/k) sum_{i=0}^{k-1} T(i) with T(0) = T(1) = 0, whose exact
+ * solution is T(k) = H_k - 1/2 for k >= 2 (H_k the harmonic number; subtract the
+ * recurrence for k - 1 from the one for k: T(k) = T(k-1) + 1/k for k >= 3, T(2) = 1),
+ * below the paper's bound log2 k. Real broadcasts are the left-to-right maxima,
+ * H_k on average.
+ *
+ * Trials: algorithm.trials = T runs T independent instances, instance 0 on the given
+ * (or drawn) values and each further one on a seeded permutation of them. They share
+ * the TDMA turns: in its turn processor j sends one packet carrying its value for
+ * every instance in which it is not dominated (an empty turn if there is none), so
+ * the channel still carries one transmitter per slot, and every count (broadcasts,
+ * silent turns, comparisons) is kept per instance. The summary gives their totals
+ * and means next to the exact T(k).
+ *
+ * Schedule "none" drops the turn order: every processor transmits its value in slot
+ * 0, leaving the k transmitters to the port model. Under contention "strict" that is
+ * the collision report (exit 1); under "queue" the bus serialises them, k broadcasts
+ * in k slots, and the output processor still stores the maximum.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/bus.h"
+#include "../common/rng.h"
+#include "hypemu.h"
+
+enum { TDMA, NONE };
+
+/* Records that processors store, read back by verify. */
+enum { REC_SPOKE = 1, REC_COMPARED = 2 };
+#define REC(kind, trial, slot) (((int64_t)(kind) << 40) | ((int64_t)(trial) << 8) | (slot))
+#define REC_KIND(r) ((int)((r) >> 40))
+#define REC_TRIAL(r) (((r) >> 8) & 0xFFFFFFFF)
+#define REC_SLOT(r) ((int)((r)&0xFF))
+
+typedef struct max_state_s {
+    int k;            /* processors; the output processor is node k */
+    int64_t trials;   /* instances */
+    int silent_slots; /* 0 or 1 */
+    int schedule;
+    int64_t *v;       /* v[t * k + j]: processor j's value in instance t */
+} max_state_t;
+
+/* One instance's entry in a packet's payload (trials > 1). */
+typedef struct max_entry_s {
+    int64_t trial;
+    int64_t value;
+} max_entry_t;
+
+static const hm_param_t max_params[] = {
+    {"values", HM_PARAM_INT_LIST, "k integers", "drawn", "the processors' values, P_1 first"},
+    {"n", HM_PARAM_INT, "k", "k", "without values: a random permutation of 1..n (seeded)"},
+    {"trials", HM_PARAM_INT, "1..100000", "1", "independent instances (seeded permutations)"},
+    {"silent_slots", HM_PARAM_INT, "0..1", "1", "slots an empty turn takes"},
+    {"schedule", HM_PARAM_STRING, "tdma|none", "tdma",
+     "tdma: the paper's turns; none: everyone at once (collides)"},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+static void max_free(void *state)
+{
+    max_state_t *st = state;
+    if (!st)
+        return;
+    free(st->v);
+    free(st);
+}
+
+static int max_setup(hm_setup_t *s)
+{
+    int k = s->machine->nodes - 1;
+    int64_t trials, silent, n;
+    const char *schedule;
+    hm_rng_t rng;
+    hm_rng_seed(&rng, s->machine->seed);
+    if (hm_param_int(s, "trials", 1, 1, 100000, &trials) ||
+        hm_param_int(s, "silent_slots", 1, 0, 1, &silent) ||
+        hm_param_string(s, "schedule", "tdma", &schedule))
+        return -1;
+    int64_t *first;
+    if (hm_bus_read_values(s, k, k, k, &rng, &first, &n))
+        return -1;
+    max_state_t *st = calloc(1, sizeof *st);
+    if (!st) {
+        free(first);
+        return -1;
+    }
+    st->k = k;
+    st->trials = trials;
+    st->silent_slots = (int)silent;
+    st->schedule = strcmp(schedule, "none") == 0 ? NONE : TDMA;
+    st->v = malloc((size_t)(trials * k) * sizeof *st->v);
+    if (!st->v) {
+        free(first);
+        max_free(st);
+        return -1;
+    }
+    for (int64_t t = 0; t < trials; t++) {
+        memcpy(st->v + t * k, first, (size_t)k * sizeof *first);
+        if (t > 0)
+            hm_bus_shuffle(&rng, st->v + t * k, k);
+    }
+    free(first);
+    s->state = st;
+    return 0;
+}
+
+/* The (trial, value) entries of a packet: the value field for one instance, the
+ * payload for several. */
+static int64_t entries(const max_state_t *st, const hm_packet_t *p, int64_t i,
+                       int64_t *trial)
+{
+    if (st->trials == 1) {
+        *trial = 0;
+        return p->value;
+    }
+    max_entry_t e;
+    memcpy(&e, (const unsigned char *)p->data + (size_t)i * sizeof e, sizeof e);
+    *trial = e.trial;
+    return e.value;
+}
+
+static int64_t entry_count(const max_state_t *st, const hm_packet_t *p)
+{
+    return st->trials == 1 ? 1 : (int64_t)(p->len / sizeof(max_entry_t));
+}
+
+/* Broadcast this processor's value in every instance where `speak` says so; returns
+ * the number of instances it spoke in, or a negative HM_E* code. */
+static int64_t speak(hm_node_t *n, const max_state_t *st, const char *speak_in)
+{
+    int me = hm_id(n);
+    int64_t count = 0;
+    max_entry_t *e = st->trials > 1 ? malloc((size_t)st->trials * sizeof *e) : NULL;
+    if (st->trials > 1 && !e)
+        return HM_ENOMEM;
+    hm_packet_t p = {.msg = me + 1, .origin = me};
+    for (int64_t t = 0; t < st->trials; t++) {
+        if (!speak_in[t])
+            continue;
+        int64_t v = st->v[t * st->k + me];
+        if (count == 0)
+            p.value = v;
+        if (e)
+            e[count] = (max_entry_t){t, v};
+        count++;
+        hm_store(n, REC(REC_SPOKE, t, hm_now(n)));
+    }
+    int rc = HM_OK;
+    if (count > 0) {
+        p.aux = (int32_t)(count < INT32_MAX ? count : INT32_MAX);
+        if (e) {
+            p.data = e;
+            p.len = (uint32_t)((size_t)count * sizeof *e);
+        }
+        if (st->trials == 1)
+            hm_log(n, "P%d broadcasts %lld", me + 1, (long long)p.value);
+        rc = hm_shout(n, hm_bus_everyone(n), &p);
+    }
+    free(e);
+    return rc < 0 ? rc : count;
+}
+
+/* A processor: listen until its turn, speak or stay silent, then drain the channel
+ * until the last turn so that its mailboxes never fill. */
+static void processor(hm_node_t *n, const max_state_t *st)
+{
+    int me = hm_id(n), k = st->k;
+    int64_t turn = st->schedule == TDMA ? me : 0;
+    char *in_race = malloc((size_t)st->trials);
+    if (!in_race)
+        return;
+    memset(in_race, 1, (size_t)st->trials);
+
+    hm_packet_t p;
+    int rc;
+    while ((rc = hm_wait_packet_until(n, &p, turn)) == HM_OK) {
+        /* A broadcast before this processor's turn: compare while still in the race. */
+        for (int64_t i = 0; i < entry_count(st, &p); i++) {
+            int64_t t, v = entries(st, &p, i, &t);
+            if (!in_race[t])
+                continue;
+            hm_store(n, REC(REC_COMPARED, t, p.sent_slot));
+            if (!hm_bus_beats(st->v[t * k + me], me, v, p.from))
+                in_race[t] = 0;
+        }
+    }
+    if (rc == HM_EABORT) {
+        free(in_race);
+        return;
+    }
+    if (st->schedule == NONE)
+        memset(in_race, 1, (size_t)st->trials);
+    int64_t spoke = speak(n, st, in_race);
+    free(in_race);
+    if (spoke < 0)
+        return;
+    if (spoke == 0 && st->silent_slots > 0 && hm_busy(n, st->silent_slots) == HM_EABORT)
+        return;
+    if (st->schedule == NONE) {
+        for (int heard = 0; heard < k - 1; heard++)
+            if (hm_wait_packet(n, &p) != HM_OK)
+                return;
+        return;
+    }
+    while ((rc = hm_wait_packet_until(n, &p, k)) == HM_OK)
+        ;
+}
+
+/* The output processor: hears every broadcast and keeps the best value of each
+ * instance; under the turn order that is simply the last one. */
+static void output(hm_node_t *n, const max_state_t *st)
+{
+    int64_t *best = malloc((size_t)st->trials * sizeof *best);
+    int *from = malloc((size_t)st->trials * sizeof *from);
+    if (!best || !from) {
+        free(best);
+        free(from);
+        return;
+    }
+    for (int64_t t = 0; t < st->trials; t++)
+        from[t] = -1;
+    hm_packet_t p;
+    int rc = HM_OK;
+    for (int heard = 0;; heard++) {
+        if (st->schedule == TDMA)
+            rc = hm_wait_packet_until(n, &p, st->k);
+        else
+            rc = heard < st->k ? hm_wait_packet(n, &p) : HM_ENOENT;
+        if (rc != HM_OK)
+            break;
+        for (int64_t i = 0; i < entry_count(st, &p); i++) {
+            int64_t t, v = entries(st, &p, i, &t);
+            if (from[t] < 0 || hm_bus_beats(v, p.from, best[t], from[t])) {
+                best[t] = v;
+                from[t] = p.from;
+            }
+        }
+    }
+    if (rc != HM_EABORT)
+        for (int64_t t = 0; t < st->trials; t++)
+            if (from[t] >= 0)
+                hm_store(n, best[t]);
+    free(best);
+    free(from);
+}
+
+static void max_node(hm_node_t *n, void *state)
+{
+    const max_state_t *st = state;
+    if (hm_id(n) == st->k)
+        output(n, st);
+    else
+        processor(n, st);
+}
+
+/* The exact mean number of comparisons: the paper's recurrence, step by step. */
+static double expected_comparisons(int k)
+{
+    double sum = 0, tk = 0; /* sum = T(0) + ... + T(i-1) */
+    for (int i = 0; i <= k; i++) {
+        tk = i < 2 ? 0 : 1 + sum / i;
+        sum += tk;
+    }
+    return tk;
+}
+
+static void max_verify(hm_report_t *r)
+{
+    const max_state_t *st = r->state;
+    int k = st->k;
+    int64_t T = st->trials;
+    size_t cnt;
+    const int64_t *out = hm_report_stores(r, k, &cnt);
+
+    /* The maximum of every instance. */
+    int64_t wrong = -1;
+    for (int64_t t = 0; t < T && wrong < 0; t++) {
+        int best = 0;
+        for (int j = 1; j < k; j++)
+            if (hm_bus_beats(st->v[t * k + j], j, st->v[t * k + best], best))
+                best = j;
+        if ((size_t)t >= cnt || out[t] != st->v[t * k + best])
+            wrong = t;
+    }
+    if (wrong < 0 && cnt != (size_t)T)
+        wrong = T;
+
+    /* Broadcasts, comparisons and the speakers, from the processors' records. */
+    uint64_t *compared = calloc((size_t)T, sizeof *compared);
+    int64_t broadcasts = 0, comparisons = 0;
+    json_t *speakers = json_array(), *said = json_array();
+    int64_t slot_of[64];
+    for (int j = 0; j < k; j++)
+        slot_of[j] = -1;
+    for (int j = 0; j < k; j++) {
+        const int64_t *rec = hm_report_stores(r, j, &cnt);
+        for (size_t i = 0; i < cnt; i++) {
+            int64_t t = REC_TRIAL(rec[i]);
+            if (REC_KIND(rec[i]) == REC_SPOKE) {
+                broadcasts++;
+                if (t == 0)
+                    slot_of[j] = REC_SLOT(rec[i]);
+            } else if (compared) {
+                compared[t] |= UINT64_C(1) << REC_SLOT(rec[i]);
+            }
+        }
+    }
+    for (int64_t t = 0; compared && t < T; t++)
+        comparisons += __builtin_popcountll(compared[t]);
+    free(compared);
+    /* Instance 0's speakers in the order they spoke (slot order = turn order under
+     * tdma; under none they all sent in slot 0, listed by node). */
+    char order[64 * 5] = "";
+    for (int s = 0; s < k + 1; s++)
+        for (int j = 0; j < k; j++)
+            if (slot_of[j] == s) {
+                json_array_append_new(speakers, json_integer(j));
+                json_array_append_new(said, json_integer(st->v[j]));
+                size_t len = strlen(order);
+                snprintf(order + len, sizeof order - len, "%sP%d", len ? " " : "", j + 1);
+            }
+    int64_t silent = st->schedule == TDMA ? T * k - broadcasts : 0;
+
+    r->verified = wrong < 0;
+    if (wrong >= 0)
+        snprintf(r->verification, sizeof r->verification,
+                 "the output processor did not store the maximum of instance %lld",
+                 (long long)wrong);
+    else if (T == 1)
+        snprintf(r->verification, sizeof r->verification,
+                 "the output processor stored the maximum %lld; %lld real broadcasts (%s), "
+                 "%lld silent turns",
+                 (long long)out[0], (long long)broadcasts, order, (long long)silent);
+    else
+        snprintf(r->verification, sizeof r->verification,
+                 "the output processor stored the maximum of each of the %lld instances",
+                 (long long)T);
+    r->bound_expr = "k";
+    r->bound = k;
+
+    double expect = expected_comparisons(k);
+    json_t *x = r->extra;
+    json_object_set_new(x, "trials", json_integer(T));
+    json_object_set_new(x, "broadcasts", json_integer(broadcasts));
+    json_object_set_new(x, "silent_turns", json_integer(silent));
+    json_object_set_new(x, "silent_slots", json_integer(st->silent_slots));
+    json_object_set_new(x, "channel_slots", json_integer(broadcasts + st->silent_slots * silent));
+    json_object_set_new(x, "comparisons", json_integer(comparisons));
+    json_object_set_new(x, "mean_broadcasts", json_real((double)broadcasts / (double)T));
+    json_object_set_new(x, "mean_comparisons", json_real((double)comparisons / (double)T));
+    json_object_set_new(x, "expected_comparisons",
+                        json_pack("{s:s, s:f}", "expression",
+                                  "T(k)=1+(1/k)sum_{i<k}T(i), T(0)=T(1)=0; = H_k-1/2",
+                                  "value", expect));
+    json_object_set_new(x, "comparisons_bound",
+                        json_pack("{s:s, s:f}", "expression", "log2(k)", "value", log2(k)));
+    if (T == 1 && wrong < 0)
+        json_object_set_new(x, "result", json_integer(out[0]));
+    if (T == 1) {
+        json_object_set_new(x, "speakers", speakers);
+        json_object_set_new(x, "broadcast_values", said);
+    } else {
+        json_decref(speakers);
+        json_decref(said);
+    }
+}
+
+const hm_algorithm_t hm_algo_max = {
+    .name = "max",
+    .description = "maximum of k values on a broadcast channel; output processor k stores it",
+    .paper = "Dechter-Kleinrock 1981, section 1 (MAX algorithm, recurrence (1))",
+    .topologies = HM_BIT(HM_TOPO_BUS),
+    .ports = HM_BIT(HM_PORTS_BUS),
+    .default_ports = HM_PORTS_BUS,
+    .params = max_params,
+    .setup = max_setup,
+    .node_main = max_node,
+    .verify = max_verify,
+    .teardown = max_free,
+};

@@ -1,0 +1,404 @@
+/*
+ * merge-sort — n values sorted into nonincreasing order by k processors sharing one
+ * broadcast channel (Dechter-Kleinrock 1981, section 2, "Parallel MERGE-SORT via
+ * broadcasting").
+ *
+ * Machine: the bus topology, processors 0..k-1 (the paper's P_1..P_k) and the output
+ * processor k, port model bus.
+ *
+ * Input: the list (algorithm.values, or n values drawn with the seed) is cut into k
+ * consecutive blocks, P_1 first. When k does not divide n the first n mod k
+ * processors get one element more (the paper assumes k | n and says the general case
+ * is easy); a processor may hold none.
+ *
+ * Phase 1: every processor sorts its block into a stack, largest on top. Local work
+ * is not channel time: it takes no slot.
+ *
+ * Phase 2: n cycles, each a run of the MAX algorithm over the tops of the stacks, in
+ * which each processor, starting with the cycle's initiator and going right (cyclic),
+ * has one turn of one slot and broadcasts its top only if no value heard in the cycle
+ * dominates it. The last value broadcast in the cycle is the cycle's maximum: the
+ * output processor appends it to the merged list and its processor pops it. Who
+ * initiates the next cycle (section 2.a, item 2):
+ *   a)   the cycle had m > 1 broadcasts: P_{i_{m-1}}, the one before the maximum, which
+ *        rebroadcasts a_{i_{m-1}};
+ *   b.1) m = 1 and a_{i_1} was not the first element of the first cycle it took part
+ *        in: its predecessor in that cycle;
+ *   b.2) m = 1 and it was: the same processor if its stack is not empty, else the
+ *        first processor to its right that has elements.
+ * The first cycle is initiated by P_1 (or the first processor with elements).
+ *
+ * Every node keeps the paper's stack as a replica built from what it hears: a
+ * broadcast pushes (an initiator's rebroadcast is already on top), the end of a
+ * cycle pops the maximum, and the next initiator is the processor of the new top, or,
+ * when the stack is empty (case b.2), the popped element's processor or the first to
+ * its right with elements (everyone counts every processor's pops). In case a the new
+ * top is a_{i_{m-1}}; in case b.1 it is the element pushed just before a_{i_1} in its
+ * first cycle, and the stack is empty exactly in case b.2. A processor has at most
+ * one element on the stack, so it never holds more than k. The output processor logs
+ * one line per cycle (the turns, "-" for an empty one, the merged element, the stack
+ * and the case), the paper's table in the timeline.
+ *
+ * Cost: Theorem 1, n <= S(n, k) <= 2n - 1 broadcasts, initiators' rebroadcasts
+ * included. Every cycle has k turns, so the run takes n*k slots when an empty turn
+ * costs a slot (algorithm.silent_slots = 1, the default); with silent_slots = 0 an
+ * empty turn is free in the channel time the summary reports (`channel_slots` =
+ * S + silent_slots * silent turns), though the emulator still gives it a slot to keep
+ * the turn order.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/bus.h"
+#include "../common/rng.h"
+#include "hypemu.h"
+
+typedef struct msort_state_s {
+    int k;            /* processors; the output processor is node k */
+    int64_t n;
+    int silent_slots;
+    int64_t *v;       /* the input list */
+    int64_t *first;   /* first[j]: start of P_(j+1)'s block in v; first[k] = n */
+} msort_state_t;
+
+static const hm_param_t msort_params[] = {
+    {"values", HM_PARAM_INT_LIST, "1..100000 integers", "drawn",
+     "the list, cut into k consecutive blocks"},
+    {"n", HM_PARAM_INT, "1..100000", "3k", "without values: a random permutation of 1..n"},
+    {"silent_slots", HM_PARAM_INT, "0..1", "1", "slots an empty turn takes"},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+static void msort_free(void *state)
+{
+    msort_state_t *st = state;
+    if (!st)
+        return;
+    free(st->v);
+    free(st->first);
+    free(st);
+}
+
+static int msort_setup(hm_setup_t *s)
+{
+    int k = s->machine->nodes - 1;
+    int64_t silent;
+    hm_rng_t rng;
+    hm_rng_seed(&rng, s->machine->seed);
+    if (hm_param_int(s, "silent_slots", 1, 0, 1, &silent))
+        return -1;
+    msort_state_t *st = calloc(1, sizeof *st);
+    if (!st)
+        return -1;
+    st->k = k;
+    st->silent_slots = (int)silent;
+    st->first = malloc(((size_t)k + 1) * sizeof *st->first);
+    if (!st->first || hm_bus_read_values(s, 3 * (int64_t)k, 1, 100000, &rng, &st->v, &st->n)) {
+        msort_free(st);
+        return -1;
+    }
+    /* Blocks: n / k each, one more for the first n mod k processors. */
+    int64_t q = st->n / k, extra = st->n % k;
+    st->first[0] = 0;
+    for (int j = 0; j < k; j++)
+        st->first[j + 1] = st->first[j] + q + (j < extra);
+    s->state = st;
+    return 0;
+}
+
+/* What every node knows about phase 2: the paper's stack and who has elements. */
+typedef struct replica_s {
+    int k;
+    int depth;
+    int *proc;       /* stack, bottom first: processor and value */
+    int64_t *val;
+    int64_t *left;   /* left[j]: elements P_(j+1) still holds */
+    int init;        /* initiator of the current cycle */
+    int rebroadcast; /* its first broadcast repeats the top of the stack */
+    int cur;         /* processor of the cycle's last broadcast so far, -1 */
+    int64_t curval;
+    int bcasts;      /* broadcasts in the current cycle */
+} replica_t;
+
+static int replica_init(replica_t *r, const msort_state_t *st)
+{
+    memset(r, 0, sizeof *r);
+    r->k = st->k;
+    r->proc = malloc((size_t)st->k * sizeof *r->proc);
+    r->val = malloc((size_t)st->k * sizeof *r->val);
+    r->left = malloc((size_t)st->k * sizeof *r->left);
+    if (!r->proc || !r->val || !r->left)
+        return -1;
+    for (int j = 0; j < st->k; j++)
+        r->left[j] = st->first[j + 1] - st->first[j];
+    /* Cycle 1: P_1, or the first processor with elements. */
+    r->init = 0;
+    while (r->left[r->init] == 0)
+        r->init++;
+    r->rebroadcast = 0;
+    r->cur = -1;
+    return 0;
+}
+
+static void replica_free(replica_t *r)
+{
+    free(r->proc);
+    free(r->val);
+    free(r->left);
+}
+
+/* Processor q broadcast v in the current cycle. */
+static void replica_heard(replica_t *r, int q, int64_t v)
+{
+    if (!(r->bcasts == 0 && r->rebroadcast)) {
+        r->proc[r->depth] = q;
+        r->val[r->depth] = v;
+        r->depth++;
+    }
+    r->cur = q;
+    r->curval = v;
+    r->bcasts++;
+}
+
+/* The cycle is over: pop its maximum (the top) and find the next initiator. Returns
+ * the case that decided it: 'a', '1' (b.1) or '2' (b.2), or 0 if nobody broadcast
+ * (only when a node has left the run, e.g. out of memory). */
+static char replica_end_cycle(replica_t *r, int *owner, int64_t *value)
+{
+    int m = r->bcasts;
+    if (m == 0 || r->depth == 0)
+        return 0;
+    r->depth--;
+    *owner = r->proc[r->depth];
+    *value = r->val[r->depth];
+    r->left[*owner]--;
+    char why = m > 1 ? 'a' : r->depth > 0 ? '1' : '2';
+    if (r->depth > 0) {
+        r->init = r->proc[r->depth - 1];
+        r->rebroadcast = 1;
+    } else {
+        int x = *owner;
+        for (int i = 0; i < r->k && r->left[x] == 0; i++)
+            x = (x + 1) % r->k;
+        r->init = x;
+        r->rebroadcast = 0;
+    }
+    r->cur = -1;
+    r->bcasts = 0;
+    return why;
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x < y) - (x > y);
+}
+
+/* Read every broadcast until slot `until`, into the replica; the output processor
+ * also notes who spoke in which turn. */
+static int listen(hm_node_t *n, replica_t *r, int64_t until, int64_t *turn_val, char *turn_on,
+                  int64_t base)
+{
+    hm_packet_t p;
+    int rc;
+    while ((rc = hm_wait_packet_until(n, &p, until)) == HM_OK) {
+        replica_heard(r, p.from, p.value);
+        if (turn_on) {
+            int64_t t = p.sent_slot - base;
+            if (t >= 0 && t < r->k) {
+                turn_on[t] = 1;
+                turn_val[t] = p.value;
+            }
+        }
+    }
+    return rc == HM_EABORT ? HM_EABORT : HM_OK;
+}
+
+/* The output processor's line for one cycle: the paper's table row. */
+static void log_cycle(hm_node_t *n, const replica_t *r, int64_t cycle, int init,
+                      const int64_t *turn_val, const char *turn_on, int owner, int64_t value,
+                      char why, int last)
+{
+    size_t cap = (size_t)r->k * 28 + (size_t)r->depth * 22 + 160, len = 0;
+    char *line = malloc(cap);
+    if (!line)
+        return;
+    len += (size_t)snprintf(line + len, cap - len, "cycle %lld:", (long long)cycle + 1);
+    for (int t = 0; t < r->k; t++) {
+        int j = (init + t) % r->k;
+        if (turn_on[t])
+            len += (size_t)snprintf(line + len, cap - len, " P%d %lld", j + 1,
+                                    (long long)turn_val[t]);
+        else
+            len += (size_t)snprintf(line + len, cap - len, " P%d -", j + 1);
+    }
+    len += (size_t)snprintf(line + len, cap - len, " | merged %lld from P%d | stack",
+                            (long long)value, owner + 1);
+    if (r->depth == 0)
+        len += (size_t)snprintf(line + len, cap - len, " empty");
+    for (int i = 0; i < r->depth; i++)
+        len += (size_t)snprintf(line + len, cap - len, " %lld", (long long)r->val[i]);
+    if (last)
+        snprintf(line + len, cap - len, " | done");
+    else if (why == 'a')
+        snprintf(line + len, cap - len, " | case a: P%d rebroadcasts %lld", r->init + 1,
+                 (long long)r->val[r->depth - 1]);
+    else if (why == '1')
+        snprintf(line + len, cap - len, " | case b.1: P%d rebroadcasts %lld", r->init + 1,
+                 (long long)r->val[r->depth - 1]);
+    else
+        snprintf(line + len, cap - len, " | case b.2: P%d starts", r->init + 1);
+    hm_log(n, "%s", line);
+    free(line);
+}
+
+static void msort_node(hm_node_t *n, void *state)
+{
+    const msort_state_t *st = state;
+    int me = hm_id(n), k = st->k, is_output = me == k;
+    replica_t r;
+    int64_t *mine = NULL, *turn_val = NULL;
+    char *turn_on = NULL;
+    int64_t top = 0, held = 0;
+    if (replica_init(&r, st) != 0)
+        goto out;
+
+    /* Phase 1: sort the block, largest first (the top of the stack). */
+    if (!is_output) {
+        held = st->first[me + 1] - st->first[me];
+        mine = malloc(((size_t)held + 1) * sizeof *mine);
+        if (!mine)
+            goto out;
+        memcpy(mine, st->v + st->first[me], (size_t)held * sizeof *mine);
+        qsort(mine, (size_t)held, sizeof *mine, cmp_desc);
+    } else {
+        turn_val = malloc((size_t)k * sizeof *turn_val);
+        turn_on = malloc((size_t)k);
+        if (!turn_val || !turn_on)
+            goto out;
+    }
+
+    /* Phase 2: n cycles of k turns. */
+    for (int64_t c = 0; c < st->n; c++) {
+        int64_t base = c * k;
+        int init = r.init;
+        if (turn_on)
+            memset(turn_on, 0, (size_t)k);
+        if (!is_output) {
+            int64_t turn = base + (me - init + k) % k;
+            if (listen(n, &r, turn, NULL, NULL, base) != HM_OK)
+                goto out;
+            int go = top < held && (r.cur < 0 || hm_bus_beats(mine[top], me, r.curval, r.cur));
+            if (go) {
+                hm_packet_t p = {.msg = (int32_t)(c + 1), .origin = me, .value = mine[top]};
+                if (hm_shout(n, hm_bus_everyone(n), &p) != HM_OK)
+                    goto out;
+                hm_store(n, mine[top]);
+                replica_heard(&r, me, mine[top]);
+            } else if (st->silent_slots > 0 && hm_busy(n, st->silent_slots) != HM_OK) {
+                goto out;
+            }
+        }
+        if (listen(n, &r, base + k, turn_val, turn_on, base) != HM_OK)
+            goto out;
+        int owner;
+        int64_t value;
+        char why = replica_end_cycle(&r, &owner, &value);
+        if (!why)
+            goto out;
+        if (owner == me)
+            top++;
+        if (is_output) {
+            hm_store(n, value);
+            log_cycle(n, &r, c, init, turn_val, turn_on, owner, value, why, c + 1 == st->n);
+        }
+    }
+out:
+    replica_free(&r);
+    free(mine);
+    free(turn_val);
+    free(turn_on);
+}
+
+static void msort_verify(hm_report_t *r)
+{
+    const msort_state_t *st = r->state;
+    int k = st->k;
+    int64_t n = st->n;
+    size_t cnt;
+    const int64_t *out = hm_report_stores(r, k, &cnt);
+    int64_t *want = malloc((size_t)n * sizeof *want);
+    int64_t bad = -1;
+    if (want) {
+        memcpy(want, st->v, (size_t)n * sizeof *want);
+        qsort(want, (size_t)n, sizeof *want, cmp_desc);
+        for (int64_t i = 0; i < n && bad < 0; i++)
+            if ((size_t)i >= cnt || out[i] != want[i])
+                bad = i;
+        if (bad < 0 && cnt != (size_t)n)
+            bad = n;
+    }
+    int64_t S = 0;
+    for (int j = 0; j < k; j++) {
+        size_t c;
+        hm_report_stores(r, j, &c);
+        S += (int64_t)c;
+    }
+    int64_t silent = n * k - S;
+    int in_bounds = n <= S && S <= 2 * n - 1;
+    r->verified = want && bad < 0 && in_bounds;
+    if (!want)
+        snprintf(r->verification, sizeof r->verification, "out of memory in verify");
+    else if (bad >= 0)
+        snprintf(r->verification, sizeof r->verification,
+                 "the output processor's list is not the input in nonincreasing order "
+                 "(first difference at position %lld)",
+                 (long long)bad + 1);
+    else
+        snprintf(r->verification, sizeof r->verification,
+                 "the output processor holds the %lld values in nonincreasing order; "
+                 "S(n,k) = %lld broadcasts, %s n <= S <= 2n-1 = %lld",
+                 (long long)n, (long long)S, in_bounds ? "within" : "OUTSIDE",
+                 (long long)(2 * n - 1));
+    r->bound_expr = "n*k";
+    r->bound = n * k;
+    r->lower_expr = "n";
+    r->lower = n;
+
+    json_t *x = r->extra;
+    json_object_set_new(x, "n", json_integer(n));
+    json_object_set_new(x, "cycles", json_integer(n));
+    json_object_set_new(x, "broadcasts", json_integer(S));
+    json_object_set_new(x, "broadcasts_bound",
+                        json_pack("{s:s, s:I}", "expression", "2n-1", "value",
+                                  (json_int_t)(2 * n - 1)));
+    json_object_set_new(x, "broadcasts_lower",
+                        json_pack("{s:s, s:I}", "expression", "n", "value", (json_int_t)n));
+    json_object_set_new(x, "silent_turns", json_integer(silent));
+    json_object_set_new(x, "silent_slots", json_integer(st->silent_slots));
+    json_object_set_new(x, "channel_slots", json_integer(S + st->silent_slots * silent));
+    json_object_set_new(x, "phases", json_pack("{s:i, s:I}", "sort", 0, "merge",
+                                               (json_int_t)r->completion_slots));
+    if (cnt <= 4096) {
+        json_t *res = json_array();
+        for (size_t i = 0; i < cnt; i++)
+            json_array_append_new(res, json_integer(out[i]));
+        json_object_set_new(x, "result", res);
+    }
+    free(want);
+}
+
+const hm_algorithm_t hm_algo_merge_sort = {
+    .name = "merge-sort",
+    .description = "n values sorted on a broadcast channel; output processor k stores them",
+    .paper = "Dechter-Kleinrock 1981, section 2 (MERGE-SORT, Theorem 1)",
+    .topologies = HM_BIT(HM_TOPO_BUS),
+    .ports = HM_BIT(HM_PORTS_BUS),
+    .default_ports = HM_PORTS_BUS,
+    .params = msort_params,
+    .setup = msort_setup,
+    .node_main = msort_node,
+    .verify = msort_verify,
+    .teardown = msort_free,
+};
