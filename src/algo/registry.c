@@ -9,7 +9,9 @@
 
 #define HM_ALGORITHM_MAP(XX)                                                             \
     XX(sbt_broadcast)                                                                    \
-    XX(successive_broadcast)
+    XX(successive_broadcast)                                                             \
+    XX(simultaneous_broadcast)                                                           \
+    XX(multinode_broadcast)
 
 #define XX(sym) extern const hm_algorithm_t hm_algo_##sym;
 HM_ALGORITHM_MAP(XX)
