@@ -10,7 +10,9 @@
  *   priority      exactly d for every pair of sources
  *   rank-rotated  exactly d with known ranks, 3d with the prefix phase
  *   multinode     exactly 2 ceil(2^d/d) + 2d - 1
- * for d = 1..8 and K = 1, 2, d, d^2, 2^d/2, 2^d (those <= 2^d), several seeds each.
+ * for d = 1..8 and K = 1, 2, d, d^2, 2^d/2, 2^d (those <= 2^d), three seeds each up to
+ * Q_4, two on Q_5 and Q_6, one above (and on Q_8 K = d and 2^d only for randomized and
+ * same-order), so that the suite stays fast under the sanitizers.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,10 +70,17 @@ static int k_values(int d, int64_t *out)
     return n;
 }
 
-/* Seeds per (d, K): fewer on the big cubes to keep the suite fast. */
+/* Seeds per (d, K): fewer on the big cubes to keep the suite fast (a Q_8 run is 256
+ * threads; under ThreadSanitizer about a second). */
 static int seeds_for(int d)
 {
-    return d <= 5 ? 3 : d <= 7 ? 2 : 1;
+    return d <= 4 ? 3 : d <= 6 ? 2 : 1;
+}
+
+/* On Q_8 the randomized and same-order variants run K = d and K = 2^d only. */
+static int skip_big(int d, int64_t K)
+{
+    return d >= 8 && K != d && K != (INT64_C(1) << d);
 }
 
 /* ---- the d edge-disjoint trees -------------------------------------------- */
@@ -84,27 +93,35 @@ START_TEST(test_trees_edge_disjoint)
     uint32_t p = UINT32_C(1) << d;
     unsigned char *used = calloc((size_t)p * (size_t)d, 1);
     ck_assert_ptr_nonnull(used);
-    for (int j = 1; j <= d; j++) {
+    /* Plain checks in the loops (a Check assertion per arc is slow under sanitizers);
+     * the first failure is reported after them. */
+    char bad[160] = "";
+    for (int j = 1; j <= d && !bad[0]; j++) {
         uint32_t root = hm_st_root(j);
         int first = hm_st_first(j, d);
-        ck_assert_int_eq(hm_cut_parent_port(d, root, first, root), -1);
-        ck_assert_uint_eq(hm_cut_children(d, root, first, 0), 0);
-        for (uint32_t u = 0; u < p; u++) {
+        if (hm_cut_parent_port(d, root, first, root) != -1 ||
+            hm_cut_children(d, root, first, 0) != 0)
+            snprintf(bad, sizeof bad, "T^(%d): root has a father or node 0 has children", j);
+        for (uint32_t u = 0; u < p && !bad[0]; u++) {
             if (u == root)
                 continue;
             int port = hm_cut_parent_port(d, root, first, u);
-            ck_assert_int_ge(port, 0);
-            uint32_t f = u ^ (UINT32_C(1) << port);
+            uint32_t f = u ^ (UINT32_C(1) << (port < 0 ? 0 : port));
             /* u is one of its father's children, one step closer to the root. */
-            ck_assert(hm_cut_children(d, root, first, f) >> port & 1);
-            ck_assert_int_eq(__builtin_popcount(f ^ root) + 1, __builtin_popcount(u ^ root));
+            if (port < 0 || !(hm_cut_children(d, root, first, f) >> port & 1) ||
+                __builtin_popcount(f ^ root) + 1 != __builtin_popcount(u ^ root)) {
+                snprintf(bad, sizeof bad, "T^(%d): node %u has no proper father", j, u);
+                break;
+            }
             /* Arc f -> u, named by its source and port. */
             size_t arc = (size_t)f * (size_t)d + (size_t)port;
-            ck_assert_msg(!used[arc], "d=%d: arc %u->%u in two trees", d, f, u);
+            if (used[arc])
+                snprintf(bad, sizeof bad, "arc %u->%u in two trees", f, u);
             used[arc] = 1;
         }
     }
     free(used);
+    ck_assert_msg(!bad[0], "d=%d: %s", d, bad);
 }
 END_TEST
 
@@ -189,6 +206,8 @@ START_TEST(test_randomized)
         for (int seed = 1; seed <= seeds_for(d); seed++) {
             int64_t K = ks[i], w = ceil_div(3 * K, d);
             char keys[128], what[128];
+            if (skip_big(d, K))
+                continue;
             snprintf(keys, sizeof keys, "\"variant\":\"randomized\",\"k\":%lld", (long long)K);
             snprintf(what, sizeof what, "randomized d=%d K=%lld seed %d", d, (long long)K, seed);
             hm_trun_t r = run_sim(d, "simultaneous-broadcast", keys, seed);
@@ -221,6 +240,8 @@ START_TEST(test_same_order_bound)
         for (int seed = 1; seed <= seeds_for(d); seed++) {
             int64_t K = ks[i];
             char keys[128], what[128];
+            if (skip_big(d, K))
+                continue;
             snprintf(keys, sizeof keys, "\"variant\":\"same-order\",\"k\":%lld", (long long)K);
             snprintf(what, sizeof what, "same-order d=%d K=%lld seed %d", d, (long long)K, seed);
             hm_trun_t r = run_sim(d, "simultaneous-broadcast", keys, seed);
@@ -246,7 +267,9 @@ START_TEST(test_same_order_several_packets)
 }
 END_TEST
 
-/* Exactly d for every pair of distinct sources: exhaustive up to Q_4, seeded pairs
+/* Exactly d for every pair of distinct sources: every pair up to Q_3, every pair
+ * {0, y} on Q_4 (the others are translations x XOR c of these: the trees and the
+ * priority rule are translation invariant), seeded pairs and an antipodal pair
  * above. */
 START_TEST(test_priority_exact)
 {
@@ -254,10 +277,19 @@ START_TEST(test_priority_exact)
     int p = 1 << d;
     char keys[128];
     if (d <= 4) {
-        for (int x = 0; x < p; x++)
+        for (int x = 0; x < (d <= 3 ? p : 1); x++)
             for (int y = x + 1; y < p; y++) {
                 snprintf(keys, sizeof keys, "\"variant\":\"priority\",\"sources\":[%d,%d]", x, y);
                 hm_trun_t r = run_sim(d, "simultaneous-broadcast", keys, 1);
+                assert_clean(&r, keys);
+                ck_assert_int_eq(hm_t_int(&r, "completion_slots"), d);
+                hm_t_free(&r);
+                /* Observed (NOTES-issue3a.md): with K = 2 plain same-order FIFO is also
+                 * exactly d, since a copy bound for its source's antipode never meets
+                 * the other packet undelayed; the paper only claims d + 1. */
+                snprintf(keys, sizeof keys, "\"variant\":\"same-order\",\"sources\":[%d,%d]",
+                         x, y);
+                r = run_sim(d, "simultaneous-broadcast", keys, 1);
                 assert_clean(&r, keys);
                 ck_assert_int_eq(hm_t_int(&r, "completion_slots"), d);
                 hm_t_free(&r);

@@ -43,8 +43,8 @@
 static const hm_param_t sim_params[] = {
     {"variant", HM_PARAM_STRING, "prefix|randomized|same-order|priority|rank-rotated", "prefix",
      "which algorithm of section 3"},
-    {"sources", HM_PARAM_INT_LIST, "distinct nodes 0..p-1", NULL,
-     "the broadcasting nodes (instead of k)"},
+    {"sources", HM_PARAM_INT_LIST, "distinct nodes 0..p-1",
+     "none (k nodes drawn with the seed)", "the broadcasting nodes (instead of k)"},
     {"k", HM_PARAM_INT, "1..p", "d (2 for priority)",
      "number of broadcasting nodes, chosen with the seed (instead of sources)"},
     {"packets", HM_PARAM_INT, "1..64", "1", "packets per broadcasting node"},
