@@ -229,6 +229,32 @@ START_TEST(test_randomized)
 }
 END_TEST
 
+/* c_star = 0 leaves no window: phase 3 starts as soon as node 0 sees the roots'
+ * counts add up to K, which is the paper's guaranteed termination alone (the fallback):
+ * two slots after the last arrival (the count reaches node 0, its go comes back). */
+START_TEST(test_randomized_fallback)
+{
+    hm_trun_t r = run_sim(6, "simultaneous-broadcast",
+                          "\"variant\":\"randomized\",\"k\":64,\"c_star\":0", 1);
+    assert_clean(&r, "randomized fallback");
+    ck_assert_int_eq(hm_t_int(&r, "window"), 7);
+    ck_assert_int_eq(hm_t_int(&r, "fallback"), 1);
+    ck_assert_int_eq(hm_t_int(&r, "within_window"), 0);
+    ck_assert_int_eq(phase(&r, "routing"), phase(&r, "routing_last_arrival") + 2);
+    ck_assert_int_eq(phase(&r, "broadcast"), hm_t_int(&r, "max_N") + 6);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"),
+                     phase(&r, "routing") + phase(&r, "broadcast"));
+    /* The same seed draws the same roots: the same run. */
+    hm_trun_t again = run_sim(6, "simultaneous-broadcast",
+                              "\"variant\":\"randomized\",\"k\":64,\"c_star\":0", 1);
+    ck_assert(json_equal(json_object_get(r.summary, "N"), json_object_get(again.summary, "N")));
+    ck_assert_int_eq(hm_t_int(&again, "completion_slots"), hm_t_int(&r, "completion_slots"));
+    ck_assert_int_eq(hm_t_int(&again, "transmissions"), hm_t_int(&r, "transmissions"));
+    hm_t_free(&again);
+    hm_t_free(&r);
+}
+END_TEST
+
 /* ---- section 3.3 ----------------------------------------------------------- */
 
 START_TEST(test_same_order_bound)
@@ -443,6 +469,7 @@ Suite *hm_suite_simultaneous(void)
     tcase_add_test(three, test_prefix_several_packets);
     tcase_add_test(three, test_prefix_q3_listed_sources);
     tcase_add_loop_test(three, test_randomized, 1, 9);
+    tcase_add_test(three, test_randomized_fallback);
     tcase_add_loop_test(three, test_multinode_stamoulis, 1, 9);
     tcase_set_timeout(three, 120);
     suite_add_tcase(s, three);

@@ -50,7 +50,8 @@ static const hm_param_t sim_params[] = {
     {"packets", HM_PARAM_INT, "1..64", "1", "packets per broadcasting node"},
     {"ranks", HM_PARAM_STRING, "known|prefix", "known",
      "rank-rotated: ranks known in advance or computed by the parallel prefix"},
-    {"c_star", HM_PARAM_INT, "3..64", "3", "randomized: the window constant C* > e"},
+    {"c_star", HM_PARAM_INT, "0..64", "3",
+     "randomized: the window constant C* (the paper takes C* > e; 0 = no window)"},
     {NULL, 0, NULL, NULL, NULL},
 };
 
@@ -120,7 +121,7 @@ static int sim_setup(hm_setup_t *s)
     if (hm_param_string(s, "variant", "prefix", &vname) ||
         hm_param_string(s, "ranks", "known", &ranks) ||
         hm_param_int(s, "packets", 1, 1, 64, &packets) ||
-        hm_param_int(s, "c_star", 3, 3, 64, &c_star))
+        hm_param_int(s, "c_star", 3, 0, 64, &c_star))
         return -1;
     hm_st_variant_t v = HM_ST_PREFIX;
     for (size_t i = 0; i < sizeof sim_variants / sizeof sim_variants[0]; i++)
