@@ -220,7 +220,9 @@ static void three_phase(tp_node_t *t)
         int64_t total;
         if (hm_prefix_suffix(n, d, a, TAG_PREFIX, &r, &total) != HM_OK)
             return;
+        hm_log(n, "phase 1: r_x = %lld", (long long)r);
         if (t->x == 0) {
+            hm_log(n, "phase 1: K = %lld, sent to e_1..e_%d", (long long)total, d);
             t->obs->prefix_total = total;
             hm_packet_t p = {.msg = -2, .value = total, .tag = TAG_K};
             hm_shout(n, (UINT64_C(1) << d) - 1, &p);
@@ -271,8 +273,11 @@ static void three_phase(tp_node_t *t)
                     wake = due;
                 }
             }
-            if (t->started)
+            if (t->started) {
                 t->obs->root_start = now;
+                hm_log(n, "phase 3: root e_%d broadcasts its %lld packets", t->root,
+                       (long long)t->nheld);
+            }
         }
         if (t->started && !t->term_sent)
             root_emit(t);
@@ -288,6 +293,7 @@ static void three_phase(tp_node_t *t)
                     hm_packet_t g = {.msg = -4, .tag = TAG_GO};
                     hm_shout(n, (UINT64_C(1) << d) - 1, &g);
                     t->obs->go_slot = now;
+                    hm_log(n, "the roots hold K = %lld packets: go", (long long)t->K);
                 } else {
                     wake = st->window - 1;
                 }

@@ -239,6 +239,8 @@ static void rank_node(hm_node_t *n, void *state)
             return;
     }
     st->obs[x].rank = r;
+    if (a > 0)
+        hm_log(n, "ranks %lld..%lld", (long long)(r - a + 1), (long long)r);
     int64_t t0 = hm_now(n);
     /* The copies this node holds: rank and identifier; at most K = d of them. */
     int64_t rank[64], id[64];
