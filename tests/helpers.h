@@ -49,5 +49,6 @@ Suite *hm_suite_config(void);
 Suite *hm_suite_cli(void);
 Suite *hm_suite_outputs(void);
 Suite *hm_suite_bus(void);
+Suite *hm_suite_simultaneous(void);
 
 #endif

@@ -10,6 +10,8 @@
 #define HM_ALGORITHM_MAP(XX)                                                             \
     XX(sbt_broadcast)                                                                    \
     XX(successive_broadcast)                                                             \
+    XX(simultaneous_broadcast)                                                           \
+    XX(multinode_broadcast)                                                              \
     XX(max)                                                                              \
     XX(merge_sort)
 

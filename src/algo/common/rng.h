@@ -1,7 +1,10 @@
 /*
- * rng.h — a small deterministic PRNG for the algorithms' seeded inputs: splitmix64
- * (Steele, Lea, Flood 2014). The same seed gives the same stream on every platform,
- * so seeded runs are reproducible byte for byte (SPEC section 3).
+ * rng.h — a small deterministic pseudo-random generator for algorithms that choose
+ * at random "with the seed" (SPEC section 3: same config and seed, same run).
+ *
+ * splitmix64 (Steele, Lea, Flood 2014): one 64-bit word of state, every seed valid,
+ * no thread-shared state. A node that needs its own stream seeds one generator with
+ * the run's seed mixed with its number.
  */
 #ifndef HM_ALGO_RNG_H
 #define HM_ALGO_RNG_H
@@ -12,13 +15,13 @@ typedef struct hm_rng_s {
     uint64_t state;
 } hm_rng_t;
 
-/* Start the stream of `seed`. */
+/* Start a stream from `seed`. */
 void hm_rng_seed(hm_rng_t *r, uint64_t seed);
 
 /* The next 64 random bits. */
 uint64_t hm_rng_next(hm_rng_t *r);
 
-/* Uniform in 0..bound-1 (bound >= 1), without modulo bias. */
-uint64_t hm_rng_below(hm_rng_t *r, uint64_t bound);
+/* A uniform integer in 0 .. n - 1 (0 when n is 0), without modulo bias. */
+uint64_t hm_rng_below(hm_rng_t *r, uint64_t n);
 
 #endif

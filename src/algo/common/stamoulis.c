@@ -1,0 +1,487 @@
+/*
+ * stamoulis.c — the three phases of Stamoulis-Tsitsiklis section 3.2 as a node
+ * program, shared by simultaneous-broadcast (prefix, randomized) and
+ * multinode-broadcast (stamoulis).
+ *
+ * Phase 1 (prefix only), slots 0 .. 2d: the parallel prefix of prefix.c gives every
+ *   node r_x = sum_{y >= x} a_y in slots 0 .. 2d - 1; in slot 2d node 0 sends
+ *   K = r_0 to e_1 .. e_d. Every node knows the phase ends at 2d + 1.
+ * Phase 2, from slot t2 (2d + 1, or 0 without phase 1): node x sends its m-th packet
+ *   to the root e_j, j = (r_x - a_x - 1 + m) mod d + 1, along the reverse of the path
+ *   from e_j to x in T^(j). Every node keeps one FIFO queue per port and sends the
+ *   head of each queue every slot; the reversed trees are edge-disjoint, so one port
+ *   carries one tree's packets only.
+ *   The roots detect the end individually: with K known, root e_j starts phase 3 at
+ *   slot t2 + ceil(K/d) + d - 1 (it also checks it holds its N_j packets, and waits
+ *   for them and reports an overrun otherwise, which the paper says cannot happen).
+ *   Randomized: each broadcasting node draws j uniformly with the seed; the roots
+ *   report their counts to node 0 over the arcs e_j -> 0, which no reversed tree
+ *   uses (0 is a leaf of every T^(j)); node 0, which knows K, tells every root to go
+ *   once the counts add up to K, but not before the end of the window
+ *   ceil(C* K/d) + d - 1 plus the two slots of that exchange. A go sent later is the
+ *   paper's fallback termination ("run phase 2 until e_1..e_d hold K packets").
+ * Phase 3: root e_j broadcasts its N_j packets along T^(j), one per slot, then a
+ *   termination packet; every node forwards what it receives from its father in
+ *   T^(j) to its children in the next slot. A node is done once it has seen the d
+ *   termination packets.
+ *
+ * Cost (section 3.2): (2d + 1) + (ceil(K/d) + d - 1) + (ceil(K/d) + d)
+ * = 2 ceil(K/d) + 4d slots; without phase 1 (K = 2^d, the multinode broadcast)
+ * 2 ceil(2^d/d) + 2d - 1. Randomized: 2 ceil(C* K/d) + 2d + 1 when every N_j fits
+ * the window (the paper's 2 C* K/d + 2d - 1 plus the two detection slots).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "portq.h"
+#include "prefix.h"
+#include "rng.h"
+#include "stamoulis.h"
+#include "stamoulis_trees.h"
+
+enum { TAG_PREFIX = 1, TAG_K, TAG_ROUTE, TAG_DATA, TAG_TERM, TAG_COUNT, TAG_GO };
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+hm_st_state_t *hm_st_state_new(const hm_machine_info_t *mi, hm_st_variant_t variant,
+                               const int *a, int packets)
+{
+    hm_st_state_t *st = calloc(1, sizeof *st);
+    if (!st)
+        return NULL;
+    st->d = mi->dim;
+    st->p = mi->nodes;
+    st->cap = mi->link_capacity;
+    st->variant = variant;
+    st->packets = packets;
+    st->seed = mi->seed;
+    st->a = calloc((size_t)st->p, sizeof *st->a);
+    st->rank = calloc((size_t)st->p, sizeof *st->rank);
+    st->obs = calloc((size_t)st->p, sizeof *st->obs);
+    if (!st->a || !st->rank || !st->obs) {
+        hm_st_state_free(st);
+        return NULL;
+    }
+    for (int x = 0; x < st->p; x++)
+        st->K += st->a[x] = a[x];
+    st->ids = calloc(st->K > 0 ? (size_t)st->K : 1, sizeof *st->ids);
+    if (!st->ids) {
+        hm_st_state_free(st);
+        return NULL;
+    }
+    int64_t r = 0, k = 0;
+    for (int x = st->p - 1; x >= 0; x--)
+        st->rank[x] = r += st->a[x];
+    for (int x = 0; x < st->p; x++)
+        for (int m = 1; m <= st->a[x]; m++)
+            st->ids[k++] = hm_st_packet_id(st, x, m);
+    for (int x = 0; x < st->p; x++) {
+        st->obs[x].root_last = st->obs[x].root_start = st->obs[x].go_slot = -1;
+        st->obs[x].prefix_total = st->obs[x].rank = -1;
+    }
+    return st;
+}
+
+void hm_st_state_free(void *state)
+{
+    hm_st_state_t *st = state;
+    if (!st)
+        return;
+    free(st->a);
+    free(st->rank);
+    free(st->ids);
+    free(st->obs);
+    free(st);
+}
+
+/* ---- the node program ------------------------------------------------------ */
+
+/* What one node keeps during phases 2 and 3. */
+typedef struct tp_node_s {
+    const hm_st_state_t *st;
+    hm_node_t *n;
+    hm_st_obs_t *obs;
+    uint32_t x;
+    int d, root;        /* root: j if x = e_j, else 0 */
+    int64_t K;          /* known to the roots and node 0 (-1 elsewhere) */
+    hm_portq_t q;       /* phase-2 queues, one per port */
+    int64_t *held;      /* root: the packets received for its tree */
+    int64_t nheld, capheld, sent, reported;
+    int started, term_sent, terms;
+    int64_t go;         /* root, randomized: slot it read go, -1 */
+    int64_t *counts;    /* node 0, randomized: latest count of every root */
+} tp_node_t;
+
+static int hold(tp_node_t *t, int64_t id, int64_t slot)
+{
+    if (t->nheld == t->capheld) {
+        int64_t cap = t->capheld ? 2 * t->capheld : 16;
+        int64_t *v = realloc(t->held, (size_t)cap * sizeof *v);
+        if (!v)
+            return HM_ENOMEM;
+        t->held = v;
+        t->capheld = cap;
+    }
+    t->held[t->nheld++] = id;
+    t->obs->root_count = t->nheld;
+    t->obs->root_last = slot;
+    return HM_OK;
+}
+
+/* Phase 2: a packet for tree j, at this node (own or received). */
+static int route(tp_node_t *t, int j, int64_t id, int64_t slot)
+{
+    if (t->root == j)
+        return hold(t, id, slot);
+    int port = hm_cut_parent_port(t->d, hm_st_root(j), hm_st_first(j, t->d), t->x);
+    hm_packet_t p = {.msg = (int32_t)id, .origin = (int32_t)t->x, .value = id,
+                     .tag = TAG_ROUTE, .aux = j};
+    return hm_portq_push(&t->q, port, &p, 0);
+}
+
+/* Phase 3: forward a packet of tree j to this node's children in T^(j). */
+static void forward(tp_node_t *t, int j, const hm_packet_t *in)
+{
+    uint64_t children = hm_cut_children(t->d, hm_st_root(j), hm_st_first(j, t->d), t->x);
+    if (!children)
+        return;
+    hm_packet_t p = *in;
+    p.data = NULL;
+    p.len = 0;
+    hm_shout(t->n, children, &p);
+}
+
+static int read_slot(tp_node_t *t)
+{
+    hm_packet_t pk;
+    while (hm_recv(t->n, &pk) == HM_OK) {
+        int rc = HM_OK;
+        switch (pk.tag) {
+        case TAG_K:
+            t->K = pk.value;
+            break;
+        case TAG_ROUTE:
+            rc = route(t, pk.aux, pk.value, pk.recv_slot);
+            break;
+        case TAG_DATA:
+            hm_store(t->n, pk.value);
+            forward(t, pk.aux, &pk);
+            break;
+        case TAG_TERM:
+            t->terms++;
+            forward(t, pk.aux, &pk);
+            break;
+        case TAG_COUNT:
+            t->counts[pk.aux] = pk.value;
+            break;
+        case TAG_GO:
+            t->go = hm_now(t->n);
+            break;
+        default:
+            break;
+        }
+        if (rc != HM_OK)
+            return rc;
+    }
+    return HM_OK;
+}
+
+/* Phase 3 at root e_j: one packet per slot on every port, then the termination. */
+static void root_emit(tp_node_t *t)
+{
+    hm_packet_t p = {.origin = (int32_t)t->x, .aux = t->root};
+    if (t->sent < t->nheld) {
+        p.value = t->held[t->sent++];
+        p.msg = (int32_t)p.value;
+        p.tag = TAG_DATA;
+        hm_store(t->n, p.value);
+    } else {
+        p.msg = -1;
+        p.tag = TAG_TERM;
+        t->term_sent = 1;
+        t->terms++;
+    }
+    hm_shout(t->n, (UINT64_C(1) << t->d) - 1, &p);
+}
+
+static void three_phase(tp_node_t *t)
+{
+    const hm_st_state_t *st = t->st;
+    hm_node_t *n = t->n;
+    int d = t->d;
+    int64_t a = st->a[t->x], r = -1, t2 = 0;
+
+    /* Phase 1. */
+    if (st->variant == HM_ST_PREFIX) {
+        int64_t total;
+        if (hm_prefix_suffix(n, d, a, TAG_PREFIX, &r, &total) != HM_OK)
+            return;
+        hm_log(n, "phase 1: r_x = %lld", (long long)r);
+        if (t->x == 0) {
+            hm_log(n, "phase 1: K = %lld, sent to e_1..e_%d", (long long)total, d);
+            t->obs->prefix_total = total;
+            hm_packet_t p = {.msg = -2, .value = total, .tag = TAG_K};
+            hm_shout(n, (UINT64_C(1) << d) - 1, &p);
+        }
+        if (hm_next_slot(n) != HM_OK)
+            return;
+        t2 = 2 * d + 1;
+    } else if (st->variant == HM_ST_MULTINODE) {
+        r = st->rank[t->x]; /* 2^d - x, known without communication */
+        t->K = st->K;
+    } else if (t->root || t->x == 0) {
+        t->K = st->K; /* randomized: nodes 0 and e_1..e_d know K */
+    }
+    t->obs->rank = r;
+
+    /* Phase 2: the node's own packets. */
+    hm_rng_t rng;
+    hm_rng_seed(&rng, st->seed ^ (UINT64_C(0x9e3779b97f4a7c15) * (t->x + 1)));
+    for (int m = 1; m <= a; m++) {
+        int j = st->variant == HM_ST_RANDOMIZED ? 1 + (int)hm_rng_below(&rng, (uint64_t)d)
+                                                : hm_st_tree_of_rank(r - a + m, d);
+        if (route(t, j, hm_st_packet_id(st, (int)t->x, m), t2) != HM_OK)
+            return;
+    }
+
+    for (;;) {
+        if (read_slot(t) != HM_OK)
+            return;
+        int64_t now = hm_now(n), wake = -1;
+
+        /* The roots decide when phase 3 starts. */
+        if (t->root && !t->started) {
+            if (st->variant == HM_ST_RANDOMIZED) {
+                if (t->go >= 0)
+                    t->started = 1;
+                else if (t->reported != t->nheld) {
+                    hm_packet_t c = {.msg = -3, .value = t->nheld, .tag = TAG_COUNT,
+                                     .aux = t->root};
+                    hm_send(n, t->root - 1, &c);
+                    t->reported = t->nheld;
+                }
+            } else if (t->K >= 0) {
+                int64_t due = t2 + ceil_div(t->K, d) + d - 1;
+                if (now >= due && t->nheld >= hm_st_tree_load(t->K, t->root, d)) {
+                    t->started = 1;
+                    t->obs->overrun = now > due;
+                } else if (now < due) {
+                    wake = due;
+                }
+            }
+            if (t->started) {
+                t->obs->root_start = now;
+                hm_log(n, "phase 3: root e_%d broadcasts its %lld packets", t->root,
+                       (long long)t->nheld);
+            }
+        }
+        if (t->started && !t->term_sent)
+            root_emit(t);
+
+        /* Node 0, randomized: go once the roots hold K packets, not before the end of
+         * the window. */
+        if (t->counts && t->obs->go_slot < 0) {
+            int64_t sum = 0;
+            for (int j = 1; j <= d; j++)
+                sum += t->counts[j];
+            if (sum == t->K) {
+                if (now >= st->window - 1) {
+                    hm_packet_t g = {.msg = -4, .tag = TAG_GO};
+                    hm_shout(n, (UINT64_C(1) << d) - 1, &g);
+                    t->obs->go_slot = now;
+                    hm_log(n, "the roots hold K = %lld packets: go", (long long)t->K);
+                } else {
+                    wake = st->window - 1;
+                }
+            }
+        }
+
+        if (hm_portq_send(&t->q, n, st->cap) < 0)
+            return;
+        if (t->terms == d && hm_portq_size(&t->q) == 0)
+            return;
+        int rc;
+        if (hm_portq_size(&t->q) > 0 || (t->started && !t->term_sent) || wake == now + 1)
+            rc = hm_next_slot(n);
+        else
+            rc = hm_wait_packet_until(n, NULL, wake > now ? wake : -1);
+        if (rc == HM_EABORT)
+            return;
+    }
+}
+
+void hm_st_three_phase_node(hm_node_t *n, void *state)
+{
+    const hm_st_state_t *st = state;
+    tp_node_t t = {0};
+    t.st = st;
+    t.n = n;
+    t.x = (uint32_t)hm_id(n);
+    t.obs = &((hm_st_state_t *)state)->obs[t.x];
+    t.d = st->d;
+    t.root = (t.x != 0 && (t.x & (t.x - 1)) == 0) ? __builtin_ctz(t.x) + 1 : 0;
+    t.K = -1;
+    t.go = -1;
+    t.reported = 0;
+    if (hm_portq_init(&t.q, st->d) != HM_OK)
+        return;
+    if (st->variant == HM_ST_RANDOMIZED && t.x == 0)
+        t.counts = calloc((size_t)st->d + 1, sizeof *t.counts);
+    if (st->variant != HM_ST_RANDOMIZED || t.x != 0 || t.counts)
+        three_phase(&t);
+    hm_portq_free(&t.q);
+    free(t.held);
+    free(t.counts);
+}
+
+/* ---- after the run --------------------------------------------------------- */
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+int hm_st_check_delivery(const hm_report_t *r, const hm_st_state_t *st, char *why, size_t len)
+{
+    int64_t *v = malloc((st->K > 0 ? (size_t)st->K : 1) * sizeof *v);
+    if (!v) {
+        snprintf(why, len, "out of memory while checking the stores");
+        return 0;
+    }
+    int ok = 1;
+    for (int x = 0; x < st->p && ok; x++) {
+        size_t k;
+        const int64_t *s = hm_report_stores(r, x, &k);
+        if (k != (size_t)st->K) {
+            snprintf(why, len, "node %d stored %zu packets instead of %lld", x, k,
+                     (long long)st->K);
+            ok = 0;
+            break;
+        }
+        memcpy(v, s, k * sizeof *v);
+        qsort(v, k, sizeof *v, cmp_i64);
+        for (size_t i = 0; i < k; i++)
+            if (v[i] != st->ids[i]) {
+                snprintf(why, len, "node %d did not store every packet exactly once (packet "
+                                   "%lld missing or repeated)",
+                         x, (long long)st->ids[i]);
+                ok = 0;
+                break;
+            }
+    }
+    free(v);
+    if (ok)
+        snprintf(why, len, "every node stored each of the %lld packets exactly once",
+                 (long long)st->K);
+    return ok;
+}
+
+int64_t hm_st_lower_bound(int d, int64_t K)
+{
+    int64_t p = INT64_C(1) << d;
+    int64_t load = d > 0 ? ceil_div((p - 1) * K, (int64_t)d * p) : 0;
+    return load > d ? load : d;
+}
+
+void hm_st_report_common(hm_report_t *r, const hm_st_state_t *st)
+{
+    json_t *src = json_array();
+    for (int x = 0; x < st->p; x++)
+        if (st->a[x] > 0)
+            json_array_append_new(src, json_integer(x));
+    json_object_set_new(r->extra, "K", json_integer(st->K));
+    json_object_set_new(r->extra, "packets", json_integer(st->packets));
+    json_object_set_new(r->extra, "sources", src);
+    r->lower_expr = "max(d,ceil((p-1)K/(d*p)))";
+    r->lower = hm_st_lower_bound(st->d, st->K);
+}
+
+void hm_st_three_phase_verify(hm_report_t *r)
+{
+    const hm_st_state_t *st = r->state;
+    int d = st->d;
+    char why[256];
+    int ok = hm_st_check_delivery(r, st, why, sizeof why);
+    hm_st_report_common(r, st);
+
+    /* The roots' view: N_j, when phase 2 really ended, when phase 3 began. */
+    json_t *nj = json_array();
+    int64_t maxn = 0, last = -1, start = -1, t2 = st->variant == HM_ST_PREFIX ? 2 * d + 1 : 0;
+    int overrun = 0, within = 1;
+    for (int j = 1; j <= d; j++) {
+        const hm_st_obs_t *o = &st->obs[hm_st_root(j)];
+        json_array_append_new(nj, json_integer(o->root_count));
+        if (o->root_count > maxn)
+            maxn = o->root_count;
+        if (o->root_last > last)
+            last = o->root_last;
+        if (start < 0 || (o->root_start >= 0 && o->root_start < start))
+            start = o->root_start;
+        overrun |= o->overrun;
+    }
+    json_object_set_new(r->extra, "N", nj);
+    json_object_set_new(r->extra, "max_N", json_integer(maxn));
+
+    json_t *ph = json_object();
+    if (st->variant == HM_ST_PREFIX)
+        json_object_set_new(ph, "prefix", json_integer(t2));
+    json_object_set_new(ph, "routing", json_integer(start - t2));
+    json_object_set_new(ph, "routing_last_arrival", json_integer(last < 0 ? 0 : last - t2 + 1));
+    json_object_set_new(ph, "broadcast", json_integer(r->completion_slots - start));
+    json_object_set_new(r->extra, "phases", ph);
+
+    int64_t q = (st->K + d - 1) / d;
+    if (st->variant == HM_ST_PREFIX) {
+        r->bound_expr = "2ceil(K/d)+4d";
+        r->bound = 2 * q + 4 * d;
+        if (st->obs[0].prefix_total != st->K) {
+            ok = 0;
+            snprintf(why, sizeof why, "the parallel prefix gave K = %lld instead of %lld",
+                     (long long)st->obs[0].prefix_total, (long long)st->K);
+        }
+        for (int x = 0; x < st->p && ok; x++)
+            if (st->obs[x].rank != st->rank[x]) {
+                ok = 0;
+                snprintf(why, sizeof why, "the parallel prefix gave node %d rank %lld instead "
+                                          "of %lld",
+                         x, (long long)st->obs[x].rank, (long long)st->rank[x]);
+            }
+    } else if (st->variant == HM_ST_MULTINODE) {
+        r->bound_expr = "2ceil(2^d/d)+2d-1";
+        r->bound = 2 * q + 2 * d - 1;
+    } else {
+        int64_t w = (st->c_star * st->K + d - 1) / d;
+        r->bound_expr = "2ceil(C*K/d)+2d+1";
+        r->bound = 2 * w + 2 * d + 1;
+        /* Within the window: every root held its packets in time for the go at the
+         * window's end, and max N_j <= ceil(C* K/d) so phase 3 fits its C* K/d + d. */
+        int fallback = st->obs[0].go_slot > st->window - 1;
+        within = !fallback && maxn <= w;
+        json_object_set_new(r->extra, "c_star", json_integer(st->c_star));
+        json_object_set_new(r->extra, "window", json_integer(st->window));
+        json_object_set_new(r->extra, "within_window", json_boolean(within));
+        json_object_set_new(r->extra, "fallback", json_boolean(fallback));
+        if (ok && !within)
+            snprintf(why + strlen(why), sizeof why - strlen(why),
+                     "; outside the C*K/d window (max N_j = %lld, fallback %s): the bound "
+                     "holds with high probability only",
+                     (long long)maxn, fallback ? "used" : "not needed");
+    }
+    if (ok && overrun) {
+        ok = 0;
+        snprintf(why, sizeof why, "phase 2 was still running when the roots should have "
+                                  "started phase 3");
+    }
+    if (ok && within && r->completion_slots > r->bound) {
+        ok = 0;
+        snprintf(why, sizeof why, "%lld slots, more than the bound %lld",
+                 (long long)r->completion_slots, (long long)r->bound);
+    }
+    r->verified = ok;
+    snprintf(r->verification, sizeof r->verification, "%s", why);
+}
