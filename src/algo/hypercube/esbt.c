@@ -49,13 +49,16 @@
  * 0..01 would not hang from the root), and "if t = 1..1 and m(t) = d connect to
  * 101..1 instead" (which never fires for d >= 2: it needs d | 2^d - 1). Nothing
  * makes bit m(t) of t a 1, and nothing keeps a parent out of its child's step:
- *   d = 1, 2, 3, 5, 7, 11   fine (for prime d every class has d elements and each
- *                           level starts a fresh step at bit 1);
+ *   d = 1, 2, 3, 5, 7, 11, 13  fine (for prime d every class has d elements, d
+ *                           divides every |N_k|, so each level starts a fresh step
+ *                           at bit 1);
  *   d = 4                   node 15 = 1111 (step 4, bit 2) hangs from 11 = 1011,
  *                           itself reached in step 4: forwarded one slot late, 5
- *                           slots instead of 4;
+ *                           slots instead of 4, in a slot no other tree uses (so
+ *                           no port-model violation; the verification fails);
  *   d = 6, 8, 9, 10, 12     parents in later steps, and cycles: some nodes never
- *                           hang from the root at all.
+ *                           hang from the root at all (d = 8 under strict: stops
+ *                           at slot 23 on link 0->1).
  * The node program below forwards as soon as it can, so a late parent shows as a
  * late forward that collides, under all-port, with the tree that owns the link in
  * that slot ("contention": "strict" stops there, exit 1), as a late packet (the
