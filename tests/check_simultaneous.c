@@ -417,8 +417,9 @@ START_TEST(test_bad_parameters)
         {3, "simultaneous-broadcast", "\"k\":9", "from 1 to 8"},
         {3, "simultaneous-broadcast", "\"variant\":\"fastest\"", "algorithm.variant"},
         {0, "simultaneous-broadcast", "", "topology.dim >= 1"},
-        {3, "multinode-broadcast", "\"variant\":\"esbt\"",
-         "esbt is provided by src/algo/hypercube/esbt.c"},
+        {3, "multinode-broadcast", "\"variant\":\"stamoulis\",\"construction\":\"literal\"",
+         "algorithm.construction: found a construction for variant stamoulis; allowed: "
+         "construction only with variant esbt"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         hm_trun_t r = run_sim(cases[i].d, cases[i].alg, cases[i].keys, 1);

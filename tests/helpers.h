@@ -50,5 +50,6 @@ Suite *hm_suite_cli(void);
 Suite *hm_suite_outputs(void);
 Suite *hm_suite_bus(void);
 Suite *hm_suite_simultaneous(void);
+Suite *hm_suite_esbt(void);
 
 #endif

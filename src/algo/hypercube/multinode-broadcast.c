@@ -7,8 +7,9 @@
  *              broadcasts along the d edge-disjoint trees (src/algo/common/stamoulis.c).
  *              At most 2 ceil(2^d/d) + 2d - 1 slots, all-port, no conflict.
  *   esbt       the lecture notes' collision-avoiding trees, ceil((2^d - 1)/d) slots:
- *              provided by src/algo/hypercube/esbt.c (hm_esbt_setup,
- *              hm_esbt_node_main, hm_esbt_verify), wired in through the table below.
+ *              src/algo/hypercube/esbt.c (hm_esbt_setup, hm_esbt_node,
+ *              hm_esbt_verify), wired in through the table below; its parameter
+ *              "construction" (searched | literal) is listed here too.
  *
  * The descriptor dispatches on the variant: setup keeps the chosen row of the table
  * next to that variant's own state.
@@ -18,10 +19,14 @@
 #include <string.h>
 
 #include "../common/stamoulis.h"
+#include "esbt.h"
 
 static int stamoulis_setup(hm_setup_t *s)
 {
     const hm_machine_info_t *mi = s->machine;
+    if (json_object_get(s->params, "construction"))
+        return hm_setup_fail(s, "construction", "a construction for variant stamoulis",
+                             "construction only with variant esbt");
     if (mi->dim < 1) {
         char found[64];
         snprintf(found, sizeof found, "a hypercube of dimension %d", mi->dim);
@@ -37,12 +42,6 @@ static int stamoulis_setup(hm_setup_t *s)
     return s->state ? 0 : -1;
 }
 
-static int esbt_missing_setup(hm_setup_t *s)
-{
-    return hm_setup_fail(s, "variant", "esbt",
-                         "stamoulis (esbt is provided by src/algo/hypercube/esbt.c)");
-}
-
 typedef struct mnb_variant_s {
     const char *name;
     int (*setup)(hm_setup_t *s);
@@ -54,9 +53,7 @@ typedef struct mnb_variant_s {
 static const mnb_variant_t mnb_variants[] = {
     {"stamoulis", stamoulis_setup, hm_st_three_phase_node, hm_st_three_phase_verify,
      hm_st_state_free},
-    /* Merge seam: replace this row by
-     * {"esbt", hm_esbt_setup, hm_esbt_node_main, hm_esbt_verify, <its teardown>}. */
-    {"esbt", esbt_missing_setup, NULL, NULL, NULL},
+    {"esbt", hm_esbt_setup, hm_esbt_node, hm_esbt_verify, hm_esbt_teardown},
 };
 
 typedef struct mnb_state_s {
@@ -66,6 +63,8 @@ typedef struct mnb_state_s {
 
 static const hm_param_t mnb_params[] = {
     {"variant", HM_PARAM_STRING, "stamoulis|esbt", "stamoulis", "which multinode broadcast"},
+    {"construction", HM_PARAM_STRING, "searched|literal", "searched",
+     "esbt only: the shipped searched trees, or the lecture notes read literally"},
     {NULL, 0, NULL, NULL, NULL},
 };
 
