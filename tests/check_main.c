@@ -10,6 +10,7 @@ int main(void)
 {
     SRunner *sr = srunner_create(hm_suite_trees());
     srunner_add_suite(sr, hm_suite_hypercube());
+    srunner_add_suite(sr, hm_suite_seidel());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

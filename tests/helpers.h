@@ -42,5 +42,6 @@ Suite *hm_suite_hypercube(void);
 Suite *hm_suite_config(void);
 Suite *hm_suite_cli(void);
 Suite *hm_suite_outputs(void);
+Suite *hm_suite_seidel(void);
 
 #endif

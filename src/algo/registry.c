@@ -9,7 +9,10 @@
 
 #define HM_ALGORITHM_MAP(XX)                                                             \
     XX(sbt_broadcast)                                                                    \
-    XX(successive_broadcast)
+    XX(successive_broadcast)                                                             \
+    XX(st_broadcast)                                                                     \
+    XX(bst_broadcast)                                                                    \
+    XX(rh_broadcast)
 
 #define XX(sym) extern const hm_algorithm_t hm_algo_##sym;
 HM_ALGORITHM_MAP(XX)

@@ -42,6 +42,9 @@ json_t *hm__summary_build(const hm__config_t *cfg, const hm__result_t *res)
     json_object_set_new(o, "stalls", json_integer(st->stalls));
     json_object_set_new(o, "max_mailbox_depth", json_integer(st->max_mailbox_depth));
     json_object_set_new(o, "slots_run", json_integer(st->slots_run));
+    json_t *circ = hm__circuit_summary(res->m);
+    if (circ) /* circuit routing: messages, link and port contention (SPEC 5) */
+        json_object_set_new(o, "circuits", circ);
     json_object_set_new(o, "verified", json_boolean(r->verified));
     json_object_set_new(o, "verification", json_string(r->verification));
     json_object_set_new(o, "exit_code", json_integer(res->exit_code));

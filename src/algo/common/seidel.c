@@ -1,0 +1,288 @@
+/*
+ * seidel.c — see seidel.h.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "seidel.h"
+
+int64_t hm_seidel_slots(double x)
+{
+    int64_t v = (int64_t)ceil(x - 1e-9);
+    return v;
+}
+
+int64_t hm_seidel_msg_cost(const hm_machine_info_t *mi, int k, double bytes)
+{
+    int64_t factor = (k + mi->link_capacity - 1) / mi->link_capacity;
+    int64_t v = hm_seidel_slots((double)factor * mi->cost_a * bytes + mi->cost_b);
+    return v < 1 ? 1 : v;
+}
+
+static int floor_lg(int n)
+{
+    int d = 0;
+    while ((2 << d) <= n)
+        d++;
+    return d;
+}
+
+/* One axis of n physical positions onto 2^d logical ones (seidel.h). rc is the
+ * root's physical position on this axis; *lr gets its logical one. */
+static int map_axis(int n, int rc, hm_sizing_t sz, int *d, int32_t **map, int32_t **comp,
+                    int *lr)
+{
+    int f = floor_lg(n), pow2 = (1 << f) == n;
+    *d = pow2 || sz == HM_SIZING_COMPANIONS ? f : f + 1;
+    int len = 1 << *d;
+    *map = malloc((size_t)len * sizeof **map);
+    *comp = malloc((size_t)len * sizeof **comp);
+    if (!*map || !*comp)
+        return -1;
+    int c = pow2 || sz == HM_SIZING_VIRTUAL ? 0 : n - len;
+    for (int v = 0; v < len; v++) {
+        (*comp)[v] = -1;
+        if (v < c) {
+            int a = 2 * v, b = 2 * v + 1;
+            (*map)[v] = rc == b ? b : a;
+            (*comp)[v] = rc == b ? a : b;
+            if (rc == a || rc == b)
+                *lr = v;
+        } else {
+            int x = v + c;
+            (*map)[v] = x < n ? x : n - 1; /* virtual positions: the last physical one */
+            if (x == rc)
+                *lr = v;
+        }
+    }
+    return 0;
+}
+
+static int oom(hm_setup_t *s)
+{
+    snprintf(s->error, sizeof s->error, "%s: out of memory in setup",
+             s->file ? s->file : "(config)");
+    return -1;
+}
+
+int hm_seidel_setup(hm_setup_t *s, const char *algo, int allow_virtual, int with_variant,
+                    hm_seidel_t **out)
+{
+    const hm_machine_info_t *mi = s->machine;
+    *out = NULL;
+    if (!mi->circuit) {
+        snprintf(s->error, sizeof s->error,
+                 "%s: ports.routing: found \"packet\"; allowed for %s: \"circuit\" (Seidel's "
+                 "circuit-switched model, SPEC section 5)",
+                 s->file ? s->file : "(config)", algo);
+        return -1;
+    }
+    int64_t root, bytes;
+    const char *sizing, *variant = "better";
+    if (hm_param_int(s, "root", 0, 0, mi->nodes - 1, &root) ||
+        hm_param_int(s, "message_bytes", 4096, 1, 16777216, &bytes) ||
+        hm_param_string(s, "sizing", "companions", &sizing) ||
+        (with_variant && hm_param_string(s, "variant", "better", &variant)))
+        return -1;
+    if ((double)bytes * mi->nodes > 512.0 * 1024 * 1024) {
+        char found[96];
+        snprintf(found, sizeof found, "%lld bytes on %d nodes", (long long)bytes, mi->nodes);
+        return hm_setup_fail(s, "message_bytes", found,
+                             "at most 512 MiB of buffers in all (bytes x nodes)");
+    }
+    hm_sizing_t sz =
+        strcmp(sizing, "virtual-nodes") == 0 ? HM_SIZING_VIRTUAL : HM_SIZING_COMPANIONS;
+    int better = strcmp(variant, "better") == 0;
+    int nu_cap = floor_lg(mi->link_capacity);
+    int mesh = mi->topology == HM_TOPO_MESH;
+    if (sz == HM_SIZING_VIRTUAL) {
+        char found[64];
+        snprintf(found, sizeof found, "\"virtual-nodes\"");
+        if (!allow_virtual)
+            return hm_setup_fail(s, "sizing", found,
+                                 "\"companions\" (virtual nodes would make the last node "
+                                 "carry the exchanges of the ones it simulates, section 5.1)");
+        if (nu_cap > 0)
+            return hm_setup_fail(s, "sizing", found,
+                                 "\"companions\" when link_capacity > 1 (virtual nodes apply "
+                                 "to nu = 0 only, section 5.3)");
+        if (mesh && better)
+            return hm_setup_fail(s, "sizing", found,
+                                 "\"companions\" with variant \"better\" (virtual nodes apply "
+                                 "to the simple mesh variants only, section 5.1)");
+    }
+
+    hm_seidel_t *st = calloc(1, sizeof *st);
+    if (!st)
+        return oom(s);
+    *out = st;
+    snprintf(st->algo, sizeof st->algo, "%s", algo);
+    st->mesh = mesh;
+    st->n1 = mesh ? mi->rows : 1;
+    st->n2 = mesh ? mi->cols : mi->nodes;
+    st->nu_cap = nu_cap;
+    st->root = (int)root;
+    st->bytes = bytes;
+    st->sizing = sz;
+    st->better = better;
+    if (map_axis(st->n1, st->root / st->n2, sz, &st->d1, &st->rowmap, &st->rowcomp, &st->li) ||
+        map_axis(st->n2, st->root % st->n2, sz, &st->d2, &st->colmap, &st->colcomp, &st->lj))
+        return oom(s);
+    st->msg = malloc((size_t)bytes);
+    st->bufs = calloc((size_t)mi->nodes, (size_t)bytes);
+    if (!st->msg || !st->bufs)
+        return oom(s);
+    /* The message: xorshift64* bytes from the seed, so that a misplaced piece shows. */
+    uint64_t x = mi->seed * UINT64_C(0x9E3779B97F4A7C15) + 0x1234567u;
+    for (int64_t i = 0; i < bytes; i++) {
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        st->msg[i] = (unsigned char)((x * UINT64_C(2685821657736338717)) >> 56);
+    }
+    return 0;
+}
+
+int hm_seidel_plan(hm_setup_t *s, hm_seidel_t *st, int bits)
+{
+    int l1 = 1 << st->d1, l2 = 1 << st->d2, nodes = st->n1 * st->n2;
+    int32_t *map = malloc((size_t)l1 * (size_t)l2 * sizeof *map);
+    if (!map)
+        return oom(s);
+    for (int i = 0; i < l1; i++)
+        for (int j = 0; j < l2; j++)
+            map[(i << st->d2) + j] = st->rowmap[i] * st->n2 + st->colmap[j];
+    st->plan = hm_plan_new(nodes, l1 * l2, map, st->bytes, bits, st->root);
+    free(map);
+    if (!st->plan)
+        return oom(s);
+    /* Virtual nodes: the last node simulates many, and receives each piece once. */
+    st->plan->dedup = st->sizing == HM_SIZING_VIRTUAL;
+    return 0;
+}
+
+int hm_seidel_finish(hm_setup_t *s, hm_seidel_t *st, int last_step)
+{
+    int l1 = 1 << st->d1, l2 = 1 << st->d2, n2 = st->n2, all = st->plan->pieces;
+    int rows = 0, cols = 0;
+    /* Companions (section 5.2): a 2 x 2 ST broadcast from each full node, the column
+     * companion first, then the row companions. */
+    for (int i = 0; i < l1; i++)
+        for (int j = 0; j < l2; j++) {
+            int r = st->rowmap[i], c = st->colmap[j], rc = st->rowcomp[i], cc = st->colcomp[j];
+            int full = r * n2 + c;
+            if (rc >= 0) {
+                rows = 1;
+                hm_plan_send_phys(st->plan, last_step + 1, full, rc * n2 + c, 0, all, 0);
+                if (cc >= 0) {
+                    hm_plan_send_phys(st->plan, last_step + 2, full, r * n2 + cc, 0, all, 0);
+                    hm_plan_send_phys(st->plan, last_step + 2, rc * n2 + c, rc * n2 + cc, 0,
+                                      all, 0);
+                }
+            } else if (cc >= 0) {
+                cols = 1;
+                hm_plan_send_phys(st->plan, last_step + 1, full, r * n2 + cc, 0, all, 0);
+            }
+            if (cc >= 0)
+                cols = 1;
+        }
+    st->companion_steps = rows + cols;
+    hm_plan_finish(st->plan);
+    if (st->plan->failed)
+        return oom(s);
+    /* Virtual nodes: the last node has idle steps of its own; keep it to the paper's
+     * steps (section 5.1 assumes synchronous steps). */
+    if ((st->sizing == HM_SIZING_VIRTUAL || st->timed) && hm_plan_time(st->plan, s->machine))
+        return oom(s);
+    return 0;
+}
+
+void hm_seidel_node(hm_node_t *n, void *state)
+{
+    hm_seidel_t *st = state;
+    hm_plan_node(n, st->plan, st->msg, st->bufs + (size_t)hm_id(n) * (size_t)st->bytes);
+}
+
+void hm_seidel_verify(hm_report_t *r)
+{
+    const hm_seidel_t *st = r->state;
+    int bad = -1;
+    for (int x = 0; x < r->machine->nodes && bad < 0; x++) {
+        size_t k;
+        (void)hm_report_stores(r, x, &k);
+        if (k != 1 || memcmp(st->bufs + (size_t)x * (size_t)st->bytes, st->msg,
+                             (size_t)st->bytes) != 0)
+            bad = x;
+    }
+    r->verified = bad < 0;
+    if (bad < 0)
+        snprintf(r->verification, sizeof r->verification,
+                 "every node holds the %lld bytes of node %d's message, byte for byte",
+                 (long long)st->bytes, st->root);
+    else
+        snprintf(r->verification, sizeof r->verification,
+                 "node %d does not hold node %d's message of %lld bytes", bad, st->root,
+                 (long long)st->bytes);
+    r->bound_expr = st->bound_expr;
+    r->bound = st->bound_expr ? st->bound : -1;
+    json_t *e = r->extra;
+    json_object_set_new(e, "root", json_integer(st->root));
+    json_object_set_new(e, "message_bytes", json_integer(st->bytes));
+    json_object_set_new(e, "nu", json_integer(st->nu));
+    json_object_set_new(e, "d1", json_integer(st->d1));
+    json_object_set_new(e, "d2", json_integer(st->d2));
+    json_object_set_new(e, "sizing", json_string(st->sizing == HM_SIZING_VIRTUAL
+                                                     ? "virtual-nodes"
+                                                     : "companions"));
+    json_object_set_new(e, "companion_steps", json_integer(st->companion_steps));
+    json_object_set_new(e, "pieces", json_integer(st->plan->pieces));
+    json_object_set_new(e, "steps", json_integer(st->plan->last_step));
+}
+
+void hm_seidel_teardown(void *state)
+{
+    hm_seidel_t *st = state;
+    if (!st)
+        return;
+    hm_plan_free(st->plan);
+    free(st->rowmap);
+    free(st->colmap);
+    free(st->rowcomp);
+    free(st->colcomp);
+    free(st->msg);
+    free(st->bufs);
+    free(st);
+}
+
+int hm_seidel_line(const hm_seidel_t *st, int32_t *line, int *e, int *pos)
+{
+    if (st->d1 != 0 && st->d2 != 0)
+        return 0;
+    int rows = st->d2 == 0;
+    *e = rows ? st->d1 : st->d2;
+    *pos = rows ? st->li : st->lj;
+    for (int x = 0; x < (1 << *e); x++)
+        line[x] = rows ? hm_seidel_lid(st, x, 0) : hm_seidel_lid(st, 0, x);
+    return 1;
+}
+
+int hm_seidel_nu(const hm_seidel_t *st, int e)
+{
+    int nu = st->nu_cap < e - 1 ? st->nu_cap : e - 1;
+    return nu > 0 ? nu : 0;
+}
+
+void hm_seidel_bound(hm_seidel_t *st, const hm_machine_info_t *mi, const char *expr,
+                     double value)
+{
+    st->bound = hm_seidel_slots(value);
+    if (st->companion_steps > 0) {
+        st->bound += st->companion_steps * hm_seidel_msg_cost(mi, 1, (double)st->bytes);
+        snprintf(st->expr, sizeof st->expr, "%s + %d*(m*a+b)", expr, st->companion_steps);
+    } else {
+        snprintf(st->expr, sizeof st->expr, "%s", expr);
+    }
+    st->bound_expr = st->expr;
+}

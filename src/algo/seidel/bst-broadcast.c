@@ -1,0 +1,157 @@
+/*
+ * bst-broadcast — bidirectional spanning tree broadcast on circuit-switched linear
+ * arrays and meshes (Seidel 1993, sections 3.3, 3.4, 4.3, 5). In src/algo/seidel/
+ * with st-broadcast and rh-broadcast: see st-broadcast.c for why.
+ *
+ * Linear array of 2^d nodes, nu = min(log2 link_capacity, d - 1), M = 2^(d-nu)
+ * metanodes of 2^nu consecutive nodes:
+ *   1. distribute to the root's metanode j: m/2^nu to each;      (1-2^-nu)ma + nu*b
+ *   2. on each interleaved subarray i (nodes = i mod 2^nu) a BST broadcast of the
+ *      m/2^nu packet: its node in metanode j sends the second half to its node in
+ *      metanode j XOR (M-1) (the far end: Seidel's bit-wise complement, section 4.3);
+ *      both halves then go down two spanning trees, one on the metanodes of j's
+ *      parity, the other on the rest, with messages of the two trees always moving
+ *      in opposite directions; a last step swaps halves between metanodes 2h and
+ *      2h+1;                                              (d-nu+1)(ma/2^(nu+1) + b)
+ *   3. dimensional exchange, nearest first, in every metanode.  (1-2^-nu)ma + nu*b
+ *   Cost (8): (2 + (d-nu-3)/2^(nu+1))ma + (d+nu+1)b; nu = 0 gives (7): (d+1)(ma/2+b).
+ *
+ * Mesh: variant "simple" is the linear BST on the mesh seen as a linear array of
+ * 2^(d1+d2) nodes in row-major order (section 3.4.1, (9): (d1+d2+1)(ma/2+b) for
+ * nu = 0). Variant "better" is not implemented yet (see NOTES-issue4.md).
+ */
+#include <stdlib.h>
+
+#include "../common/seidel.h"
+
+static const hm_param_t bst_params[] = {
+    HM_SEIDEL_PARAMS_COMMON,
+    {"variant", HM_PARAM_STRING, "simple|better", "better",
+     "mesh only: the mesh as one linear array (simple) or the interleaved submeshes "
+     "(better)"},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+/* Linear BST with nu on a line of 2^e logical nodes (e > nu), pieces
+ * [first, first + count), count a multiple of 2^(nu+1). Returns the last step. */
+static int bst_line(hm_plan_t *p, int step0, const int32_t *line, int e, int root, int nu,
+                    int first, int count)
+{
+    int b = 1 << nu, unit = count / b, half = unit / 2, big = 1 << (e - nu);
+    int j0 = root >> nu, jc = j0 ^ (big - 1), o = root & (b - 1);
+    int32_t *sub = malloc(sizeof *sub << (e > nu ? e : nu));
+    int32_t *cls = malloc(sizeof *cls << (e - nu));
+    if (!sub || !cls) {
+        free(sub);
+        free(cls);
+        p->failed = 1;
+        return step0;
+    }
+    /* 1. Distribute in the root's metanode. */
+    for (int i = 0; i < b; i++)
+        sub[i] = line[j0 * b + i];
+    int s1 = hm_plan_scatter(p, step0, sub, nu, o, first, unit, 0);
+    int s2 = s1;
+    for (int i = 0; i < b; i++) {
+        int f = first + i * unit;
+        for (int j = 0; j < big; j++)
+            sub[j] = line[j * b + i];
+        /* 2a. Second half to the far end. */
+        hm_plan_send(p, s1 + 1, sub[j0], sub[jc], f + half, half, 0);
+        /* 2b. Two spanning trees on the metanodes of each parity. */
+        int s = s1 + 1;
+        for (int par = 0; par < 2; par++) {
+            int from = par == (j0 & 1) ? j0 : jc;
+            for (int h = 0; h < big / 2; h++)
+                cls[h] = sub[2 * h + par];
+            s = hm_plan_st(p, s1 + 1, cls, e - nu - 1, from >> 1, from == j0 ? f : f + half,
+                           half);
+        }
+        /* 2c. Neighbouring metanodes swap halves. */
+        for (int j = 0; j < big; j++) {
+            int mine = (j & 1) == (j0 & 1) ? f : f + half;
+            hm_plan_send(p, s + 1, sub[j], sub[j ^ 1], mine, half, 0);
+        }
+        s2 = s + 1;
+    }
+    /* 3. Exchange in every metanode. */
+    int s3 = s2;
+    for (int j = 0; j < big; j++) {
+        for (int i = 0; i < b; i++)
+            sub[i] = line[j * b + i];
+        s3 = hm_plan_gather(p, s2, sub, nu, first, unit);
+    }
+    free(sub);
+    free(cls);
+    return s3;
+}
+
+static int bst_setup(hm_setup_t *s)
+{
+    hm_seidel_t *st;
+    if (hm_seidel_setup(s, "bst-broadcast", 1, 1, &st) != 0) {
+        hm_seidel_teardown(st);
+        return -1;
+    }
+    const hm_machine_info_t *mi = s->machine;
+    int32_t *line = malloc(sizeof *line << 15);
+    int e, pos, last = 0;
+    double m = (double)st->bytes, a = mi->cost_a, b = mi->cost_b;
+    const char *expr = NULL;
+    double value = 0;
+    if (!line)
+        goto fail;
+    int is_line = hm_seidel_line(st, line, &e, &pos);
+    if (!is_line && !st->better) {
+        /* The mesh as one linear array of 2^(d1+d2) nodes, row-major (section 3.4.1). */
+        e = st->d1 + st->d2;
+        pos = hm_seidel_lid(st, st->li, st->lj);
+        for (int x = 0; x < (1 << e); x++)
+            line[x] = x;
+        is_line = 1;
+    }
+    if (is_line) {
+        if (e == 0) {
+            st->nu = 0;
+            if (hm_seidel_plan(s, st, 0) != 0)
+                goto fail;
+            expr = "0";
+        } else {
+            int nu = st->nu = hm_seidel_nu(st, e);
+            if (hm_seidel_plan(s, st, nu + 1) != 0)
+                goto fail;
+            last = bst_line(st->plan, 0, line, e, pos, nu, 0, 2 << nu);
+            expr = "(2+(d-nu-3)/2^(nu+1))*m*a+(d+nu+1)*b";
+            value = (2.0 + (double)(e - nu - 3) / (2 << nu)) * m * a + (e + nu + 1) * b;
+        }
+    } else {
+        snprintf(s->error, sizeof s->error, "%s: algorithm.variant: found \"better\"; "
+                 "allowed for bst-broadcast on a mesh: \"simple\" (better is not "
+                 "implemented yet)", s->file ? s->file : "(config)");
+        goto fail;
+    }
+    if (hm_seidel_finish(s, st, last) != 0)
+        goto fail;
+    hm_seidel_bound(st, mi, expr, value);
+    free(line);
+    s->state = st;
+    return 0;
+fail:
+    free(line);
+    hm_seidel_teardown(st);
+    return -1;
+}
+
+const hm_algorithm_t hm_algo_bst_broadcast = {
+    .name = "bst-broadcast",
+    .description = "bidirectional spanning tree broadcast of m bytes, circuit-switched",
+    .paper = "Seidel 1993, sections 3.3, 3.4, 4.3, 5",
+    .topologies = HM_BIT(HM_TOPO_LINEAR) | HM_BIT(HM_TOPO_MESH),
+    .ports = HM_BIT(HM_PORTS_ONE_PORT_FULL),
+    .default_ports = HM_PORTS_ONE_PORT_FULL,
+    .params = bst_params,
+    .setup = bst_setup,
+    .node_main = hm_seidel_node,
+    .verify = hm_seidel_verify,
+    .teardown = hm_seidel_teardown,
+};

@@ -1,0 +1,321 @@
+/*
+ * check_seidel.c — circuit routing (SPEC section 5) and Seidel's ST, BST and RH
+ * broadcasts against the paper's formulas: equations (1), (2), (7), (8), the RH sums
+ * and Table I, from every kind of root, on every size through companions and virtual
+ * nodes (sections 4 and 5.3).
+ *
+ * Costs are in slots with integer a = 2^nu * abar, b and rho and message lengths
+ * divisible by 8 * 2^d, so every formula is an integer and must hold exactly.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+#define ABAR 3
+#define B 50
+#define RHO 2
+
+static hm_trun_t run_linear(const char *alg, int n, int nu, int64_t m, int root,
+                            const char *sizing, const char *contention, const char *extra)
+{
+    char cfg[1024];
+    snprintf(cfg, sizeof cfg,
+             "{\"topology\":{\"kind\":\"linear\",\"nodes\":%d},\"contention\":\"%s\","
+             "\"ports\":{\"model\":\"one-port-full\",\"routing\":\"circuit\","
+             "\"link_capacity\":%d,\"cost\":{\"abar\":%d,\"b\":%d,\"rho\":%d}},"
+             "\"algorithm\":{\"name\":\"%s\",\"message_bytes\":%lld,\"root\":%d,"
+             "\"sizing\":\"%s\"}%s}",
+             n, contention, 1 << nu, ABAR, B, RHO, alg, (long long)m, root, sizing,
+             extra ? extra : "");
+    return hm_t_run(cfg, NULL);
+}
+
+static int lg_floor(int n)
+{
+    int d = 0;
+    while ((2 << d) <= n)
+        d++;
+    return d;
+}
+
+static int lg_ceil(int n)
+{
+    int d = lg_floor(n);
+    return (1 << d) < n ? d + 1 : d;
+}
+
+/* Table I, linear rows, nu < d (the algorithms use nu = min(log2 capacity, d - 1));
+ * a = capacity * abar. Exact in integers because m is a multiple of 8*2^d. */
+static int64_t A = ABAR;
+
+static int64_t linear_st(int d, int nu, int64_t m)
+{
+    int64_t a = A;
+    return 2 * m * a + (d - nu - 2) * m * a / (1 << nu) + (d + nu) * B;
+}
+
+static int64_t linear_bst(int d, int nu, int64_t m)
+{
+    int64_t a = A;
+    return 2 * m * a + (d - nu - 3) * m * a / (2 << nu) + (d + nu + 1) * B;
+}
+
+static int64_t linear_rh(int d, int nu, int64_t m)
+{
+    int64_t a = A;
+    return 2 * m * a + (d - nu - 2) * m * a / (2 << nu) - m * a / (1 << d) + 2 * d * B +
+           m * RHO;
+}
+
+/* The RH sums of section 3.5: the distribution, then
+ * sum_{i=0}^{d-1} [m/2^(i+1) max(a, 2^i abar) + b], then the permutation. */
+static int64_t linear_rh_sum(int d, int nu, int64_t m)
+{
+    (void)nu;
+    int64_t a = A, t = m * a - m * a / (1 << d) + d * B;
+    for (int i = 0; i < d; i++) {
+        int64_t r = (int64_t)ABAR << i;
+        t += m / (2 << i) * (a > r ? a : r) + B;
+    }
+    return t + m * RHO;
+}
+
+static const int roots_of[] = {0, 1, 2, 3, 5, 7, 8, 13, 21, 31, 32, 47, 63};
+
+/* Linear arrays, d = 1..6, nu = 0..2 (nu capped at d - 1), every algorithm, a dozen
+ * roots: completion = Table I = bound, every node holds the message, ST and BST run
+ * under "strict" without a single conflict (sections 4.1-4.3). */
+START_TEST(test_linear_table1)
+{
+    int d = 1 + _i / 3, nu_cfg = _i % 3, n = 1 << d;
+    int nu = nu_cfg < d - 1 ? nu_cfg : d - 1;
+    int64_t m = 8 * n * 3;
+    A = (int64_t)ABAR << nu_cfg;
+    for (size_t k = 0; k < sizeof roots_of / sizeof *roots_of; k++) {
+        int root = roots_of[k];
+        if (root >= n)
+            continue;
+        hm_trun_t r = run_linear("st-broadcast", n, nu_cfg, m, root, "companions", "strict",
+                                 NULL);
+        ck_assert_msg(r.rc == 0, "st d=%d nu=%d root %d: rc %d %s", d, nu, root, r.rc,
+                      r.message ? r.message : "");
+        ck_assert_int_eq(hm_t_int(&r, "completion_slots"), linear_st(d, nu, m));
+        ck_assert_int_eq(hm_t_bound(&r, "bound"), linear_st(d, nu, m));
+        ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+        ck_assert_int_eq(hm_t_int(&r, "verified"), 1);
+        ck_assert_int_eq(hm_t_int(&r, "nu"), nu);
+        hm_t_free(&r);
+
+        r = run_linear("bst-broadcast", n, nu_cfg, m, root, "companions", "strict", NULL);
+        ck_assert_msg(r.rc == 0, "bst d=%d nu=%d root %d: rc %d %s", d, nu, root, r.rc,
+                      r.message ? r.message : "");
+        ck_assert_int_eq(hm_t_int(&r, "completion_slots"), linear_bst(d, nu, m));
+        ck_assert_int_eq(hm_t_bound(&r, "bound"), linear_bst(d, nu, m));
+        ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+        hm_t_free(&r);
+
+        r = run_linear("rh-broadcast", n, nu_cfg, m, root, "companions", "queue", NULL);
+        ck_assert_msg(r.rc == 0, "rh d=%d nu=%d root %d: rc %d %s", d, nu, root, r.rc,
+                      r.message ? r.message : "");
+        ck_assert_int_eq(hm_t_int(&r, "completion_slots"), linear_rh(d, nu, m));
+        ck_assert_int_eq(hm_t_int(&r, "completion_slots"), linear_rh_sum(d, nu, m));
+        ck_assert_int_eq(hm_t_bound(&r, "bound"), linear_rh(d, nu, m));
+        /* Exchange step i puts 2^(d-i) circuits on a link: over capacity for
+         * i < d - nu, and then for every one of the 2^d messages of the step. */
+        ck_assert_int_eq(hm_t_int(&r, "conflicts"), (int64_t)(d - nu - 1) * n);
+        ck_assert_int_eq(hm_t_int(&r, "delayed_packets"), 0);
+        hm_t_free(&r);
+    }
+}
+END_TEST
+
+/* Equations (1) and (7), nu = 0: d(ma + b) and (d + 1)(ma/2 + b). */
+START_TEST(test_linear_eq1_eq7)
+{
+    int d = _i, n = 1 << d;
+    int64_t m = 8 * n, a = ABAR;
+    hm_trun_t r = run_linear("st-broadcast", n, 0, m, 0, "companions", "strict", NULL);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), d * (m * a + B));
+    ck_assert_int_eq(hm_t_int(&r, "transmissions"), n - 1);
+    hm_t_free(&r);
+    r = run_linear("bst-broadcast", n, 0, m, 0, "companions", "strict", NULL);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), (d + 1) * (m * a / 2 + B));
+    hm_t_free(&r);
+}
+END_TEST
+
+/* Section 3.5: in the first exchange step 2^(d-1) circuits share the middle link
+ * 2^(d-1)-1 -> 2^(d-1); the summary names it, "strict" stops there, the timeline
+ * shows it. */
+START_TEST(test_rh_middle_link)
+{
+    int d = _i, n = 1 << d;
+    int64_t m = 8 * n;
+    hm_trun_t r = run_linear("rh-broadcast", n, 0, m, 0, "companions", "queue", NULL);
+    json_t *c = json_object_get(r.summary, "circuits");
+    ck_assert_ptr_nonnull(c);
+    ck_assert_int_eq(json_integer_value(json_object_get(c, "max_link_sharing")), n / 2);
+    char link[32];
+    snprintf(link, sizeof link, "%d->%d", n / 2 - 1, n / 2);
+    ck_assert_str_eq(json_string_value(json_object_get(c, "busiest_link")), link);
+    ck_assert_int_eq(json_integer_value(json_object_get(c, "link_contention")), (d - 1) * n);
+    ck_assert_int_eq(json_integer_value(json_object_get(c, "port_contention")), 0);
+    hm_t_free(&r);
+
+    r = run_linear("rh-broadcast", n, 0, m, 0, "companions", "strict", NULL);
+    ck_assert_int_eq(r.rc, 1);
+    char want[128];
+    snprintf(want, sizeof want, "link contention: link %d->%d carries %d circuits", n / 2 - 1,
+             n / 2, n / 2);
+    ck_assert_msg(strstr(r.message, want) != NULL, "report: %s", r.message);
+    hm_t_free(&r);
+}
+END_TEST
+
+START_TEST(test_rh_timeline)
+{
+    char *dir = hm_t_tmpdir();
+    char extra[512], path[400];
+    snprintf(path, sizeof path, "%s/rh.timeline.txt", dir);
+    snprintf(extra, sizeof extra, ",\"output\":{\"timeline\":\"%s\"}", path);
+    hm_trun_t r = run_linear("rh-broadcast", 8, 0, 64, 0, "companions", "queue", extra);
+    ck_assert_int_eq(r.rc, 0);
+    hm_t_free(&r);
+    char *tl = hm_t_slurp(path, NULL);
+    ck_assert_ptr_nonnull(tl);
+    /* 4 circuits 0->4, 1->5, 2->6, 3->7 on link 3->4, each 4*a*m+b = 4*3*8+50 = 146
+     * slots long. */
+    ck_assert_msg(strstr(tl, "link contention: link 3->4 carries 4 circuits (link_capacity "
+                             "1): msg 4 0->4 lasts 4*a*m+b = 146 slots") != NULL,
+                  "%s", tl);
+    free(tl);
+    free(dir);
+}
+END_TEST
+
+/* Section 5.3 for n = 3..40 that are not powers of two, nu = 0, from the first, the
+ * last and the middle node:
+ *   ST   virtual nodes ceil(lg n)(ma+b)        companions (floor(lg n)+1)(ma+b)
+ *   BST  virtual nodes (ceil(lg n)+1)(ma/2+b)  companions (floor(lg n)+1)(ma/2+b)+ma+b
+ *   RH   companions    RH(2^floor(lg n)) + ma + b. */
+START_TEST(test_any_size)
+{
+    int n = _i;
+    if ((n & (n - 1)) == 0)
+        return;
+    int64_t m = 8 * 64, a = ABAR;
+    A = ABAR;
+    int fl = lg_floor(n), cl = lg_ceil(n);
+    int roots[3] = {0, n - 1, n / 2};
+    for (int k = 0; k < 3; k++) {
+        struct {
+            const char *alg, *sizing, *contention;
+            int64_t want;
+        } cases[] = {
+            {"st-broadcast", "virtual-nodes", "strict", cl * (m * a + B)},
+            {"st-broadcast", "companions", "strict", (fl + 1) * (m * a + B)},
+            {"bst-broadcast", "virtual-nodes", "strict", (cl + 1) * (m * a / 2 + B)},
+            {"bst-broadcast", "companions", "strict", (fl + 1) * (m * a / 2 + B) + m * a + B},
+            {"rh-broadcast", "companions", "queue", linear_rh(fl, 0, m) + m * a + B},
+        };
+        for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+            hm_trun_t r = run_linear(cases[c].alg, n, 0, m, roots[k], cases[c].sizing,
+                                     cases[c].contention, NULL);
+            ck_assert_msg(r.rc == 0, "%s %s n=%d root %d: rc %d %s", cases[c].alg,
+                          cases[c].sizing, n, roots[k], r.rc, r.message ? r.message : "");
+            ck_assert_msg(hm_t_int(&r, "completion_slots") == cases[c].want,
+                          "%s %s n=%d root %d: %lld slots, want %lld", cases[c].alg,
+                          cases[c].sizing, n, roots[k],
+                          (long long)hm_t_int(&r, "completion_slots"),
+                          (long long)cases[c].want);
+            ck_assert_int_eq(hm_t_bound(&r, "bound"), cases[c].want);
+            ck_assert_int_eq(hm_t_int(&r, "verified"), 1);
+            hm_t_free(&r);
+        }
+    }
+}
+END_TEST
+
+/* Messages carry real bytes: lengths that do not divide evenly still arrive whole. */
+START_TEST(test_odd_lengths)
+{
+    static const int64_t lens[] = {1, 7, 1000, 4097};
+    for (size_t i = 0; i < 4; i++) {
+        hm_trun_t r = run_linear("rh-broadcast", 12, 1, lens[i], 5, "companions", "queue",
+                                 NULL);
+        ck_assert_msg(r.rc == 0, "rh m=%lld: %s", (long long)lens[i],
+                      r.message ? r.message : "");
+        hm_t_free(&r);
+        r = run_linear("bst-broadcast", 13, 0, lens[i], 12, "virtual-nodes", "strict", NULL);
+        ck_assert_msg(r.rc == 0, "bst m=%lld: %s", (long long)lens[i],
+                      r.message ? r.message : "");
+        hm_t_free(&r);
+    }
+}
+END_TEST
+
+/* A 64 KiB broadcast with the Delta constants in slots of 0.01 us (a = 8, b = 7500,
+ * rho = 1): millions of slots, a few dozen barriers. */
+START_TEST(test_time_jumps)
+{
+    hm_trun_t r = hm_t_run("{\"topology\":{\"kind\":\"linear\",\"nodes\":16},"
+                           "\"ports\":{\"cost\":{\"a\":8,\"b\":7500,\"rho\":1}},"
+                           "\"clock\":{\"max_slots\":100000000},"
+                           "\"algorithm\":{\"name\":\"st-broadcast\","
+                           "\"message_bytes\":65536}}",
+                           NULL);
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 4 * (65536 * 8 + 7500));
+    ck_assert_int_le(hm_t_int(&r, "slots_run"), 16);
+    hm_t_free(&r);
+}
+END_TEST
+
+START_TEST(test_config_errors)
+{
+    /* Packet routing cannot run a circuit algorithm. */
+    hm_trun_t r = hm_t_run("{\"topology\":{\"kind\":\"linear\",\"nodes\":8},"
+                           "\"ports\":{\"routing\":\"packet\"},"
+                           "\"algorithm\":{\"name\":\"st-broadcast\"}}",
+                           NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_msg(strstr(r.message, "ports.routing: found \"packet\"") != NULL, "%s",
+                  r.message);
+    hm_t_free(&r);
+    r = hm_t_run("{\"topology\":{\"kind\":\"linear\",\"nodes\":9},"
+                 "\"algorithm\":{\"name\":\"rh-broadcast\",\"sizing\":\"virtual-nodes\"}}",
+                 NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_msg(strstr(r.message, "algorithm.sizing: found \"virtual-nodes\"") != NULL,
+                  "%s", r.message);
+    hm_t_free(&r);
+    r = hm_t_run("{\"topology\":{\"kind\":\"linear\",\"nodes\":8},"
+                 "\"algorithm\":{\"name\":\"st-broadcast\",\"root\":8}}",
+                 NULL);
+    ck_assert_int_eq(r.rc, 2);
+    hm_t_free(&r);
+}
+END_TEST
+
+Suite *hm_suite_seidel(void)
+{
+    Suite *s = suite_create("seidel");
+    TCase *lin = tcase_create("linear");
+    tcase_add_loop_test(lin, test_linear_table1, 0, 18);
+    tcase_add_loop_test(lin, test_linear_eq1_eq7, 1, 7);
+    tcase_add_loop_test(lin, test_rh_middle_link, 2, 7);
+    tcase_add_test(lin, test_rh_timeline);
+    tcase_add_test(lin, test_odd_lengths);
+    tcase_add_test(lin, test_time_jumps);
+    tcase_add_test(lin, test_config_errors);
+    tcase_set_timeout(lin, 120);
+    suite_add_tcase(s, lin);
+
+    TCase *any = tcase_create("any-size");
+    tcase_add_loop_test(any, test_any_size, 3, 41);
+    tcase_set_timeout(any, 120);
+    suite_add_tcase(s, any);
+    return s;
+}
