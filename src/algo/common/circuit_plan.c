@@ -72,12 +72,13 @@ static int64_t off(const hm_plan_t *p, int piece)
     return (int64_t)piece * p->bytes / p->pieces;
 }
 
-static int piece_of(const hm_plan_t *p, int first, int j, int rev)
+static int piece_of(int first, int j, int stride)
 {
-    return rev ? (int)hm_bitrev((uint32_t)(first + j), p->bits) : first + j;
+    return first + j * stride;
 }
 
-void hm_plan_send_phys(hm_plan_t *p, int step, int from, int to, int first, int count, int rev)
+void hm_plan_send_phys(hm_plan_t *p, int step, int from, int to, int first, int count,
+                       int stride)
 {
     if (from == to || count <= 0)
         return;
@@ -86,19 +87,20 @@ void hm_plan_send_phys(hm_plan_t *p, int step, int from, int to, int first, int 
     uint8_t *due = p->due + (size_t)to * (size_t)p->pieces;
     int fresh = 0;
     for (int j = 0; j < count; j++)
-        fresh |= !due[piece_of(p, first, j, rev)];
+        fresh |= !due[piece_of(first, j, stride)];
     if (!fresh && p->dedup)
         return;
     for (int j = 0; j < count; j++)
-        due[piece_of(p, first, j, rev)] = 1;
+        due[piece_of(first, j, stride)] = 1;
     hm_plan_op_t op = {.kind = HM_PLAN_SEND, .step = step, .peer = to, .first = first,
-                       .count = count, .rev = rev};
+                       .count = count, .stride = stride};
     push_op(p, from, op);
 }
 
-void hm_plan_send(hm_plan_t *p, int step, int from, int to, int first, int count, int rev)
+void hm_plan_send(hm_plan_t *p, int step, int from, int to, int first, int count,
+                  int stride)
 {
-    hm_plan_send_phys(p, step, p->map[from], p->map[to], first, count, rev);
+    hm_plan_send_phys(p, step, p->map[from], p->map[to], first, count, stride);
 }
 
 void hm_plan_busy(hm_plan_t *p, int step, int node, int64_t slots)
@@ -146,13 +148,10 @@ int hm_plan_time(hm_plan_t *p, const hm_machine_info_t *mi)
             const hm_plan_op_t *op = &p->ops[n][i];
             int64_t d = op->slots;
             if (op->kind == HM_PLAN_SEND) {
-                double bytes = (double)(off(p, op->first + op->count) - off(p, op->first));
-                if (op->rev) {
-                    bytes = 0;
-                    for (int j = 0; j < op->count; j++) {
-                        int pc = piece_of(p, op->first, j, 1);
-                        bytes += (double)(off(p, pc + 1) - off(p, pc));
-                    }
+                double bytes = 0;
+                for (int j = 0; j < op->count; j++) {
+                    int pc = piece_of(op->first, j, op->stride);
+                    bytes += (double)(off(p, pc + 1) - off(p, pc));
                 }
                 double v = mi->cost_a * bytes + mi->cost_b;
                 d = (int64_t)ceil(v - 1e-9);
@@ -176,7 +175,7 @@ int hm_plan_st(hm_plan_t *p, int step0, const int32_t *line, int e, int root, in
     for (int s = 1; s <= e; s++) {
         int h = 1 << (e - s);
         for (int y = 0; y < (1 << e); y += 2 * h)
-            hm_plan_send(p, step0 + s, line[y ^ root], line[(y | h) ^ root], first, count, 0);
+            hm_plan_send(p, step0 + s, line[y ^ root], line[(y | h) ^ root], first, count, 1);
     }
     return step0 + e;
 }
@@ -189,8 +188,12 @@ int hm_plan_scatter(hm_plan_t *p, int step0, const int32_t *line, int e, int roo
         for (int y = 0; y < (1 << e); y += 2 * h) {
             int to = (y | h) ^ root;
             int lo = to & ~(h - 1); /* the aligned block of positions served through `to` */
-            hm_plan_send(p, step0 + s, line[y ^ root], line[to], first + lo * unit, h * unit,
-                         rev);
+            if (rev) /* bitrev of an aligned block: every (2^e/h)-th piece */
+                hm_plan_send(p, step0 + s, line[y ^ root], line[to],
+                             (int)hm_bitrev((uint32_t)lo, e), h, (1 << e) / h);
+            else
+                hm_plan_send(p, step0 + s, line[y ^ root], line[to], first + lo * unit,
+                             h * unit, 1);
         }
     }
     return step0 + e;
@@ -202,7 +205,7 @@ int hm_plan_gather(hm_plan_t *p, int step0, const int32_t *line, int e, int firs
         int h = 1 << (t - 1);
         for (int x = 0; x < (1 << e); x++) {
             int base = x & ~(h - 1);
-            hm_plan_send(p, step0 + t, line[x], line[x ^ h], first + base * unit, h * unit, 0);
+            hm_plan_send(p, step0 + t, line[x], line[x ^ h], first + base * unit, h * unit, 1);
         }
     }
     return step0 + e;
@@ -238,7 +241,7 @@ static int take(hm_node_t *n, run_t *r)
     const unsigned char *src = pk.data;
     int64_t at = 0;
     for (int j = 0; j < pk.aux; j++) {
-        int piece = piece_of(r->p, (int)pk.value, j, pk.tag);
+        int piece = piece_of((int)pk.value, j, pk.tag);
         int64_t len = off(r->p, piece + 1) - off(r->p, piece);
         if (at + len > (int64_t)pk.len)
             return HM_EINVAL;
@@ -281,7 +284,7 @@ void hm_plan_node(hm_node_t *n, const hm_plan_t *p, const unsigned char *msg,
         /* Wait for the pieces, then pack them in the order the receiver expects. */
         int64_t at = 0;
         for (int j = 0; j < op->count; j++) {
-            int piece = piece_of(p, op->first, j, op->rev);
+            int piece = piece_of(op->first, j, op->stride);
             while (!r.have[piece])
                 if (take(n, &r) != HM_OK)
                     goto done;
@@ -290,7 +293,7 @@ void hm_plan_node(hm_node_t *n, const hm_plan_t *p, const unsigned char *msg,
             at += len;
         }
         hm_packet_t pk = {.msg = op->step, .origin = p->source, .value = op->first,
-                          .tag = op->rev, .aux = op->count, .data = out, .len = (uint32_t)at};
+                          .tag = op->stride, .aux = op->count, .data = out, .len = (uint32_t)at};
         if (hm_send_to(n, op->peer, &pk) != HM_OK)
             goto done;
     }

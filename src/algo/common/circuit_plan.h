@@ -11,9 +11,10 @@
  * emulator alone.
  *
  * The message of `bytes` bytes is cut into `pieces` = 2^k pieces; piece i is the bytes
- * [i*bytes/pieces, (i+1)*bytes/pieces). A send names a range of pieces
- * [first, first+count) in natural order, or in bit-reversed order (piece number
- * bitrev_k(first + j)), the order the recursive halving broadcast distributes in.
+ * [i*bytes/pieces, (i+1)*bytes/pieces). A send names the pieces first, first+stride,
+ * ..., first+(count-1)*stride and carries their bytes in that order: stride 1 is a
+ * contiguous range, larger strides are the interleaved sets that the recursive
+ * halving distribution and the mesh BST send (a permutation the sender pays for).
  *
  * Builders address logical nodes 0..logical-1 (a 2^d1 x 2^d2 mesh numbered i*2^d2 + j,
  * a linear array being 1 x 2^d); `map` turns them into physical nodes (companions,
@@ -34,7 +35,7 @@ typedef struct hm_plan_op_s {
     int32_t kind;  /* hm_plan_kind_t */
     int32_t step;  /* the paper's step (orders a node's operations; shown as msg) */
     int32_t peer;  /* SEND: physical destination */
-    int32_t first, count, rev; /* SEND: pieces; rev: bit-reversed numbering */
+    int32_t first, count, stride; /* SEND: pieces first + j*stride, j < count */
     int64_t slots; /* BUSY: slots of local copying */
 } hm_plan_op_t;
 
@@ -60,10 +61,13 @@ hm_plan_t *hm_plan_new(int nodes, int logical, const int32_t *map, int64_t bytes
                        int source);
 void hm_plan_free(hm_plan_t *p);
 
-/* Logical `from` sends pieces [first, first+count) to logical `to` in step `step`. */
-void hm_plan_send(hm_plan_t *p, int step, int from, int to, int first, int count, int rev);
+/* Logical `from` sends pieces first + j*stride (j < count) to logical `to` in step
+ * `step`. */
+void hm_plan_send(hm_plan_t *p, int step, int from, int to, int first, int count,
+                  int stride);
 /* The same between physical nodes. */
-void hm_plan_send_phys(hm_plan_t *p, int step, int from, int to, int first, int count, int rev);
+void hm_plan_send_phys(hm_plan_t *p, int step, int from, int to, int first, int count,
+                       int stride);
 /* Physical node `node` copies for `slots` slots (Seidel's rho*m) in step `step`. */
 void hm_plan_busy(hm_plan_t *p, int step, int node, int64_t slots);
 /* Sort every node's operations by step (stable); call once, after building. */
@@ -85,7 +89,8 @@ int hm_plan_time(hm_plan_t *p, const hm_machine_info_t *mi);
 int hm_plan_st(hm_plan_t *p, int step0, const int32_t *line, int e, int root, int first,
                int count);
 /* Distribute (scatter) along the same tree: position x ends with the `unit` pieces
- * first + x*unit .. (rev: in bit-reversed numbering). */
+ * first + x*unit ..; with rev (unit 1, first 0) position x ends with piece
+ * bitrev_e(x) instead, every send being an interleaved set. */
 int hm_plan_scatter(hm_plan_t *p, int step0, const int32_t *line, int e, int root, int first,
                     int unit, int rev);
 /* Dimensional exchange, nearest first (section 3.1, Figure 2(a)): position x starts

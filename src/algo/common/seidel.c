@@ -175,15 +175,15 @@ int hm_seidel_finish(hm_setup_t *s, hm_seidel_t *st, int last_step)
             int full = r * n2 + c;
             if (rc >= 0) {
                 rows = 1;
-                hm_plan_send_phys(st->plan, last_step + 1, full, rc * n2 + c, 0, all, 0);
+                hm_plan_send_phys(st->plan, last_step + 1, full, rc * n2 + c, 0, all, 1);
                 if (cc >= 0) {
-                    hm_plan_send_phys(st->plan, last_step + 2, full, r * n2 + cc, 0, all, 0);
+                    hm_plan_send_phys(st->plan, last_step + 2, full, r * n2 + cc, 0, all, 1);
                     hm_plan_send_phys(st->plan, last_step + 2, rc * n2 + c, rc * n2 + cc, 0,
-                                      all, 0);
+                                      all, 1);
                 }
             } else if (cc >= 0) {
                 cols = 1;
-                hm_plan_send_phys(st->plan, last_step + 1, full, r * n2 + cc, 0, all, 0);
+                hm_plan_send_phys(st->plan, last_step + 1, full, r * n2 + cc, 0, all, 1);
             }
             if (cc >= 0)
                 cols = 1;

@@ -57,7 +57,7 @@ static int bst_line(hm_plan_t *p, int step0, const int32_t *line, int e, int roo
         for (int j = 0; j < big; j++)
             sub[j] = line[j * b + i];
         /* 2a. Second half to the far end. */
-        hm_plan_send(p, s1 + 1, sub[j0], sub[jc], f + half, half, 0);
+        hm_plan_send(p, s1 + 1, sub[j0], sub[jc], f + half, half, 1);
         /* 2b. Two spanning trees on the metanodes of each parity. */
         int s = s1 + 1;
         for (int par = 0; par < 2; par++) {
@@ -70,7 +70,7 @@ static int bst_line(hm_plan_t *p, int step0, const int32_t *line, int e, int roo
         /* 2c. Neighbouring metanodes swap halves. */
         for (int j = 0; j < big; j++) {
             int mine = (j & 1) == (j0 & 1) ? f : f + half;
-            hm_plan_send(p, s + 1, sub[j], sub[j ^ 1], mine, half, 0);
+            hm_plan_send(p, s + 1, sub[j], sub[j ^ 1], mine, half, 1);
         }
         s2 = s + 1;
     }

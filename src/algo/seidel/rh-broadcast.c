@@ -41,7 +41,7 @@ static int rh_line(hm_plan_t *p, const int32_t *line, int e, int root)
         int h = 1 << (e - t), held = 1 << (t - 1);
         for (int x = 0; x < (1 << e); x++) {
             int base = (int)(hm_bitrev((uint32_t)x, e) >> (t - 1)) << (t - 1);
-            hm_plan_send(p, s + t, line[x], line[x ^ h], base, held, 0);
+            hm_plan_send(p, s + t, line[x], line[x ^ h], base, held, 1);
         }
     }
     return s + e;
