@@ -72,29 +72,50 @@ static int64_t off(const hm_plan_t *p, int piece)
     return (int64_t)piece * p->bytes / p->pieces;
 }
 
-static int piece_of(int first, int j, int stride)
+/* The pieces of a set are base | s for every s within mask, in increasing order:
+ *     uint32_t s = 0; do { piece = base | s; ... s = (s - mask) & mask; } while (s);
+ */
+
+void hm_plan_send_set_phys(hm_plan_t *p, int step, int from, int to, uint32_t base,
+                           uint32_t mask)
 {
-    return first + j * stride;
+    if (from == to)
+        return;
+    if ((base & mask) != 0 || (base | mask) >= (uint32_t)p->pieces) {
+        p->failed = 1; /* a builder bug: caught by the tests */
+        return;
+    }
+    /* Drop a send whose pieces are all due at the receiver already (virtual nodes
+     * simulated by one physical node, Seidel section 5.1). */
+    uint8_t *due = p->due + (size_t)to * (size_t)p->pieces;
+    int fresh = 0;
+    uint32_t s = 0;
+    do {
+        fresh |= !due[base | s];
+        due[base | s] = 1;
+        s = (s - mask) & mask;
+    } while (s);
+    if (!fresh && p->dedup)
+        return;
+    hm_plan_op_t op = {.kind = HM_PLAN_SEND, .step = step, .peer = to, .base = base,
+                       .mask = mask};
+    push_op(p, from, op);
+}
+
+void hm_plan_send_set(hm_plan_t *p, int step, int from, int to, uint32_t base, uint32_t mask)
+{
+    hm_plan_send_set_phys(p, step, p->map[from], p->map[to], base, mask);
 }
 
 void hm_plan_send_phys(hm_plan_t *p, int step, int from, int to, int first, int count,
                        int stride)
 {
-    if (from == to || count <= 0)
+    if (count <= 0 || (count & (count - 1)) || (stride & (stride - 1))) {
+        p->failed = 1;
         return;
-    /* Drop a send whose pieces are all due at the receiver already (virtual nodes
-     * simulated by one physical node, Seidel section 5.1). */
-    uint8_t *due = p->due + (size_t)to * (size_t)p->pieces;
-    int fresh = 0;
-    for (int j = 0; j < count; j++)
-        fresh |= !due[piece_of(first, j, stride)];
-    if (!fresh && p->dedup)
-        return;
-    for (int j = 0; j < count; j++)
-        due[piece_of(first, j, stride)] = 1;
-    hm_plan_op_t op = {.kind = HM_PLAN_SEND, .step = step, .peer = to, .first = first,
-                       .count = count, .stride = stride};
-    push_op(p, from, op);
+    }
+    hm_plan_send_set_phys(p, step, from, to, (uint32_t)first,
+                          (uint32_t)(count - 1) * (uint32_t)stride);
 }
 
 void hm_plan_send(hm_plan_t *p, int step, int from, int to, int first, int count,
@@ -149,10 +170,12 @@ int hm_plan_time(hm_plan_t *p, const hm_machine_info_t *mi)
             int64_t d = op->slots;
             if (op->kind == HM_PLAN_SEND) {
                 double bytes = 0;
-                for (int j = 0; j < op->count; j++) {
-                    int pc = piece_of(op->first, j, op->stride);
+                uint32_t sub = 0;
+                do {
+                    int pc = (int)(op->base | sub);
                     bytes += (double)(off(p, pc + 1) - off(p, pc));
-                }
+                    sub = (sub - op->mask) & op->mask;
+                } while (sub);
                 double v = mi->cost_a * bytes + mi->cost_b;
                 d = (int64_t)ceil(v - 1e-9);
                 if (d < 1)
@@ -240,8 +263,12 @@ static int take(hm_node_t *n, run_t *r)
         return rc;
     const unsigned char *src = pk.data;
     int64_t at = 0;
-    for (int j = 0; j < pk.aux; j++) {
-        int piece = piece_of((int)pk.value, j, pk.tag);
+    uint32_t base = (uint32_t)pk.value, mask = (uint32_t)pk.aux, sub = 0;
+    if ((base | mask) >= (uint32_t)r->p->pieces)
+        return HM_EINVAL;
+    do {
+        int piece = (int)(base | sub);
+        sub = (sub - mask) & mask;
         int64_t len = off(r->p, piece + 1) - off(r->p, piece);
         if (at + len > (int64_t)pk.len)
             return HM_EINVAL;
@@ -251,7 +278,7 @@ static int take(hm_node_t *n, run_t *r)
             r->have[piece] = 1;
             r->held++;
         }
-    }
+    } while (sub);
     return HM_OK;
 }
 
@@ -283,17 +310,19 @@ void hm_plan_node(hm_node_t *n, const hm_plan_t *p, const unsigned char *msg,
             goto done;
         /* Wait for the pieces, then pack them in the order the receiver expects. */
         int64_t at = 0;
-        for (int j = 0; j < op->count; j++) {
-            int piece = piece_of(op->first, j, op->stride);
+        uint32_t sub = 0;
+        do {
+            int piece = (int)(op->base | sub);
+            sub = (sub - op->mask) & op->mask;
             while (!r.have[piece])
                 if (take(n, &r) != HM_OK)
                     goto done;
             int64_t len = off(p, piece + 1) - off(p, piece);
             memcpy(out + at, buf + off(p, piece), (size_t)len);
             at += len;
-        }
-        hm_packet_t pk = {.msg = op->step, .origin = p->source, .value = op->first,
-                          .tag = op->stride, .aux = op->count, .data = out, .len = (uint32_t)at};
+        } while (sub);
+        hm_packet_t pk = {.msg = op->step, .origin = p->source, .value = op->base,
+                          .aux = (int32_t)op->mask, .data = out, .len = (uint32_t)at};
         if (hm_send_to(n, op->peer, &pk) != HM_OK)
             goto done;
     }

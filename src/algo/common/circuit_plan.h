@@ -11,10 +11,11 @@
  * emulator alone.
  *
  * The message of `bytes` bytes is cut into `pieces` = 2^k pieces; piece i is the bytes
- * [i*bytes/pieces, (i+1)*bytes/pieces). A send names the pieces first, first+stride,
- * ..., first+(count-1)*stride and carries their bytes in that order: stride 1 is a
- * contiguous range, larger strides are the interleaved sets that the recursive
- * halving distribution and the mesh BST send (a permutation the sender pays for).
+ * [i*bytes/pieces, (i+1)*bytes/pieces). A send names a set of pieces by a base and
+ * a mask (base & mask = 0): the pieces base | s for every s within mask, carried in
+ * increasing order. An aligned range of 2^c pieces is one mask of c low bits; the
+ * interleaved sets of the recursive halving distribution and of the mesh BST (every
+ * 2nd, 4th... piece) are masks of higher bits; the mesh RH sends masks with holes.
  *
  * Builders address logical nodes 0..logical-1 (a 2^d1 x 2^d2 mesh numbered i*2^d2 + j,
  * a linear array being 1 x 2^d); `map` turns them into physical nodes (companions,
@@ -35,7 +36,7 @@ typedef struct hm_plan_op_s {
     int32_t kind;  /* hm_plan_kind_t */
     int32_t step;  /* the paper's step (orders a node's operations; shown as msg) */
     int32_t peer;  /* SEND: physical destination */
-    int32_t first, count, stride; /* SEND: pieces first + j*stride, j < count */
+    uint32_t base, mask; /* SEND: pieces base | s for every s within mask */
     int64_t slots; /* BUSY: slots of local copying */
 } hm_plan_op_t;
 
@@ -65,9 +66,14 @@ void hm_plan_free(hm_plan_t *p);
  * `step`. */
 void hm_plan_send(hm_plan_t *p, int step, int from, int to, int first, int count,
                   int stride);
-/* The same between physical nodes. */
+/* The same between physical nodes. count and stride must be powers of two and first
+ * aligned (first & (count-1)*stride = 0). */
 void hm_plan_send_phys(hm_plan_t *p, int step, int from, int to, int first, int count,
                        int stride);
+/* Logical `from` sends the set (base, mask); and between physical nodes. */
+void hm_plan_send_set(hm_plan_t *p, int step, int from, int to, uint32_t base, uint32_t mask);
+void hm_plan_send_set_phys(hm_plan_t *p, int step, int from, int to, uint32_t base,
+                           uint32_t mask);
 /* Physical node `node` copies for `slots` slots (Seidel's rho*m) in step `step`. */
 void hm_plan_busy(hm_plan_t *p, int step, int node, int64_t slots);
 /* Sort every node's operations by step (stable); call once, after building. */

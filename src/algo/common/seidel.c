@@ -286,3 +286,80 @@ void hm_seidel_bound(hm_seidel_t *st, const hm_machine_info_t *mi, const char *e
     }
     st->bound_expr = st->expr;
 }
+
+/* ---- meshes ---------------------------------------------------------------------- */
+
+static int grid_line_col(const hm_grid_t *g, int j, int32_t *line)
+{
+    for (int i = 0; i < (1 << g->e1); i++)
+        line[i] = hm_grid_id(g, i, j);
+    return g->e1;
+}
+
+static int grid_line_row(const hm_grid_t *g, int i, int32_t *line)
+{
+    for (int j = 0; j < (1 << g->e2); j++)
+        line[j] = hm_grid_id(g, i, j);
+    return g->e2;
+}
+
+int hm_grid_st(hm_plan_t *p, const hm_grid_t *g, int r1, int r2, int col_first, int step1,
+               int step2, int first, int count)
+{
+    int32_t line[1 << 15];
+    int last;
+    if (col_first) {
+        last = hm_plan_st(p, step1, line, grid_line_col(g, r2, line), r1, first, count);
+        for (int i = 0; i < (1 << g->e1); i++)
+            last = hm_plan_st(p, step2, line, grid_line_row(g, i, line), r2, first, count);
+    } else {
+        last = hm_plan_st(p, step1, line, grid_line_row(g, r1, line), r2, first, count);
+        for (int j = 0; j < (1 << g->e2); j++)
+            last = hm_plan_st(p, step2, line, grid_line_col(g, j, line), r1, first, count);
+    }
+    return last;
+}
+
+int hm_grid_rb(hm_plan_t *p, int base, const hm_grid_t *g, int a, int b, int r1, int r2,
+               int first, int count)
+{
+    hm_grid_t t = {g->st, g->o1 + g->s1 * a, 2 * g->s1, g->e1 - 1,
+                   g->o2 + g->s2 * b, 2 * g->s2, g->e2 - 1};
+    int red = (a + b) % 2 == 0, E1 = t.e1, E2 = t.e2, L = E1 > E2 ? E1 : E2;
+    /* The class whose first phase runs along the longer axis starts at once; the
+     * other starts its shorter first phase |E1 - E2| steps late, so that both second
+     * phases begin at step base + L + 1. */
+    int first_len = red ? E1 : E2;
+    int step1 = base + (L - first_len), step2 = base + L;
+    hm_grid_st(p, &t, r1, r2, red, step1, step2, first, count);
+    return base + 2 * L;
+}
+
+int hm_grid_scatter(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, int r2, int first,
+                    int unit)
+{
+    int32_t line[1 << 15];
+    int s = hm_plan_scatter(p, step0, line, grid_line_col(g, r2, line), r1, first,
+                            unit << g->e2, 0);
+    int last = s;
+    for (int i = 0; i < (1 << g->e1); i++) {
+        int32_t row[1 << 15];
+        grid_line_row(g, i, row);
+        /* The node of the root's column holds row i's pieces. */
+        last = hm_plan_scatter(p, s, row, g->e2, r2, first + (i << g->e2) * unit, unit, 0);
+    }
+    return last;
+}
+
+int hm_grid_gather(hm_plan_t *p, int step0, const hm_grid_t *g, int first, int unit)
+{
+    int32_t line[1 << 15];
+    int s = step0;
+    for (int i = 0; i < (1 << g->e1); i++)
+        s = hm_plan_gather(p, step0, line, grid_line_row(g, i, line),
+                           first + (i << g->e2) * unit, unit);
+    int last = s;
+    for (int j = 0; j < (1 << g->e2); j++)
+        last = hm_plan_gather(p, s, line, grid_line_col(g, j, line), first, unit << g->e2);
+    return last;
+}

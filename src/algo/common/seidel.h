@@ -98,3 +98,39 @@ int hm_seidel_nu(const hm_seidel_t *st, int e);
  * slot), plus the companions' steps of m*a + b each. Call after hm_seidel_finish. */
 void hm_seidel_bound(hm_seidel_t *st, const hm_machine_info_t *mi, const char *expr,
                      double value);
+
+/* ---- meshes: grids of logical nodes ----------------------------------------------
+ * A grid is a 2^e1 x 2^e2 sub-mesh of the logical mesh: its node (i, j) is logical
+ * (o1 + s1*i, o2 + s2*j). The whole mesh, a submesh interleaved with stride 2^nu, a
+ * 2^nu x 2^nu block are all grids. */
+typedef struct hm_grid_s {
+    const hm_seidel_t *st;
+    int o1, s1, e1, o2, s2, e2;
+} hm_grid_t;
+
+static inline int hm_grid_id(const hm_grid_t *g, int i, int j)
+{
+    return hm_seidel_lid(g->st, g->o1 + g->s1 * i, g->o2 + g->s2 * j);
+}
+
+/* Simple 2-D spanning tree broadcast of pieces [first, first+count) from (r1, r2):
+ * along the root's column then along every row (col_first), or the other way; the
+ * first phase's steps follow step1, the second's step2. Returns the last step. */
+int hm_grid_st(hm_plan_t *p, const hm_grid_t *g, int r1, int r2, int col_first, int step1,
+               int step2, int first, int count);
+
+/* The broadcast phase of Seidel's "better" mesh algorithms (section 3.2.1): in the
+ * class submesh T_ab = nodes (2i + a, 2j + b) of g, a simple ST from (r1, r2) of T_ab,
+ * red classes (a + b even) column first, black ones row first, the class that starts
+ * on the shorter axis delayed by |e1 - e2| steps so that no two classes use one row
+ * or column at once. Steps base+1 .. base + 2*max(e1, e2) - 2. */
+int hm_grid_rb(hm_plan_t *p, int base, const hm_grid_t *g, int a, int b, int r1, int r2,
+               int first, int count);
+
+/* Distribute from (r1, r2) over the whole grid, column first: node (i, j) ends with
+ * the `unit` pieces first + (i*2^e2 + j)*unit... Returns the last step. */
+int hm_grid_scatter(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, int r2, int first,
+                    int unit);
+/* The reverse: node (i, j) holds first + (i*2^e2 + j)*unit...; exchanges along the
+ * rows, then the columns, leave every node with all of them in order. */
+int hm_grid_gather(hm_plan_t *p, int step0, const hm_grid_t *g, int first, int unit);

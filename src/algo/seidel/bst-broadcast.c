@@ -39,7 +39,7 @@ static int bst_line(hm_plan_t *p, int step0, const int32_t *line, int e, int roo
 {
     int b = 1 << nu, unit = count / b, half = unit / 2, big = 1 << (e - nu);
     int j0 = root >> nu, jc = j0 ^ (big - 1), o = root & (b - 1);
-    int32_t *sub = malloc(sizeof *sub << (e > nu ? e : nu));
+    int32_t *sub = calloc((size_t)1 << (e > nu ? e : nu), sizeof *sub);
     int32_t *cls = malloc(sizeof *cls << (e - nu));
     if (!sub || !cls) {
         free(sub);
@@ -86,6 +86,77 @@ static int bst_line(hm_plan_t *p, int step0, const int32_t *line, int e, int roo
     return s3;
 }
 
+/* The "better" BST of section 3.4.1 on grid g (e1, e2 >= 1) from (r1, r2), pieces
+ * [first, first + 8): the root's 2 x 2 block keeps the even pieces and the block at
+ * the opposite corner (block coordinates XOR-ed with all ones, section 4) gets the odd
+ * ones, node (a, b) of each holding piece 2(2a + b) (+1 at the far block, Figure 10);
+ * each of the eight broadcasts its piece over its class submesh, the two broadcasts of
+ * a class running in opposite directions; two exchanges in every 2 x 2 block.
+ * Returns the last step. */
+static int bst_better_grid(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, int r2,
+                           int first)
+{
+    if (g->e1 == 1 && g->e2 == 1) {
+        /* A 2 x 2 grid has no opposite block: the linear BST on its four nodes in
+         * snake order, 3(m'a/2 + b) (section 5.2 uses the same on 2 x 2 meshes). */
+        int32_t snake[4] = {hm_grid_id(g, 0, 0), hm_grid_id(g, 0, 1), hm_grid_id(g, 1, 1),
+                            hm_grid_id(g, 1, 0)};
+        int pos = r1 == 0 ? r2 : 3 - r2;
+        return bst_line(p, step0, snake, 2, pos, 0, first, 8);
+    }
+    int c1 = r1 >> 1, c2 = r2 >> 1, sa = r1 & 1, sb = r2 & 1;
+    int o1 = c1 ^ ((1 << (g->e1 - 1)) - 1), o2 = c2 ^ ((1 << (g->e2 - 1)) - 1);
+    int bc[2][2] = {{c1, c2}, {o1, o2}};
+    /* Step 1: the odd pieces to the far block; steps 2 and 3: within both blocks. */
+    hm_plan_send(p, step0 + 1, hm_grid_id(g, 2 * c1 + sa, 2 * c2 + sb),
+                 hm_grid_id(g, 2 * o1 + sa, 2 * o2 + sb), first + 1, 4, 2);
+    for (int f = 0; f < 2; f++) {
+        int b1 = 2 * bc[f][0], b2 = 2 * bc[f][1];
+        hm_plan_send(p, step0 + 2, hm_grid_id(g, b1 + sa, b2 + sb),
+                     hm_grid_id(g, b1 + (sa ^ 1), b2 + sb), first + 4 * (sa ^ 1) + f, 2, 2);
+        for (int a = 0; a < 2; a++)
+            hm_plan_send(p, step0 + 3, hm_grid_id(g, b1 + a, b2 + sb),
+                         hm_grid_id(g, b1 + a, b2 + (sb ^ 1)),
+                         first + 2 * (2 * a + (sb ^ 1)) + f, 1, 1);
+    }
+    int last = step0 + 3;
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 2; b++)
+            for (int f = 0; f < 2; f++)
+                last = hm_grid_rb(p, step0 + 3, g, a, b, bc[f][0], bc[f][1],
+                                  first + 2 * (2 * a + b) + f, 1);
+    int end = last;
+    for (int bi = 0; bi < (1 << (g->e1 - 1)); bi++)
+        for (int bj = 0; bj < (1 << (g->e2 - 1)); bj++) {
+            hm_grid_t blk = {g->st, g->o1 + 2 * bi * g->s1, g->s1, 1, g->o2 + 2 * bj * g->s2,
+                             g->s2, 1};
+            end = hm_grid_gather(p, last, &blk, first, 2);
+        }
+    return end;
+}
+
+/* Mesh, variant "better" with nu (section 3.4.2, Table I). */
+static int bst_mesh_better(hm_seidel_t *st, int nu)
+{
+    hm_plan_t *p = st->plan;
+    int B = 1 << nu, i0 = st->li >> nu, j0 = st->lj >> nu;
+    hm_grid_t blk = {st, i0 * B, 1, nu, j0 * B, 1, nu};
+    int s = hm_grid_scatter(p, 0, &blk, st->li & (B - 1), st->lj & (B - 1), 0, 8);
+    int s2 = s;
+    for (int ii = 0; ii < B; ii++)
+        for (int jj = 0; jj < B; jj++) {
+            hm_grid_t sub = {st, ii, B, st->d1 - nu, jj, B, st->d2 - nu};
+            s2 = bst_better_grid(p, s, &sub, i0, j0, (ii * B + jj) * 8);
+        }
+    int last = s2;
+    for (int bi = 0; bi < (1 << (st->d1 - nu)); bi++)
+        for (int bj = 0; bj < (1 << (st->d2 - nu)); bj++) {
+            hm_grid_t g = {st, bi * B, 1, nu, bj * B, 1, nu};
+            last = hm_grid_gather(p, s2, &g, 0, 8);
+        }
+    return last;
+}
+
 static int bst_setup(hm_setup_t *s)
 {
     hm_seidel_t *st;
@@ -125,10 +196,20 @@ static int bst_setup(hm_setup_t *s)
             value = (2.0 + (double)(e - nu - 3) / (2 << nu)) * m * a + (e + nu + 1) * b;
         }
     } else {
-        snprintf(s->error, sizeof s->error, "%s: algorithm.variant: found \"better\"; "
-                 "allowed for bst-broadcast on a mesh: \"simple\" (better is not "
-                 "implemented yet)", s->file ? s->file : "(config)");
-        goto fail;
+        int d1 = st->d1, d2 = st->d2, mx = d1 > d2 ? d1 : d2;
+        int nu = st->nu = hm_seidel_nu(st, d1 < d2 ? d1 : d2);
+        st->timed = 1; /* the delayed classes of hm_grid_rb */
+        if (hm_seidel_plan(s, st, 2 * nu + 3) != 0)
+            goto fail;
+        last = bst_mesh_better(st, nu);
+        expr = "(2+(2max(d1,d2)-2nu-5)/2^(2nu+3))*m*a+(2max(d1,d2)+2nu+3)*b";
+        value = (2.0 + (double)(2 * mx - 2 * nu - 5) / (8 << (2 * nu))) * m * a +
+                (2 * mx + 2 * nu + 3) * b;
+        if (mx - nu == 1) { /* 2 x 2 submeshes: see bst_better_grid */
+            double q = (double)(1 << (2 * nu));
+            expr = "2(1-4^-nu)*m*a+4nu*b+3(m*a/2^(2nu+1)+b)";
+            value = 2 * (1 - 1 / q) * m * a + 4 * nu * b + 3 * (m * a / (2 * q) + b);
+        }
     }
     if (hm_seidel_finish(s, st, last) != 0)
         goto fail;

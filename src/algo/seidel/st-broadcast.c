@@ -40,6 +40,7 @@
  *   submesh coordinates (the paper's conjecture, section 4).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "../common/seidel.h"
 
@@ -56,7 +57,7 @@ static int st_line(hm_plan_t *p, int step0, const int32_t *line, int e, int root
                    int first, int count)
 {
     int b = 1 << nu, unit = count / b, j0 = root >> nu, o = root & (b - 1);
-    int32_t *sub = malloc(sizeof *sub << (e > nu ? e : nu));
+    int32_t *sub = calloc((size_t)1 << (e > nu ? e : nu), sizeof *sub);
     if (!sub) {
         p->failed = 1;
         return step0;
@@ -83,6 +84,98 @@ static int st_line(hm_plan_t *p, int step0, const int32_t *line, int e, int root
     return s3;
 }
 
+/* Mesh, variant "simple" (section 3.2.1; with nu > 0 the five phases of 3.2.2). */
+static int st_mesh_simple(hm_seidel_t *st, int nu)
+{
+    hm_plan_t *p = st->plan;
+    int B = 1 << nu, i0 = st->li >> nu, j0 = st->lj >> nu;
+    static const int32_t zero[1 << 15];
+    int32_t line[1 << 15];
+    memcpy(line, zero, sizeof line); /* (quiets -Wmaybe-uninitialized) */
+    /* 1. Distribute in the root's column block; 2. ST down the column subarrays. */
+    for (int ii = 0; ii < B; ii++)
+        line[ii] = hm_seidel_lid(st, i0 * B + ii, st->lj);
+    int s = hm_plan_scatter(p, 0, line, nu, st->li & (B - 1), 0, B, 0), s2 = s;
+    for (int ii = 0; ii < B; ii++) {
+        for (int j = 0; j < (1 << (st->d1 - nu)); j++)
+            line[j] = hm_seidel_lid(st, j * B + ii, st->lj);
+        s2 = hm_plan_st(p, s, line, st->d1 - nu, i0, ii * B, B);
+    }
+    /* 3. Each node of the column distributes along its row block; 4. ST along the
+     *    row subarrays. */
+    int s3 = s2, s4 = s2;
+    for (int i = 0; i < (1 << st->d1); i++) {
+        int f = (i & (B - 1)) * B;
+        for (int jj = 0; jj < B; jj++)
+            line[jj] = hm_seidel_lid(st, i, j0 * B + jj);
+        s3 = hm_plan_scatter(p, s2, line, nu, st->lj & (B - 1), f, 1, 0);
+    }
+    for (int i = 0; i < (1 << st->d1); i++)
+        for (int jj = 0; jj < B; jj++) {
+            for (int j = 0; j < (1 << (st->d2 - nu)); j++)
+                line[j] = hm_seidel_lid(st, i, j * B + jj);
+            s4 = hm_plan_st(p, s3, line, st->d2 - nu, j0, (i & (B - 1)) * B + jj, 1);
+        }
+    /* 5. Exchange in every 2^nu x 2^nu block. */
+    int last = s4;
+    for (int bi = 0; bi < (1 << (st->d1 - nu)); bi++)
+        for (int bj = 0; bj < (1 << (st->d2 - nu)); bj++) {
+            hm_grid_t g = {st, bi * B, 1, nu, bj * B, 1, nu};
+            last = hm_grid_gather(p, s4, &g, 0, 1);
+        }
+    return last;
+}
+
+/* The "better" ST of section 3.2.1 on grid g (e1, e2 >= 1) from (r1, r2): the four
+ * quarters [first, first + 4) to the 2 x 2 block of the root, four class broadcasts,
+ * two exchanges in every 2 x 2 block. Returns the last step. */
+static int st_better_grid(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, int r2,
+                          int first)
+{
+    int c1 = r1 >> 1, c2 = r2 >> 1, sa = r1 & 1, sb = r2 & 1;
+    /* Node (a, b) of the root's 2 x 2 block gets quarter 2a + b. */
+    hm_plan_send(p, step0 + 1, hm_grid_id(g, 2 * c1 + sa, 2 * c2 + sb),
+                 hm_grid_id(g, 2 * c1 + (sa ^ 1), 2 * c2 + sb), first + 2 * (sa ^ 1), 2, 1);
+    for (int a = 0; a < 2; a++)
+        hm_plan_send(p, step0 + 2, hm_grid_id(g, 2 * c1 + a, 2 * c2 + sb),
+                     hm_grid_id(g, 2 * c1 + a, 2 * c2 + (sb ^ 1)), first + 2 * a + (sb ^ 1), 1,
+                     1);
+    int last = step0 + 2;
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 2; b++)
+            last = hm_grid_rb(p, step0 + 2, g, a, b, c1, c2, first + 2 * a + b, 1);
+    int end = last;
+    for (int bi = 0; bi < (1 << (g->e1 - 1)); bi++)
+        for (int bj = 0; bj < (1 << (g->e2 - 1)); bj++) {
+            hm_grid_t blk = {g->st, g->o1 + 2 * bi * g->s1, g->s1, 1, g->o2 + 2 * bj * g->s2,
+                             g->s2, 1};
+            end = hm_grid_gather(p, last, &blk, first, 1);
+        }
+    return end;
+}
+
+/* Mesh, variant "better" with nu (section 3.2.2, Table I). */
+static int st_mesh_better(hm_seidel_t *st, int nu)
+{
+    hm_plan_t *p = st->plan;
+    int B = 1 << nu, i0 = st->li >> nu, j0 = st->lj >> nu;
+    hm_grid_t blk = {st, i0 * B, 1, nu, j0 * B, 1, nu};
+    int s = hm_grid_scatter(p, 0, &blk, st->li & (B - 1), st->lj & (B - 1), 0, 4);
+    int s2 = s;
+    for (int ii = 0; ii < B; ii++)
+        for (int jj = 0; jj < B; jj++) {
+            hm_grid_t sub = {st, ii, B, st->d1 - nu, jj, B, st->d2 - nu};
+            s2 = st_better_grid(p, s, &sub, i0, j0, (ii * B + jj) * 4);
+        }
+    int last = s2;
+    for (int bi = 0; bi < (1 << (st->d1 - nu)); bi++)
+        for (int bj = 0; bj < (1 << (st->d2 - nu)); bj++) {
+            hm_grid_t g = {st, bi * B, 1, nu, bj * B, 1, nu};
+            last = hm_grid_gather(p, s2, &g, 0, 4);
+        }
+    return last;
+}
+
 static int st_setup(hm_setup_t *s)
 {
     hm_seidel_t *st;
@@ -105,11 +198,28 @@ static int st_setup(hm_setup_t *s)
         last = st_line(st->plan, 0, line, e, pos, nu, 0, 1 << nu);
         expr = "(2+(d-nu-2)/2^nu)*m*a+(d+nu)*b";
         value = (2.0 + (double)(e - nu - 2) / (1 << nu)) * m * a + (e + nu) * b;
+    } else if (!st->better) {
+        int d1 = st->d1, d2 = st->d2;
+        int nu = st->nu = hm_seidel_nu(st, d1 < d2 ? d1 : d2);
+        double q = 1 << nu;
+        if (hm_seidel_plan(s, st, 2 * nu) != 0)
+            goto fail;
+        last = st_mesh_simple(st, nu);
+        expr = "(1-2^-nu)ma+nu*b+(d1-nu)(ma/2^nu+b)+(1-2^-nu)ma/2^nu+nu*b"
+               "+(d2-nu)(ma/4^nu+b)+(1-4^-nu)ma+2nu*b";
+        value = (1 - 1 / q) * m * a + nu * b + (d1 - nu) * (m * a / q + b) +
+                (1 - 1 / q) * m * a / q + nu * b + (d2 - nu) * (m * a / (q * q) + b) +
+                (1 - 1 / (q * q)) * m * a + 2 * nu * b;
     } else {
-        snprintf(s->error, sizeof s->error, "%s: topology: st-broadcast on a mesh with "
-                 "more than one row and column is not implemented yet",
-                 s->file ? s->file : "(config)");
-        goto fail;
+        int d1 = st->d1, d2 = st->d2, mx = d1 > d2 ? d1 : d2;
+        int nu = st->nu = hm_seidel_nu(st, d1 < d2 ? d1 : d2);
+        st->timed = 1; /* the delayed classes of hm_grid_rb */
+        if (hm_seidel_plan(s, st, 2 * nu + 2) != 0)
+            goto fail;
+        last = st_mesh_better(st, nu);
+        expr = "(2+(max(d1,d2)-nu-2)/2^(2nu+1))*m*a+(2max(d1,d2)+2nu+2)*b";
+        value = (2.0 + (double)(mx - nu - 2) / (2 << (2 * nu))) * m * a +
+                (2 * mx + 2 * nu + 2) * b;
     }
     if (hm_seidel_finish(s, st, last) != 0)
         goto fail;
