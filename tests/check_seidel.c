@@ -82,7 +82,7 @@ static int64_t linear_rh_sum(int d, int nu, int64_t m)
     return t + m * RHO;
 }
 
-static const int roots_of[] = {0, 1, 2, 3, 5, 7, 8, 13, 21, 31, 32, 47, 63};
+static const int roots_of[] = {0, 1, 5, 13, 47, 63};
 
 /* Linear arrays, d = 1..6, nu = 0..2 (nu capped at d - 1), every algorithm, a dozen
  * roots: completion = Table I = bound, every node holds the message, ST and BST run
@@ -299,6 +299,118 @@ START_TEST(test_config_errors)
 }
 END_TEST
 
+/* ---- meshes 2^d1 x 2^d2, d1, d2 = 1..4, nu = 0, 1 ------------------------------ */
+
+static hm_trun_t run_mesh(const char *alg, const char *variant, int d1, int d2, int nu,
+                          int64_t m, int root, const char *contention)
+{
+    char cfg[1024], var[64] = "";
+    if (variant)
+        snprintf(var, sizeof var, ",\"variant\":\"%s\"", variant);
+    snprintf(cfg, sizeof cfg,
+             "{\"topology\":{\"kind\":\"mesh\",\"rows\":%d,\"cols\":%d},"
+             "\"contention\":\"%s\",\"ports\":{\"link_capacity\":%d,"
+             "\"cost\":{\"abar\":%d,\"b\":%d,\"rho\":%d}},"
+             "\"algorithm\":{\"name\":\"%s\",\"message_bytes\":%lld,\"root\":%d%s}}",
+             1 << d1, 1 << d2, contention, 1 << nu, ABAR, B, RHO, alg, (long long)m, root, var);
+    return hm_t_run(cfg, NULL);
+}
+
+static void expect(hm_trun_t *r, const char *what, int d1, int d2, int nu, int root,
+                   int64_t want, int64_t conflicts)
+{
+    ck_assert_msg(r->rc == 0, "%s %dx%d nu=%d root %d: rc %d %s", what, d1, d2, nu, root,
+                  r->rc, r->message ? r->message : "");
+    ck_assert_msg(hm_t_int(r, "completion_slots") == want,
+                  "%s %dx%d nu=%d root %d: %lld slots, want %lld", what, d1, d2, nu, root,
+                  (long long)hm_t_int(r, "completion_slots"), (long long)want);
+    ck_assert_int_eq(hm_t_bound(r, "bound"), want);
+    ck_assert_int_eq(hm_t_int(r, "verified"), 1);
+    if (conflicts >= 0)
+        ck_assert_int_eq(hm_t_int(r, "conflicts"), conflicts);
+    hm_t_free(r);
+}
+
+/* Table I mesh rows (the "better" ST and BST), the simple variants, the RH sum; from
+ * (0,0), the last node and an inner node; ST and BST under "strict": no conflict
+ * from any root, which the paper only conjectured (section 4). */
+START_TEST(test_mesh_table1)
+{
+    int d1 = 1 + _i / 8, d2 = 1 + (_i / 2) % 4, nu_cfg = _i % 2;
+    int mn = d1 < d2 ? d1 : d2, mx = d1 > d2 ? d1 : d2;
+    int nu = nu_cfg < mn - 1 ? nu_cfg : mn - 1;
+    int n = 1 << (d1 + d2), q = 1 << nu;
+    int64_t m = (int64_t)8 * n * 3, a = (int64_t)ABAR << nu_cfg, ma = m * a;
+    int roots[3] = {0, n - 1, ((1 << d1) / 2) * (1 << d2) + (1 << d2) / 2 - 1};
+
+    /* ST better, Table I; BST better, Table I except on 2 x 2 submeshes, where there
+     * is no opposite corner and the emulator runs the linear BST of 4 nodes. */
+    int64_t st_better = 2 * ma + (mx - nu - 2) * ma / (2 * q * q) + (2 * mx + 2 * nu + 2) * B;
+    int64_t bst_better = 2 * ma + (2 * mx - 2 * nu - 5) * ma / (8 * q * q) +
+                         (2 * mx + 2 * nu + 3) * B;
+    if (mx - nu == 1)
+        bst_better = 2 * (ma - ma / (q * q)) + 4 * nu * B + 3 * (ma / (2 * q * q) + B);
+    /* ST simple: the five phases of section 3.2.2 (equation (4) overstates them by
+     * (1-2^-nu)^2 ma); nu = 0: (d1+d2)(ma+b). */
+    int64_t st_simple = (ma - ma / q) + nu * B + (d1 - nu) * (ma / q + B) +
+                        (ma / q - ma / (q * q)) + nu * B + (d2 - nu) * (ma / (q * q) + B) +
+                        (ma - ma / (q * q)) + 2 * nu * B;
+    /* BST simple: equation (8) on the row-major linear array of 2^(d1+d2) nodes. */
+    int dl = d1 + d2, nul = nu_cfg < dl - 1 ? nu_cfg : dl - 1;
+    int64_t bst_simple = 2 * ma + (dl - nul - 3) * ma / (2 << nul) + (dl + nul + 1) * B;
+    /* RH: the sum of section 3.6 with the link capacity 2^nu_cfg itself: step i (from
+     * the last) carries m/2^(i+1) bytes over 2^(floor(i/2)-1) circuits a link in the
+     * interleaved pairs, 2^(i-min) in the first |d1-d2| steps; it is Table I's closed
+     * form (x = min, y = max) whenever nu < min(d1, d2). */
+    int64_t rh = ma - ma / n + (d1 + d2) * B + m * RHO;
+    for (int i = 0; i < d1 + d2; i++) {
+        int64_t k = i < 2 * mn ? (i >= 2 ? 1 << (i / 2 - 1) : 0) : 1 << (i - mn);
+        int64_t f = k * ABAR > a ? k * ABAR : a;
+        rh += m / (2 << i) * f + B;
+    }
+    if (nu_cfg < mn)
+        ck_assert_int_eq(rh, 2 * ma + (2 * (mx - mn) - 3) * ma / (4 * q << mn) +
+                                 ma / (8 * q * q) - ma / n + 2 * (d1 + d2) * B + m * RHO);
+    for (int k = 0; k < 3; k++) {
+        int root = roots[k];
+        if (k == 1 && d1 + d2 > 5)
+            continue; /* keep the suite fast: the last node on the smaller meshes */
+        hm_trun_t r = run_mesh("st-broadcast", "better", d1, d2, nu_cfg, m, root, "strict");
+        expect(&r, "st better", d1, d2, nu, root, st_better, 0);
+        r = run_mesh("bst-broadcast", "better", d1, d2, nu_cfg, m, root, "strict");
+        expect(&r, "bst better", d1, d2, nu, root, bst_better, 0);
+        r = run_mesh("st-broadcast", "simple", d1, d2, nu_cfg, m, root, "strict");
+        expect(&r, "st simple", d1, d2, nu, root, st_simple, 0);
+        r = run_mesh("bst-broadcast", "simple", d1, d2, nu_cfg, m, root, "strict");
+        expect(&r, "bst simple", d1, d2, nu, root, bst_simple, 0);
+        r = run_mesh("rh-broadcast", NULL, d1, d2, nu_cfg, m, root, "queue");
+        expect(&r, "rh", d1, d2, nu, root, rh, -1);
+    }
+}
+END_TEST
+
+/* Companions on meshes: the broadcast on the 2^floor x 2^floor full nodes, then the
+ * 2 x 2 ST to the companions, 2(ma + b) (or ma + b when only one axis has some). */
+START_TEST(test_mesh_companions)
+{
+    int64_t m = 512, ma = m * ABAR;
+    /* 6 x 7: full 4 x 4, companions on both axes; the root 40 = (5, 5) is a
+     * companion position, so its pair swaps roles. */
+    char cfg[512];
+    snprintf(cfg, sizeof cfg,
+             "{\"topology\":{\"kind\":\"mesh\",\"rows\":6,\"cols\":7},"
+             "\"ports\":{\"cost\":{\"abar\":%d,\"b\":%d}},"
+             "\"algorithm\":{\"name\":\"st-broadcast\",\"message_bytes\":%lld,\"root\":40}}",
+             ABAR, B, (long long)m);
+    hm_trun_t r = hm_t_run(cfg, NULL);
+    /* Table I on 4 x 4 (max = 2, nu = 0): (2 - 0/2) ma + 6b, then 2(ma + b). */
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 2 * ma + 6 * B + 2 * (ma + B));
+    ck_assert_int_eq(hm_t_int(&r, "companion_steps"), 2);
+    hm_t_free(&r);
+}
+END_TEST
+
 Suite *hm_suite_seidel(void)
 {
     Suite *s = suite_create("seidel");
@@ -312,6 +424,12 @@ Suite *hm_suite_seidel(void)
     tcase_add_test(lin, test_config_errors);
     tcase_set_timeout(lin, 120);
     suite_add_tcase(s, lin);
+
+    TCase *mesh = tcase_create("mesh");
+    tcase_add_loop_test(mesh, test_mesh_table1, 0, 32);
+    tcase_add_test(mesh, test_mesh_companions);
+    tcase_set_timeout(mesh, 120);
+    suite_add_tcase(s, mesh);
 
     TCase *any = tcase_create("any-size");
     tcase_add_loop_test(any, test_any_size, 3, 41);
