@@ -408,6 +408,18 @@ START_TEST(test_mesh_companions)
     ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 2 * ma + 6 * B + 2 * (ma + B));
     ck_assert_int_eq(hm_t_int(&r, "companion_steps"), 2);
     hm_t_free(&r);
+    /* With b < ma/2 the 2 x 2 BST, 3(ma/2 + b), is the cheaper way (a = 1, b = 10,
+     * m = 1024): 2*1024 + 6*10 + 3*(512 + 10) = 3674, under "strict". */
+    r = hm_t_run("{\"topology\":{\"kind\":\"mesh\",\"rows\":6,\"cols\":7},"
+                 "\"ports\":{\"cost\":{\"a\":1,\"b\":10}},"
+                 "\"algorithm\":{\"name\":\"st-broadcast\",\"message_bytes\":1024,"
+                 "\"root\":40}}",
+                 NULL);
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 3674);
+    ck_assert_int_eq(hm_t_bound(&r, "bound"), 3674);
+    ck_assert_str_eq(hm_t_str(&r, "companion_broadcast"), "bst 2x2");
+    hm_t_free(&r);
 }
 END_TEST
 

@@ -155,8 +155,9 @@ void hm_plan_finish(hm_plan_t *p)
     }
 }
 
-int hm_plan_time(hm_plan_t *p, const hm_machine_info_t *mi)
+int hm_plan_time(hm_plan_t *p, const hm_machine_info_t *mi, int until)
 {
+    p->timed_until = until;
     size_t steps = (size_t)p->last_step + 2;
     int64_t *dur = calloc(steps, sizeof *dur);
     p->start = calloc(steps, sizeof *p->start);
@@ -305,7 +306,7 @@ void hm_plan_node(hm_node_t *n, const hm_plan_t *p, const unsigned char *msg,
             continue;
         }
         /* A step-synchronous plan: not before the step starts. */
-        if (p->start && hm_now(n) < p->start[op->step] &&
+        if (p->start && op->step <= p->timed_until && hm_now(n) < p->start[op->step] &&
             hm_wait_until(n, p->start[op->step]) != HM_OK)
             goto done;
         /* Wait for the pieces, then pack them in the order the receiver expects. */

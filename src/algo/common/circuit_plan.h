@@ -51,7 +51,9 @@ typedef struct hm_plan_s {
     size_t *nops, *capops;
     uint8_t *due;     /* nodes x pieces: the piece is due to reach the node */
     int dedup;        /* drop sends of pieces already due at the receiver */
-    int64_t *start;   /* if not NULL: a send of step s waits for slot start[s] */
+    int64_t *start;   /* if not NULL: a send of step s <= timed_until waits for slot
+                         start[s] */
+    int timed_until;
     int failed;       /* an allocation failed */
     int last_step;
 } hm_plan_t;
@@ -80,10 +82,11 @@ void hm_plan_busy(hm_plan_t *p, int step, int node, int64_t slots);
 void hm_plan_finish(hm_plan_t *p);
 /* Make the plan step-synchronous: a send of step s starts no earlier than the
  * nominal start of step s, every step lasting as long as its longest message under
- * the cost model of mi without contention (busy steps: their busy time). Needed where
+ * the cost model of mi without contention (busy steps: their busy time); steps after
+ * `until` (the companions') stay data-driven. Needed where
  * a node would otherwise run ahead of the paper's steps: a node simulating virtual
  * nodes has idle steps in its own schedule (section 5.1). Returns 0 or -1. */
-int hm_plan_time(hm_plan_t *p, const hm_machine_info_t *mi);
+int hm_plan_time(hm_plan_t *p, const hm_machine_info_t *mi, int until);
 
 /* ---- the paper's building blocks, on a line of 2^e logical nodes ------------
  * line[x] is the logical node at position x; positions are XOR-ed with the root's

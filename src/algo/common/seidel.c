@@ -166,35 +166,52 @@ int hm_seidel_plan(hm_setup_t *s, hm_seidel_t *st, int bits)
 int hm_seidel_finish(hm_setup_t *s, hm_seidel_t *st, int last_step)
 {
     int l1 = 1 << st->d1, l2 = 1 << st->d2, n2 = st->n2, all = st->plan->pieces;
-    int rows = 0, cols = 0;
-    /* Companions (section 5.2): a 2 x 2 ST broadcast from each full node, the column
-     * companion first, then the row companions. */
+    int rows = 0, cols = 0, both = 0;
+    for (int i = 0; i < l1; i++)
+        rows |= st->rowcomp[i] >= 0;
+    for (int j = 0; j < l2; j++)
+        cols |= st->colcomp[j] >= 0;
+    /* Section 5.2: a full node with companions on both axes reaches its three with the
+     * cheaper of a 2 x 2 ST broadcast, 2(ma + b), and a 2 x 2 BST broadcast,
+     * 3(ma/2 + b), which wins when b < ma/2. */
+    const hm_machine_info_t *mi = s->machine;
+    double m = (double)st->bytes;
+    both = rows && cols;
+    st->companion_bst = both && all >= 2 && st->bytes % 2 == 0 &&
+                        3 * hm_seidel_msg_cost(mi, 1, m / 2) < 2 * hm_seidel_msg_cost(mi, 1, m);
     for (int i = 0; i < l1; i++)
         for (int j = 0; j < l2; j++) {
             int r = st->rowmap[i], c = st->colmap[j], rc = st->rowcomp[i], cc = st->colcomp[j];
-            int full = r * n2 + c;
-            if (rc >= 0) {
-                rows = 1;
-                hm_plan_send_phys(st->plan, last_step + 1, full, rc * n2 + c, 0, all, 1);
+            int full = r * n2 + c, t = last_step;
+            if (rc >= 0 && cc >= 0 && st->companion_bst) {
+                /* BST on the snake full, right, diagonal, below (section 3.3.1 on 4
+                 * nodes): the second half to the far end (below), each half to the
+                 * middle of the other class, then the pairs swap. */
+                int right = r * n2 + cc, diag = rc * n2 + cc, below = rc * n2 + c, h = all / 2;
+                hm_plan_send_phys(st->plan, t + 1, full, below, h, h, 1);
+                hm_plan_send_phys(st->plan, t + 2, full, diag, 0, h, 1);
+                hm_plan_send_phys(st->plan, t + 2, below, right, h, h, 1);
+                hm_plan_send_phys(st->plan, t + 3, full, right, 0, h, 1);
+                hm_plan_send_phys(st->plan, t + 3, diag, below, 0, h, 1);
+                hm_plan_send_phys(st->plan, t + 3, below, diag, h, h, 1);
+            } else if (rc >= 0) {
+                /* The 2 x 2 ST: the column companion first, then the row ones. */
+                hm_plan_send_phys(st->plan, t + 1, full, rc * n2 + c, 0, all, 1);
                 if (cc >= 0) {
-                    hm_plan_send_phys(st->plan, last_step + 2, full, r * n2 + cc, 0, all, 1);
-                    hm_plan_send_phys(st->plan, last_step + 2, rc * n2 + c, rc * n2 + cc, 0,
-                                      all, 1);
+                    hm_plan_send_phys(st->plan, t + 2, full, r * n2 + cc, 0, all, 1);
+                    hm_plan_send_phys(st->plan, t + 2, rc * n2 + c, rc * n2 + cc, 0, all, 1);
                 }
             } else if (cc >= 0) {
-                cols = 1;
-                hm_plan_send_phys(st->plan, last_step + 1, full, r * n2 + cc, 0, all, 1);
+                hm_plan_send_phys(st->plan, t + 1, full, r * n2 + cc, 0, all, 1);
             }
-            if (cc >= 0)
-                cols = 1;
         }
-    st->companion_steps = rows + cols;
+    st->companion_steps = st->companion_bst ? 3 : rows + cols;
     hm_plan_finish(st->plan);
     if (st->plan->failed)
         return oom(s);
     /* Virtual nodes: the last node has idle steps of its own; keep it to the paper's
      * steps (section 5.1 assumes synchronous steps). */
-    if ((st->sizing == HM_SIZING_VIRTUAL || st->timed) && hm_plan_time(st->plan, s->machine))
+    if ((st->sizing == HM_SIZING_VIRTUAL || st->timed) && hm_plan_time(st->plan, s->machine, last_step))
         return oom(s);
     return 0;
 }
@@ -237,6 +254,8 @@ void hm_seidel_verify(hm_report_t *r)
                                                      ? "virtual-nodes"
                                                      : "companions"));
     json_object_set_new(e, "companion_steps", json_integer(st->companion_steps));
+    if (st->companion_bst)
+        json_object_set_new(e, "companion_broadcast", json_string("bst 2x2"));
     json_object_set_new(e, "pieces", json_integer(st->plan->pieces));
     json_object_set_new(e, "steps", json_integer(st->plan->last_step));
 }
@@ -278,7 +297,10 @@ void hm_seidel_bound(hm_seidel_t *st, const hm_machine_info_t *mi, const char *e
                      double value)
 {
     st->bound = hm_seidel_slots(value);
-    if (st->companion_steps > 0) {
+    if (st->companion_bst) {
+        st->bound += 3 * hm_seidel_msg_cost(mi, 1, (double)st->bytes / 2);
+        snprintf(st->expr, sizeof st->expr, "%s + 3*(m*a/2+b)", expr);
+    } else if (st->companion_steps > 0) {
         st->bound += st->companion_steps * hm_seidel_msg_cost(mi, 1, (double)st->bytes);
         snprintf(st->expr, sizeof st->expr, "%s + %d*(m*a+b)", expr, st->companion_steps);
     } else {

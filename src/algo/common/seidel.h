@@ -12,7 +12,8 @@
  *                   that when the root sits on a companion position the pair swaps,
  *                   so that the root is always a full node; after the broadcast on
  *                   the full nodes each sends the message to its companions (one
- *                   step, or the two steps of a 2 x 2 ST broadcast in a mesh);
+ *                   step, or in a mesh the cheaper of a 2 x 2 ST broadcast, two
+ *                   steps of ma + b, and a 2 x 2 BST broadcast, three of ma/2 + b);
  *   virtual nodes   d = ceil(lg n); logical positions >= n are simulated by the last
  *                   physical one (section 5.1).
  */
@@ -44,7 +45,8 @@ typedef struct hm_seidel_s {
     const char *bound_expr; /* = expr */
     char expr[192];
     int64_t bound;          /* the paper's cost for the logical machine + companions */
-    int companion_steps;    /* 0, 1 or 2 */
+    int companion_steps;    /* 0, 1, 2 (ST on 2 x 2) or 3 (BST on 2 x 2) */
+    int companion_bst;      /* the companions of a mesh get a 2 x 2 BST broadcast */
     char algo[32];
 } hm_seidel_t;
 
