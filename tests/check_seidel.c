@@ -393,7 +393,7 @@ END_TEST
  * 2 x 2 ST to the companions, 2(ma + b) (or ma + b when only one axis has some). */
 START_TEST(test_mesh_companions)
 {
-    int64_t m = 512, ma = m * ABAR;
+    int64_t m = 32, ma = m * ABAR; /* b >= ma/2: the 2 x 2 ST is the cheaper */
     /* 6 x 7: full 4 x 4, companions on both axes; the root 40 = (5, 5) is a
      * companion position, so its pair swaps roles. */
     char cfg[512];
