@@ -84,6 +84,115 @@ static int64_t linear_rh_sum(int d, int nu, int64_t m)
 
 static const int roots_of[] = {0, 1, 5, 13, 47, 63};
 
+/* ---- the circuit engine itself, with small node programs ------------------------ */
+
+typedef struct circ_case_s {
+    int sends[4][2]; /* per node: up to two destinations, -1 none */
+    int len;
+} circ_case_t;
+
+static void circ_node(hm_node_t *n, void *state)
+{
+    const circ_case_t *c = state;
+    static const char bytes[64] = "0123456789abcdef0123456789abcdef0123456789abcdef012345678";
+    for (int k = 0; k < 2; k++)
+        if (c->sends[hm_id(n)][k] >= 0) {
+            hm_packet_t p = {.msg = 10 * hm_id(n) + k, .data = bytes, .len = (uint32_t)c->len};
+            ck_assert_int_eq(hm_send_to(n, c->sends[hm_id(n)][k], &p), 0);
+        }
+    /* Read everything addressed to this node: its count is known from the case. */
+    int want = 0;
+    for (int x = 0; x < 4; x++)
+        for (int k = 0; k < 2; k++)
+            want += c->sends[x][k] == hm_id(n);
+    for (int i = 0; i < want; i++) {
+        hm_packet_t p;
+        if (hm_wait_packet(n, &p) != HM_OK)
+            return;
+        ck_assert_int_eq(p.len, c->len);
+        ck_assert(memcmp(p.data, bytes, (size_t)c->len) == 0);
+        hm_store(n, p.recv_slot);
+    }
+}
+
+static const hm_algorithm_t circ_algo = {
+    .name = "circuit-test", .node_main = circ_node,
+};
+
+/* Runs the case on a linear array of 4 nodes with a = cap * abar, abar = 1, b = 5. */
+static int circ_run(circ_case_t *c, int cap, hm__contention_t pol, hm__stats_t *st,
+                    int64_t *recv_slots)
+{
+    hm__options_t o = {0};
+    o.info.topology = HM_TOPO_LINEAR;
+    o.info.nodes = 4;
+    o.info.rows = 1;
+    o.info.cols = 4;
+    o.info.ports = HM_PORTS_ONE_PORT_FULL;
+    o.info.link_capacity = cap;
+    o.info.circuit = 1;
+    o.info.cost_abar = 1;
+    o.info.cost_a = cap;
+    o.info.cost_b = 5;
+    o.mailbox_capacity = 4;
+    o.contention = pol;
+    o.max_slots = 100000;
+    hm__machine_t *m;
+    char err[128];
+    ck_assert_int_eq(hm__machine_create(&m, &o, &circ_algo, c, err, sizeof err), 0);
+    int rc = hm__machine_run(m);
+    *st = m->stats;
+    for (int x = 0; x < 4; x++)
+        for (size_t k = 0; k < 2; k++)
+            recv_slots[2 * x + (int)k] =
+                k < m->nodes[x].stores.n ? m->nodes[x].stores.v[k] : -1;
+    hm__machine_destroy(m);
+    return rc;
+}
+
+/* Port contention: nodes 0 and 2 both send 10 bytes to node 1 in slot 0. Each lasts
+ * a*m + b = 15 slots; under "queue" node 2's waits for the receive port (slots
+ * 15..29), under "strict" the run stops. */
+START_TEST(test_circuit_port_contention)
+{
+    circ_case_t c = {.sends = {{1, -1}, {-1, -1}, {1, -1}, {-1, -1}}, .len = 10};
+    hm__stats_t st;
+    int64_t rs[8];
+    ck_assert_int_eq(circ_run(&c, 1, HM__CONTENTION_QUEUE, &st, rs), 0);
+    ck_assert_int_eq(rs[2], 14);
+    ck_assert_int_eq(rs[3], 29);
+    ck_assert_int_eq(st.last_activity + 1, 30);
+    ck_assert_int_eq(st.conflicts, 1);
+    ck_assert_int_eq(st.delayed_packets, 1);
+    ck_assert_int_eq(st.delay_slots, 15);
+    ck_assert_int_eq(circ_run(&c, 1, HM__CONTENTION_STRICT, &st, rs), 1);
+}
+END_TEST
+
+/* Link contention: 0 -> 2 and 1 -> 3 share link 1->2. With capacity 1 both last
+ * 2*a*m + b = 25 slots (and count as conflicts); with capacity 2 (a = 2 abar) they
+ * fit: a*m + b = 25 slots too, no conflict; two messages of one sender go one after
+ * the other (no conflict). */
+START_TEST(test_circuit_link_sharing)
+{
+    circ_case_t c = {.sends = {{2, 3}, {3, -1}, {-1, -1}, {-1, -1}}, .len = 10};
+    hm__stats_t st;
+    int64_t rs[8];
+    ck_assert_int_eq(circ_run(&c, 1, HM__CONTENTION_QUEUE, &st, rs), 0);
+    /* Slot 0: 0->2 and 1->3 start, k = 2: 25 slots. 0->3 waits for node 0's port and
+     * for node 3's: starts in slot 25 alone, 15 slots. */
+    ck_assert_int_eq(rs[4], 24);
+    ck_assert_int_eq(rs[6], 24);
+    ck_assert_int_eq(rs[7], 39);
+    ck_assert_int_eq(st.conflicts, 2);
+    ck_assert_int_eq(st.delayed_packets, 0);
+    ck_assert_int_eq(circ_run(&c, 2, HM__CONTENTION_STRICT, &st, rs), 0);
+    ck_assert_int_eq(rs[4], 24); /* a = 2: 2*10 + 5 */
+    ck_assert_int_eq(st.conflicts, 0);
+    ck_assert_int_eq(circ_run(&c, 1, HM__CONTENTION_STRICT, &st, rs), 1);
+}
+END_TEST
+
 /* Linear arrays, d = 1..6, nu = 0..2 (nu capped at d - 1), every algorithm, a dozen
  * roots: completion = Table I = bound, every node holds the message, ST and BST run
  * under "strict" without a single conflict (sections 4.1-4.3). */
@@ -426,6 +535,12 @@ END_TEST
 Suite *hm_suite_seidel(void)
 {
     Suite *s = suite_create("seidel");
+    TCase *eng = tcase_create("circuit");
+    tcase_add_test(eng, test_circuit_port_contention);
+    tcase_add_test(eng, test_circuit_link_sharing);
+    tcase_set_timeout(eng, 30);
+    suite_add_tcase(s, eng);
+
     TCase *lin = tcase_create("linear");
     tcase_add_loop_test(lin, test_linear_table1, 0, 18);
     tcase_add_loop_test(lin, test_linear_eq1_eq7, 1, 7);
