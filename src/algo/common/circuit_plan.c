@@ -273,7 +273,8 @@ static int take(hm_node_t *n, run_t *r)
         int64_t len = off(r->p, piece + 1) - off(r->p, piece);
         if (at + len > (int64_t)pk.len)
             return HM_EINVAL;
-        memcpy(r->buf + off(r->p, piece), src + at, (size_t)len);
+        if (len > 0) /* (an empty piece of a short message comes with no bytes) */
+            memcpy(r->buf + off(r->p, piece), src + at, (size_t)len);
         at += len;
         if (!r->have[piece]) {
             r->have[piece] = 1;
