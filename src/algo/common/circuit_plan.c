@@ -23,14 +23,12 @@ hm_plan_t *hm_plan_new(int nodes, int logical, const int32_t *map, int64_t bytes
     p->ops = calloc((size_t)nodes, sizeof *p->ops);
     p->nops = calloc((size_t)nodes, sizeof *p->nops);
     p->capops = calloc((size_t)nodes, sizeof *p->capops);
-    p->due = calloc((size_t)nodes * (size_t)p->pieces, 1);
-    if (!p->map || !p->ops || !p->nops || !p->capops || !p->due) {
+    if (!p->map || !p->ops || !p->nops || !p->capops) {
         hm_plan_free(p);
         return NULL;
     }
     for (int i = 0; i < logical; i++)
         p->map[i] = map ? map[i] : i;
-    memset(p->due + (size_t)source * (size_t)p->pieces, 1, (size_t)p->pieces);
     return p;
 }
 
@@ -85,18 +83,28 @@ void hm_plan_send_set_phys(hm_plan_t *p, int step, int from, int to, uint32_t ba
         p->failed = 1; /* a builder bug: caught by the tests */
         return;
     }
-    /* Drop a send whose pieces are all due at the receiver already (virtual nodes
-     * simulated by one physical node, Seidel section 5.1). */
-    uint8_t *due = p->due + (size_t)to * (size_t)p->pieces;
-    int fresh = 0;
-    uint32_t s = 0;
-    do {
-        fresh |= !due[base | s];
-        due[base | s] = 1;
-        s = (s - mask) & mask;
-    } while (s);
-    if (!fresh && p->dedup)
-        return;
+    /* With dedup, drop a send whose pieces are all due at the receiver already
+     * (virtual nodes simulated by one physical node, Seidel section 5.1). */
+    if (p->dedup) {
+        if (!p->due) {
+            p->due = calloc((size_t)p->nodes * (size_t)p->pieces, 1);
+            if (!p->due) {
+                p->failed = 1;
+                return;
+            }
+            memset(p->due + (size_t)p->source * (size_t)p->pieces, 1, (size_t)p->pieces);
+        }
+        uint8_t *due = p->due + (size_t)to * (size_t)p->pieces;
+        int fresh = 0;
+        uint32_t s = 0;
+        do {
+            fresh |= !due[base | s];
+            due[base | s] = 1;
+            s = (s - mask) & mask;
+        } while (s);
+        if (!fresh)
+            return;
+    }
     hm_plan_op_t op = {.kind = HM_PLAN_SEND, .step = step, .peer = to, .base = base,
                        .mask = mask};
     push_op(p, from, op);

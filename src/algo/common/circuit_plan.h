@@ -49,7 +49,7 @@ typedef struct hm_plan_s {
     int32_t *map;     /* logical -> physical (owned) */
     hm_plan_op_t **ops; /* per physical node */
     size_t *nops, *capops;
-    uint8_t *due;     /* nodes x pieces: the piece is due to reach the node */
+    uint8_t *due;     /* with dedup: nodes x pieces, the piece is due at the node */
     int dedup;        /* drop sends of pieces already due at the receiver */
     int64_t *start;   /* if not NULL: a send of step s <= timed_until waits for slot
                          start[s] */

@@ -130,6 +130,14 @@ int hm_seidel_setup(hm_setup_t *s, const char *algo, int allow_virtual, int with
     if (map_axis(st->n1, st->root / st->n2, sz, &st->d1, &st->rowmap, &st->rowcomp, &st->li) ||
         map_axis(st->n2, st->root % st->n2, sz, &st->d2, &st->colmap, &st->colcomp, &st->lj))
         return oom(s);
+    if (st->d1 + st->d2 > 15) {
+        snprintf(s->error, sizeof s->error,
+                 "%s: algorithm.sizing: found \"virtual-nodes\" making %d x %d nodes a "
+                 "logical 2^%d x 2^%d mesh; allowed: at most 2^15 logical nodes "
+                 "(\"companions\")",
+                 s->file ? s->file : "(config)", st->n1, st->n2, st->d1, st->d2);
+        return -1;
+    }
     st->msg = malloc((size_t)bytes);
     st->bufs = calloc((size_t)mi->nodes, (size_t)bytes);
     if (!st->msg || !st->bufs)
@@ -148,6 +156,14 @@ int hm_seidel_setup(hm_setup_t *s, const char *algo, int allow_virtual, int with
 int hm_seidel_plan(hm_setup_t *s, hm_seidel_t *st, int bits)
 {
     int l1 = 1 << st->d1, l2 = 1 << st->d2, nodes = st->n1 * st->n2;
+    /* Every node keeps one flag per piece while it runs. */
+    if ((double)nodes * (double)(1 << bits) > (double)(1 << 27)) {
+        snprintf(s->error, sizeof s->error,
+                 "%s: topology: found %d nodes and a message cut into %d pieces; allowed: "
+                 "nodes x pieces <= 2^27 (%s on fewer nodes)",
+                 s->file ? s->file : "(config)", nodes, 1 << bits, st->algo);
+        return -1;
+    }
     int32_t *map = malloc((size_t)l1 * (size_t)l2 * sizeof *map);
     if (!map)
         return oom(s);

@@ -4,12 +4,12 @@
  * src/algo/seidel/ with st-broadcast and bst-broadcast: see st-broadcast.c for why.
  *
  * Linear array of n = 2^d nodes, the message in n pieces:
- *   0. the root permutes its message into bit-reversed piece order (rho*m, charged
- *      as hm_busy): the distribution then sends contiguous ranges and every exchange
- *      below concatenates contiguous ranges of the original order (Seidel: "permuted
- *      in node 0 before the first phase");
- *   1. distribute along the spanning tree of the root (XOR-ed, section 4.4): node x
- *      gets piece bitrev(x);                                    (1-2^-d)ma + db
+ *   0. the root permutes its message (rho*m, charged as hm_busy; Seidel: "permuted
+ *      in node 0 before the first phase") so that
+ *   1. the distribution along the spanning tree of the root (XOR-ed, section 4.4)
+ *      gives node x piece bitrev(x): each message is an interleaved set (every
+ *      2^(d-k)-th piece), contiguous in the permuted message; (1-2^-d)ma + db
+ *      Then every exchange below concatenates ranges of the original order.
  *   2. d exchange steps, farthest first: in step i nodes x and x XOR 2^(d-i) swap
  *      all they hold (m/2^(d-i+1) bytes). Step i puts 2^(d-i) circuits on the links
  *      in the middle of every block of 2^(d-i+1) nodes (2^(d-1) on the middle link in
@@ -186,7 +186,7 @@ static int rh_setup(hm_setup_t *s)
                        : (2.0 + (double)(e - nu - 2) / (2 << nu) - 1.0 / (1 << e)) * m * a +
                              2 * e * b + hm_seidel_slots(rho * m);
     } else {
-        int d1 = st->d1, d2 = st->d2, D = d1 < d2 ? d1 : d2, X = d1 + d2 - 2 * D;
+        int d1 = st->d1, d2 = st->d2, D = d1 < d2 ? d1 : d2;
         st->nu = hm_seidel_nu(st, D);
         if (hm_seidel_plan(s, st, d1 + d2) != 0)
             goto fail;
@@ -202,7 +202,6 @@ static int rh_setup(hm_setup_t *s)
             double k = i < 2 * D ? (i / 2 >= 1 ? (double)(1 << (i / 2 - 1)) : 0.5)
                                  : (double)(1 << (i - D));
             double f = k * abar > a ? k * abar : a;
-            (void)X;
             tot += m / (2 << i) * f + b;
         }
         expr = "(2+(2(d2-d1)-3)/2^(d1+nu+2)+1/2^(2nu+3)-1/2^(d1+d2))*m*a+2(d1+d2)*b+m*rho";
