@@ -180,7 +180,18 @@ def main():
             rh = crossover(rows, "bst-broadcast", "rh-broadcast")
             print("%s: ST/BST crossover found by the emulator: BST cheaper from m = %s bytes; "
                   "paper: %s = %.1f bytes" % (name, x, rule, paper))
-            print("%s: RH cheaper than BST from m = %s bytes" % (name, rh))
+            if rh and rh > SIZES[0]:
+                rh = refine(args.hypemu, topo, tmp, "bst-broadcast", "rh-broadcast", rh)
+            if mesh:
+                # Table I: RH (2+(2(y-x)-3)/2^(x+2)+1/8-1/2^(x+y))ma + 2(x+y)b + m rho
+                # against BST (2+(2y-5)/8)ma + (2y+3)b.
+                x, y = min(d1, d2), max(d1, d2)
+                k = (2 * y - 5) / 8 - (2 * (y - x) - 3) / 2 ** (x + 2) - 1 / 8 + 1 / 2 ** (x + y)
+                rh_rule = " (Table I: m > %.1f bytes; the paper says \"more than 12K\")" % (
+                    (2 * (x + y) - 2 * y - 3) * B / (k * A - RHO))
+            else:
+                rh_rule = " (section 3.7: never)"
+            print("%s: RH cheaper than BST from m = %s bytes%s" % (name, rh, rh_rule))
             worst = max(abs(r["emu_slots"] - table1(r["alg"], mesh, d1, d2, r["m"]))
                         for r in rows)
             print("%s: largest |emulated - Table I| = %d slots; most clock slots opened "
