@@ -459,10 +459,10 @@ START_TEST(test_mesh_table1)
                          (2 * mx + 2 * nu + 3) * B;
     if (mx - nu == 1)
         bst_better = 2 * (ma - ma / (q * q)) + 4 * nu * B + 3 * (ma / (2 * q * q) + B);
-    /* ST simple: the five phases of section 3.2.2 (equation (4) overstates them by
-     * (1-2^-nu)^2 ma); nu = 0: (d1+d2)(ma+b). */
-    int64_t st_simple = (ma - ma / q) + nu * B + (d1 - nu) * (ma / q + B) +
-                        (ma / q - ma / (q * q)) + nu * B + (d2 - nu) * (ma / (q * q) + B) +
+    /* ST simple: the five phases of section 3.2.2, the shorter axis first (equation
+     * (4), column first, overstates them by (1-2^-nu)^2 ma); nu = 0: (d1+d2)(ma+b). */
+    int64_t st_simple = (ma - ma / q) + nu * B + (mn - nu) * (ma / q + B) +
+                        (ma / q - ma / (q * q)) + nu * B + (mx - nu) * (ma / (q * q) + B) +
                         (ma - ma / (q * q)) + 2 * nu * B;
     /* BST simple: equation (8) on the row-major linear array of 2^(d1+d2) nodes. */
     int dl = d1 + d2, nul = nu_cfg < dl - 1 ? nu_cfg : dl - 1;

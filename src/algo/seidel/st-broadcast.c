@@ -20,7 +20,8 @@
  *   "strict".
  *
  * Mesh 2^d1 x 2^d2, variant "simple" (section 3.2.1 and the five phases of 3.2.2):
- *   the message goes down the root's column, then along every row; with nu > 0 the
+ *   the message goes down the root's column, then along every row (along the root's
+ *   row first, then the columns, when d1 > d2, as the paper advises); with nu > 0 the
  *   column phase stops before its exchange, the rows carry m/2^(2nu) pieces and a
  *   final exchange in every 2^nu x 2^nu block rebuilds the message. Cost
  *   (1-2^-nu)ma + nu*b + (d1-nu)(ma/2^nu+b) + (1-2^-nu)ma/2^nu + nu*b
@@ -40,7 +41,6 @@
  *   submesh coordinates (the paper's conjecture, section 4).
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "../common/seidel.h"
 
@@ -84,45 +84,68 @@ static int st_line(hm_plan_t *p, int step0, const int32_t *line, int e, int root
     return s3;
 }
 
-/* Mesh, variant "simple" (section 3.2.1; with nu > 0 the five phases of 3.2.2). */
-static int st_mesh_simple(hm_seidel_t *st, int nu)
+/* Node (x, y) of the mesh seen with its first broadcast axis first: x along the
+ * first axis (a row index when columns go first), y along the second. */
+static int at(const hm_seidel_t *st, int rows_first, int x, int y)
+{
+    return rows_first ? hm_seidel_lid(st, y, x) : hm_seidel_lid(st, x, y);
+}
+
+/* Mesh, variant "simple" (section 3.2.1; with nu > 0 the five phases of 3.2.2). The
+ * first axis carries packets of m/2^nu bytes, the second m/2^(2nu): the root's column
+ * goes first, or its row when d1 > d2 (the paper's remark after equation (4)). */
+static int st_mesh_simple(hm_seidel_t *st, int nu, int rf)
 {
     hm_plan_t *p = st->plan;
-    int B = 1 << nu, i0 = st->li >> nu, j0 = st->lj >> nu;
-    static const int32_t zero[1 << 15];
-    int32_t line[1 << 15];
-    memcpy(line, zero, sizeof line); /* (quiets -Wmaybe-uninitialized) */
-    /* 1. Distribute in the root's column block; 2. ST down the column subarrays. */
-    for (int ii = 0; ii < B; ii++)
-        line[ii] = hm_seidel_lid(st, i0 * B + ii, st->lj);
-    int s = hm_plan_scatter(p, 0, line, nu, st->li & (B - 1), 0, B, 0), s2 = s;
-    for (int ii = 0; ii < B; ii++) {
-        for (int j = 0; j < (1 << (st->d1 - nu)); j++)
-            line[j] = hm_seidel_lid(st, j * B + ii, st->lj);
-        s2 = hm_plan_st(p, s, line, st->d1 - nu, i0, ii * B, B);
+    int dx = rf ? st->d2 : st->d1, dy = rf ? st->d1 : st->d2;
+    int rx = rf ? st->lj : st->li, ry = rf ? st->li : st->lj;
+    int B = 1 << nu, x0 = rx >> nu, y0 = ry >> nu;
+    int32_t *line = calloc((size_t)1 << 15, sizeof *line);
+    if (!line) {
+        p->failed = 1;
+        return 0;
     }
-    /* 3. Each node of the column distributes along its row block; 4. ST along the
-     *    row subarrays. */
+    /* 1. Distribute in the root's block of the first axis; 2. ST along its
+     *    subarrays. */
+    for (int xx = 0; xx < B; xx++)
+        line[xx] = at(st, rf, x0 * B + xx, ry);
+    int s = hm_plan_scatter(p, 0, line, nu, rx & (B - 1), 0, B, 0), s2 = s;
+    for (int xx = 0; xx < B; xx++) {
+        for (int j = 0; j < (1 << (dx - nu)); j++)
+            line[j] = at(st, rf, j * B + xx, ry);
+        s2 = hm_plan_st(p, s, line, dx - nu, x0, xx * B, B);
+    }
+    /* 3. Each node of that line distributes along its second-axis block; 4. ST along
+     *    the second-axis subarrays. */
     int s3 = s2, s4 = s2;
-    for (int i = 0; i < (1 << st->d1); i++) {
-        int f = (i & (B - 1)) * B;
-        for (int jj = 0; jj < B; jj++)
-            line[jj] = hm_seidel_lid(st, i, j0 * B + jj);
-        s3 = hm_plan_scatter(p, s2, line, nu, st->lj & (B - 1), f, 1, 0);
+    for (int x = 0; x < (1 << dx); x++) {
+        for (int yy = 0; yy < B; yy++)
+            line[yy] = at(st, rf, x, y0 * B + yy);
+        s3 = hm_plan_scatter(p, s2, line, nu, ry & (B - 1), (x & (B - 1)) * B, 1, 0);
     }
-    for (int i = 0; i < (1 << st->d1); i++)
-        for (int jj = 0; jj < B; jj++) {
-            for (int j = 0; j < (1 << (st->d2 - nu)); j++)
-                line[j] = hm_seidel_lid(st, i, j * B + jj);
-            s4 = hm_plan_st(p, s3, line, st->d2 - nu, j0, (i & (B - 1)) * B + jj, 1);
+    for (int x = 0; x < (1 << dx); x++)
+        for (int yy = 0; yy < B; yy++) {
+            for (int j = 0; j < (1 << (dy - nu)); j++)
+                line[j] = at(st, rf, x, j * B + yy);
+            s4 = hm_plan_st(p, s3, line, dy - nu, y0, (x & (B - 1)) * B + yy, 1);
         }
-    /* 5. Exchange in every 2^nu x 2^nu block. */
-    int last = s4;
-    for (int bi = 0; bi < (1 << (st->d1 - nu)); bi++)
-        for (int bj = 0; bj < (1 << (st->d2 - nu)); bj++) {
-            hm_grid_t g = {st, bi * B, 1, nu, bj * B, 1, nu};
-            last = hm_grid_gather(p, s4, &g, 0, 1);
+    /* 5. Exchange in every 2^nu x 2^nu block: node (xx, yy) of a block holds piece
+     *    xx*2^nu + yy; nearest first along the second axis, then the first. */
+    int last = s4, s5 = s4;
+    for (int bx = 0; bx < (1 << (dx - nu)); bx++)
+        for (int by = 0; by < (1 << (dy - nu)); by++) {
+            for (int xx = 0; xx < B; xx++) {
+                for (int yy = 0; yy < B; yy++)
+                    line[yy] = at(st, rf, bx * B + xx, by * B + yy);
+                s5 = hm_plan_gather(p, s4, line, nu, xx * B, 1);
+            }
+            for (int yy = 0; yy < B; yy++) {
+                for (int xx = 0; xx < B; xx++)
+                    line[xx] = at(st, rf, bx * B + xx, by * B + yy);
+                last = hm_plan_gather(p, s5, line, nu, 0, B);
+            }
         }
+    free(line);
     return last;
 }
 
@@ -204,9 +227,16 @@ static int st_setup(hm_setup_t *s)
         double q = 1 << nu;
         if (hm_seidel_plan(s, st, 2 * nu) != 0)
             goto fail;
-        last = st_mesh_simple(st, nu);
-        expr = "(1-2^-nu)ma+nu*b+(d1-nu)(ma/2^nu+b)+(1-2^-nu)ma/2^nu+nu*b"
-               "+(d2-nu)(ma/4^nu+b)+(1-4^-nu)ma+2nu*b";
+        int rf = d1 > d2; /* the shorter axis first */
+        last = st_mesh_simple(st, nu, rf);
+        if (rf) {
+            d1 = st->d2;
+            d2 = st->d1;
+        }
+        expr = rf ? "(1-2^-nu)ma+nu*b+(d2-nu)(ma/2^nu+b)+(1-2^-nu)ma/2^nu+nu*b"
+                    "+(d1-nu)(ma/4^nu+b)+(1-4^-nu)ma+2nu*b"
+                  : "(1-2^-nu)ma+nu*b+(d1-nu)(ma/2^nu+b)+(1-2^-nu)ma/2^nu+nu*b"
+                    "+(d2-nu)(ma/4^nu+b)+(1-4^-nu)ma+2nu*b";
         value = (1 - 1 / q) * m * a + nu * b + (d1 - nu) * (m * a / q + b) +
                 (1 - 1 / q) * m * a / q + nu * b + (d2 - nu) * (m * a / (q * q) + b) +
                 (1 - 1 / (q * q)) * m * a + 2 * nu * b;
