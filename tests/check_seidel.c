@@ -532,6 +532,40 @@ START_TEST(test_mesh_companions)
 }
 END_TEST
 
+/* The shipped configs (a = 1, b = 20, rho = 1, m = 256; 16 nodes or 4 x 8), outputs
+ * left out: each completes in its formula's time. */
+START_TEST(test_configs)
+{
+    static const struct {
+        const char *file;
+        int64_t slots;
+    } cases[] = {
+        {"linear_st", 4 * (256 + 20)},                     /* (1) */
+        {"linear_bst", 5 * (128 + 20)},                    /* (7) */
+        {"linear_rh", 752 + 8 * 20 + 256},                 /* Table I */
+        {"mesh_st", 640 + 8 * 20},                         /* Table I, max = 3 */
+        {"mesh_st_simple", 5 * (256 + 20)},                /* (d1+d2)(ma+b) */
+        {"mesh_bst", (6 + 11) * 256 / 8 + 9 * 20},         /* (10) */
+        {"mesh_bst_simple", 6 * (128 + 20)},               /* (9) */
+        {"mesh_rh", 976},                                  /* Table I, d1 = 2, d2 = 3 */
+    };
+    static const char *const sets[] = {"output=null", NULL};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/configs/%s.json", HM_SRCDIR, cases[i].file);
+        char *text = hm_t_slurp(path, NULL);
+        ck_assert_msg(text != NULL, "cannot read %s", path);
+        hm_trun_t r = hm_t_run(text, sets);
+        free(text);
+        ck_assert_msg(r.rc == 0, "%s: rc %d %s", cases[i].file, r.rc,
+                      r.message ? r.message : "");
+        ck_assert_int_eq(hm_t_int(&r, "completion_slots"), cases[i].slots);
+        ck_assert_int_eq(hm_t_bound(&r, "bound"), cases[i].slots);
+        hm_t_free(&r);
+    }
+}
+END_TEST
+
 Suite *hm_suite_seidel(void)
 {
     Suite *s = suite_create("seidel");
@@ -549,6 +583,7 @@ Suite *hm_suite_seidel(void)
     tcase_add_test(lin, test_odd_lengths);
     tcase_add_test(lin, test_time_jumps);
     tcase_add_test(lin, test_config_errors);
+    tcase_add_test(lin, test_configs);
     tcase_set_timeout(lin, 120);
     suite_add_tcase(s, lin);
 
