@@ -101,6 +101,26 @@ int64_t hm_now(const hm_node_t *n);
 /* Send one packet on one port in the current slot. */
 int hm_send(hm_node_t *n, int port, const hm_packet_t *p);
 
+/* Send one message to any node under circuit routing (SPEC section 5, Seidel
+ * section 2). The message follows the shortest path (in a mesh along the row first,
+ * then the column), holds every link of the path while it travels and does not
+ * involve the nodes on the way. It lasts ceil(k / link_capacity) * a * len + b slots
+ * (rounded up to whole slots, at least 1), k being the largest number of circuits
+ * that share one of its links when it starts; it is received in its last slot and
+ * can be read from the next one.
+ *
+ * The call does not wait: the engine copies p (and its bytes) and starts the message
+ * as soon as the node's transmit port is free (a node transmits one message at a
+ * time, in the order of its calls) and the destination's receive port is free (a
+ * node receives one message at a time). A message that must wait for a busy receive
+ * port (port contention), or that shares a link with more than link_capacity other
+ * circuits (link contention), is a conflict: under "strict" contention the run stops,
+ * under "queue" it is serialised or slowed as the cost model says, and counted.
+ * Returns 0, HM_EINVAL (dest out of range or the node itself), HM_ENOMEM or
+ * HM_EABORT. Under packet routing dest must be a neighbour and this is hm_send on
+ * the port that leads to it. */
+int hm_send_to(hm_node_t *n, int dest, const hm_packet_t *p);
+
 /* Shout: one emission of one packet on every port whose bit is set in ports. Under
  * the shout port model this is a single emission; under the other models it is one
  * packet per port. */
@@ -185,6 +205,10 @@ typedef struct hm_machine_info_s {
     hm_ports_kind_t ports;
     int link_capacity;   /* packets or circuits per directed link per slot */
     int circuit;         /* 1 under "routing": "circuit" */
+    /* Seidel's cost model (SPEC section 5), used under circuit routing: a message of
+     * m bytes lasts ceil(k/link_capacity)*cost_a*m + cost_b slots; copying m bytes in
+     * a node costs cost_rho*m slots; cost_a = link_capacity * cost_abar. */
+    double cost_a, cost_abar, cost_b, cost_rho;
     uint64_t seed;
 } hm_machine_info_t;
 

@@ -221,6 +221,9 @@ struct hm__machine_s {
 
     hm__stats_t stats;
 
+    /* Circuit routing (ports/circuit.c), NULL under packet routing. */
+    struct hm__circuits_s *circ;
+
     /* Stopping. */
     atomic_int aborted;
     int exit_code;
@@ -248,6 +251,25 @@ void hm__log_event(hm_node_t *n, hm__event_kind_t kind, int64_t slot, int port, 
 /* ports/ports.c: can copy c be transmitted now, given what the slot already carries?
  * Returns 1 and records the use, or 0 and writes why into `why`. */
 int hm__port_admit(hm__machine_t *m, int idx, char *why, size_t whylen);
+
+/* ports/circuit.c: circuit routing and Seidel's cost model (SPEC section 5). Under
+ * circuit routing the clock hands the slot's new messages to hm__circuit_commit
+ * instead of the port model; messages then travel for several slots, and the clock
+ * asks hm__circuit_next for the next slot in which one starts or arrives. */
+int hm__circuit_create(hm__machine_t *m);
+void hm__circuit_destroy(hm__machine_t *m);
+/* Queue a message of node n (called from n's thread, into n's outbox). */
+int hm__circuit_send(hm_node_t *n, int dest, const hm_packet_t *p);
+/* In commit of slot t: take the outboxes of the slot's active nodes (active may be
+ * NULL), start what can start in slot t, deliver what arrives in slot t. */
+int hm__circuit_commit(hm__machine_t *m, int64_t t);
+/* The next slot after t in which a message may start or arrives; INT64_MAX if none. */
+int64_t hm__circuit_next(hm__machine_t *m, int64_t t);
+/* Circuit figures for the summary (a new object), NULL under packet routing. */
+json_t *hm__circuit_summary(const hm__machine_t *m);
+
+/* engine/clock.c: a copy reaches its receiver in slot t (its last slot). */
+int hm__deliver(hm__machine_t *m, hm__copy_t *c, int64_t t);
 
 /* topo/topology.c */
 int hm__topology_build(hm__machine_t *m, char *err, size_t errlen);

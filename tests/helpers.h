@@ -51,5 +51,6 @@ Suite *hm_suite_outputs(void);
 Suite *hm_suite_bus(void);
 Suite *hm_suite_simultaneous(void);
 Suite *hm_suite_esbt(void);
+Suite *hm_suite_seidel(void);
 
 #endif

@@ -13,7 +13,10 @@
     XX(simultaneous_broadcast)                                                           \
     XX(multinode_broadcast)                                                              \
     XX(max)                                                                              \
-    XX(merge_sort)
+    XX(merge_sort)                                                                       \
+    XX(st_broadcast)                                                                     \
+    XX(bst_broadcast)                                                                    \
+    XX(rh_broadcast)
 
 #define XX(sym) extern const hm_algorithm_t hm_algo_##sym;
 HM_ALGORITHM_MAP(XX)

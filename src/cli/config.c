@@ -242,17 +242,27 @@ static void check_ports(hm__config_t *c, json_t *p)
     static const char *const routings[] = {"packet", "circuit", NULL};
     hm_machine_info_t *in = &c->opt.info;
     in->link_capacity = 1;
+    /* Circuit routing is the default on linear arrays and meshes, where Seidel's
+     * model (SPEC section 5) is the one the algorithms need; cost defaults: a = 2^nu
+     * (abar = 1), b = 1, rho = 0 slots. */
+    int grid = in->topology == HM_TOPO_LINEAR || in->topology == HM_TOPO_MESH;
+    in->circuit = grid;
+    in->cost_abar = 1;
+    in->cost_b = 1;
+    in->cost_rho = 0;
     int defmodel = c->algo ? (int)c->algo->default_ports
                            : (in->topology == HM_TOPO_BUS ? HM_PORTS_BUS : HM_PORTS_ALL_PORT);
     if (!p) {
         in->ports = (hm_ports_kind_t)defmodel;
+        in->cost_a = in->cost_abar;
         return;
     }
     only_keys(c, "ports", p, keys);
     int k = get_enum(c, p, "ports", "model", ports_names, defmodel);
     in->ports = (hm_ports_kind_t)(k < 0 ? defmodel : k);
     in->link_capacity = (int)get_int(c, p, "ports", "link_capacity", 1, 1, 1 << 20, 0);
-    in->circuit = get_enum(c, p, "ports", "routing", routings, 0) == 1;
+    in->circuit = get_enum(c, p, "ports", "routing", routings, grid) == 1;
+    in->cost_a = in->cost_abar * in->link_capacity;
     json_t *cost = json_object_get(p, "cost");
     if (cost) {
         static const char *const ckeys[] = {"a", "abar", "b", "rho", NULL};
@@ -264,8 +274,15 @@ static void check_ports(hm__config_t *c, json_t *p)
             c->cost.b = get_number(c, cost, "ports.cost", "b", 1);
             c->cost.rho = get_number(c, cost, "ports.cost", "rho", 0);
             c->cost.abar = get_number(c, cost, "ports.cost", "abar", 1);
-            /* Seidel section 2: a = 2^nu * abar unless given. */
+            /* Seidel section 2: a = 2^nu * abar unless given (and abar = a / 2^nu
+             * when only a is). */
             c->cost.a = get_number(c, cost, "ports.cost", "a", c->cost.abar * in->link_capacity);
+            if (!json_object_get(cost, "abar"))
+                c->cost.abar = c->cost.a / in->link_capacity;
+            in->cost_a = c->cost.a;
+            in->cost_abar = c->cost.abar;
+            in->cost_b = c->cost.b;
+            in->cost_rho = c->cost.rho;
         }
     }
 }

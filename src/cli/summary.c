@@ -44,6 +44,9 @@ json_t *hm__summary_build(const hm__config_t *cfg, const hm__result_t *res)
     SET("stalls", json_integer(st->stalls));
     SET("max_mailbox_depth", json_integer(st->max_mailbox_depth));
     SET("slots_run", json_integer(st->slots_run));
+    json_t *circ = hm__circuit_summary(res->m);
+    if (circ) /* circuit routing: messages, link and port contention (SPEC 5) */
+        SET("circuits", circ);
     SET("verified", json_boolean(r->verified));
     SET("verification", json_string(r->verification));
     SET("exit_code", json_integer(res->exit_code));

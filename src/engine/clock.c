@@ -180,9 +180,10 @@ static int link_of(const hm__machine_t *m, const hm__copy_t *c)
     return c->src * m->maxdeg + c->sport;
 }
 
-/* A packet reached node dst in slot t: into its inbox, logged there, and the node is
- * woken in slot t + 1 if it was waiting for one. */
-static int deliver(hm__machine_t *m, hm__copy_t *c, int64_t t)
+/* A packet reached node dst in slot t, the last slot of its transmission: into its
+ * inbox, logged there, and the node is woken in slot t + 1 if it was waiting for one.
+ * Also called by ports/circuit.c when a message that lasted several slots arrives. */
+int hm__deliver(hm__machine_t *m, hm__copy_t *c, int64_t t)
 {
     hm_node_t *r = &m->nodes[c->dst];
     c->pkt.from = c->src;
@@ -192,8 +193,8 @@ static int deliver(hm__machine_t *m, hm__copy_t *c, int64_t t)
     if (HM__PUSH(r->inbox, *c) != 0)
         return -1;
     m->stats.transmissions++;
-    if (t + c->dur - 1 > m->stats.last_activity)
-        m->stats.last_activity = t + c->dur - 1;
+    if (t > m->stats.last_activity)
+        m->stats.last_activity = t;
     if (m->opt.record_events)
         hm__log_event(r, HM__EV_RECV, t, c->dport, c->src, c->pkt.msg, c->pkt.value, c->dur,
                       c->flow, NULL);
@@ -253,7 +254,7 @@ static int admit_or_hold(hm__machine_t *m, size_t i, int64_t t, hm__copyvec_t *k
     if (hm__port_admit(m, (int)i, why, sizeof why)) {
         /* Transmitted: it stays in the same mailbox, now received-unread, until the
          * receiver reads it. */
-        return deliver(m, c, t);
+        return hm__deliver(m, c, t);
     }
     if (m->opt.contention == HM__CONTENTION_STRICT) {
         m->stats.conflicts++;
@@ -302,6 +303,14 @@ void hm__commit(hm__machine_t *m)
                             hm__strdup_printf("out of memory in the thread of node %d", n->id));
         if (n->stalled == 0 && register_wait(m, n, t) != 0)
             return fail_system(m, "the clock");
+    }
+
+    /* Circuit routing (ports/circuit.c) replaces steps 2 and 3: messages last several
+     * slots and the receive ports, not mailboxes, hold them back. */
+    if (m->circ) {
+        if (hm__circuit_commit(m, t) != 0)
+            return fail_system(m, "the circuits");
+        goto next_slot;
     }
 
     /* 2. Candidates, oldest first: copies delayed earlier, then copies whose full
@@ -369,16 +378,24 @@ void hm__commit(hm__machine_t *m)
         if (admit_or_hold(m, i, t, &m->pending) != 0)
             return fail_system(m, "the mailboxes");
 
+next_slot:
     if (atomic_load(&m->aborted))
         return;
 
     /* 4. The next slot with work. */
-    int64_t next = INT64_MAX;
+    int64_t next;
+again:
+    next = INT64_MAX;
     if (m->woken.n > 0 || m->pending.n > 0)
         next = t + 1;
     timer_clean_top(m);
     if (m->timers.n > 0 && m->timers.v[0].slot < next)
         next = m->timers.v[0].slot;
+    if (m->circ) {
+        int64_t c = hm__circuit_next(m, t);
+        if (c < next)
+            next = c;
+    }
 
     m->active.n = 0;
     if (next == INT64_MAX) {
@@ -412,6 +429,18 @@ void hm__commit(hm__machine_t *m)
         n->wake_gen++;
         if (HM__PUSH(m->active, tm.node) != 0)
             return fail_system(m, "the clock");
+    }
+    if (m->active.n == 0 && m->circ) {
+        /* Only a message starts or arrives in slot `next`: no node runs in it, so
+         * commit it here at once and look further. */
+        t = m->now = next;
+        m->woken.n = 0;
+        m->stats.slots_run++;
+        if (hm__circuit_commit(m, t) != 0)
+            return fail_system(m, "the circuits");
+        if (atomic_load(&m->aborted))
+            return;
+        goto again;
     }
     qsort(m->active.v, m->active.n, sizeof(int32_t), cmp_int32);
     m->now = next;

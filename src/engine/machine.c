@@ -74,6 +74,10 @@ int hm__machine_create(hm__machine_t **out, const hm__options_t *opt,
         snprintf(err, errlen, "out of memory creating %d nodes", n);
         return HM_EXIT_SYSTEM;
     }
+    if (hm__circuit_create(m) != 0) {
+        snprintf(err, errlen, "out of memory creating the circuits of %d nodes", n);
+        return HM_EXIT_SYSTEM;
+    }
     for (int i = 0; i < n; i++) {
         hm_node_t *nd = &m->nodes[i];
         nd->id = i;
@@ -178,6 +182,7 @@ void hm__machine_destroy(hm__machine_t *m)
             sem_destroy(&nd->wake);
         }
     }
+    hm__circuit_destroy(m);
     free_copies(&m->pending, 0);
     free_copies(&m->stalled, 0);
     free(m->cand.v);

@@ -70,6 +70,17 @@ static int emit(hm_node_t *n, uint64_t ports, const hm_packet_t *p)
             return HM_EINVAL;
     if (atomic_load(&m->aborted))
         return HM_EABORT;
+    if (m->info.circuit) {
+        /* Circuit routing: one message per neighbour (ports/circuit.c). */
+        for (int port = 0; port < deg; port++)
+            if (ports >> port & 1) {
+                int to = m->nbr[n->id * m->maxdeg + port];
+                int rc = to < 0 ? HM_EINVAL : hm__circuit_send(n, to, p);
+                if (rc != HM_OK)
+                    return rc;
+            }
+        return HM_OK;
+    }
     int copies = __builtin_popcountll(ports);
     if (hm__grow((void **)&n->outbox.v, &n->outbox.cap, n->outbox.n + (size_t)copies,
                  sizeof *n->outbox.v) != 0) {
@@ -135,8 +146,9 @@ int hm_recv(hm_node_t *n, hm_packet_t *out)
     if (n->inbox_head >= n->inbox.n)
         return HM_ENOENT;
     hm__copy_t *c = &n->inbox.v[n->inbox_head++];
-    /* Reading frees its place in the link's mailbox. */
-    m->occ[c->src * m->maxdeg + c->sport]--;
+    /* Reading frees its place in the link's mailbox (routed messages have none). */
+    if (c->sport >= 0)
+        m->occ[c->src * m->maxdeg + c->sport]--;
     if (out)
         *out = c->pkt;
     n->held = c->blob;

@@ -51,17 +51,29 @@ int hm__write_timeline(const hm__machine_t *m, const hm__timeline_t *tl, FILE *f
         free(page);
         return -1;
     }
-    size_t e = 0;
+    /* A transmission that lasts several slots (circuit routing) is drawn over all its
+     * slots: a send from its first slot on, a receive (logged in its last slot) back
+     * to its first, as a busy period is; spans can cross pages. */
+    int64_t maxback = 0;
+    for (size_t i = 0; i < tl->n; i++)
+        if (tl->ev[i]->kind == HM__EV_RECV && tl->ev[i]->dur > maxback)
+            maxback = tl->ev[i]->dur;
     int width = 1;
     for (int x = nodes - 1; x >= 10; x /= 10)
         width++;
     for (int64_t start = 0; start < slots; start += PAGE) {
         int64_t end = start + PAGE < slots ? start + PAGE : slots;
         memset(page, '.', (size_t)nodes * PAGE);
-        while (e < tl->n && tl->ev[e]->slot < end) {
-            const hm__event_t *ev = tl->ev[e++];
-            int64_t last = ev->kind == HM__EV_BUSY ? ev->slot + ev->dur - 1 : ev->slot;
-            for (int64_t s = ev->slot; s <= last && s < end; s++) {
+        for (size_t e = 0; e < tl->n && tl->ev[e]->slot - maxback < end; e++) {
+            const hm__event_t *ev = tl->ev[e];
+            int64_t first = ev->slot, last = ev->slot;
+            if ((ev->kind == HM__EV_BUSY || ev->kind == HM__EV_SEND) && ev->dur > 1)
+                last = ev->slot + ev->dur - 1;
+            if (ev->kind == HM__EV_RECV && ev->dur > 1)
+                first = ev->slot - ev->dur + 1;
+            if (last < start || first >= end)
+                continue;
+            for (int64_t s = first > start ? first : start; s <= last && s < end; s++) {
                 char *c = &page[(size_t)ev->node * PAGE + (size_t)(s - start)];
                 *c = glyph(*c, ev);
             }

@@ -44,6 +44,27 @@ static void build_bus(hm__machine_t *m)
     }
 }
 
+/* Linear array (one row) and r x c mesh, no wrap-around; node (i, j) is i*c + j. Every
+ * node has the same four (linear: two) port numbers, whether or not a neighbour is
+ * behind them: port 0 west (x - 1), 1 east (x + 1), 2 north (x - c), 3 south (x + c);
+ * hm_neighbor says -1 where the array ends. Fixed numbers let circuit routing
+ * (ports/circuit.c) name every directed link as node * maxdeg + port. */
+static void build_grid(hm__machine_t *m)
+{
+    int r = m->info.rows, c = m->info.cols;
+    static const int back[4] = {1, 0, 3, 2};
+    for (int x = 0; x < m->info.nodes; x++) {
+        int i = x / c, j = x % c;
+        int nb[4] = {j > 0 ? x - 1 : -1, j < c - 1 ? x + 1 : -1, i > 0 ? x - c : -1,
+                     i < r - 1 ? x + c : -1};
+        m->deg[x] = m->maxdeg;
+        for (int p = 0; p < m->maxdeg; p++) {
+            m->nbr[x * m->maxdeg + p] = nb[p];
+            m->rport[x * m->maxdeg + p] = nb[p] >= 0 ? back[p] : -1;
+        }
+    }
+}
+
 int hm__topology_build(hm__machine_t *m, char *err, size_t errlen)
 {
     switch (m->info.topology) {
@@ -57,6 +78,12 @@ int hm__topology_build(hm__machine_t *m, char *err, size_t errlen)
             return -1;
         }
         m->maxdeg = m->info.nodes - 1;
+        break;
+    case HM_TOPO_LINEAR:
+        m->maxdeg = 2;
+        break;
+    case HM_TOPO_MESH:
+        m->maxdeg = 4;
         break;
     default:
         snprintf(err, errlen, "topology %s is not implemented yet",
@@ -79,6 +106,10 @@ int hm__topology_build(hm__machine_t *m, char *err, size_t errlen)
         break;
     case HM_TOPO_BUS:
         build_bus(m);
+        break;
+    case HM_TOPO_LINEAR:
+    case HM_TOPO_MESH:
+        build_grid(m);
         break;
     default:
         break;

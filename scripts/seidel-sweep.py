@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""seidel-sweep.py - reproduce Seidel 1993, Figures 16 and 18, with the emulator.
+
+Runs st-broadcast, bst-broadcast and rh-broadcast for m = 8 bytes .. 64 KiB on a
+linear array of 2^4 nodes (Figure 16) and on a 2^4 x 2^5 mesh (Figure 18, the
+"better" ST and BST) with the Intel Delta constants of Table II, nu = 0:
+
+    a = abar = 0.08 us/byte, b = 75 us, rho = 0.01 us/byte,
+
+in slots of 0.01 us: a = 8 slots/byte, b = 7500 slots, rho = 1 slot/byte. Writes
+seidel-fig16.csv/.svg and seidel-fig18.csv/.svg (emulated cost in us next to the
+Table I formula) and prints the ST/BST crossover the emulator finds next to the
+paper's m > 2^(nu+1) b / (a (d - nu - 1)).
+
+Usage: scripts/seidel-sweep.py [--hypemu PATH] [--out DIR]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+A, B, RHO = 8, 7500, 1  # slots of 0.01 us
+US_PER_SLOT = 0.01
+SIZES = [8 << k for k in range(14)]  # 8 .. 65536
+ALGS = ["st-broadcast", "bst-broadcast", "rh-broadcast"]
+COLORS = {"st-broadcast": "#1f77b4", "bst-broadcast": "#d62728", "rh-broadcast": "#2ca02c"}
+
+
+def table1(alg, mesh, d1, d2, m):
+    """Table I with nu = 0 (a = abar), in slots."""
+    ma = m * A
+    if not mesh:
+        d = d2
+        return {"st-broadcast": (2 + (d - 2)) * ma + d * B,
+                "bst-broadcast": (2 + (d - 3) / 2) * ma + (d + 1) * B,
+                "rh-broadcast": (2 + (d - 2) / 2 - 1 / 2 ** d) * ma + 2 * d * B + m * RHO}[alg]
+    x, y = min(d1, d2), max(d1, d2)
+    return {"st-broadcast": (2 + (y - 2) / 2) * ma + (2 * y + 2) * B,
+            "bst-broadcast": (2 + (2 * y - 5) / 8) * ma + (2 * y + 3) * B,
+            "rh-broadcast": (2 + (2 * (y - x) - 3) / 2 ** (x + 2) + 1 / 8 - 1 / 2 ** (d1 + d2))
+            * ma + 2 * (d1 + d2) * B + m * RHO}[alg]
+
+
+def run(hypemu, topo, alg, m, tmp):
+    cfg = {"topology": topo,
+           "ports": {"model": "one-port-full", "routing": "circuit", "link_capacity": 1,
+                     "cost": {"a": A, "abar": A, "b": B, "rho": RHO}},
+           "contention": "queue",
+           "algorithm": {"name": alg, "message_bytes": m},
+           "clock": {"max_slots": 10 ** 12}}
+    if topo["kind"] == "mesh" and alg != "rh-broadcast":
+        cfg["algorithm"]["variant"] = "better"
+    path = os.path.join(tmp, "sweep.json")
+    with open(path, "w") as f:
+        json.dump(cfg, f)
+    p = subprocess.run([hypemu, "--json", path], capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit("hypemu failed on %s m=%d: %s" % (alg, m, p.stderr))
+    s = json.loads(p.stdout)
+    return s["completion_slots"], s["slots_run"], s["wall_seconds"]
+
+
+def svg(path, title, rows):
+    """A log-log plot: x = m (bytes), y = cost (us); dots emulated, lines Table I."""
+    W, H, L, R, T, Bm = 720, 480, 80, 170, 40, 60
+    ys = [r[k] for r in rows for k in ("emu_us", "formula_us")]
+    import math
+    y0, y1 = math.floor(math.log10(min(ys))), math.ceil(math.log10(max(ys)))
+    x0, x1 = math.log2(SIZES[0]), math.log2(SIZES[-1])
+
+    def px(m):
+        return L + (math.log2(m) - x0) / (x1 - x0) * (W - L - R)
+
+    def py(us):
+        return H - Bm - (math.log10(us) - y0) / (y1 - y0) * (H - T - Bm)
+
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+           'font-family="sans-serif" font-size="12">' % (W, H),
+           '<rect width="100%" height="100%" fill="white"/>',
+           '<text x="%d" y="22" font-size="14">%s</text>' % (L, title)]
+    for e in range(y0, y1 + 1):
+        y = py(10 ** e)
+        out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>' %
+                   (L, y, W - R, y))
+        out.append('<text x="%d" y="%.1f" text-anchor="end">1e%d</text>' % (L - 6, y + 4, e))
+    for m in SIZES:
+        x = px(m)
+        out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#eee"/>' %
+                   (x, T, x, H - Bm))
+        lab = "%dK" % (m // 1024) if m >= 1024 else str(m)
+        out.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>' %
+                   (x, H - Bm + 16, lab))
+    out.append('<text x="%d" y="%d" text-anchor="middle">message length m (bytes)</text>' %
+               ((L + W - R) // 2, H - 18))
+    out.append('<text x="18" y="%d" transform="rotate(-90 18 %d)" text-anchor="middle">'
+               'cost (microseconds)</text>' % ((T + H - Bm) // 2, (T + H - Bm) // 2))
+    for i, alg in enumerate(ALGS):
+        pts = [r for r in rows if r["alg"] == alg]
+        line = " ".join("%.1f,%.1f" % (px(r["m"]), py(r["formula_us"])) for r in pts)
+        out.append('<polyline fill="none" stroke="%s" stroke-width="1.5" points="%s"/>' %
+                   (COLORS[alg], line))
+        for r in pts:
+            out.append('<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>' %
+                       (px(r["m"]), py(r["emu_us"]), COLORS[alg]))
+        y = T + 20 + 20 * i
+        out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2"/>' %
+                   (W - R + 15, y, W - R + 35, y, COLORS[alg]))
+        out.append('<text x="%d" y="%d">%s</text>' % (W - R + 40, y + 4, alg.split("-")[0].upper()))
+    out.append('<text x="%d" y="%d" fill="#555">dots: emulator</text>' % (W - R + 15, T + 90))
+    out.append('<text x="%d" y="%d" fill="#555">lines: Table I</text>' % (W - R + 15, T + 106))
+    out.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def crossover(rows, a_alg, b_alg):
+    """Smallest m of the sweep from which b_alg costs less than a_alg (emulated)."""
+    by = {(r["alg"], r["m"]): r["emu_slots"] for r in rows}
+    for m in SIZES:
+        if by[(b_alg, m)] < by[(a_alg, m)]:
+            return m
+    return None
+
+
+def refine(hypemu, topo, tmp, a_alg, b_alg, hi):
+    """The exact crossover byte count in (hi/2, hi]: the smallest m at which b_alg
+    costs less than a_alg in the emulator (bisection, a dozen runs)."""
+    lo = hi // 2  # a_alg <= b_alg here
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if run(hypemu, topo, b_alg, mid, tmp)[0] < run(hypemu, topo, a_alg, mid, tmp)[0]:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--hypemu", default=os.path.join(here, "..", "hypemu"))
+    ap.add_argument("--out", default=".")
+    args = ap.parse_args()
+    figs = [("seidel-fig16", "Figure 16: linear array of 2^4 nodes, Delta constants, nu = 0",
+             {"kind": "linear", "nodes": 16}, False, 0, 4),
+            ("seidel-fig18", "Figure 18: 2^4 x 2^5 mesh, Delta constants, nu = 0",
+             {"kind": "mesh", "rows": 16, "cols": 32}, True, 4, 5)]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, title, topo, mesh, d1, d2 in figs:
+            rows = []
+            for alg in ALGS:
+                for m in SIZES:
+                    slots, barriers, wall = run(args.hypemu, topo, alg, m, tmp)
+                    f = table1(alg, mesh, d1, d2, m)
+                    rows.append({"alg": alg, "m": m, "emu_slots": slots,
+                                 "emu_us": slots * US_PER_SLOT, "formula_us": f * US_PER_SLOT,
+                                 "barriers": barriers, "wall_s": wall})
+            with open(os.path.join(args.out, name + ".csv"), "w") as f:
+                f.write("algorithm,m_bytes,emulated_slots,emulated_us,table1_us,"
+                        "clock_slots_opened,wall_seconds\n")
+                for r in rows:
+                    f.write("%s,%d,%d,%.2f,%.2f,%d,%.4f\n" % (
+                        r["alg"], r["m"], r["emu_slots"], r["emu_us"], r["formula_us"],
+                        r["barriers"], r["wall_s"]))
+            svg(os.path.join(args.out, name + ".svg"), title, rows)
+            x = crossover(rows, "st-broadcast", "bst-broadcast")
+            if x and x > SIZES[0]:
+                x = refine(args.hypemu, topo, tmp, "st-broadcast", "bst-broadcast", x)
+            if mesh:
+                # Table I mesh rows, nu = 0: ST (2+(y-2)/2)ma + (2y+2)b, BST
+                # (2+(2y-5)/8)ma + (2y+3)b: BST is cheaper once m > b/(a((y-2)/2-(2y-5)/8)).
+                y = max(d1, d2)
+                paper = B / (A * ((y - 2) / 2 - (2 * y - 5) / 8))
+                rule = "Table I mesh rows: m > b/(a((y-2)/2-(2y-5)/8)), y = max(d1,d2)"
+            else:
+                paper = 2 * B / (A * (d2 - 0 - 1))
+                rule = "m > 2^(nu+1) b / (a (d - nu - 1))"
+            rh = crossover(rows, "bst-broadcast", "rh-broadcast")
+            print("%s: ST/BST crossover found by the emulator: BST cheaper from m = %s bytes; "
+                  "paper: %s = %.1f bytes" % (name, x, rule, paper))
+            if rh and rh > SIZES[0]:
+                rh = refine(args.hypemu, topo, tmp, "bst-broadcast", "rh-broadcast", rh)
+            if mesh:
+                # Table I: RH (2+(2(y-x)-3)/2^(x+2)+1/8-1/2^(x+y))ma + 2(x+y)b + m rho
+                # against BST (2+(2y-5)/8)ma + (2y+3)b.
+                x, y = min(d1, d2), max(d1, d2)
+                k = (2 * y - 5) / 8 - (2 * (y - x) - 3) / 2 ** (x + 2) - 1 / 8 + 1 / 2 ** (x + y)
+                rh_rule = " (Table I: m > %.1f bytes; the paper says \"more than 12K\")" % (
+                    (2 * (x + y) - 2 * y - 3) * B / (k * A - RHO))
+            else:
+                rh_rule = " (section 3.7: never)"
+            print("%s: RH cheaper than BST from m = %s bytes%s" % (name, rh, rh_rule))
+            worst = max(abs(r["emu_slots"] - table1(r["alg"], mesh, d1, d2, r["m"]))
+                        for r in rows)
+            print("%s: largest |emulated - Table I| = %d slots; most clock slots opened "
+                  "in one run: %d" % (name, worst, max(r["barriers"] for r in rows)))
+
+
+if __name__ == "__main__":
+    main()

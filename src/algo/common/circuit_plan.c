@@ -1,0 +1,346 @@
+/*
+ * circuit_plan.c — see circuit_plan.h.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "circuit_plan.h"
+
+hm_plan_t *hm_plan_new(int nodes, int logical, const int32_t *map, int64_t bytes, int bits,
+                       int source)
+{
+    hm_plan_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->nodes = nodes;
+    p->logical = logical;
+    p->bits = bits;
+    p->pieces = 1 << bits;
+    p->bytes = bytes;
+    p->source = source;
+    p->map = malloc((size_t)(logical > 0 ? logical : 1) * sizeof *p->map);
+    p->ops = calloc((size_t)nodes, sizeof *p->ops);
+    p->nops = calloc((size_t)nodes, sizeof *p->nops);
+    p->capops = calloc((size_t)nodes, sizeof *p->capops);
+    if (!p->map || !p->ops || !p->nops || !p->capops) {
+        hm_plan_free(p);
+        return NULL;
+    }
+    for (int i = 0; i < logical; i++)
+        p->map[i] = map ? map[i] : i;
+    return p;
+}
+
+void hm_plan_free(hm_plan_t *p)
+{
+    if (!p)
+        return;
+    if (p->ops)
+        for (int i = 0; i < p->nodes; i++)
+            free(p->ops[i]);
+    free(p->ops);
+    free(p->nops);
+    free(p->capops);
+    free(p->map);
+    free(p->due);
+    free(p->start);
+    free(p);
+}
+
+static void push_op(hm_plan_t *p, int node, hm_plan_op_t op)
+{
+    if (p->nops[node] == p->capops[node]) {
+        size_t cap = p->capops[node] ? 2 * p->capops[node] : 8;
+        hm_plan_op_t *v = realloc(p->ops[node], cap * sizeof *v);
+        if (!v) {
+            p->failed = 1;
+            return;
+        }
+        p->ops[node] = v;
+        p->capops[node] = cap;
+    }
+    p->ops[node][p->nops[node]++] = op;
+    if (op.step > p->last_step)
+        p->last_step = op.step;
+}
+
+static int64_t off(const hm_plan_t *p, int piece)
+{
+    return (int64_t)piece * p->bytes / p->pieces;
+}
+
+/* The pieces of a set are base | s for every s within mask, in increasing order:
+ *     uint32_t s = 0; do { piece = base | s; ... s = (s - mask) & mask; } while (s);
+ */
+
+void hm_plan_send_set_phys(hm_plan_t *p, int step, int from, int to, uint32_t base,
+                           uint32_t mask)
+{
+    if (from == to)
+        return;
+    if ((base & mask) != 0 || (base | mask) >= (uint32_t)p->pieces) {
+        p->failed = 1; /* a builder bug: caught by the tests */
+        return;
+    }
+    /* With dedup, drop a send whose pieces are all due at the receiver already
+     * (virtual nodes simulated by one physical node, Seidel section 5.1). */
+    if (p->dedup) {
+        if (!p->due) {
+            p->due = calloc((size_t)p->nodes * (size_t)p->pieces, 1);
+            if (!p->due) {
+                p->failed = 1;
+                return;
+            }
+            memset(p->due + (size_t)p->source * (size_t)p->pieces, 1, (size_t)p->pieces);
+        }
+        uint8_t *due = p->due + (size_t)to * (size_t)p->pieces;
+        int fresh = 0;
+        uint32_t s = 0;
+        do {
+            fresh |= !due[base | s];
+            due[base | s] = 1;
+            s = (s - mask) & mask;
+        } while (s);
+        if (!fresh)
+            return;
+    }
+    hm_plan_op_t op = {.kind = HM_PLAN_SEND, .step = step, .peer = to, .base = base,
+                       .mask = mask};
+    push_op(p, from, op);
+}
+
+void hm_plan_send_set(hm_plan_t *p, int step, int from, int to, uint32_t base, uint32_t mask)
+{
+    hm_plan_send_set_phys(p, step, p->map[from], p->map[to], base, mask);
+}
+
+void hm_plan_send_phys(hm_plan_t *p, int step, int from, int to, int first, int count,
+                       int stride)
+{
+    if (count <= 0 || (count & (count - 1)) || (stride & (stride - 1))) {
+        p->failed = 1;
+        return;
+    }
+    hm_plan_send_set_phys(p, step, from, to, (uint32_t)first,
+                          (uint32_t)(count - 1) * (uint32_t)stride);
+}
+
+void hm_plan_send(hm_plan_t *p, int step, int from, int to, int first, int count,
+                  int stride)
+{
+    hm_plan_send_phys(p, step, p->map[from], p->map[to], first, count, stride);
+}
+
+void hm_plan_busy(hm_plan_t *p, int step, int node, int64_t slots)
+{
+    if (slots <= 0)
+        return;
+    hm_plan_op_t op = {.kind = HM_PLAN_BUSY, .step = step, .peer = -1, .slots = slots};
+    push_op(p, node, op);
+}
+
+static int cmp_op(const void *a, const void *b)
+{
+    const hm_plan_op_t *x = a, *y = b;
+    return (x->step > y->step) - (x->step < y->step);
+}
+
+void hm_plan_finish(hm_plan_t *p)
+{
+    /* Insertion sort keeps equal steps in building order (qsort is not stable). */
+    for (int n = 0; n < p->nodes; n++) {
+        hm_plan_op_t *v = p->ops[n];
+        for (size_t i = 1; i < p->nops[n]; i++) {
+            hm_plan_op_t x = v[i];
+            size_t j = i;
+            while (j > 0 && cmp_op(&v[j - 1], &x) > 0) {
+                v[j] = v[j - 1];
+                j--;
+            }
+            v[j] = x;
+        }
+    }
+}
+
+int hm_plan_time(hm_plan_t *p, const hm_machine_info_t *mi, int until)
+{
+    p->timed_until = until;
+    size_t steps = (size_t)p->last_step + 2;
+    int64_t *dur = calloc(steps, sizeof *dur);
+    p->start = calloc(steps, sizeof *p->start);
+    if (!dur || !p->start) {
+        free(dur);
+        return -1;
+    }
+    for (int n = 0; n < p->nodes; n++)
+        for (size_t i = 0; i < p->nops[n]; i++) {
+            const hm_plan_op_t *op = &p->ops[n][i];
+            int64_t d = op->slots;
+            if (op->kind == HM_PLAN_SEND) {
+                double bytes = 0;
+                uint32_t sub = 0;
+                do {
+                    int pc = (int)(op->base | sub);
+                    bytes += (double)(off(p, pc + 1) - off(p, pc));
+                    sub = (sub - op->mask) & op->mask;
+                } while (sub);
+                double v = mi->cost_a * bytes + mi->cost_b;
+                d = (int64_t)ceil(v - 1e-9);
+                if (d < 1)
+                    d = 1;
+            }
+            if (d > dur[op->step])
+                dur[op->step] = d;
+        }
+    for (size_t s = 1; s < steps; s++)
+        p->start[s] = p->start[s - 1] + dur[s - 1];
+    free(dur);
+    return 0;
+}
+
+/* ---- building blocks ------------------------------------------------------------ */
+
+int hm_plan_st(hm_plan_t *p, int step0, const int32_t *line, int e, int root, int first,
+               int count)
+{
+    for (int s = 1; s <= e; s++) {
+        int h = 1 << (e - s);
+        for (int y = 0; y < (1 << e); y += 2 * h)
+            hm_plan_send(p, step0 + s, line[y ^ root], line[(y | h) ^ root], first, count, 1);
+    }
+    return step0 + e;
+}
+
+int hm_plan_scatter(hm_plan_t *p, int step0, const int32_t *line, int e, int root, int first,
+                    int unit, int rev)
+{
+    for (int s = 1; s <= e; s++) {
+        int h = 1 << (e - s);
+        for (int y = 0; y < (1 << e); y += 2 * h) {
+            int to = (y | h) ^ root;
+            int lo = to & ~(h - 1); /* the aligned block of positions served through `to` */
+            if (rev) /* bitrev of an aligned block: every (2^e/h)-th piece */
+                hm_plan_send(p, step0 + s, line[y ^ root], line[to],
+                             (int)hm_bitrev((uint32_t)lo, e), h, (1 << e) / h);
+            else
+                hm_plan_send(p, step0 + s, line[y ^ root], line[to], first + lo * unit,
+                             h * unit, 1);
+        }
+    }
+    return step0 + e;
+}
+
+int hm_plan_gather(hm_plan_t *p, int step0, const int32_t *line, int e, int first, int unit)
+{
+    for (int t = 1; t <= e; t++) {
+        int h = 1 << (t - 1);
+        for (int x = 0; x < (1 << e); x++) {
+            int base = x & ~(h - 1);
+            hm_plan_send(p, step0 + t, line[x], line[x ^ h], first + base * unit, h * unit, 1);
+        }
+    }
+    return step0 + e;
+}
+
+/* ---- the node program ------------------------------------------------------------ */
+
+uint64_t hm_plan_checksum(const unsigned char *b, int64_t len)
+{
+    uint64_t h = UINT64_C(14695981039346656037);
+    for (int64_t i = 0; i < len; i++) {
+        h ^= b[i];
+        h *= UINT64_C(1099511628211);
+    }
+    return h;
+}
+
+
+typedef struct run_s {
+    const hm_plan_t *p;
+    unsigned char *buf;
+    uint8_t *have;
+    int held;
+} run_t;
+
+/* Take one packet (waiting for it if need be) and put its pieces in place. */
+static int take(hm_node_t *n, run_t *r)
+{
+    hm_packet_t pk;
+    int rc = hm_wait_packet(n, &pk);
+    if (rc != HM_OK)
+        return rc;
+    const unsigned char *src = pk.data;
+    int64_t at = 0;
+    uint32_t base = (uint32_t)pk.value, mask = (uint32_t)pk.aux, sub = 0;
+    if ((base | mask) >= (uint32_t)r->p->pieces)
+        return HM_EINVAL;
+    do {
+        int piece = (int)(base | sub);
+        sub = (sub - mask) & mask;
+        int64_t len = off(r->p, piece + 1) - off(r->p, piece);
+        if (at + len > (int64_t)pk.len)
+            return HM_EINVAL;
+        if (len > 0) /* (an empty piece of a short message comes with no bytes) */
+            memcpy(r->buf + off(r->p, piece), src + at, (size_t)len);
+        at += len;
+        if (!r->have[piece]) {
+            r->have[piece] = 1;
+            r->held++;
+        }
+    } while (sub);
+    return HM_OK;
+}
+
+void hm_plan_node(hm_node_t *n, const hm_plan_t *p, const unsigned char *msg,
+                  unsigned char *buf)
+{
+    int me = hm_id(n);
+    run_t r = {.p = p, .buf = buf, .have = calloc((size_t)p->pieces, 1)};
+    unsigned char *out = malloc((size_t)(p->bytes > 0 ? p->bytes : 1));
+    if (!r.have || !out) {
+        hm_log(n, "out of memory");
+        goto done;
+    }
+    if (me == p->source) {
+        memcpy(buf, msg, (size_t)p->bytes);
+        memset(r.have, 1, (size_t)p->pieces);
+        r.held = p->pieces;
+    }
+    for (size_t i = 0; i < p->nops[me]; i++) {
+        const hm_plan_op_t *op = &p->ops[me][i];
+        if (op->kind == HM_PLAN_BUSY) {
+            if (hm_busy(n, op->slots) != HM_OK)
+                goto done;
+            continue;
+        }
+        /* A step-synchronous plan: not before the step starts. */
+        if (p->start && op->step <= p->timed_until && hm_now(n) < p->start[op->step] &&
+            hm_wait_until(n, p->start[op->step]) != HM_OK)
+            goto done;
+        /* Wait for the pieces, then pack them in the order the receiver expects. */
+        int64_t at = 0;
+        uint32_t sub = 0;
+        do {
+            int piece = (int)(op->base | sub);
+            sub = (sub - op->mask) & op->mask;
+            while (!r.have[piece])
+                if (take(n, &r) != HM_OK)
+                    goto done;
+            int64_t len = off(p, piece + 1) - off(p, piece);
+            memcpy(out + at, buf + off(p, piece), (size_t)len);
+            at += len;
+        } while (sub);
+        hm_packet_t pk = {.msg = op->step, .origin = p->source, .value = op->base,
+                          .aux = (int32_t)op->mask, .data = out, .len = (uint32_t)at};
+        if (hm_send_to(n, op->peer, &pk) != HM_OK)
+            goto done;
+    }
+    while (r.held < p->pieces)
+        if (take(n, &r) != HM_OK)
+            goto done;
+    hm_store(n, (int64_t)hm_plan_checksum(buf, p->bytes));
+done:
+    free(r.have);
+    free(out);
+}

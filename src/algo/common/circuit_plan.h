@@ -1,0 +1,129 @@
+/*
+ * circuit_plan.h — broadcast plans for circuit-switched linear arrays and meshes
+ * (Seidel 1993), shared by st-broadcast, bst-broadcast and rh-broadcast.
+ *
+ * A plan says, for every node, which pieces of the message it sends to whom, in which
+ * order, and when it is busy copying. Setup builds it step by step as the paper draws
+ * it (a step is one column of the paper's figures); the node program (hm_plan_node)
+ * then runs it data-driven: a node sends a piece as soon as it holds it and its
+ * earlier sends are queued, the engine's transmit port serialising them. Nothing in
+ * the node program knows the cost constants: the observed times come from the
+ * emulator alone.
+ *
+ * The message of `bytes` bytes is cut into `pieces` = 2^k pieces; piece i is the bytes
+ * [i*bytes/pieces, (i+1)*bytes/pieces). A send names a set of pieces by a base and
+ * a mask (base & mask = 0): the pieces base | s for every s within mask, carried in
+ * increasing order. An aligned range of 2^c pieces is one mask of c low bits; the
+ * interleaved sets of the recursive halving distribution and of the mesh BST (every
+ * 2nd, 4th... piece) are masks of higher bits; the mesh RH sends masks with holes.
+ *
+ * Builders address logical nodes 0..logical-1 (a 2^d1 x 2^d2 mesh numbered i*2^d2 + j,
+ * a linear array being 1 x 2^d); `map` turns them into physical nodes (companions,
+ * virtual nodes: Seidel section 5). A send between two logical nodes that are the
+ * same physical node is dropped; with dedup set (virtual nodes) so is a send to a
+ * node already due to receive those pieces.
+ */
+#ifndef HM_ALGO_CIRCUIT_PLAN_H
+#define HM_ALGO_CIRCUIT_PLAN_H
+
+#include <stdint.h>
+
+#include "hypemu.h"
+
+typedef enum { HM_PLAN_SEND, HM_PLAN_BUSY } hm_plan_kind_t;
+
+typedef struct hm_plan_op_s {
+    int32_t kind;  /* hm_plan_kind_t */
+    int32_t step;  /* the paper's step (orders a node's operations; shown as msg) */
+    int32_t peer;  /* SEND: physical destination */
+    uint32_t base, mask; /* SEND: pieces base | s for every s within mask */
+    int64_t slots; /* BUSY: slots of local copying */
+} hm_plan_op_t;
+
+typedef struct hm_plan_s {
+    int nodes;        /* physical */
+    int logical;      /* logical nodes the builders address */
+    int pieces, bits; /* pieces = 2^bits */
+    int64_t bytes;
+    int source;       /* physical node that holds the message at the start */
+    int32_t *map;     /* logical -> physical (owned) */
+    hm_plan_op_t **ops; /* per physical node */
+    size_t *nops, *capops;
+    uint8_t *due;     /* with dedup: nodes x pieces, the piece is due at the node */
+    int dedup;        /* drop sends of pieces already due at the receiver */
+    int64_t *start;   /* if not NULL: a send of step s <= timed_until waits for slot
+                         start[s] */
+    int timed_until;
+    int failed;       /* an allocation failed */
+    int last_step;
+} hm_plan_t;
+
+/* A plan for `nodes` physical nodes, `logical` logical ones mapped by map (copied;
+ * NULL: identity), the message of `bytes` bytes in 2^bits pieces held by `source`. */
+hm_plan_t *hm_plan_new(int nodes, int logical, const int32_t *map, int64_t bytes, int bits,
+                       int source);
+void hm_plan_free(hm_plan_t *p);
+
+/* Logical `from` sends pieces first + j*stride (j < count) to logical `to` in step
+ * `step`. */
+void hm_plan_send(hm_plan_t *p, int step, int from, int to, int first, int count,
+                  int stride);
+/* The same between physical nodes. count and stride must be powers of two and first
+ * aligned (first & (count-1)*stride = 0). */
+void hm_plan_send_phys(hm_plan_t *p, int step, int from, int to, int first, int count,
+                       int stride);
+/* Logical `from` sends the set (base, mask); and between physical nodes. */
+void hm_plan_send_set(hm_plan_t *p, int step, int from, int to, uint32_t base, uint32_t mask);
+void hm_plan_send_set_phys(hm_plan_t *p, int step, int from, int to, uint32_t base,
+                           uint32_t mask);
+/* Physical node `node` copies for `slots` slots (Seidel's rho*m) in step `step`. */
+void hm_plan_busy(hm_plan_t *p, int step, int node, int64_t slots);
+/* Sort every node's operations by step (stable); call once, after building. */
+void hm_plan_finish(hm_plan_t *p);
+/* Make the plan step-synchronous: a send of step s starts no earlier than the
+ * nominal start of step s, every step lasting as long as its longest message under
+ * the cost model of mi without contention (busy steps: their busy time); steps after
+ * `until` (the companions') stay data-driven. Needed where
+ * a node would otherwise run ahead of the paper's steps: a node simulating virtual
+ * nodes has idle steps in its own schedule (section 5.1). Returns 0 or -1. */
+int hm_plan_time(hm_plan_t *p, const hm_machine_info_t *mi, int until);
+
+/* ---- the paper's building blocks, on a line of 2^e logical nodes ------------
+ * line[x] is the logical node at position x; positions are XOR-ed with the root's
+ * (Seidel section 4.1), so any position can be the root. Each returns the last step
+ * it used (step0 + e). */
+
+/* Spanning tree broadcast (section 3.1.1): in step step0 + s every holder sends the
+ * pieces to the position 2^(e-s) away (XOR). */
+int hm_plan_st(hm_plan_t *p, int step0, const int32_t *line, int e, int root, int first,
+               int count);
+/* Distribute (scatter) along the same tree: position x ends with the `unit` pieces
+ * first + x*unit ..; with rev (unit 1, first 0) position x ends with piece
+ * bitrev_e(x) instead, every send being an interleaved set. */
+int hm_plan_scatter(hm_plan_t *p, int step0, const int32_t *line, int e, int root, int first,
+                    int unit, int rev);
+/* Dimensional exchange, nearest first (section 3.1, Figure 2(a)): position x starts
+ * with the `unit` pieces first + x*unit.. and every position ends with all 2^e*unit,
+ * in order, without permutation. */
+int hm_plan_gather(hm_plan_t *p, int step0, const int32_t *line, int e, int first, int unit);
+
+/* ---- the node program --------------------------------------------------------- */
+
+/* Run node n's part of plan p. msg is the message (read by the source only); buf is
+ * this node's own buffer of p->bytes bytes, written by this node only. Stores a
+ * 64-bit FNV-1a checksum of the final buffer. */
+void hm_plan_node(hm_node_t *n, const hm_plan_t *p, const unsigned char *msg,
+                  unsigned char *buf);
+
+/* FNV-1a over len bytes. */
+uint64_t hm_plan_checksum(const unsigned char *b, int64_t len);
+
+static inline uint32_t hm_bitrev(uint32_t x, int bits)
+{
+    uint32_t r = 0;
+    for (int i = 0; i < bits; i++)
+        r |= ((x >> i) & 1u) << (bits - 1 - i);
+    return r;
+}
+
+#endif

@@ -1,0 +1,403 @@
+/*
+ * seidel.c — see seidel.h.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "seidel.h"
+
+int64_t hm_seidel_slots(double x)
+{
+    int64_t v = (int64_t)ceil(x - 1e-9);
+    return v;
+}
+
+int64_t hm_seidel_msg_cost(const hm_machine_info_t *mi, int k, double bytes)
+{
+    int64_t factor = (k + mi->link_capacity - 1) / mi->link_capacity;
+    int64_t v = hm_seidel_slots((double)factor * mi->cost_a * bytes + mi->cost_b);
+    return v < 1 ? 1 : v;
+}
+
+static int floor_lg(int n)
+{
+    int d = 0;
+    while ((2 << d) <= n)
+        d++;
+    return d;
+}
+
+/* One axis of n physical positions onto 2^d logical ones (seidel.h). rc is the
+ * root's physical position on this axis; *lr gets its logical one. */
+static int map_axis(int n, int rc, hm_sizing_t sz, int *d, int32_t **map, int32_t **comp,
+                    int *lr)
+{
+    int f = floor_lg(n), pow2 = (1 << f) == n;
+    *d = pow2 || sz == HM_SIZING_COMPANIONS ? f : f + 1;
+    int len = 1 << *d;
+    *map = malloc((size_t)len * sizeof **map);
+    *comp = malloc((size_t)len * sizeof **comp);
+    if (!*map || !*comp)
+        return -1;
+    int c = pow2 || sz == HM_SIZING_VIRTUAL ? 0 : n - len;
+    for (int v = 0; v < len; v++) {
+        (*comp)[v] = -1;
+        if (v < c) {
+            int a = 2 * v, b = 2 * v + 1;
+            (*map)[v] = rc == b ? b : a;
+            (*comp)[v] = rc == b ? a : b;
+            if (rc == a || rc == b)
+                *lr = v;
+        } else {
+            int x = v + c;
+            (*map)[v] = x < n ? x : n - 1; /* virtual positions: the last physical one */
+            if (x == rc)
+                *lr = v;
+        }
+    }
+    return 0;
+}
+
+static int oom(hm_setup_t *s)
+{
+    snprintf(s->error, sizeof s->error, "%s: out of memory in setup",
+             s->file ? s->file : "(config)");
+    return -1;
+}
+
+int hm_seidel_setup(hm_setup_t *s, const char *algo, int allow_virtual, int with_variant,
+                    hm_seidel_t **out)
+{
+    const hm_machine_info_t *mi = s->machine;
+    *out = NULL;
+    if (!mi->circuit) {
+        snprintf(s->error, sizeof s->error,
+                 "%s: ports.routing: found \"packet\"; allowed for %s: \"circuit\" (Seidel's "
+                 "circuit-switched model, SPEC section 5)",
+                 s->file ? s->file : "(config)", algo);
+        return -1;
+    }
+    int64_t root, bytes;
+    const char *sizing, *variant = "better";
+    if (hm_param_int(s, "root", 0, 0, mi->nodes - 1, &root) ||
+        hm_param_int(s, "message_bytes", 4096, 1, 16777216, &bytes) ||
+        hm_param_string(s, "sizing", "companions", &sizing) ||
+        (with_variant && hm_param_string(s, "variant", "better", &variant)))
+        return -1;
+    if ((double)bytes * mi->nodes > 512.0 * 1024 * 1024) {
+        char found[96];
+        snprintf(found, sizeof found, "%lld bytes on %d nodes", (long long)bytes, mi->nodes);
+        return hm_setup_fail(s, "message_bytes", found,
+                             "at most 512 MiB of buffers in all (bytes x nodes)");
+    }
+    hm_sizing_t sz =
+        strcmp(sizing, "virtual-nodes") == 0 ? HM_SIZING_VIRTUAL : HM_SIZING_COMPANIONS;
+    int better = strcmp(variant, "better") == 0;
+    int nu_cap = floor_lg(mi->link_capacity);
+    int mesh = mi->topology == HM_TOPO_MESH;
+    if (sz == HM_SIZING_VIRTUAL) {
+        char found[64];
+        snprintf(found, sizeof found, "\"virtual-nodes\"");
+        if (!allow_virtual)
+            return hm_setup_fail(s, "sizing", found,
+                                 "\"companions\" (virtual nodes would make the last node "
+                                 "carry the exchanges of the ones it simulates, section 5.1)");
+        if (nu_cap > 0)
+            return hm_setup_fail(s, "sizing", found,
+                                 "\"companions\" when link_capacity > 1 (virtual nodes apply "
+                                 "to nu = 0 only, section 5.3)");
+        if (mesh && better)
+            return hm_setup_fail(s, "sizing", found,
+                                 "\"companions\" with variant \"better\" (virtual nodes apply "
+                                 "to the simple mesh variants only, section 5.1)");
+    }
+
+    hm_seidel_t *st = calloc(1, sizeof *st);
+    if (!st)
+        return oom(s);
+    *out = st;
+    snprintf(st->algo, sizeof st->algo, "%s", algo);
+    st->mesh = mesh;
+    st->n1 = mesh ? mi->rows : 1;
+    st->n2 = mesh ? mi->cols : mi->nodes;
+    st->nu_cap = nu_cap;
+    st->root = (int)root;
+    st->bytes = bytes;
+    st->sizing = sz;
+    st->better = better;
+    if (map_axis(st->n1, st->root / st->n2, sz, &st->d1, &st->rowmap, &st->rowcomp, &st->li) ||
+        map_axis(st->n2, st->root % st->n2, sz, &st->d2, &st->colmap, &st->colcomp, &st->lj))
+        return oom(s);
+    if (st->d1 + st->d2 > 15) {
+        snprintf(s->error, sizeof s->error,
+                 "%s: algorithm.sizing: found \"virtual-nodes\" making %d x %d nodes a "
+                 "logical 2^%d x 2^%d mesh; allowed: at most 2^15 logical nodes "
+                 "(\"companions\")",
+                 s->file ? s->file : "(config)", st->n1, st->n2, st->d1, st->d2);
+        return -1;
+    }
+    st->msg = malloc((size_t)bytes);
+    st->bufs = calloc((size_t)mi->nodes, (size_t)bytes);
+    if (!st->msg || !st->bufs)
+        return oom(s);
+    /* The message: xorshift64* bytes from the seed, so that a misplaced piece shows. */
+    uint64_t x = mi->seed * UINT64_C(0x9E3779B97F4A7C15) + 0x1234567u;
+    for (int64_t i = 0; i < bytes; i++) {
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        st->msg[i] = (unsigned char)((x * UINT64_C(2685821657736338717)) >> 56);
+    }
+    return 0;
+}
+
+int hm_seidel_plan(hm_setup_t *s, hm_seidel_t *st, int bits)
+{
+    int l1 = 1 << st->d1, l2 = 1 << st->d2, nodes = st->n1 * st->n2;
+    /* Every node keeps one flag per piece while it runs. */
+    if ((double)nodes * (double)(1 << bits) > (double)(1 << 27)) {
+        snprintf(s->error, sizeof s->error,
+                 "%s: topology: found %d nodes and a message cut into %d pieces; allowed: "
+                 "nodes x pieces <= 2^27 (%s on fewer nodes)",
+                 s->file ? s->file : "(config)", nodes, 1 << bits, st->algo);
+        return -1;
+    }
+    int32_t *map = malloc((size_t)l1 * (size_t)l2 * sizeof *map);
+    if (!map)
+        return oom(s);
+    for (int i = 0; i < l1; i++)
+        for (int j = 0; j < l2; j++)
+            map[(i << st->d2) + j] = st->rowmap[i] * st->n2 + st->colmap[j];
+    st->plan = hm_plan_new(nodes, l1 * l2, map, st->bytes, bits, st->root);
+    free(map);
+    if (!st->plan)
+        return oom(s);
+    /* Virtual nodes: the last node simulates many, and receives each piece once. */
+    st->plan->dedup = st->sizing == HM_SIZING_VIRTUAL;
+    return 0;
+}
+
+int hm_seidel_finish(hm_setup_t *s, hm_seidel_t *st, int last_step)
+{
+    int l1 = 1 << st->d1, l2 = 1 << st->d2, n2 = st->n2, all = st->plan->pieces;
+    int rows = 0, cols = 0, both = 0;
+    for (int i = 0; i < l1; i++)
+        rows |= st->rowcomp[i] >= 0;
+    for (int j = 0; j < l2; j++)
+        cols |= st->colcomp[j] >= 0;
+    /* Section 5.2: a full node with companions on both axes reaches its three with the
+     * cheaper of a 2 x 2 ST broadcast, 2(ma + b), and a 2 x 2 BST broadcast,
+     * 3(ma/2 + b), which wins when b < ma/2. */
+    const hm_machine_info_t *mi = s->machine;
+    double m = (double)st->bytes;
+    both = rows && cols;
+    st->companion_bst = both && all >= 2 && st->bytes % 2 == 0 &&
+                        3 * hm_seidel_msg_cost(mi, 1, m / 2) < 2 * hm_seidel_msg_cost(mi, 1, m);
+    for (int i = 0; i < l1; i++)
+        for (int j = 0; j < l2; j++) {
+            int r = st->rowmap[i], c = st->colmap[j], rc = st->rowcomp[i], cc = st->colcomp[j];
+            int full = r * n2 + c, t = last_step;
+            if (rc >= 0 && cc >= 0 && st->companion_bst) {
+                /* BST on the snake full, right, diagonal, below (section 3.3.1 on 4
+                 * nodes): the second half to the far end (below), each half to the
+                 * middle of the other class, then the pairs swap. */
+                int right = r * n2 + cc, diag = rc * n2 + cc, below = rc * n2 + c, h = all / 2;
+                hm_plan_send_phys(st->plan, t + 1, full, below, h, h, 1);
+                hm_plan_send_phys(st->plan, t + 2, full, diag, 0, h, 1);
+                hm_plan_send_phys(st->plan, t + 2, below, right, h, h, 1);
+                hm_plan_send_phys(st->plan, t + 3, full, right, 0, h, 1);
+                hm_plan_send_phys(st->plan, t + 3, diag, below, 0, h, 1);
+                hm_plan_send_phys(st->plan, t + 3, below, diag, h, h, 1);
+            } else if (rc >= 0) {
+                /* The 2 x 2 ST: the column companion first, then the row ones. */
+                hm_plan_send_phys(st->plan, t + 1, full, rc * n2 + c, 0, all, 1);
+                if (cc >= 0) {
+                    hm_plan_send_phys(st->plan, t + 2, full, r * n2 + cc, 0, all, 1);
+                    hm_plan_send_phys(st->plan, t + 2, rc * n2 + c, rc * n2 + cc, 0, all, 1);
+                }
+            } else if (cc >= 0) {
+                hm_plan_send_phys(st->plan, t + 1, full, r * n2 + cc, 0, all, 1);
+            }
+        }
+    st->companion_steps = st->companion_bst ? 3 : rows + cols;
+    hm_plan_finish(st->plan);
+    if (st->plan->failed)
+        return oom(s);
+    /* Virtual nodes: the last node has idle steps of its own; keep it to the paper's
+     * steps (section 5.1 assumes synchronous steps). */
+    if ((st->sizing == HM_SIZING_VIRTUAL || st->timed) && hm_plan_time(st->plan, s->machine, last_step))
+        return oom(s);
+    return 0;
+}
+
+void hm_seidel_node(hm_node_t *n, void *state)
+{
+    hm_seidel_t *st = state;
+    hm_plan_node(n, st->plan, st->msg, st->bufs + (size_t)hm_id(n) * (size_t)st->bytes);
+}
+
+void hm_seidel_verify(hm_report_t *r)
+{
+    const hm_seidel_t *st = r->state;
+    int bad = -1;
+    for (int x = 0; x < r->machine->nodes && bad < 0; x++) {
+        size_t k;
+        (void)hm_report_stores(r, x, &k);
+        if (k != 1 || memcmp(st->bufs + (size_t)x * (size_t)st->bytes, st->msg,
+                             (size_t)st->bytes) != 0)
+            bad = x;
+    }
+    r->verified = bad < 0;
+    if (bad < 0)
+        snprintf(r->verification, sizeof r->verification,
+                 "every node holds the %lld bytes of node %d's message, byte for byte",
+                 (long long)st->bytes, st->root);
+    else
+        snprintf(r->verification, sizeof r->verification,
+                 "node %d does not hold node %d's message of %lld bytes", bad, st->root,
+                 (long long)st->bytes);
+    r->bound_expr = st->bound_expr;
+    r->bound = st->bound_expr ? st->bound : -1;
+    json_t *e = r->extra;
+    json_object_set_new(e, "root", json_integer(st->root));
+    json_object_set_new(e, "message_bytes", json_integer(st->bytes));
+    json_object_set_new(e, "nu", json_integer(st->nu));
+    json_object_set_new(e, "d1", json_integer(st->d1));
+    json_object_set_new(e, "d2", json_integer(st->d2));
+    json_object_set_new(e, "sizing", json_string(st->sizing == HM_SIZING_VIRTUAL
+                                                     ? "virtual-nodes"
+                                                     : "companions"));
+    json_object_set_new(e, "companion_steps", json_integer(st->companion_steps));
+    if (st->companion_bst)
+        json_object_set_new(e, "companion_broadcast", json_string("bst 2x2"));
+    json_object_set_new(e, "pieces", json_integer(st->plan->pieces));
+    json_object_set_new(e, "steps", json_integer(st->plan->last_step));
+}
+
+void hm_seidel_teardown(void *state)
+{
+    hm_seidel_t *st = state;
+    if (!st)
+        return;
+    hm_plan_free(st->plan);
+    free(st->rowmap);
+    free(st->colmap);
+    free(st->rowcomp);
+    free(st->colcomp);
+    free(st->msg);
+    free(st->bufs);
+    free(st);
+}
+
+int hm_seidel_line(const hm_seidel_t *st, int32_t *line, int *e, int *pos)
+{
+    if (st->d1 != 0 && st->d2 != 0)
+        return 0;
+    int rows = st->d2 == 0;
+    *e = rows ? st->d1 : st->d2;
+    *pos = rows ? st->li : st->lj;
+    for (int x = 0; x < (1 << *e); x++)
+        line[x] = rows ? hm_seidel_lid(st, x, 0) : hm_seidel_lid(st, 0, x);
+    return 1;
+}
+
+int hm_seidel_nu(const hm_seidel_t *st, int e)
+{
+    int nu = st->nu_cap < e - 1 ? st->nu_cap : e - 1;
+    return nu > 0 ? nu : 0;
+}
+
+void hm_seidel_bound(hm_seidel_t *st, const hm_machine_info_t *mi, const char *expr,
+                     double value)
+{
+    st->bound = hm_seidel_slots(value);
+    if (st->companion_bst) {
+        st->bound += 3 * hm_seidel_msg_cost(mi, 1, (double)st->bytes / 2);
+        snprintf(st->expr, sizeof st->expr, "%s + 3*(m*a/2+b)", expr);
+    } else if (st->companion_steps > 0) {
+        st->bound += st->companion_steps * hm_seidel_msg_cost(mi, 1, (double)st->bytes);
+        snprintf(st->expr, sizeof st->expr, "%s + %d*(m*a+b)", expr, st->companion_steps);
+    } else {
+        snprintf(st->expr, sizeof st->expr, "%s", expr);
+    }
+    st->bound_expr = st->expr;
+}
+
+/* ---- meshes ---------------------------------------------------------------------- */
+
+static int grid_line_col(const hm_grid_t *g, int j, int32_t *line)
+{
+    for (int i = 0; i < (1 << g->e1); i++)
+        line[i] = hm_grid_id(g, i, j);
+    return g->e1;
+}
+
+static int grid_line_row(const hm_grid_t *g, int i, int32_t *line)
+{
+    for (int j = 0; j < (1 << g->e2); j++)
+        line[j] = hm_grid_id(g, i, j);
+    return g->e2;
+}
+
+int hm_grid_st(hm_plan_t *p, const hm_grid_t *g, int r1, int r2, int col_first, int step1,
+               int step2, int first, int count)
+{
+    int32_t line[1 << 15];
+    int last;
+    if (col_first) {
+        last = hm_plan_st(p, step1, line, grid_line_col(g, r2, line), r1, first, count);
+        for (int i = 0; i < (1 << g->e1); i++)
+            last = hm_plan_st(p, step2, line, grid_line_row(g, i, line), r2, first, count);
+    } else {
+        last = hm_plan_st(p, step1, line, grid_line_row(g, r1, line), r2, first, count);
+        for (int j = 0; j < (1 << g->e2); j++)
+            last = hm_plan_st(p, step2, line, grid_line_col(g, j, line), r1, first, count);
+    }
+    return last;
+}
+
+int hm_grid_rb(hm_plan_t *p, int base, const hm_grid_t *g, int a, int b, int r1, int r2,
+               int first, int count)
+{
+    hm_grid_t t = {g->st, g->o1 + g->s1 * a, 2 * g->s1, g->e1 - 1,
+                   g->o2 + g->s2 * b, 2 * g->s2, g->e2 - 1};
+    int red = (a + b) % 2 == 0, E1 = t.e1, E2 = t.e2, L = E1 > E2 ? E1 : E2;
+    /* The class whose first phase runs along the longer axis starts at once; the
+     * other starts its shorter first phase |E1 - E2| steps late, so that both second
+     * phases begin at step base + L + 1. */
+    int first_len = red ? E1 : E2;
+    int step1 = base + (L - first_len), step2 = base + L;
+    hm_grid_st(p, &t, r1, r2, red, step1, step2, first, count);
+    return base + 2 * L;
+}
+
+int hm_grid_scatter(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, int r2, int first,
+                    int unit)
+{
+    int32_t line[1 << 15];
+    int s = hm_plan_scatter(p, step0, line, grid_line_col(g, r2, line), r1, first,
+                            unit << g->e2, 0);
+    int last = s;
+    for (int i = 0; i < (1 << g->e1); i++) {
+        int32_t row[1 << 15];
+        grid_line_row(g, i, row);
+        /* The node of the root's column holds row i's pieces. */
+        last = hm_plan_scatter(p, s, row, g->e2, r2, first + (i << g->e2) * unit, unit, 0);
+    }
+    return last;
+}
+
+int hm_grid_gather(hm_plan_t *p, int step0, const hm_grid_t *g, int first, int unit)
+{
+    int32_t line[1 << 15];
+    int s = step0;
+    for (int i = 0; i < (1 << g->e1); i++)
+        s = hm_plan_gather(p, step0, line, grid_line_row(g, i, line),
+                           first + (i << g->e2) * unit, unit);
+    int last = s;
+    for (int j = 0; j < (1 << g->e2); j++)
+        last = hm_plan_gather(p, s, line, grid_line_col(g, j, line), first, unit << g->e2);
+    return last;
+}

@@ -1,0 +1,138 @@
+/*
+ * seidel.h — what st-broadcast, bst-broadcast and rh-broadcast share (Seidel 1993):
+ * their parameters, the mapping of any array or mesh onto a power-of-two one
+ * (section 5: companions or virtual nodes), the message and the per-node buffers,
+ * the node program and the byte-for-byte verification.
+ *
+ * Logical machine: a 2^d1 x 2^d2 mesh (d1 = 0 for a linear array), logical node
+ * (i, j) = i * 2^d2 + j. Each axis of n physical nodes maps onto 2^d logical ones:
+ *   power of two    d = lg n, identity;
+ *   companions      d = floor(lg n); the first c = n - 2^d odd positions are the
+ *                   companions of their left (upper) neighbours (section 5.2), except
+ *                   that when the root sits on a companion position the pair swaps,
+ *                   so that the root is always a full node; after the broadcast on
+ *                   the full nodes each sends the message to its companions (one
+ *                   step, or in a mesh the cheaper of a 2 x 2 ST broadcast, two
+ *                   steps of ma + b, and a 2 x 2 BST broadcast, three of ma/2 + b);
+ *   virtual nodes   d = ceil(lg n); logical positions >= n are simulated by the last
+ *                   physical one (section 5.1).
+ */
+#ifndef HM_ALGO_SEIDEL_H
+#define HM_ALGO_SEIDEL_H
+
+#include "circuit_plan.h"
+
+typedef enum { HM_SIZING_COMPANIONS, HM_SIZING_VIRTUAL } hm_sizing_t;
+
+typedef struct hm_seidel_s {
+    int mesh;              /* 1 on a mesh */
+    int n1, n2;            /* physical rows and columns (linear: 1 x n) */
+    int d1, d2;            /* logical 2^d1 x 2^d2 */
+    int nu_cap;            /* floor(log2(link_capacity)) */
+    int nu;                /* the nu the algorithm uses (<= nu_cap, see each file) */
+    int root;              /* physical */
+    int li, lj;            /* the root's logical row and column */
+    int64_t bytes;
+    hm_sizing_t sizing;
+    int better;            /* variant "better" (mesh ST and BST) */
+    int timed;             /* make the plan step-synchronous (hm_plan_time) */
+    int32_t *rowmap, *colmap;   /* logical -> physical row / column */
+    int32_t *rowcomp, *colcomp; /* logical -> physical companion row / column, -1 */
+    unsigned char *msg;    /* the root's message */
+    unsigned char *bufs;   /* nodes x bytes: node x writes only its own row */
+    hm_plan_t *plan;
+    /* Filled by the algorithm for verify. */
+    const char *bound_expr; /* = expr */
+    char expr[192];
+    int64_t bound;          /* the paper's cost for the logical machine + companions */
+    int companion_steps;    /* 0, 1, 2 (ST on 2 x 2) or 3 (BST on 2 x 2) */
+    int companion_bst;      /* the companions of a mesh get a 2 x 2 BST broadcast */
+    char algo[32];
+} hm_seidel_t;
+
+/* Parameters shared by the three algorithms (each table adds "variant" if it has
+ * one, then the terminator). */
+#define HM_SEIDEL_PARAMS_COMMON                                                          \
+    {"root", HM_PARAM_INT, "0..p-1", "0", "the node that holds the message"},            \
+        {"message_bytes", HM_PARAM_INT, "1..16777216", "4096",                           \
+         "message length m in bytes (a multiple of 8*2^d gives the paper's costs)"},     \
+        {"sizing", HM_PARAM_STRING, "companions|virtual-nodes", "companions",            \
+         "how a size that is not a power of two is handled (Seidel section 5)"}
+
+/* Reads the parameters and maps the machine (allow_virtual: the algorithm can use
+ * virtual nodes, with_variant: it has simple|better), makes the message. Returns 0,
+ * or -1 with s->error filled. */
+int hm_seidel_setup(hm_setup_t *s, const char *algo, int allow_virtual, int with_variant,
+                    hm_seidel_t **out);
+/* The empty plan of the logical machine, the message in 2^bits pieces. */
+int hm_seidel_plan(hm_setup_t *s, hm_seidel_t *st, int bits);
+/* Once the plan of the logical machine is built (its last step is last_step): add
+ * the companions' step(s) and sort. Returns 0 or -1. */
+int hm_seidel_finish(hm_setup_t *s, hm_seidel_t *st, int last_step);
+/* The logical node at logical row i, column j. */
+static inline int hm_seidel_lid(const hm_seidel_t *st, int i, int j)
+{
+    return (i << st->d2) + j;
+}
+
+void hm_seidel_node(hm_node_t *n, void *state);
+void hm_seidel_verify(hm_report_t *r);
+void hm_seidel_teardown(void *state);
+
+/* Duration of one message of `bytes` bytes sharing links with k circuits in all: the
+ * cost model, for the bounds (ceil(k/2^nu)*a*m + b, rounded up). */
+int64_t hm_seidel_msg_cost(const hm_machine_info_t *mi, int k, double bytes);
+/* x rounded up to a whole slot (formulas evaluated in floating point). */
+int64_t hm_seidel_slots(double x);
+
+#endif
+
+/* If the logical machine is one row or one column (every linear array, and meshes
+ * with one logical row or column), fills line with its 2^e logical nodes and pos with
+ * the root's position and returns 1 (line: 2^15 entries at most); else returns 0. */
+int hm_seidel_line(const hm_seidel_t *st, int32_t *line, int *e, int *pos);
+
+/* The nu an algorithm can use on an axis of 2^e nodes: min(nu_cap, e - 1), >= 0
+ * (Table I assumes nu < d; a larger capacity is simply not needed). */
+int hm_seidel_nu(const hm_seidel_t *st, int e);
+
+/* Sets the bound: the paper's formula `expr` evaluated to `value` (rounded up to a
+ * slot), plus the companions' steps of m*a + b each. Call after hm_seidel_finish. */
+void hm_seidel_bound(hm_seidel_t *st, const hm_machine_info_t *mi, const char *expr,
+                     double value);
+
+/* ---- meshes: grids of logical nodes ----------------------------------------------
+ * A grid is a 2^e1 x 2^e2 sub-mesh of the logical mesh: its node (i, j) is logical
+ * (o1 + s1*i, o2 + s2*j). The whole mesh, a submesh interleaved with stride 2^nu, a
+ * 2^nu x 2^nu block are all grids. */
+typedef struct hm_grid_s {
+    const hm_seidel_t *st;
+    int o1, s1, e1, o2, s2, e2;
+} hm_grid_t;
+
+static inline int hm_grid_id(const hm_grid_t *g, int i, int j)
+{
+    return hm_seidel_lid(g->st, g->o1 + g->s1 * i, g->o2 + g->s2 * j);
+}
+
+/* Simple 2-D spanning tree broadcast of pieces [first, first+count) from (r1, r2):
+ * along the root's column then along every row (col_first), or the other way; the
+ * first phase's steps follow step1, the second's step2. Returns the last step. */
+int hm_grid_st(hm_plan_t *p, const hm_grid_t *g, int r1, int r2, int col_first, int step1,
+               int step2, int first, int count);
+
+/* The broadcast phase of Seidel's "better" mesh algorithms (section 3.2.1): in the
+ * class submesh T_ab = nodes (2i + a, 2j + b) of g, a simple ST from (r1, r2) of T_ab,
+ * red classes (a + b even) column first, black ones row first, the class that starts
+ * on the shorter axis delayed by |e1 - e2| steps so that no two classes use one row
+ * or column at once. Steps base+1 .. base + 2*max(e1, e2) - 2. */
+int hm_grid_rb(hm_plan_t *p, int base, const hm_grid_t *g, int a, int b, int r1, int r2,
+               int first, int count);
+
+/* Distribute from (r1, r2) over the whole grid, column first: node (i, j) ends with
+ * the `unit` pieces first + (i*2^e2 + j)*unit... Returns the last step. */
+int hm_grid_scatter(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, int r2, int first,
+                    int unit);
+/* The reverse: node (i, j) holds first + (i*2^e2 + j)*unit...; exchanges along the
+ * rows, then the columns, leave every node with all of them in order. */
+int hm_grid_gather(hm_plan_t *p, int step0, const hm_grid_t *g, int first, int unit);

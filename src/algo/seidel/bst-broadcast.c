@@ -1,0 +1,238 @@
+/*
+ * bst-broadcast — bidirectional spanning tree broadcast on circuit-switched linear
+ * arrays and meshes (Seidel 1993, sections 3.3, 3.4, 4.3, 5). In src/algo/seidel/
+ * with st-broadcast and rh-broadcast: see st-broadcast.c for why.
+ *
+ * Linear array of 2^d nodes, nu = min(log2 link_capacity, d - 1), M = 2^(d-nu)
+ * metanodes of 2^nu consecutive nodes:
+ *   1. distribute to the root's metanode j: m/2^nu to each;      (1-2^-nu)ma + nu*b
+ *   2. on each interleaved subarray i (nodes = i mod 2^nu) a BST broadcast of the
+ *      m/2^nu packet: its node in metanode j sends the second half to its node in
+ *      metanode j XOR (M-1) (the far end: Seidel's bit-wise complement, section 4.3);
+ *      both halves then go down two spanning trees, one on the metanodes of j's
+ *      parity, the other on the rest, with messages of the two trees always moving
+ *      in opposite directions; a last step swaps halves between metanodes 2h and
+ *      2h+1;                                              (d-nu+1)(ma/2^(nu+1) + b)
+ *   3. dimensional exchange, nearest first, in every metanode.  (1-2^-nu)ma + nu*b
+ *   Cost (8): (2 + (d-nu-3)/2^(nu+1))ma + (d+nu+1)b; nu = 0 gives (7): (d+1)(ma/2+b).
+ *
+ * Mesh: variant "simple" is the linear BST on the mesh seen as a linear array of
+ * 2^(d1+d2) nodes in row-major order (section 3.4.1, (9): (d1+d2+1)(ma/2+b) for
+ * nu = 0). Variant "better" is not implemented yet (see NOTES-issue4.md).
+ */
+#include <stdlib.h>
+
+#include "../common/seidel.h"
+
+static const hm_param_t bst_params[] = {
+    HM_SEIDEL_PARAMS_COMMON,
+    {"variant", HM_PARAM_STRING, "simple|better", "better",
+     "mesh only: the mesh as one linear array (simple) or the interleaved submeshes "
+     "(better)"},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+/* Linear BST with nu on a line of 2^e logical nodes (e > nu), pieces
+ * [first, first + count), count a multiple of 2^(nu+1). Returns the last step. */
+static int bst_line(hm_plan_t *p, int step0, const int32_t *line, int e, int root, int nu,
+                    int first, int count)
+{
+    int b = 1 << nu, unit = count / b, half = unit / 2, big = 1 << (e - nu);
+    int j0 = root >> nu, jc = j0 ^ (big - 1), o = root & (b - 1);
+    int32_t *sub = calloc((size_t)1 << (e > nu ? e : nu), sizeof *sub);
+    int32_t *cls = malloc(sizeof *cls << (e - nu));
+    if (!sub || !cls) {
+        free(sub);
+        free(cls);
+        p->failed = 1;
+        return step0;
+    }
+    /* 1. Distribute in the root's metanode. */
+    for (int i = 0; i < b; i++)
+        sub[i] = line[j0 * b + i];
+    int s1 = hm_plan_scatter(p, step0, sub, nu, o, first, unit, 0);
+    int s2 = s1;
+    for (int i = 0; i < b; i++) {
+        int f = first + i * unit;
+        for (int j = 0; j < big; j++)
+            sub[j] = line[j * b + i];
+        /* 2a. Second half to the far end. */
+        hm_plan_send(p, s1 + 1, sub[j0], sub[jc], f + half, half, 1);
+        /* 2b. Two spanning trees on the metanodes of each parity. */
+        int s = s1 + 1;
+        for (int par = 0; par < 2; par++) {
+            int from = par == (j0 & 1) ? j0 : jc;
+            for (int h = 0; h < big / 2; h++)
+                cls[h] = sub[2 * h + par];
+            s = hm_plan_st(p, s1 + 1, cls, e - nu - 1, from >> 1, from == j0 ? f : f + half,
+                           half);
+        }
+        /* 2c. Neighbouring metanodes swap halves. */
+        for (int j = 0; j < big; j++) {
+            int mine = (j & 1) == (j0 & 1) ? f : f + half;
+            hm_plan_send(p, s + 1, sub[j], sub[j ^ 1], mine, half, 1);
+        }
+        s2 = s + 1;
+    }
+    /* 3. Exchange in every metanode. */
+    int s3 = s2;
+    for (int j = 0; j < big; j++) {
+        for (int i = 0; i < b; i++)
+            sub[i] = line[j * b + i];
+        s3 = hm_plan_gather(p, s2, sub, nu, first, unit);
+    }
+    free(sub);
+    free(cls);
+    return s3;
+}
+
+/* The "better" BST of section 3.4.1 on grid g (e1, e2 >= 1) from (r1, r2), pieces
+ * [first, first + 8): the root's 2 x 2 block keeps the even pieces and the block at
+ * the opposite corner (block coordinates XOR-ed with all ones, section 4) gets the odd
+ * ones, node (a, b) of each holding piece 2(2a + b) (+1 at the far block, Figure 10);
+ * each of the eight broadcasts its piece over its class submesh, the two broadcasts of
+ * a class running in opposite directions; two exchanges in every 2 x 2 block.
+ * Returns the last step. */
+static int bst_better_grid(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, int r2,
+                           int first)
+{
+    if (g->e1 == 1 && g->e2 == 1) {
+        /* A 2 x 2 grid has no opposite block: the linear BST on its four nodes in
+         * snake order, 3(m'a/2 + b) (section 5.2 uses the same on 2 x 2 meshes). */
+        int32_t snake[4] = {hm_grid_id(g, 0, 0), hm_grid_id(g, 0, 1), hm_grid_id(g, 1, 1),
+                            hm_grid_id(g, 1, 0)};
+        int pos = r1 == 0 ? r2 : 3 - r2;
+        return bst_line(p, step0, snake, 2, pos, 0, first, 8);
+    }
+    int c1 = r1 >> 1, c2 = r2 >> 1, sa = r1 & 1, sb = r2 & 1;
+    int o1 = c1 ^ ((1 << (g->e1 - 1)) - 1), o2 = c2 ^ ((1 << (g->e2 - 1)) - 1);
+    int bc[2][2] = {{c1, c2}, {o1, o2}};
+    /* Step 1: the odd pieces to the far block; steps 2 and 3: within both blocks. */
+    hm_plan_send(p, step0 + 1, hm_grid_id(g, 2 * c1 + sa, 2 * c2 + sb),
+                 hm_grid_id(g, 2 * o1 + sa, 2 * o2 + sb), first + 1, 4, 2);
+    for (int f = 0; f < 2; f++) {
+        int b1 = 2 * bc[f][0], b2 = 2 * bc[f][1];
+        hm_plan_send(p, step0 + 2, hm_grid_id(g, b1 + sa, b2 + sb),
+                     hm_grid_id(g, b1 + (sa ^ 1), b2 + sb), first + 4 * (sa ^ 1) + f, 2, 2);
+        for (int a = 0; a < 2; a++)
+            hm_plan_send(p, step0 + 3, hm_grid_id(g, b1 + a, b2 + sb),
+                         hm_grid_id(g, b1 + a, b2 + (sb ^ 1)),
+                         first + 2 * (2 * a + (sb ^ 1)) + f, 1, 1);
+    }
+    int last = step0 + 3;
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 2; b++)
+            for (int f = 0; f < 2; f++)
+                last = hm_grid_rb(p, step0 + 3, g, a, b, bc[f][0], bc[f][1],
+                                  first + 2 * (2 * a + b) + f, 1);
+    int end = last;
+    for (int bi = 0; bi < (1 << (g->e1 - 1)); bi++)
+        for (int bj = 0; bj < (1 << (g->e2 - 1)); bj++) {
+            hm_grid_t blk = {g->st, g->o1 + 2 * bi * g->s1, g->s1, 1, g->o2 + 2 * bj * g->s2,
+                             g->s2, 1};
+            end = hm_grid_gather(p, last, &blk, first, 2);
+        }
+    return end;
+}
+
+/* Mesh, variant "better" with nu (section 3.4.2, Table I). */
+static int bst_mesh_better(hm_seidel_t *st, int nu)
+{
+    hm_plan_t *p = st->plan;
+    int B = 1 << nu, i0 = st->li >> nu, j0 = st->lj >> nu;
+    hm_grid_t blk = {st, i0 * B, 1, nu, j0 * B, 1, nu};
+    int s = hm_grid_scatter(p, 0, &blk, st->li & (B - 1), st->lj & (B - 1), 0, 8);
+    int s2 = s;
+    for (int ii = 0; ii < B; ii++)
+        for (int jj = 0; jj < B; jj++) {
+            hm_grid_t sub = {st, ii, B, st->d1 - nu, jj, B, st->d2 - nu};
+            s2 = bst_better_grid(p, s, &sub, i0, j0, (ii * B + jj) * 8);
+        }
+    int last = s2;
+    for (int bi = 0; bi < (1 << (st->d1 - nu)); bi++)
+        for (int bj = 0; bj < (1 << (st->d2 - nu)); bj++) {
+            hm_grid_t g = {st, bi * B, 1, nu, bj * B, 1, nu};
+            last = hm_grid_gather(p, s2, &g, 0, 8);
+        }
+    return last;
+}
+
+static int bst_setup(hm_setup_t *s)
+{
+    hm_seidel_t *st;
+    if (hm_seidel_setup(s, "bst-broadcast", 1, 1, &st) != 0) {
+        hm_seidel_teardown(st);
+        return -1;
+    }
+    const hm_machine_info_t *mi = s->machine;
+    int32_t *line = malloc(sizeof *line << 15);
+    int e, pos, last = 0;
+    double m = (double)st->bytes, a = mi->cost_a, b = mi->cost_b;
+    const char *expr = NULL;
+    double value = 0;
+    if (!line)
+        goto fail;
+    int is_line = hm_seidel_line(st, line, &e, &pos);
+    if (!is_line && !st->better) {
+        /* The mesh as one linear array of 2^(d1+d2) nodes, row-major (section 3.4.1). */
+        e = st->d1 + st->d2;
+        pos = hm_seidel_lid(st, st->li, st->lj);
+        for (int x = 0; x < (1 << e); x++)
+            line[x] = x;
+        is_line = 1;
+    }
+    if (is_line) {
+        if (e == 0) {
+            st->nu = 0;
+            if (hm_seidel_plan(s, st, 0) != 0)
+                goto fail;
+            expr = "0";
+        } else {
+            int nu = st->nu = hm_seidel_nu(st, e);
+            if (hm_seidel_plan(s, st, nu + 1) != 0)
+                goto fail;
+            last = bst_line(st->plan, 0, line, e, pos, nu, 0, 2 << nu);
+            expr = "(2+(d-nu-3)/2^(nu+1))*m*a+(d+nu+1)*b";
+            value = (2.0 + (double)(e - nu - 3) / (2 << nu)) * m * a + (e + nu + 1) * b;
+        }
+    } else {
+        int d1 = st->d1, d2 = st->d2, mx = d1 > d2 ? d1 : d2;
+        int nu = st->nu = hm_seidel_nu(st, d1 < d2 ? d1 : d2);
+        st->timed = 1; /* the delayed classes of hm_grid_rb */
+        if (hm_seidel_plan(s, st, 2 * nu + 3) != 0)
+            goto fail;
+        last = bst_mesh_better(st, nu);
+        expr = "(2+(2max(d1,d2)-2nu-5)/2^(2nu+3))*m*a+(2max(d1,d2)+2nu+3)*b";
+        value = (2.0 + (double)(2 * mx - 2 * nu - 5) / (8 << (2 * nu))) * m * a +
+                (2 * mx + 2 * nu + 3) * b;
+        if (mx - nu == 1) { /* 2 x 2 submeshes: see bst_better_grid */
+            double q = (double)(1 << (2 * nu));
+            expr = "2(1-4^-nu)*m*a+4nu*b+3(m*a/2^(2nu+1)+b)";
+            value = 2 * (1 - 1 / q) * m * a + 4 * nu * b + 3 * (m * a / (2 * q) + b);
+        }
+    }
+    if (hm_seidel_finish(s, st, last) != 0)
+        goto fail;
+    hm_seidel_bound(st, mi, expr, value);
+    free(line);
+    s->state = st;
+    return 0;
+fail:
+    free(line);
+    hm_seidel_teardown(st);
+    return -1;
+}
+
+const hm_algorithm_t hm_algo_bst_broadcast = {
+    .name = "bst-broadcast",
+    .description = "bidirectional spanning tree broadcast of m bytes, circuit-switched",
+    .paper = "Seidel 1993, sections 3.3, 3.4, 4.3, 5",
+    .topologies = HM_BIT(HM_TOPO_LINEAR) | HM_BIT(HM_TOPO_MESH),
+    .ports = HM_BIT(HM_PORTS_ONE_PORT_FULL),
+    .default_ports = HM_PORTS_ONE_PORT_FULL,
+    .params = bst_params,
+    .setup = bst_setup,
+    .node_main = hm_seidel_node,
+    .verify = hm_seidel_verify,
+    .teardown = hm_seidel_teardown,
+};

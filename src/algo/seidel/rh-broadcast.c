@@ -1,0 +1,235 @@
+/*
+ * rh-broadcast — recursive halving broadcast on circuit-switched linear arrays and
+ * meshes (Seidel 1993, sections 3.5, 3.6, 4.4, 5.2; after van de Geijn). In
+ * src/algo/seidel/ with st-broadcast and bst-broadcast: see st-broadcast.c for why.
+ *
+ * Linear array of n = 2^d nodes, the message in n pieces:
+ *   0. the root permutes its message (rho*m, charged as hm_busy; Seidel: "permuted
+ *      in node 0 before the first phase") so that
+ *   1. the distribution along the spanning tree of the root (XOR-ed, section 4.4)
+ *      gives node x piece bitrev(x): each message is an interleaved set (every
+ *      2^(d-k)-th piece), contiguous in the permuted message; (1-2^-d)ma + db
+ *      Then every exchange below concatenates ranges of the original order.
+ *   2. d exchange steps, farthest first: in step i nodes x and x XOR 2^(d-i) swap
+ *      all they hold (m/2^(d-i+1) bytes). Step i puts 2^(d-i) circuits on the links
+ *      in the middle of every block of 2^(d-i+1) nodes (2^(d-1) on the middle link in
+ *      step 1): the emulator counts that link contention and, under "queue",
+ *      stretches those messages by ceil(2^(d-i)/2^nu) as the cost model says;
+ *                              sum_{i=0}^{d-1} [m/2^(i+1) max(a, 2^i abar) + b]
+ *                              = (1 + (d-nu-2)/2^(nu+1))ma + db
+ *   Table I: (2 + (d-nu-2)/2^(nu+1) - 2^-d)ma + 2db + m*rho, nu = min(nu, d-1).
+ *   Run it with "contention": "queue": under "strict" the first exchange step stops
+ *   the run, as it should (link contention is part of the algorithm).
+ *
+ * Mesh 2^d1 x 2^d2 (section 3.6): distribute down the root's column then along the
+ * rows, then exchange as rh_mesh explains (interleaved horizontal and vertical
+ * exchanges). Table I: (2 + (2(d2-d1)-3)/2^(d1+nu+2) + 1/2^(2nu+3) - 1/2^(d1+d2))ma
+ * + 2(d1+d2)b + m*rho for nu < d1 <= d2 (symmetric in d1, d2 here). Meshes of one
+ * logical row or column run the linear algorithm.
+ */
+#include <stdlib.h>
+
+#include "../common/seidel.h"
+
+static const hm_param_t rh_params[] = {
+    HM_SEIDEL_PARAMS_COMMON,
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+/* RH on a line of 2^e logical nodes; pieces 0..2^e-1. Returns the last step. */
+static int rh_line(hm_plan_t *p, const int32_t *line, int e, int root)
+{
+    int s = hm_plan_scatter(p, 0, line, e, root, 0, 1, 1);
+    for (int t = 1; t <= e; t++) {
+        int h = 1 << (e - t), held = 1 << (t - 1);
+        for (int x = 0; x < (1 << e); x++) {
+            int base = (int)(hm_bitrev((uint32_t)x, e) >> (t - 1)) << (t - 1);
+            hm_plan_send(p, s + t, line[x], line[x ^ h], base, held, 1);
+        }
+    }
+    return s + e;
+}
+
+/* Mesh RH (section 3.6), logical 2^d1 x 2^d2 with d1, d2 >= 1. The exchange order:
+ * first the |d1 - d2| top bits of the longer axis, then for b = min(d1,d2)-1 .. 0 the
+ * pair (column bit b, row bit b). In a pair with b >= 1 the nodes of one checkerboard
+ * colour exchange horizontally first, the others vertically first (the partner of a
+ * node always has its colour, since bit 0 does not change), so only half of the nodes
+ * of a row or column use it at a time: 2^(b-1) circuits on a link instead of 2^b —
+ * the interleaving of Barnett et al. that the paper's sum assumes. Piece bits are
+ * numbered in the order of the exchanges (horizontal first in a pair), so every node
+ * always holds a set base | mask; a node that went vertical first holds a mask with a
+ * hole for one step. */
+/* The piece bits of coordinate v whose bit b is piece bit pos[b]. */
+static uint32_t spread(int v, const uint32_t *pos, int bits)
+{
+    uint32_t r = 0;
+    for (int b = 0; b < bits; b++)
+        if ((v >> b) & 1)
+            r |= pos[b];
+    return r;
+}
+
+static int rh_mesh(hm_plan_t *p, const hm_seidel_t *st)
+{
+    int d1 = st->d1, d2 = st->d2, D = d1 < d2 ? d1 : d2, X = d1 + d2 - 2 * D;
+    uint32_t pr[16], pc[16]; /* piece bit of row bit b, column bit b */
+    for (int t = 0; t < X; t++) {
+        if (d2 > d1)
+            pc[d2 - 1 - t] = 1u << t;
+        else
+            pr[d1 - 1 - t] = 1u << t;
+    }
+    for (int b = D - 1; b >= 0; b--) {
+        pc[b] = 1u << (X + 2 * (D - 1 - b));
+        pr[b] = 1u << (X + 2 * (D - 1 - b) + 1);
+    }
+    int L1 = 1 << d1, L2 = 1 << d2;
+    uint32_t cmask = 0;
+    for (int b = 0; b < d2; b++)
+        cmask |= pc[b];
+    /* 1. Distribute down the root's column (each node of it gets its row's pieces),
+     *    then along every row: node (i, j) ends with piece spread(i) | spread(j). */
+    int s = 0;
+    for (int t = 1; t <= d1; t++) {
+        int h = 1 << (d1 - t);
+        uint32_t low = 0;
+        for (int b = 0; b < d1 - t; b++)
+            low |= pr[b];
+        for (int y = 0; y < L1; y += 2 * h) {
+            int to = (y | h) ^ st->li, lo = to & ~(h - 1);
+            hm_plan_send_set(p, t, hm_seidel_lid(st, y ^ st->li, st->lj),
+                             hm_seidel_lid(st, to, st->lj), spread(lo, pr, d1), low | cmask);
+        }
+    }
+    s = d1;
+    for (int i = 0; i < L1; i++)
+        for (int t = 1; t <= d2; t++) {
+            int h = 1 << (d2 - t);
+            uint32_t low = 0;
+            for (int b = 0; b < d2 - t; b++)
+                low |= pc[b];
+            for (int y = 0; y < L2; y += 2 * h) {
+                int to = (y | h) ^ st->lj, lo = to & ~(h - 1);
+                hm_plan_send_set(p, s + t, hm_seidel_lid(st, i, y ^ st->lj),
+                                 hm_seidel_lid(st, i, to),
+                                 spread(i, pr, d1) | spread(lo, pc, d2), low);
+            }
+        }
+    s += d2;
+    /* 2. The exchanges. held[x]: the piece bits node x has gathered. */
+    int n = L1 * L2, t = s;
+    uint32_t *held = calloc((size_t)n, sizeof *held);
+    if (!held) {
+        p->failed = 1;
+        return t;
+    }
+    for (int k = 0; k < X; k++) {
+        t++;
+        int b = (d2 > d1 ? d2 : d1) - 1 - k;
+        for (int x = 0; x < n; x++) {
+            int i = x >> d2, j = x & (L2 - 1);
+            int y = d2 > d1 ? hm_seidel_lid(st, i, j ^ (1 << b)) : hm_seidel_lid(st, i ^ (1 << b), j);
+            uint32_t me = spread(i, pr, d1) | spread(j, pc, d2);
+            hm_plan_send_set(p, t, x, y, me & ~held[x], held[x]);
+        }
+        for (int x = 0; x < n; x++)
+            held[x] |= 1u << k;
+    }
+    for (int b = D - 1; b >= 0; b--)
+        for (int half = 0; half < 2; half++) {
+            t++;
+            for (int x = 0; x < n; x++) {
+                int i = x >> d2, j = x & (L2 - 1);
+                int black = b >= 1 && ((i ^ j) & 1);
+                int horiz = (half == 0) != black;
+                int y = horiz ? hm_seidel_lid(st, i, j ^ (1 << b))
+                              : hm_seidel_lid(st, i ^ (1 << b), j);
+                uint32_t me = spread(i, pr, d1) | spread(j, pc, d2);
+                hm_plan_send_set(p, t, x, y, me & ~held[x], held[x]);
+            }
+            for (int x = 0; x < n; x++) {
+                int i = x >> d2, j = x & (L2 - 1);
+                int black = b >= 1 && ((i ^ j) & 1);
+                int horiz = (half == 0) != black;
+                held[x] |= horiz ? pc[b] : pr[b];
+            }
+        }
+    free(held);
+    return t;
+}
+
+static int rh_setup(hm_setup_t *s)
+{
+    hm_seidel_t *st;
+    if (hm_seidel_setup(s, "rh-broadcast", 0, 0, &st) != 0) {
+        hm_seidel_teardown(st);
+        return -1;
+    }
+    const hm_machine_info_t *mi = s->machine;
+    int32_t *line = malloc(sizeof *line << 15);
+    int e, pos, last = 0;
+    double m = (double)st->bytes, a = mi->cost_a, b = mi->cost_b, rho = mi->cost_rho;
+    const char *expr = NULL;
+    double value = 0;
+    if (!line)
+        goto fail;
+    if (hm_seidel_line(st, line, &e, &pos)) {
+        int nu = st->nu = hm_seidel_nu(st, e);
+        if (hm_seidel_plan(s, st, e) != 0)
+            goto fail;
+        /* 0. The root's permutation. */
+        hm_plan_busy(st->plan, 0, st->root, hm_seidel_slots(rho * m));
+        last = rh_line(st->plan, line, e, pos);
+        expr = "(2+(d-nu-2)/2^(nu+1)-1/2^d)*m*a+2*d*b+m*rho";
+        value = e == 0 ? hm_seidel_slots(rho * m)
+                       : (2.0 + (double)(e - nu - 2) / (2 << nu) - 1.0 / (1 << e)) * m * a +
+                             2 * e * b + hm_seidel_slots(rho * m);
+    } else {
+        int d1 = st->d1, d2 = st->d2, D = d1 < d2 ? d1 : d2;
+        st->nu = hm_seidel_nu(st, D);
+        if (hm_seidel_plan(s, st, d1 + d2) != 0)
+            goto fail;
+        hm_plan_busy(st->plan, 0, st->root, hm_seidel_slots(rho * m));
+        last = rh_mesh(st->plan, st);
+        /* Section 3.6, the sum of the exchanges with the link capacity itself (it is
+         * Table I's closed form whenever nu < min(d1, d2)): the distribution, then
+         * step i (from the last) carries m/2^(i+1) bytes over 2^(floor(i/2)-1)
+         * circuits a link in the interleaved pairs, 2^(i-D) in the first X steps. */
+        double abar = mi->cost_abar, tot = (1 - 1.0 / (1 << (d1 + d2))) * m * a +
+                                           (d1 + d2) * b + hm_seidel_slots(rho * m);
+        for (int i = 0; i < d1 + d2; i++) {
+            double k = i < 2 * D ? (i / 2 >= 1 ? (double)(1 << (i / 2 - 1)) : 0.5)
+                                 : (double)(1 << (i - D));
+            double f = k * abar > a ? k * abar : a;
+            tot += m / (2 << i) * f + b;
+        }
+        expr = "(2+(2(d2-d1)-3)/2^(d1+nu+2)+1/2^(2nu+3)-1/2^(d1+d2))*m*a+2(d1+d2)*b+m*rho";
+        value = tot;
+    }
+    if (hm_seidel_finish(s, st, last) != 0)
+        goto fail;
+    hm_seidel_bound(st, mi, expr, value);
+    free(line);
+    s->state = st;
+    return 0;
+fail:
+    free(line);
+    hm_seidel_teardown(st);
+    return -1;
+}
+
+const hm_algorithm_t hm_algo_rh_broadcast = {
+    .name = "rh-broadcast",
+    .description = "recursive halving broadcast of m bytes: distribute, then exchange "
+                   "farthest first (link contention by design)",
+    .paper = "Seidel 1993, sections 3.5, 3.6, 4.4, 5.2",
+    .topologies = HM_BIT(HM_TOPO_LINEAR) | HM_BIT(HM_TOPO_MESH),
+    .ports = HM_BIT(HM_PORTS_ONE_PORT_FULL),
+    .default_ports = HM_PORTS_ONE_PORT_FULL,
+    .params = rh_params,
+    .setup = rh_setup,
+    .node_main = hm_seidel_node,
+    .verify = hm_seidel_verify,
+    .teardown = hm_seidel_teardown,
+};
