@@ -7,8 +7,8 @@
 
 #include "hypemu.h"
 
-#define HM_ALGORITHM_MAP(XX)                                                             \
-    XX(sbt_broadcast)                                                                    \
+#define HM_ALGORITHM_MAP(XX)                                                                       \
+    XX(sbt_broadcast)                                                                              \
     XX(successive_broadcast)
 
 #define XX(sym) extern const hm_algorithm_t hm_algo_##sym;

@@ -3,8 +3,8 @@
  * node API: for every node, its ports in order, the neighbour behind each port and
  * the neighbour's port back.
  */
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "hm_internal.h"
 
