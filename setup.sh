@@ -71,7 +71,7 @@ newer() {
     shift
     [ -e "$target" ] || return 0
     for f in "$@"; do
-        [ "$f" -nt "$target" ] && return 0
+        [ -n "$(find "$f" -newer "$target" 2>/dev/null)" ] && return 0
     done
     return 1
 }
