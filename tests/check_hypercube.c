@@ -39,9 +39,9 @@ START_TEST(test_q4_successive_summary)
 {
     hm_trun_t r = run_succ(4, "rotated", "strict");
     ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 34);
-    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(r.summary, "bound"),
-                                                       "expression")),
-                     "2p+log2(p)-2");
+    ck_assert_str_eq(
+        json_string_value(json_object_get(json_object_get(r.summary, "bound"), "expression")),
+        "2p+log2(p)-2");
     /* Proposition 2 with alpha(4) = 10: 2*16 - 10 - 1 = 21. */
     ck_assert_int_eq(hm_t_bound(&r, "lower_bound"), 21);
     ck_assert_int_eq(hm_t_int(&r, "transmissions"), 240);

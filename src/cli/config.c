@@ -22,8 +22,8 @@ static void add_error(hm__config_t *c, const char *fmt, ...)
     if (vasprintf(&body, fmt, ap) < 0)
         body = NULL;
     va_end(ap);
-    char *msg = hm__strdup_printf("%s: %s", c->file ? c->file : "(config)",
-                                  body ? body : "out of memory");
+    char *msg =
+        hm__strdup_printf("%s: %s", c->file ? c->file : "(config)", body ? body : "out of memory");
     free(body);
     if (!msg)
         return;
@@ -60,8 +60,7 @@ static void only_keys(hm__config_t *c, const char *path, json_t *obj, const char
 {
     const char *k;
     json_t *v;
-    json_object_foreach(obj, k, v)
-    {
+    json_object_foreach(obj, k, v) {
         int ok = 0;
         for (size_t i = 0; keys[i]; i++)
             ok |= strcmp(k, keys[i]) == 0;
@@ -293,8 +292,7 @@ static void check_params(hm__config_t *c, json_t *a)
     /* Unknown parameters. */
     const char *k;
     json_t *v;
-    json_object_foreach(a, k, v)
-    {
+    json_object_foreach(a, k, v) {
         if (strcmp(k, "name") == 0)
             continue;
         const hm_param_t *p = al->params;
@@ -326,7 +324,8 @@ static void check_params(hm__config_t *c, json_t *a)
                 int ok = json_is_array(v);
                 size_t i;
                 json_t *e;
-                json_array_foreach(v, i, e) ok &= json_is_integer(e);
+                json_array_foreach(v, i, e)
+                    ok &= json_is_integer(e);
                 if (!ok)
                     wrong(c, path, v, "a list of integers");
             }
@@ -396,8 +395,8 @@ static void check_fit(hm__config_t *c)
 static void check_document(hm__config_t *c)
 {
     json_t *root = c->root;
-    static const char *const keys[] = {"topology", "ports",   "mailbox", "contention", "algorithm",
-                                       "clock",    "seed",    "output",  NULL};
+    static const char *const keys[] = {"topology", "ports", "mailbox", "contention", "algorithm",
+                                       "clock",    "seed",  "output",  NULL};
     if (!json_is_object(root)) {
         wrong(c, "(top level)", root, "an object");
         return;
@@ -439,8 +438,7 @@ static void check_document(hm__config_t *c)
         static const char *const modes[] = {"slotted", NULL};
         only_keys(c, "clock", ck, ckeys);
         (void)get_enum(c, ck, "clock", "mode", modes, 0);
-        c->opt.max_slots =
-            get_int(c, ck, "clock", "max_slots", 1000000, 1, INT64_MAX / 4, 0);
+        c->opt.max_slots = get_int(c, ck, "clock", "max_slots", 1000000, 1, INT64_MAX / 4, 0);
     }
     json_t *seed = json_object_get(root, "seed");
     if (seed) {
@@ -522,8 +520,8 @@ static int finish_load(hm__config_t *c, char *const *sets, int nsets)
     return c->nerrors ? HM_EXIT_USAGE : HM_EXIT_OK;
 }
 
-int hm__config_load_string(hm__config_t *c, const char *name, const char *text,
-                           char *const *sets, int nsets)
+int hm__config_load_string(hm__config_t *c, const char *name, const char *text, char *const *sets,
+                           int nsets)
 {
     memset(c, 0, sizeof *c);
     c->file = strdup(name);

@@ -15,12 +15,12 @@ typedef struct hm__cost_s {
 } hm__cost_t;
 
 typedef struct hm__config_s {
-    char *file;             /* for messages */
-    json_t *root;           /* the whole document (owned) */
+    char *file;   /* for messages */
+    json_t *root; /* the whole document (owned) */
     hm__options_t opt;
     hm__cost_t cost;
     const hm_algorithm_t *algo;
-    json_t *algo_params;    /* borrowed from root: the "algorithm" object */
+    json_t *algo_params; /* borrowed from root: the "algorithm" object */
     char *out_timeline, *out_trace, *out_events;
     /* Errors, one message a line. */
     char **errors;
@@ -33,8 +33,8 @@ typedef struct hm__config_s {
 int hm__config_load(hm__config_t *cfg, const char *file, char *const *sets, int nsets);
 
 /* The same from a JSON text (tests). */
-int hm__config_load_string(hm__config_t *cfg, const char *name, const char *text,
-                           char *const *sets, int nsets);
+int hm__config_load_string(hm__config_t *cfg, const char *name, const char *text, char *const *sets,
+                           int nsets);
 
 void hm__config_free(hm__config_t *cfg);
 

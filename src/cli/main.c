@@ -58,8 +58,7 @@ static void list(FILE *f)
         fputc('\n', f);
         for (const hm_param_t *p = a->params; p && p->name; p++)
             fprintf(f, "  %-22s   %s = %s%s%s: %s\n", "", p->name, p->allowed,
-                    p->defval ? ", default " : " (required)", p->defval ? p->defval : "",
-                    p->help);
+                    p->defval ? ", default " : " (required)", p->defval ? p->defval : "", p->help);
     }
 }
 
@@ -100,8 +99,10 @@ int main(int argc, char **argv)
                 return HM_EXIT_USAGE;
             }
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "hypemu: unknown option %s; allowed: --json, --set, --validate, "
-                            "--list, --help, --version\n", a);
+            fprintf(stderr,
+                    "hypemu: unknown option %s; allowed: --json, --set, --validate, "
+                    "--list, --help, --version\n",
+                    a);
             free(sets);
             return HM_EXIT_USAGE;
         } else if (file) {
@@ -140,7 +141,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "hypemu: %s\n", res.message);
     if (res.summary) {
         if (json) {
-            char *s = json_dumps(res.summary, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+            char *s = json_dumps(res.summary,
+                                 JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
             if (s) {
                 puts(s);
                 free(s);

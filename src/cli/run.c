@@ -17,8 +17,7 @@ static double seconds_now(void)
 
 typedef int (*writer_fn)(const hm__machine_t *, const hm__timeline_t *, FILE *);
 
-static int write_one(hm__result_t *res, const char *path, writer_fn fn,
-                     const hm__timeline_t *tl)
+static int write_one(hm__result_t *res, const char *path, writer_fn fn, const hm__timeline_t *tl)
 {
     if (!path)
         return 0;
@@ -58,8 +57,7 @@ int hm__run_config(const hm__config_t *cfg, hm__result_t *res)
 {
     memset(res, 0, sizeof *res);
     const hm_algorithm_t *algo = cfg->algo;
-    hm_setup_t setup = {.machine = &cfg->opt.info, .params = cfg->algo_params,
-                        .file = cfg->file};
+    hm_setup_t setup = {.machine = &cfg->opt.info, .params = cfg->algo_params, .file = cfg->file};
     if (algo->setup && algo->setup(&setup) != 0) {
         res->message = strdup(setup.error[0] ? setup.error : "algorithm setup failed");
         return res->exit_code = setup.error[0] ? HM_EXIT_USAGE : HM_EXIT_SYSTEM;
@@ -91,11 +89,12 @@ int hm__run_config(const hm__config_t *cfg, hm__result_t *res)
     if (rc != HM_EXIT_OK) {
         r->verified = 0;
         snprintf(r->verification, sizeof r->verification, "not verified: the run stopped (%s)",
-                 rc == HM_EXIT_VERIFY   ? "port-model violation under strict contention"
-                 : rc == HM_EXIT_STUCK  ? (m->stop_reason && strncmp(m->stop_reason, "deadlock", 8) == 0
-                                               ? "deadlock"
-                                               : "clock.max_slots reached")
-                                        : "system error");
+                 rc == HM_EXIT_VERIFY ? "port-model violation under strict contention"
+                 : rc == HM_EXIT_STUCK
+                     ? (m->stop_reason && strncmp(m->stop_reason, "deadlock", 8) == 0
+                            ? "deadlock"
+                            : "clock.max_slots reached")
+                     : "system error");
     }
     if (rc == HM_EXIT_OK && !r->verified)
         rc = HM_EXIT_VERIFY;

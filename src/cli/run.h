@@ -9,11 +9,11 @@
 
 typedef struct hm__result_s {
     int exit_code;
-    hm__machine_t *m;     /* kept for the writers; NULL if never built */
+    hm__machine_t *m; /* kept for the writers; NULL if never built */
     hm_report_t report;
-    json_t *summary;      /* SPEC section 7 */
+    json_t *summary; /* SPEC section 7 */
     double wall_seconds;
-    char *message;        /* why the run stopped or failed, for stderr (owned) */
+    char *message; /* why the run stopped or failed, for stderr (owned) */
 } hm__result_t;
 
 /* Run cfg; fills res. Writes the output files named in the config, also when the

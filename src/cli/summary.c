@@ -67,8 +67,7 @@ void hm__summary_print(FILE *f, const json_t *s)
 {
     const char *k;
     json_t *v;
-    json_object_foreach((json_t *)s, k, v)
-    {
+    json_object_foreach((json_t *)s, k, v) {
         if (strcmp(k, "stopped") == 0)
             continue; /* already on stderr */
         if (json_is_object(v) && json_is_real(json_object_get(v, "value"))) {

@@ -134,8 +134,7 @@ static char *deadlock_report(hm__machine_t *m)
                 }
             }
         } else if (n->wait == HM__WAIT_PACKET) {
-            snprintf(line, sizeof line, "\n  node %d waits for a packet from any neighbour",
-                     n->id);
+            snprintf(line, sizeof line, "\n  node %d waits for a packet from any neighbour", n->id);
         }
         if (!line[0])
             continue;
@@ -348,8 +347,8 @@ void hm__commit(hm__machine_t *m)
                 m->stall_count[l]++;
                 m->stats.stalls++;
                 if (m->opt.record_events)
-                    hm__log_event(n, HM__EV_STALL, t, c->sport, c->dst, c->pkt.msg,
-                                  c->pkt.value, 1, 0, NULL);
+                    hm__log_event(n, HM__EV_STALL, t, c->sport, c->dst, c->pkt.msg, c->pkt.value, 1,
+                                  0, NULL);
                 if (n->stalled++ == 0 && n->wait != HM__WAIT_DONE) {
                     /* Its wait was registered in step 1: take it back. */
                     n->wake_gen++;

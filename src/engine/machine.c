@@ -34,8 +34,8 @@ static void *node_thread(void *arg)
     return NULL;
 }
 
-int hm__machine_create(hm__machine_t **out, const hm__options_t *opt,
-                       const hm_algorithm_t *algo, void *state, char *err, size_t errlen)
+int hm__machine_create(hm__machine_t **out, const hm__options_t *opt, const hm_algorithm_t *algo,
+                       void *state, char *err, size_t errlen)
 {
     hm__machine_t *m = calloc(1, sizeof *m);
     *out = m;
@@ -69,8 +69,8 @@ int hm__machine_create(hm__machine_t **out, const hm__options_t *opt,
     u->send_copy = calloc((size_t)n, sizeof *u->send_copy);
     u->recv_copy = calloc((size_t)n, sizeof *u->recv_copy);
     if (!m->nodes || !m->occ || !m->stall_count || !u->send_stamp || !u->recv_stamp ||
-        !u->link_stamp || !u->send_count || !u->recv_count || !u->link_count ||
-        !u->send_emission || !u->send_copy || !u->recv_copy) {
+        !u->link_stamp || !u->send_count || !u->recv_count || !u->link_count || !u->send_emission ||
+        !u->send_copy || !u->recv_copy) {
         snprintf(err, errlen, "out of memory creating %d nodes", n);
         return HM_EXIT_SYSTEM;
     }
@@ -85,8 +85,7 @@ int hm__machine_create(hm__machine_t **out, const hm__options_t *opt,
         nd->busy_last = -1;
         nd->wake_at = -1;
         if (sem_init(&nd->wake, 0, 0) != 0) {
-            snprintf(err, errlen, "cannot create the semaphore of node %d: %s", i,
-                     strerror(errno));
+            snprintf(err, errlen, "cannot create the semaphore of node %d: %s", i, strerror(errno));
             return HM_EXIT_SYSTEM;
         }
     }

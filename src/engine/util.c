@@ -64,8 +64,8 @@ const char *hm_ports_name(hm_ports_kind_t k)
 
 /* Append an event to node n's own log. Called by n's thread during its slot, or by
  * the clock while every node sleeps: never by two threads at once, so no lock. */
-void hm__log_event(hm_node_t *n, hm__event_kind_t kind, int64_t slot, int port, int peer,
-                   int msg, int64_t value, int64_t dur, uint64_t flow, char *text)
+void hm__log_event(hm_node_t *n, hm__event_kind_t kind, int64_t slot, int port, int peer, int msg,
+                   int64_t value, int64_t dur, uint64_t flow, char *text)
 {
     hm__event_t e = {
         .slot = slot,

@@ -16,14 +16,30 @@ static char glyph(char old, const hm__event_t *e)
 {
     char g;
     switch (e->kind) {
-    case HM__EV_SEND: g = old == 'R' || old == '*' ? '*' : 'S'; break;
-    case HM__EV_RECV: g = old == 'S' || old == '*' ? '*' : 'R'; break;
-    case HM__EV_DELAY: g = 'd'; break;
-    case HM__EV_STALL: g = 's'; break;
-    case HM__EV_CONFLICT: g = '!'; break;
-    case HM__EV_BUSY: g = '#'; break;
-    case HM__EV_STORE: g = old == '.' ? 'o' : old; break;
-    default: g = old == '.' ? 'l' : old; break;
+    case HM__EV_SEND:
+        g = old == 'R' || old == '*' ? '*' : 'S';
+        break;
+    case HM__EV_RECV:
+        g = old == 'S' || old == '*' ? '*' : 'R';
+        break;
+    case HM__EV_DELAY:
+        g = 'd';
+        break;
+    case HM__EV_STALL:
+        g = 's';
+        break;
+    case HM__EV_CONFLICT:
+        g = '!';
+        break;
+    case HM__EV_BUSY:
+        g = '#';
+        break;
+    case HM__EV_STORE:
+        g = old == '.' ? 'o' : old;
+        break;
+    default:
+        g = old == '.' ? 'l' : old;
+        break;
     }
     if (old == '!' || ((old == 'd' || old == 's') && g != '!'))
         return old;
@@ -38,8 +54,8 @@ int hm__write_timeline(const hm__machine_t *m, const hm__timeline_t *tl, FILE *f
             slots = tl->ev[i]->slot + 1;
     int nodes = m->info.nodes;
     fprintf(f, "hypemu timeline: %s, %d nodes, %s ports, %s, %lld slots\n",
-            hm_topology_name(m->info.topology), nodes, hm_ports_name(m->info.ports),
-            m->algo->name, (long long)slots);
+            hm_topology_name(m->info.topology), nodes, hm_ports_name(m->info.ports), m->algo->name,
+            (long long)slots);
     fprintf(f, "legend: S send  R receive  * both  o store  l log  d delayed  s stalled  "
                "! conflict  # busy  . idle\n");
 
@@ -78,8 +94,7 @@ int hm__write_timeline(const hm__machine_t *m, const hm__timeline_t *tl, FILE *f
                 *c = glyph(*c, ev);
             }
         }
-        fprintf(f, "\nslots %lld..%lld\n%*s  ", (long long)start, (long long)end - 1, width,
-                "");
+        fprintf(f, "\nslots %lld..%lld\n%*s  ", (long long)start, (long long)end - 1, width, "");
         for (int64_t s = start; s < end; s++)
             fputc(s % 10 == 0 ? '0' + (char)((s / 10) % 10) : ' ', f);
         fprintf(f, "\n%*s  ", width, "");

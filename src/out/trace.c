@@ -17,12 +17,14 @@ int hm__write_trace(const hm__machine_t *m, const hm__timeline_t *tl, FILE *f)
     if (width < 4)
         width = 4;
     fprintf(f, "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n");
-    fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"hypemu "
-               "%s %s\"}}",
+    fprintf(f,
+            "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"hypemu "
+            "%s %s\"}}",
             hm_topology_name(m->info.topology), m->algo->name);
     for (int x = 0; x < m->info.nodes; x++)
-        fprintf(f, ",\n{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_name\","
-                   "\"args\":{\"name\":\"node %0*d\"}}",
+        fprintf(f,
+                ",\n{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_name\","
+                "\"args\":{\"name\":\"node %0*d\"}}",
                 x, width, x);
     for (size_t i = 0; i < tl->n; i++) {
         const hm__event_t *e = tl->ev[i];
@@ -35,15 +37,16 @@ int hm__write_trace(const hm__machine_t *m, const hm__timeline_t *tl, FILE *f)
             /* A receive lasting several slots is shown over the slots it lasted. */
             if (e->kind == HM__EV_RECV)
                 ts -= dur - US_PER_SLOT;
-            fprintf(f, ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%lld,\"dur\":%lld,"
-                       "\"name\":\"%s msg %d\",\"cat\":\"%s\",\"args\":{\"%s\":%d,\"port\":%d,"
-                       "\"value\":%lld}}",
-                    e->node, ts, dur, name, e->msg, name,
-                    e->kind == HM__EV_SEND ? "to" : "from", e->peer, e->port,
-                    (long long)e->value);
+            fprintf(f,
+                    ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%lld,\"dur\":%lld,"
+                    "\"name\":\"%s msg %d\",\"cat\":\"%s\",\"args\":{\"%s\":%d,\"port\":%d,"
+                    "\"value\":%lld}}",
+                    e->node, ts, dur, name, e->msg, name, e->kind == HM__EV_SEND ? "to" : "from",
+                    e->peer, e->port, (long long)e->value);
             if (e->flow)
-                fprintf(f, ",\n{\"ph\":\"%s\",\"pid\":1,\"tid\":%d,\"ts\":%lld,\"id\":%llu,"
-                           "\"name\":\"msg %d\",\"cat\":\"flow\"%s}",
+                fprintf(f,
+                        ",\n{\"ph\":\"%s\",\"pid\":1,\"tid\":%d,\"ts\":%lld,\"id\":%llu,"
+                        "\"name\":\"msg %d\",\"cat\":\"flow\"%s}",
                         e->kind == HM__EV_SEND ? "s" : "f", e->node, ts,
                         (unsigned long long)e->flow, e->msg,
                         e->kind == HM__EV_SEND ? "" : ",\"bp\":\"e\"");

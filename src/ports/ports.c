@@ -58,8 +58,8 @@ int hm__port_admit(hm__machine_t *m, int idx, char *why, size_t whylen)
     describe(m, idx, self, sizeof self);
 
     if (count(u->link_stamp, u->link_count, l, t) >= m->info.link_capacity) {
-        snprintf(why, whylen, "link %d->%d already carries %d packet(s) (link_capacity %d): %s",
-                 s, d, m->info.link_capacity, m->info.link_capacity, self);
+        snprintf(why, whylen, "link %d->%d already carries %d packet(s) (link_capacity %d): %s", s,
+                 d, m->info.link_capacity, m->info.link_capacity, self);
         return 0;
     }
     switch (m->info.ports) {
@@ -68,14 +68,18 @@ int hm__port_admit(hm__machine_t *m, int idx, char *why, size_t whylen)
     case HM_PORTS_ONE_PORT_HALF:
         if (src_recvs > 0) {
             describe(m, u->recv_copy[s], other, sizeof other);
-            snprintf(why, whylen, "node %d cannot send and receive in one slot under %s: "
-                                  "sends %s, receives %s", s, model, self, other);
+            snprintf(why, whylen,
+                     "node %d cannot send and receive in one slot under %s: "
+                     "sends %s, receives %s",
+                     s, model, self, other);
             return 0;
         }
         if (dst_sends > 0) {
             describe(m, u->send_copy[d], other, sizeof other);
-            snprintf(why, whylen, "node %d cannot send and receive in one slot under %s: "
-                                  "receives %s, sends %s", d, model, self, other);
+            snprintf(why, whylen,
+                     "node %d cannot send and receive in one slot under %s: "
+                     "receives %s, sends %s",
+                     d, model, self, other);
             return 0;
         }
         /* and, as in one-port-full, one send and one receive: */
@@ -83,8 +87,8 @@ int hm__port_admit(hm__machine_t *m, int idx, char *why, size_t whylen)
     case HM_PORTS_ONE_PORT_FULL:
         if (sends > 0) {
             describe(m, u->send_copy[s], other, sizeof other);
-            snprintf(why, whylen, "node %d sends twice in one slot under %s: %s and %s", s,
-                     model, other, self);
+            snprintf(why, whylen, "node %d sends twice in one slot under %s: %s and %s", s, model,
+                     other, self);
             return 0;
         }
         if (recvs > 0) {
@@ -109,14 +113,18 @@ int hm__port_admit(hm__machine_t *m, int idx, char *why, size_t whylen)
         }
         if (src_recvs > 0) {
             describe(m, u->recv_copy[s], other, sizeof other);
-            snprintf(why, whylen, "node %d cannot emit and receive in one slot under shout: "
-                                  "emits %s, receives %s", s, self, other);
+            snprintf(why, whylen,
+                     "node %d cannot emit and receive in one slot under shout: "
+                     "emits %s, receives %s",
+                     s, self, other);
             return 0;
         }
         if (dst_sends > 0) {
             describe(m, u->send_copy[d], other, sizeof other);
-            snprintf(why, whylen, "node %d cannot emit and receive in one slot under shout: "
-                                  "receives %s, emits %s", d, self, other);
+            snprintf(why, whylen,
+                     "node %d cannot emit and receive in one slot under shout: "
+                     "receives %s, emits %s",
+                     d, self, other);
             return 0;
         }
         break;

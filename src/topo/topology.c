@@ -11,8 +11,8 @@
  * channel per slot. Port sets are 64-bit masks, hence at most 65 nodes on a bus
  * (cli/config.c enforces it).
  */
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "hm_internal.h"
 

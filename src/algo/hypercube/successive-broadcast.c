@@ -35,9 +35,9 @@ enum { SEQUENTIAL, INTERLEAVED, ROTATED };
 
 typedef struct succ_state_s {
     int d, p, variant, gap;
-    uint32_t *holder;   /* holder[j] = x^(j), j = 1..p */
-    int *index;         /* index[x] = j such that x^(j) = x */
-    int *rot;           /* rot[j]: rotation of broadcast j's tree */
+    uint32_t *holder; /* holder[j] = x^(j), j = 1..p */
+    int *index;       /* index[x] = j such that x^(j) = x */
+    int *rot;         /* rot[j]: rotation of broadcast j's tree */
 } succ_state_t;
 
 static const hm_param_t succ_params[] = {
@@ -81,8 +81,8 @@ static int succ_setup(hm_setup_t *s)
     for (int j = 1; j <= st->p; j++) {
         st->holder[j] = hm_gray((uint32_t)(j - 1));
         st->index[st->holder[j]] = j;
-        st->rot[j] = st->variant == ROTATED && st->d > 0 ? hm_gray_step_dim((uint32_t)(j - 1), st->d)
-                                                         : 0;
+        st->rot[j] =
+            st->variant == ROTATED && st->d > 0 ? hm_gray_step_dim((uint32_t)(j - 1), st->d) : 0;
     }
     s->state = st;
     return 0;
@@ -145,12 +145,12 @@ static void succ_verify(hm_report_t *r)
     }
     r->verified = bad < 0;
     if (bad < 0)
-        snprintf(r->verification, sizeof r->verification,
-                 "every node stored mu_1..mu_%d in order", st->p);
+        snprintf(r->verification, sizeof r->verification, "every node stored mu_1..mu_%d in order",
+                 st->p);
     else
         snprintf(r->verification, sizeof r->verification,
-                 "node %d did not store mu_1..mu_%d in order (first wrong store: #%d)", bad,
-                 st->p, badpos + 1);
+                 "node %d did not store mu_1..mu_%d in order (first wrong store: #%d)", bad, st->p,
+                 badpos + 1);
     if (st->variant == SEQUENTIAL) {
         r->bound_expr = "p*log2(p)";
         r->bound = (int64_t)st->p * st->d;

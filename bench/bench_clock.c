@@ -1,0 +1,314 @@
+/*
+ * bench_clock.c — what the emulator's slot costs in wall time, against a bare
+ * pthread_barrier with the same number of threads on the same machine (`make bench`).
+ *
+ * For N = 16, 256, 1024 and 4096 nodes (hypercubes Q_4, Q_8, Q_10, Q_12) it measures,
+ * each REPS times, the wall time per slot of
+ *
+ *   idle     every node is active in every slot and does nothing but end it
+ *            (hm_next_slot): the clock alone;
+ *   traffic  every node is active in every slot, reads what arrived, and sends one
+ *            packet across dimension t mod d (all-port model): clock, port model and
+ *            delivery;
+ *   barrier  N threads with 64 KiB stacks, like the node threads, doing nothing but
+ *            pthread_barrier_wait, round after round;
+ *
+ * and prints the medians and the ratios as a Markdown table. The time is taken by
+ * node (thread) 0 between the start of slot (round) 1 and the start of the last one,
+ * so thread creation and joining are left out. Then it times the rotated successive
+ * broadcasts on the 10-cube (1,024 threads, 2056 slots), whole runs as
+ * hypemu reports them in wall_seconds (median of 3).
+ *
+ * The node programs use include/hypemu.h only, and run through the same path as the
+ * hypemu program (config text -> hm__config_load_string -> hm__run_config).
+ *
+ * Environment: HM_BENCH_REPS (default 5), HM_BENCH_SCALE (default 1: multiplies the
+ * number of slots), HM_BENCH_MAX_NODES (default 4096).
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/run.h"
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int env_int(const char *name, int def, int min)
+{
+    const char *s = getenv(name);
+    int v = s ? atoi(s) : def;
+    return v < min ? min : v;
+}
+
+/* ---- the node programs ---------------------------------------------------- */
+
+typedef struct bench_state_s {
+    int64_t slots;
+    int traffic;
+    double t_first, t_last; /* written by node 0 only, read after the run */
+} bench_state_t;
+
+static bench_state_t bench;
+
+static int bench_setup(hm_setup_t *s)
+{
+    s->state = &bench;
+    return 0;
+}
+
+static void bench_main(hm_node_t *n, void *state)
+{
+    bench_state_t *b = state;
+    int d = hm_degree(n);
+    int64_t received = 0;
+    hm_packet_t p = {.msg = 1, .origin = hm_id(n)};
+    for (int64_t t = 0; t < b->slots; t++) {
+        if (hm_id(n) == 0 && t == 1)
+            b->t_first = now_seconds();
+        if (hm_id(n) == 0 && t == b->slots - 1)
+            b->t_last = now_seconds();
+        if (b->traffic) {
+            hm_packet_t in;
+            while (hm_recv(n, &in) == 0)
+                received++;
+            p.value = t;
+            if (hm_send(n, (int)(t % d), &p) < 0)
+                return;
+        }
+        if (hm_next_slot(n) < 0)
+            return;
+    }
+    hm_packet_t in;
+    while (hm_recv(n, &in) == 0)
+        received++;
+    hm_store(n, received);
+}
+
+/* Every node must have received one packet a slot (traffic) or none (idle). */
+static void bench_verify(hm_report_t *r)
+{
+    const bench_state_t *b = r->state;
+    r->verified = 1;
+    for (int i = 0; i < r->machine->nodes; i++) {
+        size_t k;
+        const int64_t *v = hm_report_stores(r, i, &k);
+        if (k != 1 || v[0] != (b->traffic ? b->slots : 0))
+            r->verified = 0;
+    }
+    snprintf(r->verification, sizeof r->verification, "%s",
+             r->verified ? "every node received one packet a slot" : "packets lost");
+}
+
+static const hm_param_t bench_params[] = {{NULL}};
+
+static const hm_algorithm_t bench_algo = {
+    .name = "bench-clock",
+    .description = "every node active in every slot (benchmark)",
+    .paper = "-",
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .ports = HM_BIT(HM_PORTS_ALL_PORT),
+    .default_ports = HM_PORTS_ALL_PORT,
+    .params = bench_params,
+    .setup = bench_setup,
+    .node_main = bench_main,
+    .verify = bench_verify,
+};
+
+/* Load a config text; with `algo` set, run that node program on the checked machine
+ * instead of the registered algorithm named in the text. Returns hypemu's exit code
+ * and the run's wall time. */
+static int run_config(const char *text, const hm_algorithm_t *algo, double *wall, int64_t *slots)
+{
+    hm__config_t cfg;
+    int rc = hm__config_load_string(&cfg, "bench", text, NULL, 0);
+    if (rc != HM_EXIT_OK) {
+        hm__config_print_errors(&cfg, stderr);
+        hm__config_free(&cfg);
+        return rc;
+    }
+    if (algo) {
+        cfg.algo = algo;
+        cfg.algo_params = NULL;
+    }
+    hm__result_t res;
+    rc = hm__run_config(&cfg, &res);
+    if (rc != HM_EXIT_OK)
+        fprintf(stderr, "bench_clock: run failed (exit %d): %s\n", rc,
+                res.message ? res.message : "?");
+    *wall = res.wall_seconds;
+    *slots = res.report.completion_slots;
+    hm__result_free(&res);
+    hm__config_free(&cfg);
+    return rc;
+}
+
+/* Seconds per slot of the emulator on Q_d, every node active for `slots` slots. */
+static double emu_per_slot(int d, int64_t slots, int traffic)
+{
+    char text[256];
+    snprintf(text, sizeof text,
+             "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},\"ports\":{\"model\":\"all-port\"},"
+             "\"algorithm\":{\"name\":\"sbt-broadcast\"}}",
+             d);
+    bench.slots = slots;
+    bench.traffic = traffic;
+    bench.t_first = bench.t_last = 0;
+    double wall;
+    int64_t done;
+    if (run_config(text, &bench_algo, &wall, &done) != HM_EXIT_OK)
+        exit(1);
+    return (bench.t_last - bench.t_first) / (double)(slots - 2);
+}
+
+/* ---- the bare barrier ------------------------------------------------------ */
+
+typedef struct barrier_run_s {
+    pthread_barrier_t barrier;
+    int64_t rounds;
+    double t_first, t_last;
+} barrier_run_t;
+
+typedef struct barrier_arg_s {
+    barrier_run_t *run;
+    int id;
+} barrier_arg_t;
+
+static void *barrier_thread(void *p)
+{
+    barrier_arg_t *a = p;
+    barrier_run_t *r = a->run;
+    for (int64_t t = 0; t < r->rounds; t++) {
+        if (a->id == 0 && t == 1)
+            r->t_first = now_seconds();
+        if (a->id == 0 && t == r->rounds - 1)
+            r->t_last = now_seconds();
+        pthread_barrier_wait(&r->barrier);
+    }
+    return NULL;
+}
+
+/* Seconds per round of pthread_barrier_wait with n threads. */
+static double barrier_per_round(int n, int64_t rounds)
+{
+    barrier_run_t r = {.rounds = rounds};
+    pthread_t *th = calloc((size_t)n, sizeof *th);
+    barrier_arg_t *args = calloc((size_t)n, sizeof *args);
+    pthread_attr_t attr;
+    if (!th || !args || pthread_attr_init(&attr) != 0 ||
+        pthread_barrier_init(&r.barrier, NULL, (unsigned)n) != 0) {
+        fprintf(stderr, "bench_clock: cannot set up %d barrier threads\n", n);
+        exit(4);
+    }
+    pthread_attr_setstacksize(&attr, 64 * 1024);
+    for (int i = 0; i < n; i++) {
+        args[i] = (barrier_arg_t){&r, i};
+        if (pthread_create(&th[i], &attr, barrier_thread, &args[i]) != 0) {
+            fprintf(stderr, "bench_clock: cannot create barrier thread %d\n", i);
+            exit(4);
+        }
+    }
+    for (int i = 0; i < n; i++)
+        pthread_join(th[i], NULL);
+    pthread_attr_destroy(&attr);
+    pthread_barrier_destroy(&r.barrier);
+    free(th);
+    free(args);
+    return (r.t_last - r.t_first) / (double)(rounds - 2);
+}
+
+/* ---- the report ------------------------------------------------------------- */
+
+static void print_machine(void)
+{
+    char model[256] = "unknown";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        char line[512];
+        while (fgets(line, sizeof line, f))
+            if (strncmp(line, "model name", 10) == 0) {
+                const char *c = strchr(line, ':');
+                if (c) {
+                    snprintf(model, sizeof model, "%s", c + 2);
+                    model[strcspn(model, "\n")] = 0;
+                }
+                break;
+            }
+        fclose(f);
+    }
+    printf("machine: %ld online CPUs (nproc), %s\n", sysconf(_SC_NPROCESSORS_ONLN), model);
+}
+
+int main(void)
+{
+    int reps = env_int("HM_BENCH_REPS", 5, 1);
+    int scale = env_int("HM_BENCH_SCALE", 1, 1);
+    int max_nodes = env_int("HM_BENCH_MAX_NODES", 4096, 16);
+    static const int dims[] = {4, 8, 10, 12};
+
+    print_machine();
+    printf("median of %d runs each; time per slot (emulator) or per round (barrier)\n\n", reps);
+    printf("| nodes | slots | idle slot | traffic slot | bare barrier round | idle / barrier | "
+           "traffic / barrier |\n");
+    printf("|------:|------:|----------:|-------------:|-------------------:|---------------:|"
+           "------------------:|\n");
+    for (size_t k = 0; k < sizeof dims / sizeof *dims; k++) {
+        int d = dims[k], n = 1 << d;
+        if (n > max_nodes)
+            break;
+        /* About the same number of thread wake-ups for every size. */
+        int64_t slots = (int64_t)scale * (n <= 16 ? 2000 : 100000 / n);
+        if (slots < 24)
+            slots = 24;
+        double idle[64], traffic[64], barrier[64];
+        if (reps > 64)
+            reps = 64;
+        for (int r = 0; r < reps; r++) {
+            idle[r] = emu_per_slot(d, slots, 0);
+            traffic[r] = emu_per_slot(d, slots, 1);
+            barrier[r] = barrier_per_round(n, slots);
+        }
+        double mi = median(idle, reps), mt = median(traffic, reps), mb = median(barrier, reps);
+        printf("| %5d | %5lld | %6.1f us | %9.1f us | %15.1f us | %13.1fx | %16.1fx |\n", n,
+               (long long)slots, mi * 1e6, mt * 1e6, mb * 1e6, mi / mb, mt / mb);
+        fflush(stdout);
+    }
+
+    /* The rotated successive broadcasts on Q_10: 1,024 threads, 2p + d - 2 slots. */
+    if (max_nodes >= 1024) {
+        double wall[64];
+        int64_t slots = 0;
+        int qreps = reps < 3 ? reps : 3; /* about 2 s each on 2 cores */
+        for (int r = 0; r < qreps; r++)
+            if (run_config("{\"topology\":{\"kind\":\"hypercube\",\"dim\":10},"
+                           "\"ports\":{\"model\":\"shout\"},"
+                           "\"algorithm\":{\"name\":\"successive-broadcast\","
+                           "\"variant\":\"rotated\"}}",
+                           NULL, &wall[r], &slots) != HM_EXIT_OK)
+                return 1;
+        double w = median(wall, qreps);
+        printf("\nsuccessive-broadcast rotated on Q_10 (1024 threads, shout, strict): %lld slots, "
+               "%.3f s wall (median of %d), %.1f us per slot\n",
+               (long long)slots, w, qreps, w / (double)slots * 1e6);
+    }
+    return 0;
+}
