@@ -56,10 +56,10 @@ extern "C" {
 /* Return codes. 0 is success; everything else is negative. */
 enum {
     HM_OK = 0,
-    HM_EABORT = -1,  /* the run is stopping: return from the node program */
-    HM_EINVAL = -2,  /* bad argument (port out of range, empty port set...) */
-    HM_ENOMEM = -3,  /* allocation failed */
-    HM_ENOENT = -4,  /* nothing to receive */
+    HM_EABORT = -1, /* the run is stopping: return from the node program */
+    HM_EINVAL = -2, /* bad argument (port out of range, empty port set...) */
+    HM_ENOMEM = -3, /* allocation failed */
+    HM_ENOENT = -4, /* nothing to receive */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -135,9 +135,9 @@ int hm_pending(const hm_node_t *n);
 
 /* End this node's slot and sleep until a packet can be read (then take it into out;
  * with out NULL it stays for hm_recv) or until slot `deadline`, whichever comes
- * first; deadline < 0 means no deadline. Returns 0 with a packet, HM_ENOENT at the deadline without one,
- * HM_EABORT when the run stops. If a packet is already waiting it is returned at
- * once, without ending the slot. */
+ * first; deadline < 0 means no deadline. Returns 0 with a packet, HM_ENOENT at the deadline without
+ * one, HM_EABORT when the run stops. If a packet is already waiting it is returned at once, without
+ * ending the slot. */
 int hm_wait_packet_until(hm_node_t *n, hm_packet_t *out, int64_t deadline);
 
 /* hm_wait_packet_until without a deadline. */
@@ -168,17 +168,17 @@ void *hm_state(const hm_node_t *n);
 /* ------------------------------------------------------------------------ */
 
 /* Topologies and port models, each one bit so descriptors can say which they need. */
-#define HM_TOPOLOGY_MAP(XX)                                                              \
-    XX(HYPERCUBE, "hypercube", "d-dimensional hypercube Q_d, port i joins x and x^2^i")  \
-    XX(LINEAR, "linear", "linear array of n nodes, no wrap-around")                     \
-    XX(MESH, "mesh", "r x c mesh, node (i,j) = i*c + j, no wrap-around")                 \
+#define HM_TOPOLOGY_MAP(XX)                                                                        \
+    XX(HYPERCUBE, "hypercube", "d-dimensional hypercube Q_d, port i joins x and x^2^i")            \
+    XX(LINEAR, "linear", "linear array of n nodes, no wrap-around")                                \
+    XX(MESH, "mesh", "r x c mesh, node (i,j) = i*c + j, no wrap-around")                           \
     XX(BUS, "bus", "one shared broadcast channel, k processors and output processor k")
 
-#define HM_PORTS_MAP(XX)                                                                 \
-    XX(ALL_PORT, "all-port", "one packet on every outgoing and every incoming link")     \
-    XX(ONE_PORT_FULL, "one-port-full", "send one packet on one link and receive one")    \
-    XX(ONE_PORT_HALF, "one-port-half", "send one packet or receive one, not both")       \
-    XX(SHOUT, "shout", "one emission to any set of neighbours, or one reception")        \
+#define HM_PORTS_MAP(XX)                                                                           \
+    XX(ALL_PORT, "all-port", "one packet on every outgoing and every incoming link")               \
+    XX(ONE_PORT_FULL, "one-port-full", "send one packet on one link and receive one")              \
+    XX(ONE_PORT_HALF, "one-port-half", "send one packet or receive one, not both")                 \
+    XX(SHOUT, "shout", "one emission to any set of neighbours, or one reception")                  \
     XX(BUS, "bus", "one shared channel: at most one transmitter, everyone hears it")
 
 typedef enum {
@@ -200,11 +200,11 @@ typedef enum {
 typedef struct hm_machine_info_s {
     hm_topology_kind_t topology;
     int nodes;
-    int dim;             /* hypercube */
-    int rows, cols;      /* mesh (linear: rows = 1, cols = nodes) */
+    int dim;        /* hypercube */
+    int rows, cols; /* mesh (linear: rows = 1, cols = nodes) */
     hm_ports_kind_t ports;
-    int link_capacity;   /* packets or circuits per directed link per slot */
-    int circuit;         /* 1 under "routing": "circuit" */
+    int link_capacity; /* packets or circuits per directed link per slot */
+    int circuit;       /* 1 under "routing": "circuit" */
     /* Seidel's cost model (SPEC section 5), used under circuit routing: a message of
      * m bytes lasts ceil(k/link_capacity)*cost_a*m + cost_b slots; copying m bytes in
      * a node costs cost_rho*m slots; cost_a = link_capacity * cost_abar. */
@@ -233,9 +233,9 @@ typedef struct hm_param_s {
 typedef struct hm_setup_s {
     const hm_machine_info_t *machine;
     const json_t *params;
-    const char *file;  /* config file name, for messages */
-    void *state;       /* out: the algorithm's state, given to every node */
-    char error[512];   /* out: message if setup returns nonzero */
+    const char *file; /* config file name, for messages */
+    void *state;      /* out: the algorithm's state, given to every node */
+    char error[512];  /* out: message if setup returns nonzero */
 } hm_setup_t;
 
 /* What verify receives and fills after the run. */
@@ -247,11 +247,11 @@ typedef struct hm_report_s {
     int verified;
     char verification[256];
     const char *bound_expr;
-    int64_t bound;          /* -1 if none */
+    int64_t bound; /* -1 if none */
     const char *lower_expr;
-    int64_t lower;          /* -1 if none */
-    json_t *extra;          /* object: algorithm-specific keys for the summary */
-    const void *priv;       /* the engine's; use hm_report_stores */
+    int64_t lower;    /* -1 if none */
+    json_t *extra;    /* object: algorithm-specific keys for the summary */
+    const void *priv; /* the engine's; use hm_report_stores */
 } hm_report_t;
 
 /* Values stored by node `node` during the run (hm_store), in order. */
@@ -267,13 +267,13 @@ int hm_param_string(hm_setup_t *s, const char *name, const char *def, const char
 int hm_setup_fail(hm_setup_t *s, const char *param, const char *found, const char *allowed);
 
 typedef struct hm_algorithm_s {
-    const char *name;        /* stable identifier, e.g. "sbt-broadcast" */
-    const char *description; /* one line */
-    const char *paper;       /* paper and section */
-    unsigned topologies;     /* HM_BIT(HM_TOPO_...) set */
-    unsigned ports;          /* HM_BIT(HM_PORTS_...) where it is legal */
+    const char *name;              /* stable identifier, e.g. "sbt-broadcast" */
+    const char *description;       /* one line */
+    const char *paper;             /* paper and section */
+    unsigned topologies;           /* HM_BIT(HM_TOPO_...) set */
+    unsigned ports;                /* HM_BIT(HM_PORTS_...) where it is legal */
     hm_ports_kind_t default_ports; /* the paper's model, used when the config has none */
-    const hm_param_t *params;/* terminated by {NULL} */
+    const hm_param_t *params;      /* terminated by {NULL} */
     int (*setup)(hm_setup_t *s);
     void (*node_main)(hm_node_t *n, void *state);
     void (*verify)(hm_report_t *r);

@@ -29,29 +29,29 @@ typedef enum { HM__CONTENTION_STRICT, HM__CONTENTION_QUEUE } hm__contention_t;
 
 /* ---- growable arrays ---------------------------------------------------- */
 
-#define HM__VEC(T)                                                                       \
-    struct {                                                                             \
-        T *v;                                                                            \
-        size_t n, cap;                                                                   \
+#define HM__VEC(T)                                                                                 \
+    struct {                                                                                       \
+        T *v;                                                                                      \
+        size_t n, cap;                                                                             \
     }
 /* Make room for one more element; returns 0 or -1 on allocation failure. */
 int hm__grow(void **v, size_t *cap, size_t need, size_t elem);
-#define HM__PUSH(vec, x)                                                                 \
-    (((vec).n < (vec).cap || hm__grow((void **)&(vec).v, &(vec).cap, (vec).n + 1,        \
-                                      sizeof(*(vec).v)) == 0)                            \
-         ? ((vec).v[(vec).n++] = (x), 0)                                                 \
+#define HM__PUSH(vec, x)                                                                           \
+    (((vec).n < (vec).cap ||                                                                       \
+      hm__grow((void **)&(vec).v, &(vec).cap, (vec).n + 1, sizeof(*(vec).v)) == 0)                 \
+         ? ((vec).v[(vec).n++] = (x), 0)                                                           \
          : -1)
 
 /* ---- events -------------------------------------------------------------- */
 
-#define HM__EVENT_MAP(XX)                                                                \
-    XX(SEND, "send")                                                                     \
-    XX(RECV, "recv")                                                                     \
-    XX(STORE, "store")                                                                   \
-    XX(STALL, "stall")                                                                   \
-    XX(DELAY, "delay")                                                                   \
-    XX(CONFLICT, "conflict")                                                             \
-    XX(BUSY, "busy")                                                                     \
+#define HM__EVENT_MAP(XX)                                                                          \
+    XX(SEND, "send")                                                                               \
+    XX(RECV, "recv")                                                                               \
+    XX(STORE, "store")                                                                             \
+    XX(STALL, "stall")                                                                             \
+    XX(DELAY, "delay")                                                                             \
+    XX(CONFLICT, "conflict")                                                                       \
+    XX(BUSY, "busy")                                                                               \
     XX(LOG, "log")
 
 typedef enum {
@@ -66,10 +66,10 @@ const char *hm__event_name(hm__event_kind_t k);
 typedef struct hm__event_s {
     int64_t slot;
     int32_t node;
-    uint32_t seq;  /* per-node sequence number: the merge key after (slot, node) */
+    uint32_t seq; /* per-node sequence number: the merge key after (slot, node) */
     uint8_t kind;
-    int32_t port;  /* port used or -1 */
-    int32_t peer;  /* the other node (to / from), -1 if none */
+    int32_t port; /* port used or -1 */
+    int32_t peer; /* the other node (to / from), -1 if none */
     int32_t msg;
     int64_t value;
     int64_t dur;   /* slots the transmission or busy period lasts */
@@ -92,16 +92,16 @@ void hm__blob_release(hm__blob_t *b);
 
 /* One packet on one directed link: the unit the port model judges. */
 typedef struct hm__copy_s {
-    hm_packet_t pkt;   /* data points into blob (or NULL) */
+    hm_packet_t pkt; /* data points into blob (or NULL) */
     hm__blob_t *blob;
     int32_t src, dst;  /* sending and receiving node */
     int32_t sport;     /* sender's port */
     int32_t dport;     /* receiver's port */
     uint32_t emission; /* sender-local emission number (a shout is one emission) */
     int64_t sent_slot;
-    uint64_t flow;     /* unique id pairing the send and recv events */
-    int64_t dur;       /* slots the transmission lasts (1 in packet routing) */
-    int delayed;       /* already counted as delayed */
+    uint64_t flow; /* unique id pairing the send and recv events */
+    int64_t dur;   /* slots the transmission lasts (1 in packet routing) */
+    int delayed;   /* already counted as delayed */
 } hm__copy_t;
 
 typedef HM__VEC(hm__copy_t) hm__copyvec_t;
@@ -120,7 +120,7 @@ typedef struct hm__machine_s hm__machine_t;
 struct hm_node_s {
     int id;
     hm__machine_t *m;
-    int64_t now;          /* the slot this node is in (copy of the clock) */
+    int64_t now; /* the slot this node is in (copy of the clock) */
     pthread_t thread;
     int started;
     sem_t wake;
@@ -133,18 +133,18 @@ struct hm_node_s {
     int stalled;         /* copies of this node held back by full mailboxes */
     size_t active_index; /* place in the active list of its slot (wake-up tree) */
 
-    uint32_t emissions;  /* emission counter */
-    hm__copyvec_t outbox;/* copies sent in the current slot */
+    uint32_t emissions;   /* emission counter */
+    hm__copyvec_t outbox; /* copies sent in the current slot */
 
     hm__copyvec_t inbox; /* received packets, read from head */
     size_t inbox_head;
-    hm__blob_t *held;    /* payload of the last packet handed out */
+    hm__blob_t *held; /* payload of the last packet handed out */
 
     hm__log_t log;
     uint32_t seq;
     HM__VEC(int64_t) stores;
-    int64_t busy_last;   /* last slot of hm_busy work, -1 */
-    int failed;          /* an allocation failed in this node's thread */
+    int64_t busy_last; /* last slot of hm_busy work, -1 */
+    int failed;        /* an allocation failed in this node's thread */
 };
 
 /* ---- the machine ---------------------------------------------------------- */
@@ -169,14 +169,14 @@ typedef struct hm__use_s {
 } hm__use_t;
 
 typedef struct hm__stats_s {
-    int64_t transmissions;    /* copies delivered */
+    int64_t transmissions; /* copies delivered */
     int64_t conflicts;
-    int64_t delayed_packets;  /* copies delayed at least once */
-    int64_t delay_slots;      /* slots of delay added up */
-    int64_t stalls;           /* copies held back by a full mailbox */
+    int64_t delayed_packets; /* copies delayed at least once */
+    int64_t delay_slots;     /* slots of delay added up */
+    int64_t stalls;          /* copies held back by a full mailbox */
     int64_t max_mailbox_depth;
-    int64_t last_activity;    /* last slot with a transmission or busy slot, -1 */
-    int64_t slots_run;        /* slots the clock actually opened */
+    int64_t last_activity; /* last slot with a transmission or busy slot, -1 */
+    int64_t slots_run;     /* slots the clock actually opened */
 } hm__stats_t;
 
 typedef struct hm__options_s {
@@ -203,9 +203,9 @@ struct hm__machine_s {
     hm_node_t *nodes;
 
     /* Clock. */
-    atomic_int active_left;  /* nodes still running in the current slot */
+    atomic_int active_left; /* nodes still running in the current slot */
     int64_t now;
-    HM__VEC(int32_t) active; /* nodes running in the current slot, ascending */
+    HM__VEC(int32_t) active;     /* nodes running in the current slot, ascending */
     HM__VEC(hm__timer_t) timers; /* min-heap on (slot, node) */
     int done_nodes;
     uint64_t next_flow;
@@ -227,26 +227,26 @@ struct hm__machine_s {
     /* Stopping. */
     atomic_int aborted;
     int exit_code;
-    char *stop_reason;  /* conflict report, deadlock report... (owned) */
+    char *stop_reason; /* conflict report, deadlock report... (owned) */
 };
 
 /* engine/machine.c */
-int hm__machine_create(hm__machine_t **out, const hm__options_t *opt,
-                       const hm_algorithm_t *algo, void *state, char *err, size_t errlen);
+int hm__machine_create(hm__machine_t **out, const hm__options_t *opt, const hm_algorithm_t *algo,
+                       void *state, char *err, size_t errlen);
 /* Runs the node threads to the end. Returns an HM_EXIT_* code. */
 int hm__machine_run(hm__machine_t *m);
 void hm__machine_destroy(hm__machine_t *m);
 
 /* engine/clock.c */
-int hm__yield(hm_node_t *n);    /* end the node's slot and sleep as n->wait says */
+int hm__yield(hm_node_t *n);          /* end the node's slot and sleep as n->wait says */
 void hm__wake_children(hm_node_t *n); /* pass the wake-up on (wake-up tree) */
-void hm__finish(hm_node_t *n);  /* the node program returned */
+void hm__finish(hm_node_t *n);        /* the node program returned */
 void hm__commit(hm__machine_t *m);
 void hm__stop(hm__machine_t *m, int code, char *reason); /* takes reason */
 
 /* engine/log.c */
-void hm__log_event(hm_node_t *n, hm__event_kind_t kind, int64_t slot, int port, int peer,
-                   int msg, int64_t value, int64_t dur, uint64_t flow, char *text);
+void hm__log_event(hm_node_t *n, hm__event_kind_t kind, int64_t slot, int port, int peer, int msg,
+                   int64_t value, int64_t dur, uint64_t flow, char *text);
 
 /* ports/ports.c: can copy c be transmitted now, given what the slot already carries?
  * Returns 1 and records the use, or 0 and writes why into `why`. */

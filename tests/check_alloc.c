@@ -10,8 +10,8 @@
 #include <check.h>
 #include <errno.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -87,7 +87,8 @@ static int one_try(long n)
     if (rc == 0) {
         /* Success must be the real result: 2p + d - 2 = 8 slots, verified. */
         json_t *slots = json_object_get(res.summary, "completion_slots");
-        if (json_integer_value(slots) != 8 || !json_is_true(json_object_get(res.summary, "verified")))
+        if (json_integer_value(slots) != 8 ||
+            !json_is_true(json_object_get(res.summary, "verified")))
             return 20;
     } else if (rc != 2 && rc != 4) {
         return 40 + rc;

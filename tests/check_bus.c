@@ -116,8 +116,7 @@ START_TEST(test_bus_config_limits)
                  "\"algorithm\":{\"name\":\"max\"}}",
                  NULL);
     ck_assert_int_eq(r.rc, 2);
-    ck_assert_str_eq(r.message,
-                     "test.json: ports.model: found \"shout\"; allowed for max: bus\n");
+    ck_assert_str_eq(r.message, "test.json: ports.model: found \"shout\"; allowed for max: bus\n");
     hm_t_free(&r);
     r = hm_t_run("{\"topology\":{\"kind\":\"hypercube\",\"dim\":2},"
                  "\"algorithm\":{\"name\":\"merge-sort\"}}",
@@ -172,8 +171,8 @@ START_TEST(test_bus_collision_strict)
     fclose(f);
     const char *args[] = {path, NULL};
     ck_assert_int_eq(hm_t_exec(dir, &out, &err, args), 1);
-    ck_assert_msg(strstr(err, "slot 0: bus collision: nodes 0 and 1 both transmit in one slot")
-                      != NULL,
+    ck_assert_msg(strstr(err, "slot 0: bus collision: nodes 0 and 1 both transmit in one slot") !=
+                      NULL,
                   "stderr: %s", err);
     free(out);
     free(err);
@@ -476,7 +475,7 @@ END_TEST
  * rules) found no input with more broadcasts than 2n - n/k. */
 START_TEST(test_msort_worst_case)
 {
-    static const int sizes[][2] = {{2, 1}, {3, 1}, {4, 1}, {5, 1}, {8, 1}, {16, 1}, {32, 1},
+    static const int sizes[][2] = {{2, 1},  {3, 1}, {4, 1}, {5, 1}, {8, 1}, {16, 1}, {32, 1},
                                    {64, 1}, {2, 4}, {3, 3}, {4, 2}, {4, 5}, {8, 3}};
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
         int k = sizes[i][0], per = sizes[i][1], n = k * per;
@@ -582,14 +581,15 @@ START_TEST(test_msort_matches_model)
             char params[64 * 8 + 64];
             size_t len = (size_t)snprintf(params, sizeof params, "\"values\":[");
             for (int i = 0; i < n; i++)
-                len += (size_t)snprintf(params + len, sizeof params - len, "%s%ld",
-                                        i ? "," : "", v[i]);
+                len += (size_t)snprintf(params + len, sizeof params - len, "%s%ld", i ? "," : "",
+                                        v[i]);
             snprintf(params + len, sizeof params - len, "],\"silent_slots\":0");
             hm_trun_t r = run_bus(k, "merge-sort", params, "strict", 1, NULL);
             ck_assert_msg(r.rc == 0, "k=%d n=%d rc %d", k, n, r.rc);
-            ck_assert_msg(hm_t_int(&r, "broadcasts") == model_S(k, v, n), "k=%d n=%d: S %lld, "
-                          "model %ld", k, n, (long long)hm_t_int(&r, "broadcasts"),
-                          model_S(k, v, n));
+            ck_assert_msg(hm_t_int(&r, "broadcasts") == model_S(k, v, n),
+                          "k=%d n=%d: S %lld, "
+                          "model %ld",
+                          k, n, (long long)hm_t_int(&r, "broadcasts"), model_S(k, v, n));
             hm_t_free(&r);
         }
 }

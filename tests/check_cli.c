@@ -90,10 +90,10 @@ START_TEST(test_exit_codes)
     free(out);
     free(err);
     /* 1: strict port-model violation. */
-    ck_assert_int_eq(hm_t_exec(tmp, &out, &err,
-                               (const char *[]){"--set", "algorithm.variant=interleaved", Q4,
-                                                NULL}),
-                     1);
+    ck_assert_int_eq(
+        hm_t_exec(tmp, &out, &err,
+                  (const char *[]){"--set", "algorithm.variant=interleaved", Q4, NULL}),
+        1);
     ck_assert_str_eq(err, "hypemu: slot 4: node 7 cannot emit and receive in one slot under "
                           "shout: emits msg 2 on link 7->6 (port 0), receives msg 3 on link "
                           "3->7 (port 2)\n");
@@ -101,18 +101,17 @@ START_TEST(test_exit_codes)
     free(out);
     free(err);
     /* 3: clock.max_slots. */
-    ck_assert_int_eq(hm_t_exec(tmp, &out, &err,
-                               (const char *[]){"--set", "clock.max_slots=20", Q4, NULL}),
-                     3);
+    ck_assert_int_eq(
+        hm_t_exec(tmp, &out, &err, (const char *[]){"--set", "clock.max_slots=20", Q4, NULL}), 3);
     ck_assert_str_eq(err, "hypemu: clock.max_slots = 20 reached: the next slot with work is "
                           "20, with 16 of 16 nodes still running\n");
     free(out);
     free(err);
     /* 4: an output that cannot be written; the others are still written. */
-    ck_assert_int_eq(hm_t_exec(tmp, &out, &err,
-                               (const char *[]){"--set", "output.events=/nonexistent/e.jsonl",
-                                                Q4, NULL}),
-                     4);
+    ck_assert_int_eq(
+        hm_t_exec(tmp, &out, &err,
+                  (const char *[]){"--set", "output.events=/nonexistent/e.jsonl", Q4, NULL}),
+        4);
     ck_assert_str_eq(err, "hypemu: cannot write /nonexistent/e.jsonl: No such file or "
                           "directory\n");
     char path[512];
@@ -134,14 +133,14 @@ START_TEST(test_human_summary)
     ck_assert_int_eq(hm_t_exec(tmp, &out, &err, (const char *[]){"--set", "output=null", Q4, NULL}),
                      0);
     static const char want[] = "topology           hypercube\n"
-                          "nodes              16\n"
-                          "ports              shout\n"
-                          "algorithm          successive-broadcast\n"
-                          "variant            rotated\n"
-                          "completion_slots   34\n"
-                          "bound              34  (2p+log2(p)-2)\n"
-                          "lower_bound        21  (2p-alpha(d)-1)\n"
-                          "transmissions      240\n"
+                               "nodes              16\n"
+                               "ports              shout\n"
+                               "algorithm          successive-broadcast\n"
+                               "variant            rotated\n"
+                               "completion_slots   34\n"
+                               "bound              34  (2p+log2(p)-2)\n"
+                               "lower_bound        21  (2p-alpha(d)-1)\n"
+                               "transmissions      240\n"
                                "conflicts          0\n";
     ck_assert_msg(strncmp(out, want, strlen(want)) == 0, "%s", out);
     ck_assert_str_eq(err, "");
@@ -169,10 +168,11 @@ START_TEST(test_golden_configs)
         snprintf(golden, sizeof golden, "%s/tests/golden/%s", HM_SRCDIR, e->d_name);
         json_error_t je;
         json_t *want = json_load_file(golden, 0, &je);
-        ck_assert_msg(want != NULL, "%s has no golden summary %s (scripts/update-golden.sh)",
-                      cfg, golden);
+        ck_assert_msg(want != NULL, "%s has no golden summary %s (scripts/update-golden.sh)", cfg,
+                      golden);
         char *out;
-        int rc = hm_t_exec(NULL, &out, NULL, (const char *[]){"--json", "--set", "output=null", cfg, NULL});
+        int rc = hm_t_exec(NULL, &out, NULL,
+                           (const char *[]){"--json", "--set", "output=null", cfg, NULL});
         json_t *got = json_loads(out, 0, &je);
         ck_assert_msg(got != NULL, "%s: no JSON summary (exit %d)", cfg, rc);
         json_object_del(got, "wall_seconds");

@@ -78,8 +78,7 @@ static void flood(hm_node_t *n, void *s)
 START_TEST(test_deadlock_on_full_mailbox)
 {
     hm_algorithm_t a = algo(flood, verify_ok);
-    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", ",\"mailbox\":{\"capacity\":1}"),
-                                &a);
+    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", ",\"mailbox\":{\"capacity\":1}"), &a);
     ck_assert_int_eq(r.rc, 3);
     ck_assert_str_eq(r.message, "deadlock at slot 1: every node is blocked and nothing is in "
                                 "flight\n  node 0 waits on node 1 (mailbox 0->1 full, "
@@ -98,8 +97,8 @@ static void sleep_long(hm_node_t *n, void *s)
 START_TEST(test_max_slots)
 {
     hm_algorithm_t a = algo(sleep_long, verify_ok);
-    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", ",\"clock\":{\"max_slots\":100}"),
-                                &a);
+    hm_trun_t r =
+        hm_t_run_algo(cube(1, "all-port", "strict", ",\"clock\":{\"max_slots\":100}"), &a);
     ck_assert_int_eq(r.rc, 3);
     ck_assert_str_eq(r.message, "clock.max_slots = 100 reached: the next slot with work is "
                                 "1000, with 2 of 2 nodes still running");
@@ -127,9 +126,8 @@ static void late_send(hm_node_t *n, void *s)
 START_TEST(test_idle_slots_cost_nothing)
 {
     hm_algorithm_t a = algo(late_send, verify_ok);
-    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict",
-                                     ",\"clock\":{\"max_slots\":2000000000}"),
-                                &a);
+    hm_trun_t r =
+        hm_t_run_algo(cube(1, "all-port", "strict", ",\"clock\":{\"max_slots\":2000000000}"), &a);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 1000000001);
     /* Slot 0, the send in slot 10^9, node 1 reading in slot 10^9 + 1. */
@@ -181,8 +179,7 @@ START_TEST(test_backpressure)
      * slot 2 and its sender stalls. Node 1 reads m1, m2 in slot 10, which makes room:
      * m3 goes in slot 10, and node 0, released, sends m4 in 11 and m5 in 12. */
     hm_algorithm_t a = algo(producer_consumer, verify_record);
-    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", ",\"mailbox\":{\"capacity\":2}"),
-                                &a);
+    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", ",\"mailbox\":{\"capacity\":2}"), &a);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_int_eq(hm_t_int(&r, "stalls"), 1);
     ck_assert_int_eq(hm_t_int(&r, "max_mailbox_depth"), 2);

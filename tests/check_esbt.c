@@ -70,12 +70,12 @@ START_TEST(test_q4_summary)
 {
     hm_trun_t r = run_esbt(4, "searched", "strict");
     ck_assert_int_eq(r.rc, 0);
-    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(r.summary, "bound"),
-                                                       "expression")),
-                     "ceil((2^d-1)/d)");
-    ck_assert_str_eq(json_string_value(json_object_get(
-                         json_object_get(r.summary, "lower_bound"), "expression")),
-                     "max(d,ceil((2^d-1)/d))");
+    ck_assert_str_eq(
+        json_string_value(json_object_get(json_object_get(r.summary, "bound"), "expression")),
+        "ceil((2^d-1)/d)");
+    ck_assert_str_eq(
+        json_string_value(json_object_get(json_object_get(r.summary, "lower_bound"), "expression")),
+        "max(d,ceil((2^d-1)/d))");
     ck_assert_str_eq(hm_t_str(&r, "verification"),
                      "every node received the packet of every other node exactly once, in the "
                      "step its tree schedules");
@@ -104,12 +104,15 @@ END_TEST
 START_TEST(test_constructions_static)
 {
     static const long backtracks[] = {0, 0, 0, 0, 1, 0, 0, 0, 4, 3, 0, 0, 0, 0, 0, 0, 12};
-    static const int literal[] = {0,   0,  0,   0,   1,    0, 25,   0,   81,
+    static const int literal[] = {0,   0,   0, 0,    1, 0,    25,    0,    81,
                                   118, 427, 0, 1731, 0, 4720, 14814, 31361};
     for (int d = 1; d <= 16; d++)
         for (int lit = 0; lit < 2; lit++) {
-            hm_machine_info_t mi = {.topology = HM_TOPO_HYPERCUBE, .nodes = 1 << d, .dim = d,
-                                    .ports = HM_PORTS_ALL_PORT, .link_capacity = 1};
+            hm_machine_info_t mi = {.topology = HM_TOPO_HYPERCUBE,
+                                    .nodes = 1 << d,
+                                    .dim = d,
+                                    .ports = HM_PORTS_ALL_PORT,
+                                    .link_capacity = 1};
             json_t *params = json_pack("{s:s}", "construction", lit ? "literal" : "searched");
             hm_setup_t s = {.machine = &mi, .params = params, .file = "test.json"};
             ck_assert_int_eq(hm_esbt_setup(&s), 0);
@@ -199,8 +202,8 @@ START_TEST(test_bad_construction)
 {
     hm_trun_t r = run_esbt(3, "notes", "strict");
     ck_assert_int_eq(r.rc, 2);
-    ck_assert_msg(strstr(r.message, "algorithm.construction") && strstr(r.message, "literal"),
-                  "%s", r.message);
+    ck_assert_msg(strstr(r.message, "algorithm.construction") && strstr(r.message, "literal"), "%s",
+                  r.message);
     hm_t_free(&r);
 }
 END_TEST

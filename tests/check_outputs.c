@@ -73,9 +73,9 @@ END_TEST
 START_TEST(test_deterministic_queue_delays)
 {
     /* Delays and their order are decided by the clock, not by the scheduler. */
-    static const char *const extra[] = {"--set", "topology.dim=6", "--set",
-                                        "algorithm.variant=interleaved", "--set",
-                                        "contention=queue", NULL};
+    static const char *const extra[] = {
+        "--set", "topology.dim=6",   "--set", "algorithm.variant=interleaved",
+        "--set", "contention=queue", NULL};
     check_identical(extra);
 }
 END_TEST
@@ -158,15 +158,14 @@ START_TEST(test_trace_json)
     int names = 0, starts = 0, finishes = 0, slices = 0;
     size_t i;
     json_t *e;
-    json_array_foreach(evs, i, e)
-    {
+    json_array_foreach(evs, i, e) {
         const char *ph = json_string_value(json_object_get(e, "ph"));
         const char *name = json_string_value(json_object_get(e, "name"));
         if (strcmp(ph, "M") == 0 && strcmp(name, "thread_name") == 0) {
             char want[32];
             snprintf(want, sizeof want, "node %04d", names);
-            ck_assert_str_eq(
-                json_string_value(json_object_get(json_object_get(e, "args"), "name")), want);
+            ck_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "args"), "name")),
+                             want);
             names++;
         }
         starts += strcmp(ph, "s") == 0;

@@ -17,8 +17,8 @@
 #define B 50
 #define RHO 2
 
-static hm_trun_t run_linear(const char *alg, int n, int nu, int64_t m, int root,
-                            const char *sizing, const char *contention, const char *extra)
+static hm_trun_t run_linear(const char *alg, int n, int nu, int64_t m, int root, const char *sizing,
+                            const char *contention, const char *extra)
 {
     char cfg[1024];
     snprintf(cfg, sizeof cfg,
@@ -65,8 +65,7 @@ static int64_t linear_bst(int d, int nu, int64_t m)
 static int64_t linear_rh(int d, int nu, int64_t m)
 {
     int64_t a = A;
-    return 2 * m * a + (d - nu - 2) * m * a / (2 << nu) - m * a / (1 << d) + 2 * d * B +
-           m * RHO;
+    return 2 * m * a + (d - nu - 2) * m * a / (2 << nu) - m * a / (1 << d) + 2 * d * B + m * RHO;
 }
 
 /* The RH sums of section 3.5: the distribution, then
@@ -116,7 +115,8 @@ static void circ_node(hm_node_t *n, void *state)
 }
 
 static const hm_algorithm_t circ_algo = {
-    .name = "circuit-test", .node_main = circ_node,
+    .name = "circuit-test",
+    .node_main = circ_node,
 };
 
 /* Runs the case on a linear array of 4 nodes with a = cap * abar, abar = 1, b = 5. */
@@ -144,8 +144,7 @@ static int circ_run(circ_case_t *c, int cap, hm__contention_t pol, hm__stats_t *
     *st = m->stats;
     for (int x = 0; x < 4; x++)
         for (size_t k = 0; k < 2; k++)
-            recv_slots[2 * x + (int)k] =
-                k < m->nodes[x].stores.n ? m->nodes[x].stores.v[k] : -1;
+            recv_slots[2 * x + (int)k] = k < m->nodes[x].stores.n ? m->nodes[x].stores.v[k] : -1;
     hm__machine_destroy(m);
     return rc;
 }
@@ -206,8 +205,7 @@ START_TEST(test_linear_table1)
         int root = roots_of[k];
         if (root >= n)
             continue;
-        hm_trun_t r = run_linear("st-broadcast", n, nu_cfg, m, root, "companions", "strict",
-                                 NULL);
+        hm_trun_t r = run_linear("st-broadcast", n, nu_cfg, m, root, "companions", "strict", NULL);
         ck_assert_msg(r.rc == 0, "st d=%d nu=%d root %d: rc %d %s", d, nu, root, r.rc,
                       r.message ? r.message : "");
         ck_assert_int_eq(hm_t_int(&r, "completion_slots"), linear_st(d, nu, m));
@@ -332,12 +330,11 @@ START_TEST(test_any_size)
         for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
             hm_trun_t r = run_linear(cases[c].alg, n, 0, m, roots[k], cases[c].sizing,
                                      cases[c].contention, NULL);
-            ck_assert_msg(r.rc == 0, "%s %s n=%d root %d: rc %d %s", cases[c].alg,
-                          cases[c].sizing, n, roots[k], r.rc, r.message ? r.message : "");
+            ck_assert_msg(r.rc == 0, "%s %s n=%d root %d: rc %d %s", cases[c].alg, cases[c].sizing,
+                          n, roots[k], r.rc, r.message ? r.message : "");
             ck_assert_msg(hm_t_int(&r, "completion_slots") == cases[c].want,
                           "%s %s n=%d root %d: %lld slots, want %lld", cases[c].alg,
-                          cases[c].sizing, n, roots[k],
-                          (long long)hm_t_int(&r, "completion_slots"),
+                          cases[c].sizing, n, roots[k], (long long)hm_t_int(&r, "completion_slots"),
                           (long long)cases[c].want);
             ck_assert_int_eq(hm_t_bound(&r, "bound"), cases[c].want);
             ck_assert_int_eq(hm_t_int(&r, "verified"), 1);
@@ -352,14 +349,11 @@ START_TEST(test_odd_lengths)
 {
     static const int64_t lens[] = {1, 7, 1000, 4097};
     for (size_t i = 0; i < 4; i++) {
-        hm_trun_t r = run_linear("rh-broadcast", 12, 1, lens[i], 5, "companions", "queue",
-                                 NULL);
-        ck_assert_msg(r.rc == 0, "rh m=%lld: %s", (long long)lens[i],
-                      r.message ? r.message : "");
+        hm_trun_t r = run_linear("rh-broadcast", 12, 1, lens[i], 5, "companions", "queue", NULL);
+        ck_assert_msg(r.rc == 0, "rh m=%lld: %s", (long long)lens[i], r.message ? r.message : "");
         hm_t_free(&r);
         r = run_linear("bst-broadcast", 13, 0, lens[i], 12, "virtual-nodes", "strict", NULL);
-        ck_assert_msg(r.rc == 0, "bst m=%lld: %s", (long long)lens[i],
-                      r.message ? r.message : "");
+        ck_assert_msg(r.rc == 0, "bst m=%lld: %s", (long long)lens[i], r.message ? r.message : "");
         hm_t_free(&r);
     }
 }
@@ -390,15 +384,14 @@ START_TEST(test_config_errors)
                            "\"algorithm\":{\"name\":\"st-broadcast\"}}",
                            NULL);
     ck_assert_int_eq(r.rc, 2);
-    ck_assert_msg(strstr(r.message, "ports.routing: found \"packet\"") != NULL, "%s",
-                  r.message);
+    ck_assert_msg(strstr(r.message, "ports.routing: found \"packet\"") != NULL, "%s", r.message);
     hm_t_free(&r);
     r = hm_t_run("{\"topology\":{\"kind\":\"linear\",\"nodes\":9},"
                  "\"algorithm\":{\"name\":\"rh-broadcast\",\"sizing\":\"virtual-nodes\"}}",
                  NULL);
     ck_assert_int_eq(r.rc, 2);
-    ck_assert_msg(strstr(r.message, "algorithm.sizing: found \"virtual-nodes\"") != NULL,
-                  "%s", r.message);
+    ck_assert_msg(strstr(r.message, "algorithm.sizing: found \"virtual-nodes\"") != NULL, "%s",
+                  r.message);
     hm_t_free(&r);
     r = hm_t_run("{\"topology\":{\"kind\":\"linear\",\"nodes\":8},"
                  "\"algorithm\":{\"name\":\"st-broadcast\",\"root\":8}}",
@@ -410,8 +403,8 @@ END_TEST
 
 /* ---- meshes 2^d1 x 2^d2, d1, d2 = 1..4, nu = 0, 1 ------------------------------ */
 
-static hm_trun_t run_mesh(const char *alg, const char *variant, int d1, int d2, int nu,
-                          int64_t m, int root, const char *contention)
+static hm_trun_t run_mesh(const char *alg, const char *variant, int d1, int d2, int nu, int64_t m,
+                          int root, const char *contention)
 {
     char cfg[1024], var[64] = "";
     if (variant)
@@ -425,11 +418,11 @@ static hm_trun_t run_mesh(const char *alg, const char *variant, int d1, int d2, 
     return hm_t_run(cfg, NULL);
 }
 
-static void expect(hm_trun_t *r, const char *what, int d1, int d2, int nu, int root,
-                   int64_t want, int64_t conflicts)
+static void expect(hm_trun_t *r, const char *what, int d1, int d2, int nu, int root, int64_t want,
+                   int64_t conflicts)
 {
-    ck_assert_msg(r->rc == 0, "%s %dx%d nu=%d root %d: rc %d %s", what, d1, d2, nu, root,
-                  r->rc, r->message ? r->message : "");
+    ck_assert_msg(r->rc == 0, "%s %dx%d nu=%d root %d: rc %d %s", what, d1, d2, nu, root, r->rc,
+                  r->message ? r->message : "");
     ck_assert_msg(hm_t_int(r, "completion_slots") == want,
                   "%s %dx%d nu=%d root %d: %lld slots, want %lld", what, d1, d2, nu, root,
                   (long long)hm_t_int(r, "completion_slots"), (long long)want);
@@ -455,8 +448,8 @@ START_TEST(test_mesh_table1)
     /* ST better, Table I; BST better, Table I except on 2 x 2 submeshes, where there
      * is no opposite corner and the emulator runs the linear BST of 4 nodes. */
     int64_t st_better = 2 * ma + (mx - nu - 2) * ma / (2 * q * q) + (2 * mx + 2 * nu + 2) * B;
-    int64_t bst_better = 2 * ma + (2 * mx - 2 * nu - 5) * ma / (8 * q * q) +
-                         (2 * mx + 2 * nu + 3) * B;
+    int64_t bst_better =
+        2 * ma + (2 * mx - 2 * nu - 5) * ma / (8 * q * q) + (2 * mx + 2 * nu + 3) * B;
     if (mx - nu == 1)
         bst_better = 2 * (ma - ma / (q * q)) + 4 * nu * B + 3 * (ma / (2 * q * q) + B);
     /* ST simple: the five phases of section 3.2.2, the shorter axis first (equation
@@ -478,8 +471,8 @@ START_TEST(test_mesh_table1)
         rh += m / (2 << i) * f + B;
     }
     if (nu_cfg < mn)
-        ck_assert_int_eq(rh, 2 * ma + (2 * (mx - mn) - 3) * ma / (4 * q << mn) +
-                                 ma / (8 * q * q) - ma / n + 2 * (d1 + d2) * B + m * RHO);
+        ck_assert_int_eq(rh, 2 * ma + (2 * (mx - mn) - 3) * ma / (4 * q << mn) + ma / (8 * q * q) -
+                                 ma / n + 2 * (d1 + d2) * B + m * RHO);
     for (int k = 0; k < 3; k++) {
         int root = roots[k];
         if (k == 1 && d1 + d2 > 5)
@@ -540,14 +533,14 @@ START_TEST(test_configs)
         const char *file;
         int64_t slots;
     } cases[] = {
-        {"linear_st", 4 * (256 + 20)},                     /* (1) */
-        {"linear_bst", 5 * (128 + 20)},                    /* (7) */
-        {"linear_rh", 752 + 8 * 20 + 256},                 /* Table I */
-        {"mesh_st", 640 + 8 * 20},                         /* Table I, max = 3 */
-        {"mesh_st_simple", 5 * (256 + 20)},                /* (d1+d2)(ma+b) */
-        {"mesh_bst", (6 + 11) * 256 / 8 + 9 * 20},         /* (10) */
-        {"mesh_bst_simple", 6 * (128 + 20)},               /* (9) */
-        {"mesh_rh", 976},                                  /* Table I, d1 = 2, d2 = 3 */
+        {"linear_st", 4 * (256 + 20)},             /* (1) */
+        {"linear_bst", 5 * (128 + 20)},            /* (7) */
+        {"linear_rh", 752 + 8 * 20 + 256},         /* Table I */
+        {"mesh_st", 640 + 8 * 20},                 /* Table I, max = 3 */
+        {"mesh_st_simple", 5 * (256 + 20)},        /* (d1+d2)(ma+b) */
+        {"mesh_bst", (6 + 11) * 256 / 8 + 9 * 20}, /* (10) */
+        {"mesh_bst_simple", 6 * (128 + 20)},       /* (9) */
+        {"mesh_rh", 976},                          /* Table I, d1 = 2, d2 = 3 */
     };
     static const char *const sets[] = {"output=null", NULL};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -557,8 +550,7 @@ START_TEST(test_configs)
         ck_assert_msg(text != NULL, "cannot read %s", path);
         hm_trun_t r = hm_t_run(text, sets);
         free(text);
-        ck_assert_msg(r.rc == 0, "%s: rc %d %s", cases[i].file, r.rc,
-                      r.message ? r.message : "");
+        ck_assert_msg(r.rc == 0, "%s: rc %d %s", cases[i].file, r.rc, r.message ? r.message : "");
         ck_assert_int_eq(hm_t_int(&r, "completion_slots"), cases[i].slots);
         ck_assert_int_eq(hm_t_bound(&r, "bound"), cases[i].slots);
         hm_t_free(&r);

@@ -179,8 +179,8 @@ END_TEST
  * e_1 = 1; N = (1, 1, 1) and 2 ceil(3/3) + 12 = 14 slots. */
 START_TEST(test_prefix_q3_listed_sources)
 {
-    hm_trun_t r = run_sim(3, "simultaneous-broadcast", "\"variant\":\"prefix\",\"sources\":[5,1,4]",
-                          1);
+    hm_trun_t r =
+        run_sim(3, "simultaneous-broadcast", "\"variant\":\"prefix\",\"sources\":[5,1,4]", 1);
     assert_clean(&r, "q3");
     ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 14);
     json_t *n = json_object_get(r.summary, "N");
@@ -234,8 +234,8 @@ END_TEST
  * two slots after the last arrival (the count reaches node 0, its go comes back). */
 START_TEST(test_randomized_fallback)
 {
-    hm_trun_t r = run_sim(6, "simultaneous-broadcast",
-                          "\"variant\":\"randomized\",\"k\":64,\"c_star\":0", 1);
+    hm_trun_t r =
+        run_sim(6, "simultaneous-broadcast", "\"variant\":\"randomized\",\"k\":64,\"c_star\":0", 1);
     assert_clean(&r, "randomized fallback");
     ck_assert_int_eq(hm_t_int(&r, "window"), 7);
     ck_assert_int_eq(hm_t_int(&r, "fallback"), 1);
@@ -245,8 +245,8 @@ START_TEST(test_randomized_fallback)
     ck_assert_int_eq(hm_t_int(&r, "completion_slots"),
                      phase(&r, "routing") + phase(&r, "broadcast"));
     /* The same seed draws the same roots: the same run. */
-    hm_trun_t again = run_sim(6, "simultaneous-broadcast",
-                              "\"variant\":\"randomized\",\"k\":64,\"c_star\":0", 1);
+    hm_trun_t again =
+        run_sim(6, "simultaneous-broadcast", "\"variant\":\"randomized\",\"k\":64,\"c_star\":0", 1);
     ck_assert(json_equal(json_object_get(r.summary, "N"), json_object_get(again.summary, "N")));
     ck_assert_int_eq(hm_t_int(&again, "completion_slots"), hm_t_int(&r, "completion_slots"));
     ck_assert_int_eq(hm_t_int(&again, "transmissions"), hm_t_int(&r, "transmissions"));
@@ -285,8 +285,8 @@ END_TEST
 /* Several packets at one node: the same-order argument still holds. */
 START_TEST(test_same_order_several_packets)
 {
-    hm_trun_t r = run_sim(5, "simultaneous-broadcast",
-                          "\"variant\":\"same-order\",\"k\":3,\"packets\":3", 2);
+    hm_trun_t r =
+        run_sim(5, "simultaneous-broadcast", "\"variant\":\"same-order\",\"k\":3,\"packets\":3", 2);
     assert_clean(&r, "same-order packets");
     ck_assert_int_le(hm_t_int(&r, "completion_slots"), 5 + 9 - 1);
     hm_t_free(&r);
@@ -313,8 +313,7 @@ START_TEST(test_priority_exact)
                 /* Observed (NOTES-issue3a.md): with K = 2 plain same-order FIFO is also
                  * exactly d, since a copy bound for its source's antipode never meets
                  * the other packet undelayed; the paper only claims d + 1. */
-                snprintf(keys, sizeof keys, "\"variant\":\"same-order\",\"sources\":[%d,%d]",
-                         x, y);
+                snprintf(keys, sizeof keys, "\"variant\":\"same-order\",\"sources\":[%d,%d]", x, y);
                 r = run_sim(d, "simultaneous-broadcast", keys, 1);
                 assert_clean(&r, keys);
                 ck_assert_int_eq(hm_t_int(&r, "completion_slots"), d);
@@ -392,8 +391,8 @@ START_TEST(test_multinode_stamoulis)
     ck_assert_int_eq(phase(&r, "broadcast"), q + d);
     ck_assert_int_eq(hm_t_int(&r, "max_N"), q);
     /* The optimum ceil((2^d - 1)/d) is the lower bound. */
-    ck_assert_int_eq(hm_t_bound(&r, "lower_bound"), ceil_div(p - 1, d) > d ? ceil_div(p - 1, d)
-                                                                             : d);
+    ck_assert_int_eq(hm_t_bound(&r, "lower_bound"),
+                     ceil_div(p - 1, d) > d ? ceil_div(p - 1, d) : d);
     hm_t_free(&r);
 }
 END_TEST
@@ -406,8 +405,7 @@ START_TEST(test_bad_parameters)
         int d;
         const char *alg, *keys, *needle;
     } cases[] = {
-        {3, "simultaneous-broadcast", "\"variant\":\"priority\",\"k\":3",
-         "priority needs K = 2"},
+        {3, "simultaneous-broadcast", "\"variant\":\"priority\",\"k\":3", "priority needs K = 2"},
         {3, "simultaneous-broadcast", "\"variant\":\"rank-rotated\",\"k\":2",
          "rank-rotated needs K = d = 3"},
         {3, "simultaneous-broadcast", "\"sources\":[1],\"k\":1", "both sources and k"},
@@ -435,8 +433,8 @@ END_TEST
 START_TEST(test_configs)
 {
     static const char *files[] = {
-        "q4_simultaneous_prefix.json",     "q4_simultaneous_randomized.json",
-        "q4_simultaneous_same_order.json", "q4_simultaneous_priority.json",
+        "q4_simultaneous_prefix.json",       "q4_simultaneous_randomized.json",
+        "q4_simultaneous_same_order.json",   "q4_simultaneous_priority.json",
         "q4_simultaneous_rank_rotated.json", "q4_multinode_stamoulis.json",
     };
     /* The configs name output files: write them in a fresh directory. */

@@ -7,15 +7,15 @@
 
 #include "hypemu.h"
 
-#define HM_ALGORITHM_MAP(XX)                                                             \
-    XX(sbt_broadcast)                                                                    \
-    XX(successive_broadcast)                                                             \
-    XX(simultaneous_broadcast)                                                           \
-    XX(multinode_broadcast)                                                              \
-    XX(max)                                                                              \
-    XX(merge_sort)                                                                       \
-    XX(st_broadcast)                                                                     \
-    XX(bst_broadcast)                                                                    \
+#define HM_ALGORITHM_MAP(XX)                                                                       \
+    XX(sbt_broadcast)                                                                              \
+    XX(successive_broadcast)                                                                       \
+    XX(simultaneous_broadcast)                                                                     \
+    XX(multinode_broadcast)                                                                        \
+    XX(max)                                                                                        \
+    XX(merge_sort)                                                                                 \
+    XX(st_broadcast)                                                                               \
+    XX(bst_broadcast)                                                                              \
     XX(rh_broadcast)
 
 #define XX(sym) extern const hm_algorithm_t hm_algo_##sym;

@@ -38,24 +38,24 @@
 
 typedef struct circ_s {
     hm__copy_t c;
-    int64_t start, end;      /* slots of its transmission (end = last slot) */
-    int64_t blocked_since;   /* first slot it waited for a busy receive port, -1 */
-    int k;                   /* circuits on its busiest link when it started */
+    int64_t start, end;    /* slots of its transmission (end = last slot) */
+    int64_t blocked_since; /* first slot it waited for a busy receive port, -1 */
+    int k;                 /* circuits on its busiest link when it started */
 } circ_t;
 
 struct hm__circuits_s {
-    HM__VEC(circ_t) pending;  /* sent, not started: in order of sending */
-    HM__VEC(circ_t) flight;   /* started, not yet received */
-    HM__VEC(size_t) picked;   /* scratch: pending entries starting now */
+    HM__VEC(circ_t) pending;          /* sent, not started: in order of sending */
+    HM__VEC(circ_t) flight;           /* started, not yet received */
+    HM__VEC(size_t) picked;           /* scratch: pending entries starting now */
     int64_t *send_busy, *recv_busy;   /* last slot each port is busy, -1 */
     int64_t *send_stamp, *recv_stamp; /* "seen in the round of slot s" = s + 1 */
-    int32_t *load;            /* circuits holding each directed link */
-    int32_t *path;            /* scratch: links of one path */
+    int32_t *load;                    /* circuits holding each directed link */
+    int32_t *path;                    /* scratch: links of one path */
     size_t maxpath;
     /* Figures for the summary. */
     int64_t started, link_contention, port_contention;
     int max_k;
-    int hot_from, hot_to;     /* the link where max_k was first seen */
+    int hot_from, hot_to; /* the link where max_k was first seen */
 };
 
 int hm__circuit_create(hm__machine_t *m)
@@ -75,8 +75,8 @@ int hm__circuit_create(hm__machine_t *m)
     cs->load = calloc(links ? links : 1, sizeof *cs->load);
     cs->path = malloc(cs->maxpath * sizeof *cs->path);
     cs->hot_from = cs->hot_to = -1;
-    if (!cs->send_busy || !cs->recv_busy || !cs->send_stamp || !cs->recv_stamp ||
-        !cs->load || !cs->path)
+    if (!cs->send_busy || !cs->recv_busy || !cs->send_stamp || !cs->recv_stamp || !cs->load ||
+        !cs->path)
         return -1;
     for (size_t i = 0; i < n; i++)
         cs->send_busy[i] = cs->recv_busy[i] = -1;
@@ -221,8 +221,8 @@ static int port_busy(hm__machine_t *m, circ_t *c, int64_t t)
         m->stats.delayed_packets++;
         cs->port_contention++;
         if (m->opt.record_events)
-            hm__log_event(&m->nodes[k->src], HM__EV_DELAY, t, -1, k->dst, k->pkt.msg,
-                          k->pkt.value, 1, 0, hm__strdup_printf("%s", why));
+            hm__log_event(&m->nodes[k->src], HM__EV_DELAY, t, -1, k->dst, k->pkt.msg, k->pkt.value,
+                          1, 0, hm__strdup_printf("%s", why));
     }
     return 0;
 }
@@ -273,8 +273,8 @@ static int start_picked(hm__machine_t *m, int64_t t)
         if (c->blocked_since >= 0)
             m->stats.delay_slots += t - c->blocked_since;
         if (m->opt.record_events)
-            hm__log_event(&m->nodes[k->src], HM__EV_SEND, t, -1, k->dst, k->pkt.msg,
-                          k->pkt.value, dur, k->flow, NULL);
+            hm__log_event(&m->nodes[k->src], HM__EV_SEND, t, -1, k->dst, k->pkt.msg, k->pkt.value,
+                          dur, k->flow, NULL);
         if (kmax > in->link_capacity) {
             char why[256];
             snprintf(why, sizeof why,
@@ -286,11 +286,9 @@ static int start_picked(hm__machine_t *m, int64_t t)
             cs->link_contention++;
             if (m->opt.contention == HM__CONTENTION_STRICT) {
                 if (m->opt.record_events)
-                    hm__log_event(&m->nodes[k->src], HM__EV_CONFLICT, t, -1, k->dst,
-                                  k->pkt.msg, k->pkt.value, dur, 0,
-                                  hm__strdup_printf("%s", why));
-                hm__stop(m, HM_EXIT_VERIFY,
-                         hm__strdup_printf("slot %lld: %s", (long long)t, why));
+                    hm__log_event(&m->nodes[k->src], HM__EV_CONFLICT, t, -1, k->dst, k->pkt.msg,
+                                  k->pkt.value, dur, 0, hm__strdup_printf("%s", why));
+                hm__stop(m, HM_EXIT_VERIFY, hm__strdup_printf("slot %lld: %s", (long long)t, why));
             } else if (m->opt.record_events) {
                 hm__log_event(&m->nodes[k->src], HM__EV_DELAY, t, -1, k->dst, k->pkt.msg,
                               k->pkt.value, dur, 0, hm__strdup_printf("%s", why));

@@ -129,15 +129,18 @@ int hm__port_admit(hm__machine_t *m, int idx, char *why, size_t whylen)
         }
         break;
     case HM_PORTS_BUS:
-        if (!fresh(&u->bus_stamp, 0, t) &&
-            (u->bus_src != s || u->bus_emission != c->emission)) {
+        if (!fresh(&u->bus_stamp, 0, t) && (u->bus_src != s || u->bus_emission != c->emission)) {
             describe(m, u->bus_copy, other, sizeof other);
             if (u->bus_src == s)
-                snprintf(why, whylen, "node %d makes two emissions in one slot on the bus: "
-                                      "%s and %s", s, other, self);
+                snprintf(why, whylen,
+                         "node %d makes two emissions in one slot on the bus: "
+                         "%s and %s",
+                         s, other, self);
             else
-                snprintf(why, whylen, "bus collision: nodes %d and %d both transmit in one "
-                                      "slot: %s and %s", u->bus_src, s, other, self);
+                snprintf(why, whylen,
+                         "bus collision: nodes %d and %d both transmit in one "
+                         "slot: %s and %s",
+                         u->bus_src, s, other, self);
             return 0;
         }
         break;

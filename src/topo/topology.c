@@ -73,8 +73,7 @@ int hm__topology_build(hm__machine_t *m, char *err, size_t errlen)
         break;
     case HM_TOPO_BUS:
         if (m->info.nodes < 2 || m->info.nodes > 65) {
-            snprintf(err, errlen, "topology bus: found %d nodes; allowed: 2 to 65",
-                     m->info.nodes);
+            snprintf(err, errlen, "topology bus: found %d nodes; allowed: 2 to 65", m->info.nodes);
             return -1;
         }
         m->maxdeg = m->info.nodes - 1;

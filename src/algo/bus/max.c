@@ -66,7 +66,7 @@ typedef struct max_state_s {
     int64_t trials;   /* instances */
     int silent_slots; /* 0 or 1 */
     int schedule;
-    int64_t *v;       /* v[t * k + j]: processor j's value in instance t */
+    int64_t *v; /* v[t * k + j]: processor j's value in instance t */
 } max_state_t;
 
 /* One instance's entry in a packet's payload (trials > 1). */
@@ -135,8 +135,7 @@ static int max_setup(hm_setup_t *s)
 
 /* The (trial, value) entries of a packet: the value field for one instance, the
  * payload for several. */
-static int64_t entries(const max_state_t *st, const hm_packet_t *p, int64_t i,
-                       int64_t *trial)
+static int64_t entries(const max_state_t *st, const hm_packet_t *p, int64_t i, int64_t *trial)
 {
     if (st->trials == 1) {
         *trial = 0;
@@ -379,8 +378,8 @@ static void max_verify(hm_report_t *r)
     json_object_set_new(x, "mean_comparisons", json_real((double)comparisons / (double)T));
     json_object_set_new(x, "expected_comparisons",
                         json_pack("{s:s, s:f}", "expression",
-                                  "T(k)=1+(1/k)sum_{i<k}T(i), T(0)=T(1)=0; = H_k-1/2",
-                                  "value", expect));
+                                  "T(k)=1+(1/k)sum_{i<k}T(i), T(0)=T(1)=0; = H_k-1/2", "value",
+                                  expect));
     json_object_set_new(x, "comparisons_bound",
                         json_pack("{s:s, s:f}", "expression", "log2(k)", "value", log2(k)));
     if (T == 1 && wrong < 0)

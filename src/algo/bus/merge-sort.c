@@ -55,11 +55,11 @@
 #include "hypemu.h"
 
 typedef struct msort_state_s {
-    int k;            /* processors; the output processor is node k */
+    int k; /* processors; the output processor is node k */
     int64_t n;
     int silent_slots;
-    int64_t *v;       /* the input list */
-    int64_t *first;   /* first[j]: start of P_(j+1)'s block in v; first[k] = n */
+    int64_t *v;     /* the input list */
+    int64_t *first; /* first[j]: start of P_(j+1)'s block in v; first[k] = n */
 } msort_state_t;
 
 static const hm_param_t msort_params[] = {
@@ -111,14 +111,14 @@ static int msort_setup(hm_setup_t *s)
 typedef struct replica_s {
     int k;
     int depth;
-    int *proc;       /* stack, bottom first: processor and value */
+    int *proc; /* stack, bottom first: processor and value */
     int64_t *val;
     int64_t *left;   /* left[j]: elements P_(j+1) still holds */
     int init;        /* initiator of the current cycle */
     int rebroadcast; /* its first broadcast repeats the top of the stack */
     int cur;         /* processor of the cycle's last broadcast so far, -1 */
     int64_t curval;
-    int bcasts;      /* broadcasts in the current cycle */
+    int bcasts; /* broadcasts in the current cycle */
 } replica_t;
 
 static int replica_init(replica_t *r, const msort_state_t *st)
@@ -228,8 +228,8 @@ static void log_cycle(hm_node_t *n, const replica_t *r, int64_t cycle, int init,
     for (int t = 0; t < r->k; t++) {
         int j = (init + t) % r->k;
         if (turn_on[t])
-            len += (size_t)snprintf(line + len, cap - len, " P%d %lld", j + 1,
-                                    (long long)turn_val[t]);
+            len +=
+                (size_t)snprintf(line + len, cap - len, " P%d %lld", j + 1, (long long)turn_val[t]);
         else
             len += (size_t)snprintf(line + len, cap - len, " P%d -", j + 1);
     }
@@ -370,16 +370,16 @@ static void msort_verify(hm_report_t *r)
     json_object_set_new(x, "n", json_integer(n));
     json_object_set_new(x, "cycles", json_integer(n));
     json_object_set_new(x, "broadcasts", json_integer(S));
-    json_object_set_new(x, "broadcasts_bound",
-                        json_pack("{s:s, s:I}", "expression", "2n-1", "value",
-                                  (json_int_t)(2 * n - 1)));
+    json_object_set_new(
+        x, "broadcasts_bound",
+        json_pack("{s:s, s:I}", "expression", "2n-1", "value", (json_int_t)(2 * n - 1)));
     json_object_set_new(x, "broadcasts_lower",
                         json_pack("{s:s, s:I}", "expression", "n", "value", (json_int_t)n));
     json_object_set_new(x, "silent_turns", json_integer(silent));
     json_object_set_new(x, "silent_slots", json_integer(st->silent_slots));
     json_object_set_new(x, "channel_slots", json_integer(S + st->silent_slots * silent));
-    json_object_set_new(x, "phases", json_pack("{s:i, s:I}", "sort", 0, "merge",
-                                               (json_int_t)r->completion_slots));
+    json_object_set_new(
+        x, "phases", json_pack("{s:i, s:I}", "sort", 0, "merge", (json_int_t)r->completion_slots));
     if (cnt <= 4096) {
         json_t *res = json_array();
         for (size_t i = 0; i < cnt; i++)

@@ -22,8 +22,8 @@ void hm_bus_shuffle(hm_rng_t *rng, int64_t *v, int64_t n)
     }
 }
 
-int hm_bus_read_values(hm_setup_t *s, int64_t def_n, int64_t min_n, int64_t max_n,
-                       hm_rng_t *rng, int64_t **out, int64_t *n)
+int hm_bus_read_values(hm_setup_t *s, int64_t def_n, int64_t min_n, int64_t max_n, hm_rng_t *rng,
+                       int64_t **out, int64_t *n)
 {
     char found[64], allowed[128];
     const json_t *vals = json_object_get(s->params, "values");

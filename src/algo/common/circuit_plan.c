@@ -74,8 +74,7 @@ static int64_t off(const hm_plan_t *p, int piece)
  *     uint32_t s = 0; do { piece = base | s; ... s = (s - mask) & mask; } while (s);
  */
 
-void hm_plan_send_set_phys(hm_plan_t *p, int step, int from, int to, uint32_t base,
-                           uint32_t mask)
+void hm_plan_send_set_phys(hm_plan_t *p, int step, int from, int to, uint32_t base, uint32_t mask)
 {
     if (from == to)
         return;
@@ -105,8 +104,7 @@ void hm_plan_send_set_phys(hm_plan_t *p, int step, int from, int to, uint32_t ba
         if (!fresh)
             return;
     }
-    hm_plan_op_t op = {.kind = HM_PLAN_SEND, .step = step, .peer = to, .base = base,
-                       .mask = mask};
+    hm_plan_op_t op = {.kind = HM_PLAN_SEND, .step = step, .peer = to, .base = base, .mask = mask};
     push_op(p, from, op);
 }
 
@@ -115,8 +113,7 @@ void hm_plan_send_set(hm_plan_t *p, int step, int from, int to, uint32_t base, u
     hm_plan_send_set_phys(p, step, p->map[from], p->map[to], base, mask);
 }
 
-void hm_plan_send_phys(hm_plan_t *p, int step, int from, int to, int first, int count,
-                       int stride)
+void hm_plan_send_phys(hm_plan_t *p, int step, int from, int to, int first, int count, int stride)
 {
     if (count <= 0 || (count & (count - 1)) || (stride & (stride - 1))) {
         p->failed = 1;
@@ -126,8 +123,7 @@ void hm_plan_send_phys(hm_plan_t *p, int step, int from, int to, int first, int 
                           (uint32_t)(count - 1) * (uint32_t)stride);
 }
 
-void hm_plan_send(hm_plan_t *p, int step, int from, int to, int first, int count,
-                  int stride)
+void hm_plan_send(hm_plan_t *p, int step, int from, int to, int first, int count, int stride)
 {
     hm_plan_send_phys(p, step, p->map[from], p->map[to], first, count, stride);
 }
@@ -201,8 +197,7 @@ int hm_plan_time(hm_plan_t *p, const hm_machine_info_t *mi, int until)
 
 /* ---- building blocks ------------------------------------------------------------ */
 
-int hm_plan_st(hm_plan_t *p, int step0, const int32_t *line, int e, int root, int first,
-               int count)
+int hm_plan_st(hm_plan_t *p, int step0, const int32_t *line, int e, int root, int first, int count)
 {
     for (int s = 1; s <= e; s++) {
         int h = 1 << (e - s);
@@ -220,12 +215,12 @@ int hm_plan_scatter(hm_plan_t *p, int step0, const int32_t *line, int e, int roo
         for (int y = 0; y < (1 << e); y += 2 * h) {
             int to = (y | h) ^ root;
             int lo = to & ~(h - 1); /* the aligned block of positions served through `to` */
-            if (rev) /* bitrev of an aligned block: every (2^e/h)-th piece */
+            if (rev)                /* bitrev of an aligned block: every (2^e/h)-th piece */
                 hm_plan_send(p, step0 + s, line[y ^ root], line[to],
                              (int)hm_bitrev((uint32_t)lo, e), h, (1 << e) / h);
             else
-                hm_plan_send(p, step0 + s, line[y ^ root], line[to], first + lo * unit,
-                             h * unit, 1);
+                hm_plan_send(p, step0 + s, line[y ^ root], line[to], first + lo * unit, h * unit,
+                             1);
         }
     }
     return step0 + e;
@@ -254,7 +249,6 @@ uint64_t hm_plan_checksum(const unsigned char *b, int64_t len)
     }
     return h;
 }
-
 
 typedef struct run_s {
     const hm_plan_t *p;
@@ -292,8 +286,7 @@ static int take(hm_node_t *n, run_t *r)
     return HM_OK;
 }
 
-void hm_plan_node(hm_node_t *n, const hm_plan_t *p, const unsigned char *msg,
-                  unsigned char *buf)
+void hm_plan_node(hm_node_t *n, const hm_plan_t *p, const unsigned char *msg, unsigned char *buf)
 {
     int me = hm_id(n);
     run_t r = {.p = p, .buf = buf, .have = calloc((size_t)p->pieces, 1)};
@@ -331,8 +324,12 @@ void hm_plan_node(hm_node_t *n, const hm_plan_t *p, const unsigned char *msg,
             memcpy(out + at, buf + off(p, piece), (size_t)len);
             at += len;
         } while (sub);
-        hm_packet_t pk = {.msg = op->step, .origin = p->source, .value = op->base,
-                          .aux = (int32_t)op->mask, .data = out, .len = (uint32_t)at};
+        hm_packet_t pk = {.msg = op->step,
+                          .origin = p->source,
+                          .value = op->base,
+                          .aux = (int32_t)op->mask,
+                          .data = out,
+                          .len = (uint32_t)at};
         if (hm_send_to(n, op->peer, &pk) != HM_OK)
             goto done;
     }

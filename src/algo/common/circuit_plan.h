@@ -33,11 +33,11 @@
 typedef enum { HM_PLAN_SEND, HM_PLAN_BUSY } hm_plan_kind_t;
 
 typedef struct hm_plan_op_s {
-    int32_t kind;  /* hm_plan_kind_t */
-    int32_t step;  /* the paper's step (orders a node's operations; shown as msg) */
-    int32_t peer;  /* SEND: physical destination */
+    int32_t kind;        /* hm_plan_kind_t */
+    int32_t step;        /* the paper's step (orders a node's operations; shown as msg) */
+    int32_t peer;        /* SEND: physical destination */
     uint32_t base, mask; /* SEND: pieces base | s for every s within mask */
-    int64_t slots; /* BUSY: slots of local copying */
+    int64_t slots;       /* BUSY: slots of local copying */
 } hm_plan_op_t;
 
 typedef struct hm_plan_s {
@@ -45,16 +45,16 @@ typedef struct hm_plan_s {
     int logical;      /* logical nodes the builders address */
     int pieces, bits; /* pieces = 2^bits */
     int64_t bytes;
-    int source;       /* physical node that holds the message at the start */
-    int32_t *map;     /* logical -> physical (owned) */
+    int source;         /* physical node that holds the message at the start */
+    int32_t *map;       /* logical -> physical (owned) */
     hm_plan_op_t **ops; /* per physical node */
     size_t *nops, *capops;
-    uint8_t *due;     /* with dedup: nodes x pieces, the piece is due at the node */
-    int dedup;        /* drop sends of pieces already due at the receiver */
-    int64_t *start;   /* if not NULL: a send of step s <= timed_until waits for slot
-                         start[s] */
+    uint8_t *due;   /* with dedup: nodes x pieces, the piece is due at the node */
+    int dedup;      /* drop sends of pieces already due at the receiver */
+    int64_t *start; /* if not NULL: a send of step s <= timed_until waits for slot
+                       start[s] */
     int timed_until;
-    int failed;       /* an allocation failed */
+    int failed; /* an allocation failed */
     int last_step;
 } hm_plan_t;
 
@@ -66,16 +66,13 @@ void hm_plan_free(hm_plan_t *p);
 
 /* Logical `from` sends pieces first + j*stride (j < count) to logical `to` in step
  * `step`. */
-void hm_plan_send(hm_plan_t *p, int step, int from, int to, int first, int count,
-                  int stride);
+void hm_plan_send(hm_plan_t *p, int step, int from, int to, int first, int count, int stride);
 /* The same between physical nodes. count and stride must be powers of two and first
  * aligned (first & (count-1)*stride = 0). */
-void hm_plan_send_phys(hm_plan_t *p, int step, int from, int to, int first, int count,
-                       int stride);
+void hm_plan_send_phys(hm_plan_t *p, int step, int from, int to, int first, int count, int stride);
 /* Logical `from` sends the set (base, mask); and between physical nodes. */
 void hm_plan_send_set(hm_plan_t *p, int step, int from, int to, uint32_t base, uint32_t mask);
-void hm_plan_send_set_phys(hm_plan_t *p, int step, int from, int to, uint32_t base,
-                           uint32_t mask);
+void hm_plan_send_set_phys(hm_plan_t *p, int step, int from, int to, uint32_t base, uint32_t mask);
 /* Physical node `node` copies for `slots` slots (Seidel's rho*m) in step `step`. */
 void hm_plan_busy(hm_plan_t *p, int step, int node, int64_t slots);
 /* Sort every node's operations by step (stable); call once, after building. */
@@ -95,8 +92,7 @@ int hm_plan_time(hm_plan_t *p, const hm_machine_info_t *mi, int until);
 
 /* Spanning tree broadcast (section 3.1.1): in step step0 + s every holder sends the
  * pieces to the position 2^(e-s) away (XOR). */
-int hm_plan_st(hm_plan_t *p, int step0, const int32_t *line, int e, int root, int first,
-               int count);
+int hm_plan_st(hm_plan_t *p, int step0, const int32_t *line, int e, int root, int first, int count);
 /* Distribute (scatter) along the same tree: position x ends with the `unit` pieces
  * first + x*unit ..; with rev (unit 1, first 0) position x ends with piece
  * bitrev_e(x) instead, every send being an interleaved set. */
@@ -112,8 +108,7 @@ int hm_plan_gather(hm_plan_t *p, int step0, const int32_t *line, int e, int firs
 /* Run node n's part of plan p. msg is the message (read by the source only); buf is
  * this node's own buffer of p->bytes bytes, written by this node only. Stores a
  * 64-bit FNV-1a checksum of the final buffer. */
-void hm_plan_node(hm_node_t *n, const hm_plan_t *p, const unsigned char *msg,
-                  unsigned char *buf);
+void hm_plan_node(hm_node_t *n, const hm_plan_t *p, const unsigned char *msg, unsigned char *buf);
 
 /* FNV-1a over len bytes. */
 uint64_t hm_plan_checksum(const unsigned char *b, int64_t len);

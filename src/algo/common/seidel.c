@@ -31,8 +31,7 @@ static int floor_lg(int n)
 
 /* One axis of n physical positions onto 2^d logical ones (seidel.h). rc is the
  * root's physical position on this axis; *lr gets its logical one. */
-static int map_axis(int n, int rc, hm_sizing_t sz, int *d, int32_t **map, int32_t **comp,
-                    int *lr)
+static int map_axis(int n, int rc, hm_sizing_t sz, int *d, int32_t **map, int32_t **comp, int *lr)
 {
     int f = floor_lg(n), pow2 = (1 << f) == n;
     *d = pow2 || sz == HM_SIZING_COMPANIONS ? f : f + 1;
@@ -227,7 +226,8 @@ int hm_seidel_finish(hm_setup_t *s, hm_seidel_t *st, int last_step)
         return oom(s);
     /* Virtual nodes: the last node has idle steps of its own; keep it to the paper's
      * steps (section 5.1 assumes synchronous steps). */
-    if ((st->sizing == HM_SIZING_VIRTUAL || st->timed) && hm_plan_time(st->plan, s->machine, last_step))
+    if ((st->sizing == HM_SIZING_VIRTUAL || st->timed) &&
+        hm_plan_time(st->plan, s->machine, last_step))
         return oom(s);
     return 0;
 }
@@ -245,8 +245,8 @@ void hm_seidel_verify(hm_report_t *r)
     for (int x = 0; x < r->machine->nodes && bad < 0; x++) {
         size_t k;
         (void)hm_report_stores(r, x, &k);
-        if (k != 1 || memcmp(st->bufs + (size_t)x * (size_t)st->bytes, st->msg,
-                             (size_t)st->bytes) != 0)
+        if (k != 1 ||
+            memcmp(st->bufs + (size_t)x * (size_t)st->bytes, st->msg, (size_t)st->bytes) != 0)
             bad = x;
     }
     r->verified = bad < 0;
@@ -266,9 +266,8 @@ void hm_seidel_verify(hm_report_t *r)
     json_object_set_new(e, "nu", json_integer(st->nu));
     json_object_set_new(e, "d1", json_integer(st->d1));
     json_object_set_new(e, "d2", json_integer(st->d2));
-    json_object_set_new(e, "sizing", json_string(st->sizing == HM_SIZING_VIRTUAL
-                                                     ? "virtual-nodes"
-                                                     : "companions"));
+    json_object_set_new(
+        e, "sizing", json_string(st->sizing == HM_SIZING_VIRTUAL ? "virtual-nodes" : "companions"));
     json_object_set_new(e, "companion_steps", json_integer(st->companion_steps));
     if (st->companion_bst)
         json_object_set_new(e, "companion_broadcast", json_string("bst 2x2"));
@@ -309,8 +308,7 @@ int hm_seidel_nu(const hm_seidel_t *st, int e)
     return nu > 0 ? nu : 0;
 }
 
-void hm_seidel_bound(hm_seidel_t *st, const hm_machine_info_t *mi, const char *expr,
-                     double value)
+void hm_seidel_bound(hm_seidel_t *st, const hm_machine_info_t *mi, const char *expr, double value)
 {
     st->bound = hm_seidel_slots(value);
     if (st->companion_bst) {
@@ -358,11 +356,11 @@ int hm_grid_st(hm_plan_t *p, const hm_grid_t *g, int r1, int r2, int col_first, 
     return last;
 }
 
-int hm_grid_rb(hm_plan_t *p, int base, const hm_grid_t *g, int a, int b, int r1, int r2,
-               int first, int count)
+int hm_grid_rb(hm_plan_t *p, int base, const hm_grid_t *g, int a, int b, int r1, int r2, int first,
+               int count)
 {
-    hm_grid_t t = {g->st, g->o1 + g->s1 * a, 2 * g->s1, g->e1 - 1,
-                   g->o2 + g->s2 * b, 2 * g->s2, g->e2 - 1};
+    hm_grid_t t = {g->st,     g->o1 + g->s1 * a, 2 * g->s1, g->e1 - 1, g->o2 + g->s2 * b,
+                   2 * g->s2, g->e2 - 1};
     int red = (a + b) % 2 == 0, E1 = t.e1, E2 = t.e2, L = E1 > E2 ? E1 : E2;
     /* The class whose first phase runs along the longer axis starts at once; the
      * other starts its shorter first phase |E1 - E2| steps late, so that both second
@@ -377,8 +375,8 @@ int hm_grid_scatter(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, int r2,
                     int unit)
 {
     int32_t line[1 << 15];
-    int s = hm_plan_scatter(p, step0, line, grid_line_col(g, r2, line), r1, first,
-                            unit << g->e2, 0);
+    int s =
+        hm_plan_scatter(p, step0, line, grid_line_col(g, r2, line), r1, first, unit << g->e2, 0);
     int last = s;
     for (int i = 0; i < (1 << g->e1); i++) {
         int32_t row[1 << 15];
@@ -394,8 +392,8 @@ int hm_grid_gather(hm_plan_t *p, int step0, const hm_grid_t *g, int first, int u
     int32_t line[1 << 15];
     int s = step0;
     for (int i = 0; i < (1 << g->e1); i++)
-        s = hm_plan_gather(p, step0, line, grid_line_row(g, i, line),
-                           first + (i << g->e2) * unit, unit);
+        s = hm_plan_gather(p, step0, line, grid_line_row(g, i, line), first + (i << g->e2) * unit,
+                           unit);
     int last = s;
     for (int j = 0; j < (1 << g->e2); j++)
         last = hm_plan_gather(p, s, line, grid_line_col(g, j, line), first, unit << g->e2);

@@ -25,39 +25,41 @@
 typedef enum { HM_SIZING_COMPANIONS, HM_SIZING_VIRTUAL } hm_sizing_t;
 
 typedef struct hm_seidel_s {
-    int mesh;              /* 1 on a mesh */
-    int n1, n2;            /* physical rows and columns (linear: 1 x n) */
-    int d1, d2;            /* logical 2^d1 x 2^d2 */
-    int nu_cap;            /* floor(log2(link_capacity)) */
-    int nu;                /* the nu the algorithm uses (<= nu_cap, see each file) */
-    int root;              /* physical */
-    int li, lj;            /* the root's logical row and column */
+    int mesh;   /* 1 on a mesh */
+    int n1, n2; /* physical rows and columns (linear: 1 x n) */
+    int d1, d2; /* logical 2^d1 x 2^d2 */
+    int nu_cap; /* floor(log2(link_capacity)) */
+    int nu;     /* the nu the algorithm uses (<= nu_cap, see each file) */
+    int root;   /* physical */
+    int li, lj; /* the root's logical row and column */
     int64_t bytes;
     hm_sizing_t sizing;
-    int better;            /* variant "better" (mesh ST and BST) */
-    int timed;             /* make the plan step-synchronous (hm_plan_time) */
+    int better;                 /* variant "better" (mesh ST and BST) */
+    int timed;                  /* make the plan step-synchronous (hm_plan_time) */
     int32_t *rowmap, *colmap;   /* logical -> physical row / column */
     int32_t *rowcomp, *colcomp; /* logical -> physical companion row / column, -1 */
-    unsigned char *msg;    /* the root's message */
-    unsigned char *bufs;   /* nodes x bytes: node x writes only its own row */
+    unsigned char *msg;         /* the root's message */
+    unsigned char *bufs;        /* nodes x bytes: node x writes only its own row */
     hm_plan_t *plan;
     /* Filled by the algorithm for verify. */
     const char *bound_expr; /* = expr */
     char expr[192];
-    int64_t bound;          /* the paper's cost for the logical machine + companions */
-    int companion_steps;    /* 0, 1, 2 (ST on 2 x 2) or 3 (BST on 2 x 2) */
-    int companion_bst;      /* the companions of a mesh get a 2 x 2 BST broadcast */
+    int64_t bound;       /* the paper's cost for the logical machine + companions */
+    int companion_steps; /* 0, 1, 2 (ST on 2 x 2) or 3 (BST on 2 x 2) */
+    int companion_bst;   /* the companions of a mesh get a 2 x 2 BST broadcast */
     char algo[32];
 } hm_seidel_t;
 
 /* Parameters shared by the three algorithms (each table adds "variant" if it has
  * one, then the terminator). */
-#define HM_SEIDEL_PARAMS_COMMON                                                          \
-    {"root", HM_PARAM_INT, "0..p-1", "0", "the node that holds the message"},            \
-        {"message_bytes", HM_PARAM_INT, "1..16777216", "4096",                           \
-         "message length m in bytes (a multiple of 8*2^d gives the paper's costs)"},     \
-        {"sizing", HM_PARAM_STRING, "companions|virtual-nodes", "companions",            \
-         "how a size that is not a power of two is handled (Seidel section 5)"}
+#define HM_SEIDEL_PARAMS_COMMON                                                                    \
+    {"root", HM_PARAM_INT, "0..p-1", "0", "the node that holds the message"},                      \
+        {"message_bytes", HM_PARAM_INT, "1..16777216", "4096",                                     \
+         "message length m in bytes (a multiple of 8*2^d gives the paper's costs)"},               \
+    {                                                                                              \
+        "sizing", HM_PARAM_STRING, "companions|virtual-nodes", "companions",                       \
+            "how a size that is not a power of two is handled (Seidel section 5)"                  \
+    }
 
 /* Reads the parameters and maps the machine (allow_virtual: the algorithm can use
  * virtual nodes, with_variant: it has simple|better), makes the message. Returns 0,
@@ -98,8 +100,7 @@ int hm_seidel_nu(const hm_seidel_t *st, int e);
 
 /* Sets the bound: the paper's formula `expr` evaluated to `value` (rounded up to a
  * slot), plus the companions' steps of m*a + b each. Call after hm_seidel_finish. */
-void hm_seidel_bound(hm_seidel_t *st, const hm_machine_info_t *mi, const char *expr,
-                     double value);
+void hm_seidel_bound(hm_seidel_t *st, const hm_machine_info_t *mi, const char *expr, double value);
 
 /* ---- meshes: grids of logical nodes ----------------------------------------------
  * A grid is a 2^e1 x 2^e2 sub-mesh of the logical mesh: its node (i, j) is logical
@@ -126,8 +127,8 @@ int hm_grid_st(hm_plan_t *p, const hm_grid_t *g, int r1, int r2, int col_first, 
  * red classes (a + b even) column first, black ones row first, the class that starts
  * on the shorter axis delayed by |e1 - e2| steps so that no two classes use one row
  * or column at once. Steps base+1 .. base + 2*max(e1, e2) - 2. */
-int hm_grid_rb(hm_plan_t *p, int base, const hm_grid_t *g, int a, int b, int r1, int r2,
-               int first, int count);
+int hm_grid_rb(hm_plan_t *p, int base, const hm_grid_t *g, int a, int b, int r1, int r2, int first,
+               int count);
 
 /* Distribute from (r1, r2) over the whole grid, column first: node (i, j) ends with
  * the `unit` pieces first + (i*2^e2 + j)*unit... Returns the last step. */

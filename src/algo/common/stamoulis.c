@@ -47,8 +47,8 @@ static int64_t ceil_div(int64_t a, int64_t b)
     return (a + b - 1) / b;
 }
 
-hm_st_state_t *hm_st_state_new(const hm_machine_info_t *mi, hm_st_variant_t variant,
-                               const int *a, int packets)
+hm_st_state_t *hm_st_state_new(const hm_machine_info_t *mi, hm_st_variant_t variant, const int *a,
+                               int packets)
 {
     hm_st_state_t *st = calloc(1, sizeof *st);
     if (!st)
@@ -106,14 +106,14 @@ typedef struct tp_node_s {
     hm_node_t *n;
     hm_st_obs_t *obs;
     uint32_t x;
-    int d, root;        /* root: j if x = e_j, else 0 */
-    int64_t K;          /* known to the roots and node 0 (-1 elsewhere) */
-    hm_portq_t q;       /* phase-2 queues, one per port */
-    int64_t *held;      /* root: the packets received for its tree */
+    int d, root;   /* root: j if x = e_j, else 0 */
+    int64_t K;     /* known to the roots and node 0 (-1 elsewhere) */
+    hm_portq_t q;  /* phase-2 queues, one per port */
+    int64_t *held; /* root: the packets received for its tree */
     int64_t nheld, capheld, sent, reported;
     int started, term_sent, terms;
-    int64_t go;         /* root, randomized: slot it read go, -1 */
-    int64_t *counts;    /* node 0, randomized: latest count of every root */
+    int64_t go;      /* root, randomized: slot it read go, -1 */
+    int64_t *counts; /* node 0, randomized: latest count of every root */
 } tp_node_t;
 
 static int hold(tp_node_t *t, int64_t id, int64_t slot)
@@ -138,8 +138,8 @@ static int route(tp_node_t *t, int j, int64_t id, int64_t slot)
     if (t->root == j)
         return hold(t, id, slot);
     int port = hm_cut_parent_port(t->d, hm_st_root(j), hm_st_first(j, t->d), t->x);
-    hm_packet_t p = {.msg = (int32_t)id, .origin = (int32_t)t->x, .value = id,
-                     .tag = TAG_ROUTE, .aux = j};
+    hm_packet_t p = {
+        .msg = (int32_t)id, .origin = (int32_t)t->x, .value = id, .tag = TAG_ROUTE, .aux = j};
     return hm_portq_push(&t->q, port, &p, 0);
 }
 
@@ -259,8 +259,8 @@ static void three_phase(tp_node_t *t)
                 if (t->go >= 0)
                     t->started = 1;
                 else if (t->reported != t->nheld) {
-                    hm_packet_t c = {.msg = -3, .value = t->nheld, .tag = TAG_COUNT,
-                                     .aux = t->root};
+                    hm_packet_t c = {
+                        .msg = -3, .value = t->nheld, .tag = TAG_COUNT, .aux = t->root};
                     hm_send(n, t->root - 1, &c);
                     t->reported = t->nheld;
                 }
@@ -367,8 +367,9 @@ int hm_st_check_delivery(const hm_report_t *r, const hm_st_state_t *st, char *wh
         qsort(v, k, sizeof *v, cmp_i64);
         for (size_t i = 0; i < k; i++)
             if (v[i] != st->ids[i]) {
-                snprintf(why, len, "node %d did not store every packet exactly once (packet "
-                                   "%lld missing or repeated)",
+                snprintf(why, len,
+                         "node %d did not store every packet exactly once (packet "
+                         "%lld missing or repeated)",
                          x, (long long)st->ids[i]);
                 ok = 0;
                 break;
@@ -447,8 +448,9 @@ void hm_st_three_phase_verify(hm_report_t *r)
         for (int x = 0; x < st->p && ok; x++)
             if (st->obs[x].rank != st->rank[x]) {
                 ok = 0;
-                snprintf(why, sizeof why, "the parallel prefix gave node %d rank %lld instead "
-                                          "of %lld",
+                snprintf(why, sizeof why,
+                         "the parallel prefix gave node %d rank %lld instead "
+                         "of %lld",
                          x, (long long)st->obs[x].rank, (long long)st->rank[x]);
             }
     } else if (st->variant == HM_ST_MULTINODE) {
@@ -474,8 +476,9 @@ void hm_st_three_phase_verify(hm_report_t *r)
     }
     if (ok && overrun) {
         ok = 0;
-        snprintf(why, sizeof why, "phase 2 was still running when the roots should have "
-                                  "started phase 3");
+        snprintf(why, sizeof why,
+                 "phase 2 was still running when the roots should have "
+                 "started phase 3");
     }
     if (ok && within && r->completion_slots > r->bound) {
         ok = 0;

@@ -38,14 +38,14 @@ typedef struct hm_st_obs_s {
 typedef struct hm_st_state_s {
     int d, p, cap;
     hm_st_variant_t variant;
-    int packets;        /* packets per broadcasting node */
-    int64_t K;          /* total number of packets */
-    int *a;             /* a[x]: packets of node x (0 or packets) */
-    int64_t *rank;      /* r_x = sum_{y >= x} a_y, for variants allowed to know it */
-    int64_t *ids;       /* the K packet identifiers, ascending */
-    int ranks_prefix;   /* rank-rotated: compute the ranks with the prefix phase */
-    int c_star;         /* randomized: the paper's C* > e */
-    int64_t window;     /* randomized: slots of the phase-2 window */
+    int packets;      /* packets per broadcasting node */
+    int64_t K;        /* total number of packets */
+    int *a;           /* a[x]: packets of node x (0 or packets) */
+    int64_t *rank;    /* r_x = sum_{y >= x} a_y, for variants allowed to know it */
+    int64_t *ids;     /* the K packet identifiers, ascending */
+    int ranks_prefix; /* rank-rotated: compute the ranks with the prefix phase */
+    int c_star;       /* randomized: the paper's C* > e */
+    int64_t window;   /* randomized: slots of the phase-2 window */
     uint64_t seed;
     hm_st_obs_t *obs;
 } hm_st_state_t;
@@ -58,8 +58,8 @@ static inline int64_t hm_st_packet_id(const hm_st_state_t *st, int x, int m)
 
 /* A state for the machine with a[x] packets at node x (a is copied). NULL on
  * allocation failure. */
-hm_st_state_t *hm_st_state_new(const hm_machine_info_t *mi, hm_st_variant_t variant,
-                               const int *a, int packets);
+hm_st_state_t *hm_st_state_new(const hm_machine_info_t *mi, hm_st_variant_t variant, const int *a,
+                               int packets);
 void hm_st_state_free(void *state);
 
 /* Section 3.2 (variants prefix, randomized, multinode) as a node program. */
@@ -70,8 +70,7 @@ void hm_st_three_phase_verify(hm_report_t *r);
 
 /* Did every node store every packet identifier exactly once? 1 if so; otherwise 0
  * and a sentence in why. */
-int hm_st_check_delivery(const hm_report_t *r, const hm_st_state_t *st, char *why,
-                         size_t len);
+int hm_st_check_delivery(const hm_report_t *r, const hm_st_state_t *st, char *why, size_t len);
 
 /* Lower bound of section 3.1: max(d, ceil((2^d - 1) K / (d 2^d))). */
 int64_t hm_st_lower_bound(int d, int64_t K);

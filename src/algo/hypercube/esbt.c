@@ -91,9 +91,9 @@ typedef struct esbt_s {
     int8_t *port;     /* port[t]: the bit t and parent[t] differ in */
     int32_t *pos;     /* pos[t]: t's position */
     long backtracks;
-    int conflicts;       /* nodes not reached after their parent, steps reusing a bit */
-    int unreached;       /* nodes of T_0 with no path to the root */
-    char first[160];     /* the first conflict, in words ("" if none) */
+    int conflicts;   /* nodes not reached after their parent, steps reusing a bit */
+    int unreached;   /* nodes of T_0 with no path to the root */
+    char first[160]; /* the first conflict, in words ("" if none) */
 } esbt_t;
 
 const hm_param_t hm_esbt_params[] = {
@@ -118,9 +118,9 @@ static void bits(char *buf, uint32_t x, int d)
 
 typedef struct classes_s {
     int n;
-    uint32_t *rep;   /* smallest member */
-    int *len;        /* period of the rotation */
-    int *level_first;/* classes of level k: level_first[k] .. level_first[k+1]-1 */
+    uint32_t *rep;    /* smallest member */
+    int *len;         /* period of the rotation */
+    int *level_first; /* classes of level k: level_first[k] .. level_first[k+1]-1 */
 } classes_t;
 
 static void classes_free(classes_t *c)
@@ -304,8 +304,8 @@ static int check_construction(esbt_t *e)
             bits(a, t, d);
             bits(b, par, d);
             snprintf(e->first, sizeof e->first,
-                     "step %d: node %u (%s) hangs from node %u (%s), reached %s step %d", s, t,
-                     a, par, b, sp == s ? "in the same" : "only in the later", sp);
+                     "step %d: node %u (%s) hangs from node %u (%s), reached %s step %d", s, t, a,
+                     par, b, sp == s ? "in the same" : "only in the later", sp);
         }
     }
     for (int s = 1; s <= e->m; s++) {
@@ -499,8 +499,8 @@ void hm_esbt_verify(hm_report_t *r)
         for (size_t i = 0; i < k && !what[0]; i++) {
             int64_t t = v[i] % 65536, slot = v[i] / 65536;
             if (t < 0 || t >= p || t == x || seen[t]) {
-                snprintf(what, sizeof what, "node %d received the packet of node %lld twice",
-                         x, (long long)t);
+                snprintf(what, sizeof what, "node %d received the packet of node %lld twice", x,
+                         (long long)t);
                 break;
             }
             seen[t] = 1;
@@ -513,8 +513,7 @@ void hm_esbt_verify(hm_report_t *r)
         }
         for (int t = 0; t < p && !what[0]; t++)
             if (t != x && !seen[t])
-                snprintf(what, sizeof what, "node %d never received the packet of node %d", x,
-                         t);
+                snprintf(what, sizeof what, "node %d never received the packet of node %d", x, t);
     }
     if (!seen)
         snprintf(what, sizeof what, "out of memory in verify");

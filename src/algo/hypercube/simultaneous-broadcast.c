@@ -43,8 +43,8 @@
 static const hm_param_t sim_params[] = {
     {"variant", HM_PARAM_STRING, "prefix|randomized|same-order|priority|rank-rotated", "prefix",
      "which algorithm of section 3"},
-    {"sources", HM_PARAM_INT_LIST, "distinct nodes 0..p-1",
-     "none (k nodes drawn with the seed)", "the broadcasting nodes (instead of k)"},
+    {"sources", HM_PARAM_INT_LIST, "distinct nodes 0..p-1", "none (k nodes drawn with the seed)",
+     "the broadcasting nodes (instead of k)"},
     {"k", HM_PARAM_INT, "1..p", "d (2 for priority)",
      "number of broadcasting nodes, chosen with the seed (instead of sources)"},
     {"packets", HM_PARAM_INT, "1..64", "1", "packets per broadcasting node"},
@@ -59,8 +59,10 @@ static const struct {
     const char *name;
     hm_st_variant_t v;
 } sim_variants[] = {
-    {"prefix", HM_ST_PREFIX},         {"randomized", HM_ST_RANDOMIZED},
-    {"same-order", HM_ST_SAME_ORDER}, {"priority", HM_ST_PRIORITY},
+    {"prefix", HM_ST_PREFIX},
+    {"randomized", HM_ST_RANDOMIZED},
+    {"same-order", HM_ST_SAME_ORDER},
+    {"priority", HM_ST_PRIORITY},
     {"rank-rotated", HM_ST_RANK_ROTATED},
 };
 
@@ -78,8 +80,7 @@ static int read_sources(hm_setup_t *s, int p, int64_t defk, int *a, int64_t pack
         if (!json_is_array(list) || json_array_size(list) == 0)
             return hm_setup_fail(s, "sources", "an empty list", "a list of distinct nodes");
         snprintf(allowed, sizeof allowed, "distinct nodes from 0 to %d", p - 1);
-        json_array_foreach(list, i, e)
-        {
+        json_array_foreach(list, i, e) {
             json_int_t x = json_is_integer(e) ? json_integer_value(e) : -1;
             if (x < 0 || x >= p || a[x]) {
                 snprintf(found, sizeof found, "%s%lld", x >= 0 && x < p ? "repeated node " : "",

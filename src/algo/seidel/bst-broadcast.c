@@ -64,8 +64,7 @@ static int bst_line(hm_plan_t *p, int step0, const int32_t *line, int e, int roo
             int from = par == (j0 & 1) ? j0 : jc;
             for (int h = 0; h < big / 2; h++)
                 cls[h] = sub[2 * h + par];
-            s = hm_plan_st(p, s1 + 1, cls, e - nu - 1, from >> 1, from == j0 ? f : f + half,
-                           half);
+            s = hm_plan_st(p, s1 + 1, cls, e - nu - 1, from >> 1, from == j0 ? f : f + half, half);
         }
         /* 2c. Neighbouring metanodes swap halves. */
         for (int j = 0; j < big; j++) {
@@ -93,8 +92,7 @@ static int bst_line(hm_plan_t *p, int step0, const int32_t *line, int e, int roo
  * each of the eight broadcasts its piece over its class submesh, the two broadcasts of
  * a class running in opposite directions; two exchanges in every 2 x 2 block.
  * Returns the last step. */
-static int bst_better_grid(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, int r2,
-                           int first)
+static int bst_better_grid(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, int r2, int first)
 {
     if (g->e1 == 1 && g->e2 == 1) {
         /* A 2 x 2 grid has no opposite block: the linear BST on its four nodes in
@@ -116,8 +114,8 @@ static int bst_better_grid(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, 
                      hm_grid_id(g, b1 + (sa ^ 1), b2 + sb), first + 4 * (sa ^ 1) + f, 2, 2);
         for (int a = 0; a < 2; a++)
             hm_plan_send(p, step0 + 3, hm_grid_id(g, b1 + a, b2 + sb),
-                         hm_grid_id(g, b1 + a, b2 + (sb ^ 1)),
-                         first + 2 * (2 * a + (sb ^ 1)) + f, 1, 1);
+                         hm_grid_id(g, b1 + a, b2 + (sb ^ 1)), first + 2 * (2 * a + (sb ^ 1)) + f,
+                         1, 1);
     }
     int last = step0 + 3;
     for (int a = 0; a < 2; a++)
@@ -128,8 +126,8 @@ static int bst_better_grid(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, 
     int end = last;
     for (int bi = 0; bi < (1 << (g->e1 - 1)); bi++)
         for (int bj = 0; bj < (1 << (g->e2 - 1)); bj++) {
-            hm_grid_t blk = {g->st, g->o1 + 2 * bi * g->s1, g->s1, 1, g->o2 + 2 * bj * g->s2,
-                             g->s2, 1};
+            hm_grid_t blk = {g->st, g->o1 + 2 * bi * g->s1, g->s1, 1, g->o2 + 2 * bj * g->s2, g->s2,
+                             1};
             end = hm_grid_gather(p, last, &blk, first, 2);
         }
     return end;

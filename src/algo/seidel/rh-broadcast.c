@@ -112,8 +112,8 @@ static int rh_mesh(hm_plan_t *p, const hm_seidel_t *st)
             for (int y = 0; y < L2; y += 2 * h) {
                 int to = (y | h) ^ st->lj, lo = to & ~(h - 1);
                 hm_plan_send_set(p, s + t, hm_seidel_lid(st, i, y ^ st->lj),
-                                 hm_seidel_lid(st, i, to),
-                                 spread(i, pr, d1) | spread(lo, pc, d2), low);
+                                 hm_seidel_lid(st, i, to), spread(i, pr, d1) | spread(lo, pc, d2),
+                                 low);
             }
         }
     s += d2;
@@ -129,7 +129,8 @@ static int rh_mesh(hm_plan_t *p, const hm_seidel_t *st)
         int b = (d2 > d1 ? d2 : d1) - 1 - k;
         for (int x = 0; x < n; x++) {
             int i = x >> d2, j = x & (L2 - 1);
-            int y = d2 > d1 ? hm_seidel_lid(st, i, j ^ (1 << b)) : hm_seidel_lid(st, i ^ (1 << b), j);
+            int y =
+                d2 > d1 ? hm_seidel_lid(st, i, j ^ (1 << b)) : hm_seidel_lid(st, i ^ (1 << b), j);
             uint32_t me = spread(i, pr, d1) | spread(j, pc, d2);
             hm_plan_send_set(p, t, x, y, me & ~held[x], held[x]);
         }
@@ -143,8 +144,8 @@ static int rh_mesh(hm_plan_t *p, const hm_seidel_t *st)
                 int i = x >> d2, j = x & (L2 - 1);
                 int black = b >= 1 && ((i ^ j) & 1);
                 int horiz = (half == 0) != black;
-                int y = horiz ? hm_seidel_lid(st, i, j ^ (1 << b))
-                              : hm_seidel_lid(st, i ^ (1 << b), j);
+                int y =
+                    horiz ? hm_seidel_lid(st, i, j ^ (1 << b)) : hm_seidel_lid(st, i ^ (1 << b), j);
                 uint32_t me = spread(i, pr, d1) | spread(j, pc, d2);
                 hm_plan_send_set(p, t, x, y, me & ~held[x], held[x]);
             }
@@ -196,8 +197,8 @@ static int rh_setup(hm_setup_t *s)
          * Table I's closed form whenever nu < min(d1, d2)): the distribution, then
          * step i (from the last) carries m/2^(i+1) bytes over 2^(floor(i/2)-1)
          * circuits a link in the interleaved pairs, 2^(i-D) in the first X steps. */
-        double abar = mi->cost_abar, tot = (1 - 1.0 / (1 << (d1 + d2))) * m * a +
-                                           (d1 + d2) * b + hm_seidel_slots(rho * m);
+        double abar = mi->cost_abar, tot = (1 - 1.0 / (1 << (d1 + d2))) * m * a + (d1 + d2) * b +
+                                           hm_seidel_slots(rho * m);
         for (int i = 0; i < d1 + d2; i++) {
             double k = i < 2 * D ? (i / 2 >= 1 ? (double)(1 << (i / 2 - 1)) : 0.5)
                                  : (double)(1 << (i - D));

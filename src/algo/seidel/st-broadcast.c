@@ -53,8 +53,8 @@ static const hm_param_t st_params[] = {
 
 /* Linear ST with nu on a line of 2^e logical nodes, pieces [first, first + count),
  * count a multiple of 2^nu. Returns the last step. */
-static int st_line(hm_plan_t *p, int step0, const int32_t *line, int e, int root, int nu,
-                   int first, int count)
+static int st_line(hm_plan_t *p, int step0, const int32_t *line, int e, int root, int nu, int first,
+                   int count)
 {
     int b = 1 << nu, unit = count / b, j0 = root >> nu, o = root & (b - 1);
     int32_t *sub = calloc((size_t)1 << (e > nu ? e : nu), sizeof *sub);
@@ -152,8 +152,7 @@ static int st_mesh_simple(hm_seidel_t *st, int nu, int rf)
 /* The "better" ST of section 3.2.1 on grid g (e1, e2 >= 1) from (r1, r2): the four
  * quarters [first, first + 4) to the 2 x 2 block of the root, four class broadcasts,
  * two exchanges in every 2 x 2 block. Returns the last step. */
-static int st_better_grid(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, int r2,
-                          int first)
+static int st_better_grid(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, int r2, int first)
 {
     int c1 = r1 >> 1, c2 = r2 >> 1, sa = r1 & 1, sb = r2 & 1;
     /* Node (a, b) of the root's 2 x 2 block gets quarter 2a + b. */
@@ -161,8 +160,7 @@ static int st_better_grid(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, i
                  hm_grid_id(g, 2 * c1 + (sa ^ 1), 2 * c2 + sb), first + 2 * (sa ^ 1), 2, 1);
     for (int a = 0; a < 2; a++)
         hm_plan_send(p, step0 + 2, hm_grid_id(g, 2 * c1 + a, 2 * c2 + sb),
-                     hm_grid_id(g, 2 * c1 + a, 2 * c2 + (sb ^ 1)), first + 2 * a + (sb ^ 1), 1,
-                     1);
+                     hm_grid_id(g, 2 * c1 + a, 2 * c2 + (sb ^ 1)), first + 2 * a + (sb ^ 1), 1, 1);
     int last = step0 + 2;
     for (int a = 0; a < 2; a++)
         for (int b = 0; b < 2; b++)
@@ -170,8 +168,8 @@ static int st_better_grid(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, i
     int end = last;
     for (int bi = 0; bi < (1 << (g->e1 - 1)); bi++)
         for (int bj = 0; bj < (1 << (g->e2 - 1)); bj++) {
-            hm_grid_t blk = {g->st, g->o1 + 2 * bi * g->s1, g->s1, 1, g->o2 + 2 * bj * g->s2,
-                             g->s2, 1};
+            hm_grid_t blk = {g->st, g->o1 + 2 * bi * g->s1, g->s1, 1, g->o2 + 2 * bj * g->s2, g->s2,
+                             1};
             end = hm_grid_gather(p, last, &blk, first, 1);
         }
     return end;
@@ -248,8 +246,7 @@ static int st_setup(hm_setup_t *s)
             goto fail;
         last = st_mesh_better(st, nu);
         expr = "(2+(max(d1,d2)-nu-2)/2^(2nu+1))*m*a+(2max(d1,d2)+2nu+2)*b";
-        value = (2.0 + (double)(mx - nu - 2) / (2 << (2 * nu))) * m * a +
-                (2 * mx + 2 * nu + 2) * b;
+        value = (2.0 + (double)(mx - nu - 2) / (2 << (2 * nu))) * m * a + (2 * mx + 2 * nu + 2) * b;
     }
     if (hm_seidel_finish(s, st, last) != 0)
         goto fail;
