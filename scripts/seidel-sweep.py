@@ -143,6 +143,7 @@ def main():
     ap.add_argument("--hypemu", default=os.path.join(here, "..", "hypemu"))
     ap.add_argument("--out", default=".")
     args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
     figs = [("seidel-fig16", "Figure 16: linear array of 2^4 nodes, Delta constants, nu = 0",
              {"kind": "linear", "nodes": 16}, False, 0, 4),
             ("seidel-fig18", "Figure 18: 2^4 x 2^5 mesh, Delta constants, nu = 0",
