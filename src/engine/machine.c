@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hm_internal.h"
 
@@ -120,6 +121,12 @@ int hm__machine_run(hm__machine_t *m)
     for (; created < n; created++) {
         hm_node_t *nd = &m->nodes[created];
         int rc = pthread_create(&nd->thread, &attr, node_thread, nd);
+        /* EAGAIN can be passing (other processes' threads, a system limit): try again
+         * for about a second before giving up. */
+        for (int tries = 0; rc == EAGAIN && tries < 50; tries++) {
+            nanosleep(&(struct timespec){.tv_nsec = 20 * 1000 * 1000}, NULL);
+            rc = pthread_create(&nd->thread, &attr, node_thread, nd);
+        }
         if (rc != 0) {
             hm__stop(m, HM_EXIT_SYSTEM,
                      hm__strdup_printf("cannot create the thread of node %d of %d: %s "
