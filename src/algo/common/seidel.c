@@ -399,3 +399,36 @@ int hm_grid_gather(hm_plan_t *p, int step0, const hm_grid_t *g, int first, int u
         last = hm_plan_gather(p, s, line, grid_line_col(g, j, line), first, unit << g->e2);
     return last;
 }
+
+int hm_grid_blocks_gather(hm_plan_t *p, int step0, const hm_grid_t *g, int first, int unit)
+{
+    int end = step0;
+    for (int bi = 0; bi < (1 << (g->e1 - 1)); bi++)
+        for (int bj = 0; bj < (1 << (g->e2 - 1)); bj++) {
+            hm_grid_t blk = {g->st, g->o1 + 2 * bi * g->s1, g->s1, 1, g->o2 + 2 * bj * g->s2, g->s2,
+                             1};
+            end = hm_grid_gather(p, step0, &blk, first, unit);
+        }
+    return end;
+}
+
+int hm_seidel_mesh_better(hm_seidel_t *st, int nu, int pieces, hm_grid_bcast_fn bcast)
+{
+    hm_plan_t *p = st->plan;
+    int B = 1 << nu, i0 = st->li >> nu, j0 = st->lj >> nu;
+    hm_grid_t blk = {st, i0 * B, 1, nu, j0 * B, 1, nu};
+    int s = hm_grid_scatter(p, 0, &blk, st->li & (B - 1), st->lj & (B - 1), 0, pieces);
+    int s2 = s;
+    for (int ii = 0; ii < B; ii++)
+        for (int jj = 0; jj < B; jj++) {
+            hm_grid_t sub = {st, ii, B, st->d1 - nu, jj, B, st->d2 - nu};
+            s2 = bcast(p, s, &sub, i0, j0, (ii * B + jj) * pieces);
+        }
+    int last = s2;
+    for (int bi = 0; bi < (1 << (st->d1 - nu)); bi++)
+        for (int bj = 0; bj < (1 << (st->d2 - nu)); bj++) {
+            hm_grid_t g = {st, bi * B, 1, nu, bj * B, 1, nu};
+            last = hm_grid_gather(p, s2, &g, 0, pieces);
+        }
+    return last;
+}

@@ -137,3 +137,20 @@ int hm_grid_scatter(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, int r2,
 /* The reverse: node (i, j) holds first + (i*2^e2 + j)*unit...; exchanges along the
  * rows, then the columns, leave every node with all of them in order. */
 int hm_grid_gather(hm_plan_t *p, int step0, const hm_grid_t *g, int first, int unit);
+
+/* The last phase of the "better" ST and BST (sections 3.2.1, 3.4.1): two exchanges
+ * in every 2 x 2 block of g leave each of its nodes with the block's 4 x unit pieces
+ * from `first`. Returns the last step. */
+int hm_grid_blocks_gather(hm_plan_t *p, int step0, const hm_grid_t *g, int first, int unit);
+
+/* The broadcast of one interleaved submesh in a "better" mesh algorithm, from its
+ * node (r1, r2), of the `pieces` pieces from `first`; returns the last step. */
+typedef int (*hm_grid_bcast_fn)(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, int r2,
+                                int first);
+
+/* Seidel's "better" mesh algorithms with link capacity 2^nu (sections 3.2.2, 3.4.2):
+ * scatter the message over the root's 2^nu x 2^nu block, `pieces` pieces a node; each
+ * node of the block broadcasts its pieces in its interleaved submesh (stride 2^nu)
+ * with `bcast`; every 2^nu x 2^nu block gathers the whole message. Returns the last
+ * step. ST and BST differ only in `bcast` and `pieces`. */
+int hm_seidel_mesh_better(hm_seidel_t *st, int nu, int pieces, hm_grid_bcast_fn bcast);

@@ -123,36 +123,7 @@ static int bst_better_grid(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, 
             for (int f = 0; f < 2; f++)
                 last = hm_grid_rb(p, step0 + 3, g, a, b, bc[f][0], bc[f][1],
                                   first + 2 * (2 * a + b) + f, 1);
-    int end = last;
-    for (int bi = 0; bi < (1 << (g->e1 - 1)); bi++)
-        for (int bj = 0; bj < (1 << (g->e2 - 1)); bj++) {
-            hm_grid_t blk = {g->st, g->o1 + 2 * bi * g->s1, g->s1, 1, g->o2 + 2 * bj * g->s2, g->s2,
-                             1};
-            end = hm_grid_gather(p, last, &blk, first, 2);
-        }
-    return end;
-}
-
-/* Mesh, variant "better" with nu (section 3.4.2, Table I). */
-static int bst_mesh_better(hm_seidel_t *st, int nu)
-{
-    hm_plan_t *p = st->plan;
-    int B = 1 << nu, i0 = st->li >> nu, j0 = st->lj >> nu;
-    hm_grid_t blk = {st, i0 * B, 1, nu, j0 * B, 1, nu};
-    int s = hm_grid_scatter(p, 0, &blk, st->li & (B - 1), st->lj & (B - 1), 0, 8);
-    int s2 = s;
-    for (int ii = 0; ii < B; ii++)
-        for (int jj = 0; jj < B; jj++) {
-            hm_grid_t sub = {st, ii, B, st->d1 - nu, jj, B, st->d2 - nu};
-            s2 = bst_better_grid(p, s, &sub, i0, j0, (ii * B + jj) * 8);
-        }
-    int last = s2;
-    for (int bi = 0; bi < (1 << (st->d1 - nu)); bi++)
-        for (int bj = 0; bj < (1 << (st->d2 - nu)); bj++) {
-            hm_grid_t g = {st, bi * B, 1, nu, bj * B, 1, nu};
-            last = hm_grid_gather(p, s2, &g, 0, 8);
-        }
-    return last;
+    return hm_grid_blocks_gather(p, last, g, first, 2);
 }
 
 static int bst_setup(hm_setup_t *s)
@@ -199,7 +170,7 @@ static int bst_setup(hm_setup_t *s)
         st->timed = 1; /* the delayed classes of hm_grid_rb */
         if (hm_seidel_plan(s, st, 2 * nu + 3) != 0)
             goto fail;
-        last = bst_mesh_better(st, nu);
+        last = hm_seidel_mesh_better(st, nu, 8, bst_better_grid);
         expr = "(2+(2max(d1,d2)-2nu-5)/2^(2nu+3))*m*a+(2max(d1,d2)+2nu+3)*b";
         value = (2.0 + (double)(2 * mx - 2 * nu - 5) / (8 << (2 * nu))) * m * a +
                 (2 * mx + 2 * nu + 3) * b;

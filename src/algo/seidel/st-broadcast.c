@@ -165,36 +165,7 @@ static int st_better_grid(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, i
     for (int a = 0; a < 2; a++)
         for (int b = 0; b < 2; b++)
             last = hm_grid_rb(p, step0 + 2, g, a, b, c1, c2, first + 2 * a + b, 1);
-    int end = last;
-    for (int bi = 0; bi < (1 << (g->e1 - 1)); bi++)
-        for (int bj = 0; bj < (1 << (g->e2 - 1)); bj++) {
-            hm_grid_t blk = {g->st, g->o1 + 2 * bi * g->s1, g->s1, 1, g->o2 + 2 * bj * g->s2, g->s2,
-                             1};
-            end = hm_grid_gather(p, last, &blk, first, 1);
-        }
-    return end;
-}
-
-/* Mesh, variant "better" with nu (section 3.2.2, Table I). */
-static int st_mesh_better(hm_seidel_t *st, int nu)
-{
-    hm_plan_t *p = st->plan;
-    int B = 1 << nu, i0 = st->li >> nu, j0 = st->lj >> nu;
-    hm_grid_t blk = {st, i0 * B, 1, nu, j0 * B, 1, nu};
-    int s = hm_grid_scatter(p, 0, &blk, st->li & (B - 1), st->lj & (B - 1), 0, 4);
-    int s2 = s;
-    for (int ii = 0; ii < B; ii++)
-        for (int jj = 0; jj < B; jj++) {
-            hm_grid_t sub = {st, ii, B, st->d1 - nu, jj, B, st->d2 - nu};
-            s2 = st_better_grid(p, s, &sub, i0, j0, (ii * B + jj) * 4);
-        }
-    int last = s2;
-    for (int bi = 0; bi < (1 << (st->d1 - nu)); bi++)
-        for (int bj = 0; bj < (1 << (st->d2 - nu)); bj++) {
-            hm_grid_t g = {st, bi * B, 1, nu, bj * B, 1, nu};
-            last = hm_grid_gather(p, s2, &g, 0, 4);
-        }
-    return last;
+    return hm_grid_blocks_gather(p, last, g, first, 1);
 }
 
 static int st_setup(hm_setup_t *s)
@@ -244,7 +215,7 @@ static int st_setup(hm_setup_t *s)
         st->timed = 1; /* the delayed classes of hm_grid_rb */
         if (hm_seidel_plan(s, st, 2 * nu + 2) != 0)
             goto fail;
-        last = st_mesh_better(st, nu);
+        last = hm_seidel_mesh_better(st, nu, 4, st_better_grid);
         expr = "(2+(max(d1,d2)-nu-2)/2^(2nu+1))*m*a+(2max(d1,d2)+2nu+2)*b";
         value = (2.0 + (double)(mx - nu - 2) / (2 << (2 * nu))) * m * a + (2 * mx + 2 * nu + 2) * b;
     }
