@@ -23,7 +23,7 @@ say() { printf 'setup.sh: %s\n' "$*"; }
 die() { printf 'setup.sh: error: %s\n' "$*" >&2; exit 1; }
 
 # ---- 1. Debian packages ---------------------------------------------------------
-packages="build-essential autoconf automake libtool pkg-config libjansson-dev check clang-format"
+packages="build-essential autoconf automake libtool pkg-config libjansson-dev check clang-format python3"
 
 installed() {
     dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null | grep -qx installed
