@@ -160,6 +160,11 @@ void hm_store(hm_node_t *n, int64_t value);
 /* Log an algorithm event (printf format), shown in the timeline and event logs. */
 void hm_log(hm_node_t *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The node program cannot go on (an allocation failed, say): the run stops at the
+ * end of this slot with exit 4 and the message "node N: what". Return from the node
+ * program after calling it. */
+void hm_fail(hm_node_t *n, const char *what);
+
 /* The algorithm's state built by setup (read-only during the run). */
 void *hm_state(const hm_node_t *n);
 
@@ -249,9 +254,11 @@ typedef struct hm_report_s {
     const char *bound_expr;
     int64_t bound; /* -1 if none */
     const char *lower_expr;
-    int64_t lower;    /* -1 if none */
-    json_t *extra;    /* object: algorithm-specific keys for the summary */
-    const void *priv; /* the engine's; use hm_report_stores */
+    int64_t lower;     /* -1 if none */
+    json_t *extra;     /* object: algorithm-specific keys for the summary */
+    const char *error; /* set by verify when it could not check (out of memory): the
+                          run exits 4 with this reason */
+    const void *priv;  /* the engine's; use hm_report_stores */
 } hm_report_t;
 
 /* Values stored by node `node` during the run (hm_store), in order. */

@@ -143,8 +143,9 @@ struct hm_node_s {
     hm__log_t log;
     uint32_t seq;
     HM__VEC(int64_t) stores;
-    int64_t busy_last; /* last slot of hm_busy work, -1 */
-    int failed;        /* an allocation failed in this node's thread */
+    int64_t busy_last;     /* last slot of hm_busy work, -1 */
+    int failed;            /* an allocation failed in this node's thread, or hm_fail */
+    const char *fail_what; /* hm_fail's reason (the caller's string), or NULL */
 };
 
 /* ---- the machine ---------------------------------------------------------- */
@@ -275,6 +276,7 @@ int hm__deliver(hm__machine_t *m, hm__copy_t *c, int64_t t);
 int hm__topology_build(hm__machine_t *m, char *err, size_t errlen);
 
 /* util */
+char *hm__fail_message(const hm_node_t *n); /* why node n failed (allocated) */
 char *hm__strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* out/merge.c: every node's log merged by (slot, node, seq). */

@@ -9,6 +9,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <execinfo.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -36,12 +37,20 @@ extern void *__libc_calloc(size_t, size_t);
 extern void *__libc_realloc(void *, size_t);
 
 static atomic_long countdown; /* 0: disarmed; n: the n-th allocation from now fails */
+static int trace, trace_run;  /* HM_CHAOS_TRACE: print where the failure hits */
+static long trace_n;
 
 static int fail_now(void)
 {
     long c = atomic_load_explicit(&countdown, memory_order_relaxed);
     if (c > 0 && atomic_fetch_sub(&countdown, 1) == 1) {
         errno = ENOMEM; /* as the real allocator does; glibc's threads check it */
+        if (trace) {
+            /* HM_CHAOS_TRACE=1: where each failing allocation is (addr2line -f -e). */
+            void *bt[16];
+            dprintf(2, "=== run %d allocation %ld\n", trace_run, trace_n);
+            backtrace_symbols_fd(bt, backtrace(bt, 16), 2);
+        }
         return 1;
     }
     return 0;
@@ -62,20 +71,50 @@ void *realloc(void *p, size_t n)
     return fail_now() ? NULL : __libc_realloc(p, n);
 }
 
-static const char config[] =
-    "{\"topology\":{\"kind\":\"hypercube\",\"dim\":2},"
-    "\"algorithm\":{\"name\":\"successive-broadcast\"},"
-    "\"output\":{\"events\":\"/dev/null\",\"timeline\":\"/dev/null\",\"trace\":\"/dev/null\"}}";
+/* Small runs through every engine path and the algorithms' own allocations: packet
+ * routing with every writer, circuit routing (Seidel's cost model), the bus,
+ * Stamoulis-Tsitsiklis' phases and queues, merge-sort's replicas. Each with the completion time it
+ * must report when it succeeds. */
+static const struct {
+    const char *text;
+    int64_t slots;
+} cases[] = {
+    {"{\"topology\":{\"kind\":\"hypercube\",\"dim\":2},"
+     "\"algorithm\":{\"name\":\"successive-broadcast\"},"
+     "\"output\":{\"events\":\"/dev/null\",\"timeline\":\"/dev/null\",\"trace\":\"/dev/null\"}}",
+     8},
+    {"{\"topology\":{\"kind\":\"linear\",\"nodes\":4},\"ports\":{\"cost\":{\"a\":1,\"b\":20}},"
+     "\"algorithm\":{\"name\":\"st-broadcast\",\"message_bytes\":64},"
+     "\"output\":{\"events\":\"/dev/null\"}}",
+     168},
+    {"{\"topology\":{\"kind\":\"bus\",\"nodes\":4},"
+     "\"algorithm\":{\"name\":\"max\",\"values\":[3,9,4]},"
+     "\"output\":{\"timeline\":\"/dev/null\"}}",
+     3},
+    {"{\"topology\":{\"kind\":\"hypercube\",\"dim\":2},"
+     "\"algorithm\":{\"name\":\"simultaneous-broadcast\",\"variant\":\"prefix\",\"k\":2},"
+     "\"output\":{\"events\":\"/dev/null\"}}",
+     10},
+    {"{\"topology\":{\"kind\":\"hypercube\",\"dim\":2},"
+     "\"algorithm\":{\"name\":\"simultaneous-broadcast\",\"variant\":\"same-order\",\"k\":3}}",
+     2},
+    {"{\"topology\":{\"kind\":\"bus\",\"nodes\":3},"
+     "\"algorithm\":{\"name\":\"merge-sort\",\"values\":[5,1,7,3]}}",
+     8},
+};
 
 /* In the child: one run with the n-th allocation failing. Exit 0 if the outcome is
  * acceptable, 10 if the failure was never reached (every allocation point covered),
  * 20 + rc if the run claimed success with a wrong result. */
-static int one_try(long n)
+static int one_try(int which, long n)
 {
     alarm(20);
+    trace = getenv("HM_CHAOS_TRACE") != NULL;
+    trace_run = which;
+    trace_n = n;
     hm__config_t cfg;
     atomic_store(&countdown, n);
-    int rc = hm__config_load_string(&cfg, "chaos.json", config, NULL, 0);
+    int rc = hm__config_load_string(&cfg, "chaos.json", cases[which].text, NULL, 0);
     hm__result_t res;
     memset(&res, 0, sizeof res);
     if (rc == 0)
@@ -85,12 +124,19 @@ static int one_try(long n)
     if (!reached)
         return rc == 0 ? 10 : 30 + rc;
     if (rc == 0) {
-        /* Success must be the real result: 2p + d - 2 = 8 slots, verified. */
+        /* Success must be the real result. */
         json_t *slots = json_object_get(res.summary, "completion_slots");
-        if (json_integer_value(slots) != 8 ||
-            !json_is_true(json_object_get(res.summary, "verified")))
+        if (json_integer_value(slots) != cases[which].slots ||
+            !json_is_true(json_object_get(res.summary, "verified"))) {
+            char *text = json_dumps(res.summary, JSON_COMPACT);
+            fprintf(stderr, "allocation %ld of run %d: wrong result %s\n", n, which,
+                    text ? text : "(no summary)");
+            free(text);
             return 20;
+        }
     } else if (rc != 2 && rc != 4) {
+        fprintf(stderr, "allocation %ld of run %d: exit %d: %s\n", n, which, rc,
+                res.message ? res.message : "(no message)");
         return 40 + rc;
     }
     hm__result_free(&res);
@@ -100,12 +146,13 @@ static int one_try(long n)
 
 START_TEST(test_every_allocation_fails_once)
 {
+    int which = _i;
     long n;
     for (n = 1; n < 100000; n++) {
         pid_t pid = fork();
         ck_assert(pid >= 0);
         if (pid == 0)
-            _exit(one_try(n));
+            _exit(one_try(which, n));
         int st;
         waitpid(pid, &st, 0);
         ck_assert_msg(WIFEXITED(st), "allocation %ld: the run died of signal %d", n,
@@ -115,7 +162,7 @@ START_TEST(test_every_allocation_fails_once)
             break;
         ck_assert_msg(code == 0, "allocation %ld: unacceptable outcome %d", n, code);
     }
-    printf("chaos: a run survived each of its %ld allocations failing\n", n - 1);
+    printf("chaos: run %d survived each of its %ld allocations failing\n", which, n - 1);
     ck_assert_int_gt(n, 100); /* a run makes well over 100 allocations */
 }
 END_TEST
@@ -126,7 +173,8 @@ int main(void)
     Suite *s = suite_create("alloc");
     TCase *tc = tcase_create("chaos");
 #if HM_CHAOS
-    tcase_add_test(tc, test_every_allocation_fails_once);
+    tcase_add_loop_test(tc, test_every_allocation_fails_once, 0,
+                        (int)(sizeof cases / sizeof cases[0]));
 #endif
     tcase_set_timeout(tc, 600);
     suite_add_tcase(s, tc);

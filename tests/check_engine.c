@@ -423,6 +423,29 @@ START_TEST(test_payload_copied)
 }
 END_TEST
 
+static void give_up(hm_node_t *n, void *s)
+{
+    (void)s;
+    hm_packet_t p;
+    if (hm_id(n) == 0) {
+        hm_fail(n, "cannot allocate its table");
+        return;
+    }
+    hm_wait_packet(n, &p); /* would wait for ever */
+}
+
+START_TEST(test_hm_fail_exit_4)
+{
+    /* A node program that cannot go on stops the run with exit 4 and its reason,
+     * rather than leaving the others to deadlock. */
+    hm_algorithm_t a = algo(give_up, verify_ok);
+    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", NULL), &a);
+    ck_assert_int_eq(r.rc, 4);
+    ck_assert_str_eq(r.message, "node 0: cannot allocate its table");
+    hm_t_free(&r);
+}
+END_TEST
+
 Suite *hm_suite_engine(void)
 {
     Suite *s = suite_create("engine");
@@ -449,6 +472,7 @@ Suite *hm_suite_engine(void)
     tcase_add_test(api, test_node_api);
     tcase_add_test(api, test_busy_counts_in_completion);
     tcase_add_test(api, test_payload_copied);
+    tcase_add_test(api, test_hm_fail_exit_4);
     tcase_set_timeout(api, 30);
     suite_add_tcase(s, api);
     return s;

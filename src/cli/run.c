@@ -86,6 +86,11 @@ int hm__run_config(const hm__config_t *cfg, hm__result_t *res)
     r->priv = m;
     if (algo->verify)
         algo->verify(r);
+    if (r->error && rc == HM_EXIT_OK) {
+        free(res->message);
+        res->message = hm__strdup_printf("verify: %s", r->error);
+        rc = HM_EXIT_SYSTEM;
+    }
     if (rc != HM_EXIT_OK) {
         r->verified = 0;
         snprintf(r->verification, sizeof r->verification, "not verified: the run stopped (%s)",

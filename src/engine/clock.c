@@ -298,8 +298,7 @@ void hm__commit(hm__machine_t *m)
     for (size_t i = 0; i < m->active.n; i++) {
         hm_node_t *n = &m->nodes[m->active.v[i]];
         if (n->failed)
-            return hm__stop(m, HM_EXIT_SYSTEM,
-                            hm__strdup_printf("out of memory in the thread of node %d", n->id));
+            return hm__stop(m, HM_EXIT_SYSTEM, hm__fail_message(n));
         if (n->stalled == 0 && register_wait(m, n, t) != 0)
             return fail_system(m, "the clock");
     }

@@ -156,7 +156,7 @@ int hm__machine_run(hm__machine_t *m)
         /* A failed allocation in a node thread explains whatever followed it. */
         if (nd->failed && m->exit_code != HM_EXIT_SYSTEM) {
             free(m->stop_reason);
-            m->stop_reason = hm__strdup_printf("out of memory in the thread of node %d", i);
+            m->stop_reason = hm__fail_message(nd);
             m->exit_code = HM_EXIT_SYSTEM;
             atomic_store(&m->aborted, 1);
         }

@@ -217,6 +217,12 @@ int hm_busy(hm_node_t *n, int64_t slots)
     return hm_wait_until(n, n->now + slots);
 }
 
+void hm_fail(hm_node_t *n, const char *what)
+{
+    n->failed = 1;
+    n->fail_what = what;
+}
+
 void hm_store(hm_node_t *n, int64_t value)
 {
     if (HM__PUSH(n->stores, value) != 0) {

@@ -85,3 +85,9 @@ void hm__log_event(hm_node_t *n, hm__event_kind_t kind, int64_t slot, int port, 
         n->failed = 1;
     }
 }
+
+char *hm__fail_message(const hm_node_t *n)
+{
+    return hm__strdup_printf("node %d: %s", n->id,
+                             n->fail_what ? n->fail_what : "out of memory in its thread");
+}

@@ -152,8 +152,10 @@ int hm__circuit_send(hm_node_t *n, int dest, const hm_packet_t *p)
     hm__blob_t *blob = NULL;
     if (p->len > 0) {
         blob = malloc(sizeof *blob + p->len);
-        if (!blob)
+        if (!blob) {
+            n->failed = 1; /* the clock stops the run: exit 4 */
             return HM_ENOMEM;
+        }
         atomic_init(&blob->refs, 1);
         blob->len = p->len;
         memcpy(blob->bytes, p->data, p->len);
@@ -172,6 +174,7 @@ int hm__circuit_send(hm_node_t *n, int dest, const hm_packet_t *p)
     c.dur = 1;
     if (HM__PUSH(n->outbox, c) != 0) {
         hm__blob_release(blob);
+        n->failed = 1;
         return HM_ENOMEM;
     }
     return HM_OK;

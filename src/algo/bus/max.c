@@ -195,8 +195,10 @@ static void processor(hm_node_t *n, const max_state_t *st)
     int me = hm_id(n), k = st->k;
     int64_t turn = st->schedule == TDMA ? me : 0;
     char *in_race = malloc((size_t)st->trials);
-    if (!in_race)
+    if (!in_race) {
+        hm_fail(n, "out of memory");
         return;
+    }
     memset(in_race, 1, (size_t)st->trials);
 
     hm_packet_t p;
@@ -243,6 +245,7 @@ static void output(hm_node_t *n, const max_state_t *st)
     if (!best || !from) {
         free(best);
         free(from);
+        hm_fail(n, "out of memory");
         return;
     }
     for (int64_t t = 0; t < st->trials; t++)
@@ -315,6 +318,8 @@ static void max_verify(hm_report_t *r)
 
     /* Broadcasts, comparisons and the speakers, from the processors' records. */
     uint64_t *compared = calloc((size_t)T, sizeof *compared);
+    if (!compared)
+        r->error = "out of memory counting the comparisons";
     int64_t broadcasts = 0, comparisons = 0;
     json_t *speakers = json_array(), *said = json_array();
     int64_t slot_of[64];

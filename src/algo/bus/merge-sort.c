@@ -222,8 +222,10 @@ static void log_cycle(hm_node_t *n, const replica_t *r, int64_t cycle, int init,
 {
     size_t cap = (size_t)r->k * 28 + (size_t)r->depth * 22 + 160, len = 0;
     char *line = malloc(cap);
-    if (!line)
+    if (!line) {
+        hm_fail(n, "out of memory");
         return;
+    }
     len += (size_t)snprintf(line + len, cap - len, "cycle %lld:", (long long)cycle + 1);
     for (int t = 0; t < r->k; t++) {
         int j = (init + t) % r->k;
@@ -261,22 +263,28 @@ static void msort_node(hm_node_t *n, void *state)
     int64_t *mine = NULL, *turn_val = NULL;
     char *turn_on = NULL;
     int64_t top = 0, held = 0;
-    if (replica_init(&r, st) != 0)
+    if (replica_init(&r, st) != 0) {
+        hm_fail(n, "out of memory");
         goto out;
+    }
 
     /* Phase 1: sort the block, largest first (the top of the stack). */
     if (!is_output) {
         held = st->first[me + 1] - st->first[me];
         mine = malloc(((size_t)held + 1) * sizeof *mine);
-        if (!mine)
+        if (!mine) {
+            hm_fail(n, "out of memory");
             goto out;
+        }
         memcpy(mine, st->v + st->first[me], (size_t)held * sizeof *mine);
         qsort(mine, (size_t)held, sizeof *mine, cmp_desc);
     } else {
         turn_val = malloc((size_t)k * sizeof *turn_val);
         turn_on = malloc((size_t)k);
-        if (!turn_val || !turn_on)
+        if (!turn_val || !turn_on) {
+            hm_fail(n, "out of memory");
             goto out;
+        }
     }
 
     /* Phase 2: n cycles of k turns. */
@@ -330,6 +338,8 @@ static void msort_verify(hm_report_t *r)
     const int64_t *out = hm_report_stores(r, k, &cnt);
     int64_t *want = malloc((size_t)n * sizeof *want);
     int64_t bad = -1;
+    if (!want)
+        r->error = "out of memory checking the order";
     if (want) {
         memcpy(want, st->v, (size_t)n * sizeof *want);
         qsort(want, (size_t)n, sizeof *want, cmp_desc);

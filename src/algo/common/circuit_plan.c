@@ -292,7 +292,7 @@ void hm_plan_node(hm_node_t *n, const hm_plan_t *p, const unsigned char *msg, un
     run_t r = {.p = p, .buf = buf, .have = calloc((size_t)p->pieces, 1)};
     unsigned char *out = malloc((size_t)(p->bytes > 0 ? p->bytes : 1));
     if (!r.have || !out) {
-        hm_log(n, "out of memory");
+        hm_fail(n, "out of memory");
         goto done;
     }
     if (me == p->source) {

@@ -121,8 +121,10 @@ static int hold(tp_node_t *t, int64_t id, int64_t slot)
     if (t->nheld == t->capheld) {
         int64_t cap = t->capheld ? 2 * t->capheld : 16;
         int64_t *v = realloc(t->held, (size_t)cap * sizeof *v);
-        if (!v)
+        if (!v) {
+            hm_fail(t->n, "out of memory");
             return HM_ENOMEM;
+        }
         t->held = v;
         t->capheld = cap;
     }
@@ -140,7 +142,10 @@ static int route(tp_node_t *t, int j, int64_t id, int64_t slot)
     int port = hm_cut_parent_port(t->d, hm_st_root(j), hm_st_first(j, t->d), t->x);
     hm_packet_t p = {
         .msg = (int32_t)id, .origin = (int32_t)t->x, .value = id, .tag = TAG_ROUTE, .aux = j};
-    return hm_portq_push(&t->q, port, &p, 0);
+    int rc = hm_portq_push(&t->q, port, &p, 0);
+    if (rc == HM_ENOMEM)
+        hm_fail(t->n, "out of memory");
+    return rc;
 }
 
 /* Phase 3: forward a packet of tree j to this node's children in T^(j). */
@@ -327,12 +332,16 @@ void hm_st_three_phase_node(hm_node_t *n, void *state)
     t.K = -1;
     t.go = -1;
     t.reported = 0;
-    if (hm_portq_init(&t.q, st->d) != HM_OK)
+    if (hm_portq_init(&t.q, st->d) != HM_OK) {
+        hm_fail(n, "out of memory");
         return;
+    }
     if (st->variant == HM_ST_RANDOMIZED && t.x == 0)
         t.counts = calloc((size_t)st->d + 1, sizeof *t.counts);
     if (st->variant != HM_ST_RANDOMIZED || t.x != 0 || t.counts)
         three_phase(&t);
+    else
+        hm_fail(n, "out of memory");
     hm_portq_free(&t.q);
     free(t.held);
     free(t.counts);
@@ -346,11 +355,12 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int hm_st_check_delivery(const hm_report_t *r, const hm_st_state_t *st, char *why, size_t len)
+int hm_st_check_delivery(hm_report_t *r, const hm_st_state_t *st, char *why, size_t len)
 {
     int64_t *v = malloc((st->K > 0 ? (size_t)st->K : 1) * sizeof *v);
     if (!v) {
         snprintf(why, len, "out of memory while checking the stores");
+        r->error = "out of memory while checking the stores";
         return 0;
     }
     int ok = 1;

@@ -70,7 +70,7 @@ void hm_st_three_phase_verify(hm_report_t *r);
 
 /* Did every node store every packet identifier exactly once? 1 if so; otherwise 0
  * and a sentence in why. */
-int hm_st_check_delivery(const hm_report_t *r, const hm_st_state_t *st, char *why, size_t len);
+int hm_st_check_delivery(hm_report_t *r, const hm_st_state_t *st, char *why, size_t len);
 
 /* Lower bound of section 3.1: max(d, ceil((2^d - 1) K / (d 2^d))). */
 int64_t hm_st_lower_bound(int d, int64_t K);

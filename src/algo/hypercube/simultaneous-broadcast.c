@@ -194,15 +194,17 @@ static void flood_node(hm_node_t *n, void *state)
     uint32_t x = (uint32_t)hm_id(n);
     int64_t stored = 0;
     hm_portq_t q;
-    if (hm_portq_init(&q, st->d) != HM_OK)
+    if (hm_portq_init(&q, st->d) != HM_OK) {
+        hm_fail(n, "out of memory");
         return;
+    }
     for (int m = 1; m <= st->a[x]; m++) {
         int64_t id = hm_st_packet_id(st, (int)x, m);
         hm_packet_t p = {.msg = (int32_t)id, .origin = (int32_t)x, .value = id};
         hm_store(n, id);
         stored++;
         if (flood(st, &q, x, &p) != HM_OK)
-            goto out;
+            goto nomem;
     }
     for (;;) {
         hm_packet_t pk;
@@ -210,7 +212,7 @@ static void flood_node(hm_node_t *n, void *state)
             hm_store(n, pk.value);
             stored++;
             if (flood(st, &q, x, &pk) != HM_OK)
-                goto out;
+                goto nomem;
         }
         if (hm_portq_send(&q, n, st->cap) < 0)
             goto out;
@@ -221,6 +223,10 @@ static void flood_node(hm_node_t *n, void *state)
             break;
     }
 out:
+    hm_portq_free(&q);
+    return;
+nomem: /* flood fails only when a queue cannot grow */
+    hm_fail(n, "out of memory");
     hm_portq_free(&q);
 }
 
