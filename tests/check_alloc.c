@@ -67,15 +67,22 @@ static const char config[] =
     "\"algorithm\":{\"name\":\"successive-broadcast\"},"
     "\"output\":{\"events\":\"/dev/null\",\"timeline\":\"/dev/null\",\"trace\":\"/dev/null\"}}";
 
+/* The free-running clock (engine/free.c): a tree broadcast, whose logical slot count
+ * (d = 3) does not depend on the scheduling. */
+static const char config_free[] =
+    "{\"topology\":{\"kind\":\"hypercube\",\"dim\":3},\"clock\":{\"mode\":\"free\"},"
+    "\"algorithm\":{\"name\":\"sbt-broadcast\"},"
+    "\"output\":{\"events\":\"/dev/null\",\"timeline\":\"/dev/null\",\"trace\":\"/dev/null\"}}";
+
 /* In the child: one run with the n-th allocation failing. Exit 0 if the outcome is
  * acceptable, 10 if the failure was never reached (every allocation point covered),
  * 20 + rc if the run claimed success with a wrong result. */
-static int one_try(long n)
+static int one_try(long n, int free_mode)
 {
     alarm(20);
     hm__config_t cfg;
     atomic_store(&countdown, n);
-    int rc = hm__config_load_string(&cfg, "chaos.json", config, NULL, 0);
+    int rc = hm__config_load_string(&cfg, "chaos.json", free_mode ? config_free : config, NULL, 0);
     hm__result_t res;
     memset(&res, 0, sizeof res);
     if (rc == 0)
@@ -85,9 +92,10 @@ static int one_try(long n)
     if (!reached)
         return rc == 0 ? 10 : 30 + rc;
     if (rc == 0) {
-        /* Success must be the real result: 2p + d - 2 = 8 slots, verified. */
+        /* Success must be the real result: 2p + d - 2 = 8 slots (free: d = 3 logical
+         * slots), verified. */
         json_t *slots = json_object_get(res.summary, "completion_slots");
-        if (json_integer_value(slots) != 8 ||
+        if (json_integer_value(slots) != (free_mode ? 3 : 8) ||
             !json_is_true(json_object_get(res.summary, "verified")))
             return 20;
     } else if (rc != 2 && rc != 4) {
@@ -100,12 +108,13 @@ static int one_try(long n)
 
 START_TEST(test_every_allocation_fails_once)
 {
+    int free_mode = _i;
     long n;
     for (n = 1; n < 100000; n++) {
         pid_t pid = fork();
         ck_assert(pid >= 0);
         if (pid == 0)
-            _exit(one_try(n));
+            _exit(one_try(n, free_mode));
         int st;
         waitpid(pid, &st, 0);
         ck_assert_msg(WIFEXITED(st), "allocation %ld: the run died of signal %d", n,
@@ -115,7 +124,8 @@ START_TEST(test_every_allocation_fails_once)
             break;
         ck_assert_msg(code == 0, "allocation %ld: unacceptable outcome %d", n, code);
     }
-    printf("chaos: a run survived each of its %ld allocations failing\n", n - 1);
+    printf("chaos: a %s run survived each of its %ld allocations failing\n",
+           free_mode ? "free-running" : "slotted", n - 1);
     ck_assert_int_gt(n, 100); /* a run makes well over 100 allocations */
 }
 END_TEST
@@ -126,7 +136,7 @@ int main(void)
     Suite *s = suite_create("alloc");
     TCase *tc = tcase_create("chaos");
 #if HM_CHAOS
-    tcase_add_test(tc, test_every_allocation_fails_once);
+    tcase_add_loop_test(tc, test_every_allocation_fails_once, 0, 2);
 #endif
     tcase_set_timeout(tc, 600);
     suite_add_tcase(s, tc);
