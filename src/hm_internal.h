@@ -187,6 +187,7 @@ typedef struct hm__options_s {
     int64_t max_slots;
     int record_events;
     size_t stack_size;
+    int free_mode; /* clock.mode "free": no barrier, logical clocks (engine/free.c) */
 } hm__options_t;
 
 struct hm__machine_s {
@@ -224,6 +225,9 @@ struct hm__machine_s {
 
     /* Circuit routing (ports/circuit.c), NULL under packet routing. */
     struct hm__circuits_s *circ;
+
+    /* The free-running clock (engine/free.c), NULL in slotted mode. */
+    struct hm__free_s *free;
 
     /* Stopping. */
     atomic_int aborted;
@@ -268,6 +272,22 @@ int hm__circuit_commit(hm__machine_t *m, int64_t t);
 int64_t hm__circuit_next(hm__machine_t *m, int64_t t);
 /* Circuit figures for the summary (a new object), NULL under packet routing. */
 json_t *hm__circuit_summary(const hm__machine_t *m);
+
+/* engine/free.c: the free-running clock (clock.mode "free"). No barrier: every node
+ * thread runs as fast as it can, keeps its own logical (Lamport) clock in n->now and
+ * sends straight into the receiver's mailbox, a mutex and condition variable per
+ * receiving node, bounded per directed link by mailbox.capacity. The node API in
+ * node.c calls these instead of the slotted clock when m->free is set. */
+int hm__free_create(hm__machine_t *m);
+void hm__free_destroy(hm__machine_t *m);
+int hm__free_post(hm_node_t *n); /* deliver n's outbox now (may block: backpressure) */
+int hm__free_pending(const hm_node_t *n);
+int hm__free_recv(hm_node_t *n, hm_packet_t *out);
+int hm__free_wait_packet(hm_node_t *n, hm_packet_t *out, int64_t deadline);
+int hm__free_wait_until(hm_node_t *n, int64_t slot); /* slot > n->now */
+void hm__free_finish(hm_node_t *n);                  /* the node program returned */
+void hm__free_collect(hm__machine_t *m);             /* after the join: fold the figures */
+json_t *hm__free_summary(const hm__machine_t *m);    /* NULL in slotted mode */
 
 /* engine/clock.c: a copy reaches its receiver in slot t (its last slot). */
 int hm__deliver(hm__machine_t *m, hm__copy_t *c, int64_t t);

@@ -73,7 +73,8 @@ void *realloc(void *p, size_t n)
 
 /* Small runs through every engine path and the algorithms' own allocations: packet
  * routing with every writer, circuit routing (Seidel's cost model), the bus,
- * Stamoulis-Tsitsiklis' phases and queues, merge-sort's replicas. Each with the completion time it
+ * Stamoulis-Tsitsiklis' phases and queues, merge-sort's replicas, the free-running
+ * clock. Each with the completion time it
  * must report when it succeeds. */
 static const struct {
     const char *text;
@@ -101,6 +102,12 @@ static const struct {
     {"{\"topology\":{\"kind\":\"bus\",\"nodes\":3},"
      "\"algorithm\":{\"name\":\"merge-sort\",\"values\":[5,1,7,3]}}",
      8},
+    /* The free-running clock (engine/free.c): a tree broadcast, whose logical slot
+     * count (d = 3) does not depend on the scheduling. */
+    {"{\"topology\":{\"kind\":\"hypercube\",\"dim\":3},\"clock\":{\"mode\":\"free\"},"
+     "\"algorithm\":{\"name\":\"sbt-broadcast\"},"
+     "\"output\":{\"events\":\"/dev/null\",\"timeline\":\"/dev/null\",\"trace\":\"/dev/null\"}}",
+     3},
 };
 
 /* In the child: one run with the n-th allocation failing. Exit 0 if the outcome is

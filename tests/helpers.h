@@ -52,5 +52,6 @@ Suite *hm_suite_bus(void);
 Suite *hm_suite_simultaneous(void);
 Suite *hm_suite_esbt(void);
 Suite *hm_suite_seidel(void);
+Suite *hm_suite_free(void);
 
 #endif

@@ -435,11 +435,18 @@ static void check_document(hm__config_t *c)
     json_t *ck = get_object(c, root, "clock", 0);
     if (ck) {
         static const char *const ckeys[] = {"mode", "max_slots", NULL};
-        static const char *const modes[] = {"slotted", NULL};
+        static const char *const modes[] = {"slotted", "free", NULL};
         only_keys(c, "clock", ck, ckeys);
-        (void)get_enum(c, ck, "clock", "mode", modes, 0);
+        c->opt.free_mode = get_enum(c, ck, "clock", "mode", modes, 0) == 1;
         c->opt.max_slots = get_int(c, ck, "clock", "max_slots", 1000000, 1, INT64_MAX / 4, 0);
     }
+    /* The free-running clock (engine/free.c) has no slots to judge: it cannot hold
+     * circuits for several slots nor share the bus's one channel. */
+    if (c->opt.free_mode && c->opt.info.circuit)
+        add_error(c, "clock.mode: found \"free\"; allowed: \"slotted\" under circuit routing "
+                     "(ports.routing \"circuit\"; free mode needs \"packet\")");
+    else if (c->opt.free_mode && c->opt.info.ports == HM_PORTS_BUS)
+        add_error(c, "clock.mode: found \"free\"; allowed: \"slotted\" under the bus port model");
     json_t *seed = json_object_get(root, "seed");
     if (seed) {
         if (!json_is_integer(seed) || json_integer_value(seed) < 0)

@@ -47,6 +47,9 @@ json_t *hm__summary_build(const hm__config_t *cfg, const hm__result_t *res)
     json_t *circ = hm__circuit_summary(res->m);
     if (circ) /* circuit routing: messages, link and port contention (SPEC 5) */
         SET("circuits", circ);
+    json_t *fr = hm__free_summary(res->m);
+    if (fr) /* free-running clock: real contention, no port model */
+        SET("free", fr);
     SET("verified", json_boolean(r->verified));
     SET("verification", json_string(r->verification));
     SET("exit_code", json_integer(res->exit_code));

@@ -31,7 +31,10 @@ static void *node_thread(void *arg)
     m->algo->node_main(n, m->state);
     hm__blob_release(n->held);
     n->held = NULL;
-    hm__finish(n);
+    if (m->free)
+        hm__free_finish(n);
+    else
+        hm__finish(n);
     return NULL;
 }
 
@@ -77,6 +80,10 @@ int hm__machine_create(hm__machine_t **out, const hm__options_t *opt, const hm_a
     }
     if (hm__circuit_create(m) != 0) {
         snprintf(err, errlen, "out of memory creating the circuits of %d nodes", n);
+        return HM_EXIT_SYSTEM;
+    }
+    if (m->opt.free_mode && hm__free_create(m) != 0) {
+        snprintf(err, errlen, "cannot create the mailboxes of %d nodes", n);
         return HM_EXIT_SYSTEM;
     }
     for (int i = 0; i < n; i++) {
@@ -149,6 +156,8 @@ int hm__machine_run(hm__machine_t *m)
     for (int i = 0; i < created; i++)
         pthread_join(m->nodes[i].thread, NULL);
 
+    if (m->free)
+        hm__free_collect(m);
     for (int i = 0; i < n; i++) {
         hm_node_t *nd = &m->nodes[i];
         if (nd->busy_last > m->stats.last_activity)
@@ -189,6 +198,7 @@ void hm__machine_destroy(hm__machine_t *m)
         }
     }
     hm__circuit_destroy(m);
+    hm__free_destroy(m);
     free_copies(&m->pending, 0);
     free_copies(&m->stalled, 0);
     free(m->cand.v);

@@ -3,7 +3,9 @@
  *
  * Everything here touches only the calling node's own structures (its outbox, inbox,
  * log and stores) and reads the machine's immutable topology. The clock (clock.c)
- * moves packets between nodes while every node sleeps.
+ * moves packets between nodes while every node sleeps. Under the free-running clock
+ * (m->free) sends, receives and waits go to engine/free.c instead, where the inboxes
+ * are shared and locked.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -118,6 +120,8 @@ static int emit(hm_node_t *n, uint64_t ports, const hm_packet_t *p)
         if (m->opt.record_events)
             hm__log_event(n, HM__EV_SEND, n->now, port, c.dst, p->msg, p->value, 1, c.flow, NULL);
     }
+    if (m->free)
+        return hm__free_post(n); /* free-running clock: into the mailboxes now */
     return HM_OK;
 }
 
@@ -135,12 +139,16 @@ int hm_shout(hm_node_t *n, uint64_t ports, const hm_packet_t *p)
 
 int hm_pending(const hm_node_t *n)
 {
+    if (n->m->free)
+        return hm__free_pending(n);
     return (int)(n->inbox.n - n->inbox_head);
 }
 
 int hm_recv(hm_node_t *n, hm_packet_t *out)
 {
     hm__machine_t *m = n->m;
+    if (m->free)
+        return hm__free_recv(n, out);
     hm__blob_release(n->held);
     n->held = NULL;
     if (n->inbox_head >= n->inbox.n)
@@ -166,6 +174,8 @@ int hm_recv(hm_node_t *n, hm_packet_t *out)
 
 int hm_wait_packet_until(hm_node_t *n, hm_packet_t *out, int64_t deadline)
 {
+    if (n->m->free)
+        return hm__free_wait_packet(n, out, deadline);
     if (hm_pending(n) > 0)
         return out ? hm_recv(n, out) : HM_OK;
     if (deadline >= 0 && deadline <= n->now)
@@ -191,6 +201,8 @@ int hm_wait_until(hm_node_t *n, int64_t slot)
 {
     if (slot <= n->now)
         return HM_EINVAL;
+    if (n->m->free)
+        return hm__free_wait_until(n, slot);
     hm__blob_release(n->held);
     n->held = NULL;
     n->wait = HM__WAIT_TIMER;

@@ -106,7 +106,9 @@ static void succ_node(hm_node_t *n, void *state)
     int stored = 0;
 
     for (;;) {
-        if (my_start == hm_now(n)) {
+        /* "<=": under the free-running clock a packet read can move the node's
+         * logical clock past its turn (in slotted mode my_start is never behind). */
+        if (my_start >= 0 && my_start <= hm_now(n)) {
             hm_store(n, me);
             stored++;
             emit(n, st, me);
