@@ -446,6 +446,47 @@ START_TEST(test_hm_fail_exit_4)
 }
 END_TEST
 
+/* The example at the top of include/hypemu.h, as written there. */
+static void header_bcast(hm_node_t *n, void *state)
+{
+    (void)state;
+    hm_packet_t p = {.msg = 1, .value = 42};
+    int lowest = hm_degree(n); // the root forwards on every port
+    if (hm_id(n) != 0) {
+        if (hm_wait_packet(n, &p) < 0) // run aborted: return at once
+            return;
+        lowest = p.port; // arrived on port k: children below k
+    }
+    hm_store(n, p.value);
+    uint64_t children = (UINT64_C(1) << lowest) - 1;
+    if (children)
+        hm_shout(n, children, &p); // one emission, all children
+}
+
+static void verify_all_42(hm_report_t *r)
+{
+    r->verified = 1;
+    for (int x = 0; x < r->machine->nodes; x++) {
+        size_t k;
+        const int64_t *v = hm_report_stores(r, x, &k);
+        r->verified &= k == 1 && v[0] == 42;
+    }
+}
+
+START_TEST(test_header_example)
+{
+    /* A student's first program: the binomial tree of the header, on Q_5 under shout:
+     * 5 slots, 31 packets, every node holds 42. */
+    hm_algorithm_t a = algo(header_bcast, verify_all_42);
+    hm_trun_t r = hm_t_run_algo(cube(5, "shout", "strict", NULL), &a);
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 5);
+    ck_assert_int_eq(hm_t_int(&r, "transmissions"), 31);
+    ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+    hm_t_free(&r);
+}
+END_TEST
+
 Suite *hm_suite_engine(void)
 {
     Suite *s = suite_create("engine");
@@ -473,6 +514,7 @@ Suite *hm_suite_engine(void)
     tcase_add_test(api, test_busy_counts_in_completion);
     tcase_add_test(api, test_payload_copied);
     tcase_add_test(api, test_hm_fail_exit_4);
+    tcase_add_test(api, test_header_example);
     tcase_set_timeout(api, 30);
     suite_add_tcase(s, api);
     return s;
