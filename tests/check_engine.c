@@ -19,39 +19,11 @@ static char *cube(int d, const char *model, const char *contention, const char *
     return buf;
 }
 
-static hm_algorithm_t algo(void (*fn)(hm_node_t *, void *), void (*verify)(hm_report_t *))
-{
-    hm_algorithm_t a = {
-        .name = "test",
-        .description = "test program",
-        .paper = "none",
-        .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
-        .ports = 0xff,
-        .node_main = fn,
-        .verify = verify,
-    };
-    return a;
-}
-
-static void verify_ok(hm_report_t *r)
-{
-    r->verified = 1;
-    snprintf(r->verification, sizeof r->verification, "test");
-}
-
 /* ---- deadlock and max_slots ------------------------------------------------ */
-
-static void wait_forever(hm_node_t *n, void *s)
-{
-    (void)s;
-    hm_packet_t p;
-    if (hm_wait_packet(n, &p) == HM_OK)
-        hm_store(n, 1);
-}
 
 START_TEST(test_deadlock_names_waiters)
 {
-    hm_algorithm_t a = algo(wait_forever, verify_ok);
+    hm_algorithm_t a = hm_t_algo(hm_t_wait_forever, hm_t_verify_ok);
     hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", NULL), &a);
     ck_assert_int_eq(r.rc, 3);
     ck_assert_str_eq(r.message, "deadlock at slot 0: every node is blocked and nothing is in "
@@ -77,7 +49,7 @@ static void flood(hm_node_t *n, void *s)
 
 START_TEST(test_deadlock_on_full_mailbox)
 {
-    hm_algorithm_t a = algo(flood, verify_ok);
+    hm_algorithm_t a = hm_t_algo(flood, hm_t_verify_ok);
     hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", ",\"mailbox\":{\"capacity\":1}"), &a);
     ck_assert_int_eq(r.rc, 3);
     ck_assert_str_eq(r.message, "deadlock at slot 1: every node is blocked and nothing is in "
@@ -96,7 +68,7 @@ static void sleep_long(hm_node_t *n, void *s)
 
 START_TEST(test_max_slots)
 {
-    hm_algorithm_t a = algo(sleep_long, verify_ok);
+    hm_algorithm_t a = hm_t_algo(sleep_long, hm_t_verify_ok);
     hm_trun_t r =
         hm_t_run_algo(cube(1, "all-port", "strict", ",\"clock\":{\"max_slots\":100}"), &a);
     ck_assert_int_eq(r.rc, 3);
@@ -125,7 +97,7 @@ static void late_send(hm_node_t *n, void *s)
 
 START_TEST(test_idle_slots_cost_nothing)
 {
-    hm_algorithm_t a = algo(late_send, verify_ok);
+    hm_algorithm_t a = hm_t_algo(late_send, hm_t_verify_ok);
     hm_trun_t r =
         hm_t_run_algo(cube(1, "all-port", "strict", ",\"clock\":{\"max_slots\":2000000000}"), &a);
     ck_assert_int_eq(r.rc, 0);
@@ -148,7 +120,7 @@ static void verify_record(hm_report_t *r)
         for (size_t i = 0; i < bp_count[x] && i < 8; i++)
             bp_stores[x][i] = v[i];
     }
-    verify_ok(r);
+    hm_t_verify_ok(r);
 }
 
 static void producer_consumer(hm_node_t *n, void *s)
@@ -178,7 +150,7 @@ START_TEST(test_backpressure)
     /* Capacity 2: m1 and m2 arrive in slots 0 and 1; m3 finds the mailbox full in
      * slot 2 and its sender stalls. Node 1 reads m1, m2 in slot 10, which makes room:
      * m3 goes in slot 10, and node 0, released, sends m4 in 11 and m5 in 12. */
-    hm_algorithm_t a = algo(producer_consumer, verify_record);
+    hm_algorithm_t a = hm_t_algo(producer_consumer, verify_record);
     hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", ",\"mailbox\":{\"capacity\":2}"), &a);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_int_eq(hm_t_int(&r, "stalls"), 1);
@@ -213,7 +185,7 @@ static void three_on_port0(hm_node_t *n, void *s)
 
 START_TEST(test_link_capacity_strict)
 {
-    hm_algorithm_t a = algo(three_on_port0, verify_ok);
+    hm_algorithm_t a = hm_t_algo(three_on_port0, hm_t_verify_ok);
     hm_trun_t r = hm_t_run_algo(
         "{\"topology\":{\"kind\":\"hypercube\",\"dim\":1},\"ports\":{\"model\":\"all-port\","
         "\"link_capacity\":2},\"algorithm\":{\"name\":\"sbt-broadcast\"}}",
@@ -227,7 +199,7 @@ END_TEST
 
 START_TEST(test_link_capacity_queue)
 {
-    hm_algorithm_t a = algo(three_on_port0, verify_record);
+    hm_algorithm_t a = hm_t_algo(three_on_port0, verify_record);
     hm_trun_t r = hm_t_run_algo(
         "{\"topology\":{\"kind\":\"hypercube\",\"dim\":1},\"ports\":{\"model\":\"all-port\","
         "\"link_capacity\":2},\"contention\":\"queue\",\"algorithm\":{\"name\":"
@@ -255,7 +227,7 @@ static void shout_both(hm_node_t *n, void *s)
 
 START_TEST(test_one_port_full_two_sends)
 {
-    hm_algorithm_t a = algo(shout_both, verify_ok);
+    hm_algorithm_t a = hm_t_algo(shout_both, hm_t_verify_ok);
     hm_trun_t r = hm_t_run_algo(cube(2, "one-port-full", "strict", NULL), &a);
     ck_assert_int_eq(r.rc, 1);
     ck_assert_str_eq(r.message, "slot 0: node 0 sends twice in one slot under one-port-full: "
@@ -267,7 +239,7 @@ END_TEST
 START_TEST(test_shout_one_emission_many_ports)
 {
     /* The same program is legal under shout and all-port: one emission, two copies. */
-    hm_algorithm_t a = algo(shout_both, verify_ok);
+    hm_algorithm_t a = hm_t_algo(shout_both, hm_t_verify_ok);
     hm_trun_t r = hm_t_run_algo(cube(2, "shout", "strict", NULL), &a);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_int_eq(hm_t_int(&r, "transmissions"), 2);
@@ -285,7 +257,7 @@ static void exchange(hm_node_t *n, void *s)
 
 START_TEST(test_half_duplex)
 {
-    hm_algorithm_t a = algo(exchange, verify_ok);
+    hm_algorithm_t a = hm_t_algo(exchange, hm_t_verify_ok);
     hm_trun_t r = hm_t_run_algo(cube(1, "one-port-half", "strict", NULL), &a);
     ck_assert_int_eq(r.rc, 1);
     ck_assert_str_eq(r.message, "slot 0: node 1 cannot send and receive in one slot under "
@@ -322,7 +294,7 @@ static void two_into_one(hm_node_t *n, void *s)
 START_TEST(test_shout_two_receptions_queue)
 {
     /* Nodes 1 and 2 both send to 3 in slot 0; under shout 3 hears one per slot. */
-    hm_algorithm_t a = algo(two_into_one, verify_ok);
+    hm_algorithm_t a = hm_t_algo(two_into_one, hm_t_verify_ok);
     hm_trun_t r = hm_t_run_algo(cube(2, "shout", "queue", NULL), &a);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_int_eq(hm_t_int(&r, "delayed_packets"), 1);
@@ -364,7 +336,7 @@ static void deadline_prog(hm_node_t *n, void *s)
 
 START_TEST(test_node_api)
 {
-    hm_algorithm_t a = algo(deadline_prog, verify_record);
+    hm_algorithm_t a = hm_t_algo(deadline_prog, verify_record);
     hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", NULL), &a);
     ck_assert_int_eq(r.rc, 0);
     static const int64_t want0[] = {HM_EINVAL, HM_EINVAL, HM_EINVAL, 1, -1};
@@ -389,7 +361,7 @@ static void busy_only(hm_node_t *n, void *s)
 
 START_TEST(test_busy_counts_in_completion)
 {
-    hm_algorithm_t a = algo(busy_only, verify_ok);
+    hm_algorithm_t a = hm_t_algo(busy_only, hm_t_verify_ok);
     hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", NULL), &a);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 6);
@@ -414,7 +386,7 @@ static void payload(hm_node_t *n, void *s)
 
 START_TEST(test_payload_copied)
 {
-    hm_algorithm_t a = algo(payload, verify_record);
+    hm_algorithm_t a = hm_t_algo(payload, verify_record);
     hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", NULL), &a);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_uint_eq(bp_count[1], 1);
@@ -438,7 +410,7 @@ START_TEST(test_hm_fail_exit_4)
 {
     /* A node program that cannot go on stops the run with exit 4 and its reason,
      * rather than leaving the others to deadlock. */
-    hm_algorithm_t a = algo(give_up, verify_ok);
+    hm_algorithm_t a = hm_t_algo(give_up, hm_t_verify_ok);
     hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", NULL), &a);
     ck_assert_int_eq(r.rc, 4);
     ck_assert_str_eq(r.message, "node 0: cannot allocate its table");
@@ -477,7 +449,7 @@ START_TEST(test_header_example)
 {
     /* A student's first program: the binomial tree of the header, on Q_5 under shout:
      * 5 slots, 31 packets, every node holds 42. */
-    hm_algorithm_t a = algo(header_bcast, verify_all_42);
+    hm_algorithm_t a = hm_t_algo(header_bcast, verify_all_42);
     hm_trun_t r = hm_t_run_algo(cube(5, "shout", "strict", NULL), &a);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 5);

@@ -231,39 +231,11 @@ END_TEST
 
 /* ---- node programs of the tests ------------------------------------------------------ */
 
-static hm_algorithm_t algo(void (*fn)(hm_node_t *, void *), void (*verify)(hm_report_t *))
-{
-    hm_algorithm_t a = {
-        .name = "test",
-        .description = "test program",
-        .paper = "none",
-        .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
-        .ports = 0xff,
-        .node_main = fn,
-        .verify = verify,
-    };
-    return a;
-}
-
-static void verify_ok(hm_report_t *r)
-{
-    r->verified = 1;
-    snprintf(r->verification, sizeof r->verification, "test");
-}
-
 /* ---- deadlock ------------------------------------------------------------------------ */
-
-static void wait_forever(hm_node_t *n, void *s)
-{
-    (void)s;
-    hm_packet_t p;
-    if (hm_wait_packet(n, &p) == HM_OK)
-        hm_store(n, 1);
-}
 
 START_TEST(test_deadlock_receivers)
 {
-    hm_algorithm_t a = algo(wait_forever, verify_ok);
+    hm_algorithm_t a = hm_t_algo(hm_t_wait_forever, hm_t_verify_ok);
     hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "sbt-broadcast", NULL), &a);
     ck_assert_int_eq(r.rc, 3);
     ck_assert_str_eq(r.message, "deadlock (free-running clock): every node that has not "
@@ -292,7 +264,7 @@ static void some_wait(hm_node_t *n, void *s)
 
 START_TEST(test_deadlock_after_return)
 {
-    hm_algorithm_t a = algo(some_wait, verify_ok);
+    hm_algorithm_t a = hm_t_algo(some_wait, hm_t_verify_ok);
     hm_trun_t r = hm_t_run_algo(cube(2, "all-port", "sbt-broadcast", NULL), &a);
     ck_assert_int_eq(r.rc, 3);
     ck_assert_str_eq(r.message, "deadlock (free-running clock): every node that has not "
@@ -318,7 +290,7 @@ static void send_two(hm_node_t *n, void *s)
 
 START_TEST(test_deadlock_full_mailboxes)
 {
-    hm_algorithm_t a = algo(send_two, verify_ok);
+    hm_algorithm_t a = hm_t_algo(send_two, hm_t_verify_ok);
     hm_trun_t r =
         hm_t_run_algo(cube(1, "all-port", "sbt-broadcast", ",\"mailbox\":{\"capacity\":1}"), &a);
     ck_assert_int_eq(r.rc, 3);
@@ -382,7 +354,7 @@ static void verify_fifo(hm_report_t *r)
 
 START_TEST(test_backpressure)
 {
-    hm_algorithm_t a = algo(producer_consumer, verify_fifo);
+    hm_algorithm_t a = hm_t_algo(producer_consumer, verify_fifo);
     hm_trun_t r =
         hm_t_run_algo(cube(1, "all-port", "sbt-broadcast", ",\"mailbox\":{\"capacity\":1}"), &a);
     ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.message ? r.message : "");
@@ -439,7 +411,7 @@ static void verify_node1_stored(hm_report_t *r)
 
 START_TEST(test_logical_clock)
 {
-    hm_algorithm_t a = algo(deadlines, verify_node1_stored);
+    hm_algorithm_t a = hm_t_algo(deadlines, verify_node1_stored);
     hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "sbt-broadcast", NULL), &a);
     ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.message ? r.message : "");
     ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 41);
@@ -463,7 +435,7 @@ static void tick_forever(hm_node_t *n, void *s)
 
 START_TEST(test_max_slots)
 {
-    hm_algorithm_t a = algo(tick_forever, verify_ok);
+    hm_algorithm_t a = hm_t_algo(tick_forever, hm_t_verify_ok);
     hm_trun_t r = hm_t_run_algo("{\"topology\":{\"kind\":\"hypercube\",\"dim\":1},"
                                 "\"clock\":{\"mode\":\"free\",\"max_slots\":100},"
                                 "\"algorithm\":{\"name\":\"sbt-broadcast\"}}",

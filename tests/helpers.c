@@ -52,6 +52,34 @@ hm_trun_t hm_t_run_algo(const char *config, const hm_algorithm_t *algo)
     return run(config, NULL, algo);
 }
 
+hm_algorithm_t hm_t_algo(void (*fn)(hm_node_t *, void *), void (*verify)(hm_report_t *))
+{
+    hm_algorithm_t a = {
+        .name = "test",
+        .description = "test program",
+        .paper = "none",
+        .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+        .ports = 0xff,
+        .node_main = fn,
+        .verify = verify,
+    };
+    return a;
+}
+
+void hm_t_verify_ok(hm_report_t *r)
+{
+    r->verified = 1;
+    snprintf(r->verification, sizeof r->verification, "test");
+}
+
+void hm_t_wait_forever(hm_node_t *n, void *s)
+{
+    (void)s;
+    hm_packet_t p;
+    if (hm_wait_packet(n, &p) == HM_OK)
+        hm_store(n, 1);
+}
+
 void hm_t_free(hm_trun_t *r)
 {
     json_decref(r->summary);

@@ -25,6 +25,12 @@ void hm_t_free(hm_trun_t *r);
  * (the config must name a registered algorithm legal on its topology and ports). */
 hm_trun_t hm_t_run_algo(const char *config, const hm_algorithm_t *algo);
 
+/* A test's own algorithm: node program fn, verify (e.g. hm_t_verify_ok), on the
+ * hypercube under any port model. */
+hm_algorithm_t hm_t_algo(void (*fn)(hm_node_t *, void *), void (*verify)(hm_report_t *));
+void hm_t_verify_ok(hm_report_t *r);           /* verified, "test" */
+void hm_t_wait_forever(hm_node_t *n, void *s); /* waits for a packet that never comes */
+
 /* Integer, boolean and string fields of the summary (aborts the test if absent). */
 int64_t hm_t_int(const hm_trun_t *r, const char *key);
 int64_t hm_t_bound(const hm_trun_t *r, const char *key); /* bound / lower_bound value */
