@@ -432,3 +432,24 @@ int hm_seidel_mesh_better(hm_seidel_t *st, int nu, int pieces, hm_grid_bcast_fn 
         }
     return last;
 }
+
+int hm_seidel_setup_with(hm_setup_t *s, const char *algo, int allow_virtual, int with_variant,
+                         hm_seidel_build_fn build)
+{
+    hm_seidel_t *st;
+    if (hm_seidel_setup(s, algo, allow_virtual, with_variant, &st) != 0) {
+        hm_seidel_teardown(st);
+        return -1;
+    }
+    int32_t *line = malloc(sizeof *line << 15);
+    hm_seidel_built_t out = {0, NULL, 0};
+    if (!line || build(s, st, line, &out) != 0 || hm_seidel_finish(s, st, out.last) != 0) {
+        free(line);
+        hm_seidel_teardown(st);
+        return -1;
+    }
+    hm_seidel_bound(st, s->machine, out.expr, out.value);
+    free(line);
+    s->state = st;
+    return 0;
+}

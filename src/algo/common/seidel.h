@@ -67,6 +67,24 @@ typedef struct hm_seidel_s {
 int hm_seidel_setup(hm_setup_t *s, const char *algo, int allow_virtual, int with_variant,
                     hm_seidel_t **out);
 /* The empty plan of the logical machine, the message in 2^bits pieces. */
+/* What an algorithm's plan builder returns: the plan's last step and the paper's cost
+ * (expression and value in slots) for the summary's bound. */
+typedef struct hm_seidel_built_s {
+    int last;
+    const char *expr;
+    double value;
+} hm_seidel_built_t;
+
+/* Builds the plan of one algorithm into st, using line (room for 2^15 nodes) as
+ * scratch; returns 0, or -1 with s->error set or on allocation failure. */
+typedef int (*hm_seidel_build_fn)(hm_setup_t *s, hm_seidel_t *st, int32_t *line,
+                                  hm_seidel_built_t *out);
+
+/* The whole setup of st-, bst- and rh-broadcast: hm_seidel_setup, the algorithm's own
+ * build, hm_seidel_finish and the bound; s->state is the finished hm_seidel_t. */
+int hm_seidel_setup_with(hm_setup_t *s, const char *algo, int allow_virtual, int with_variant,
+                         hm_seidel_build_fn build);
+
 int hm_seidel_plan(hm_setup_t *s, hm_seidel_t *st, int bits);
 /* Once the plan of the logical machine is built (its last step is last_step): add
  * the companions' step(s) and sort. Returns 0 or -1. */

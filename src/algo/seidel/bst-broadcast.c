@@ -126,21 +126,13 @@ static int bst_better_grid(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, 
     return hm_grid_blocks_gather(p, last, g, first, 2);
 }
 
-static int bst_setup(hm_setup_t *s)
+static int bst_build(hm_setup_t *s, hm_seidel_t *st, int32_t *line, hm_seidel_built_t *out)
 {
-    hm_seidel_t *st;
-    if (hm_seidel_setup(s, "bst-broadcast", 1, 1, &st) != 0) {
-        hm_seidel_teardown(st);
-        return -1;
-    }
     const hm_machine_info_t *mi = s->machine;
-    int32_t *line = malloc(sizeof *line << 15);
     int e, pos, last = 0;
     double m = (double)st->bytes, a = mi->cost_a, b = mi->cost_b;
     const char *expr = NULL;
     double value = 0;
-    if (!line)
-        goto fail;
     int is_line = hm_seidel_line(st, line, &e, &pos);
     if (!is_line && !st->better) {
         /* The mesh as one linear array of 2^(d1+d2) nodes, row-major (section 3.4.1). */
@@ -154,12 +146,12 @@ static int bst_setup(hm_setup_t *s)
         if (e == 0) {
             st->nu = 0;
             if (hm_seidel_plan(s, st, 0) != 0)
-                goto fail;
+                return -1;
             expr = "0";
         } else {
             int nu = st->nu = hm_seidel_nu(st, e);
             if (hm_seidel_plan(s, st, nu + 1) != 0)
-                goto fail;
+                return -1;
             last = bst_line(st->plan, 0, line, e, pos, nu, 0, 2 << nu);
             expr = "(2+(d-nu-3)/2^(nu+1))*m*a+(d+nu+1)*b";
             value = (2.0 + (double)(e - nu - 3) / (2 << nu)) * m * a + (e + nu + 1) * b;
@@ -169,7 +161,7 @@ static int bst_setup(hm_setup_t *s)
         int nu = st->nu = hm_seidel_nu(st, d1 < d2 ? d1 : d2);
         st->timed = 1; /* the delayed classes of hm_grid_rb */
         if (hm_seidel_plan(s, st, 2 * nu + 3) != 0)
-            goto fail;
+            return -1;
         last = hm_seidel_mesh_better(st, nu, 8, bst_better_grid);
         expr = "(2+(2max(d1,d2)-2nu-5)/2^(2nu+3))*m*a+(2max(d1,d2)+2nu+3)*b";
         value = (2.0 + (double)(2 * mx - 2 * nu - 5) / (8 << (2 * nu))) * m * a +
@@ -180,16 +172,15 @@ static int bst_setup(hm_setup_t *s)
             value = 2 * (1 - 1 / q) * m * a + 4 * nu * b + 3 * (m * a / (2 * q) + b);
         }
     }
-    if (hm_seidel_finish(s, st, last) != 0)
-        goto fail;
-    hm_seidel_bound(st, mi, expr, value);
-    free(line);
-    s->state = st;
+    out->last = last;
+    out->expr = expr;
+    out->value = value;
     return 0;
-fail:
-    free(line);
-    hm_seidel_teardown(st);
-    return -1;
+}
+
+static int bst_setup(hm_setup_t *s)
+{
+    return hm_seidel_setup_with(s, "bst-broadcast", 1, 1, bst_build);
 }
 
 const hm_algorithm_t hm_algo_bst_broadcast = {

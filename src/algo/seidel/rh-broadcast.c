@@ -160,25 +160,17 @@ static int rh_mesh(hm_plan_t *p, const hm_seidel_t *st)
     return t;
 }
 
-static int rh_setup(hm_setup_t *s)
+static int rh_build(hm_setup_t *s, hm_seidel_t *st, int32_t *line, hm_seidel_built_t *out)
 {
-    hm_seidel_t *st;
-    if (hm_seidel_setup(s, "rh-broadcast", 0, 0, &st) != 0) {
-        hm_seidel_teardown(st);
-        return -1;
-    }
     const hm_machine_info_t *mi = s->machine;
-    int32_t *line = malloc(sizeof *line << 15);
     int e, pos, last = 0;
     double m = (double)st->bytes, a = mi->cost_a, b = mi->cost_b, rho = mi->cost_rho;
     const char *expr = NULL;
     double value = 0;
-    if (!line)
-        goto fail;
     if (hm_seidel_line(st, line, &e, &pos)) {
         int nu = st->nu = hm_seidel_nu(st, e);
         if (hm_seidel_plan(s, st, e) != 0)
-            goto fail;
+            return -1;
         /* 0. The root's permutation. */
         hm_plan_busy(st->plan, 0, st->root, hm_seidel_slots(rho * m));
         last = rh_line(st->plan, line, e, pos);
@@ -190,7 +182,7 @@ static int rh_setup(hm_setup_t *s)
         int d1 = st->d1, d2 = st->d2, D = d1 < d2 ? d1 : d2;
         st->nu = hm_seidel_nu(st, D);
         if (hm_seidel_plan(s, st, d1 + d2) != 0)
-            goto fail;
+            return -1;
         hm_plan_busy(st->plan, 0, st->root, hm_seidel_slots(rho * m));
         last = rh_mesh(st->plan, st);
         /* Section 3.6, the sum of the exchanges with the link capacity itself (it is
@@ -208,16 +200,15 @@ static int rh_setup(hm_setup_t *s)
         expr = "(2+(2(d2-d1)-3)/2^(d1+nu+2)+1/2^(2nu+3)-1/2^(d1+d2))*m*a+2(d1+d2)*b+m*rho";
         value = tot;
     }
-    if (hm_seidel_finish(s, st, last) != 0)
-        goto fail;
-    hm_seidel_bound(st, mi, expr, value);
-    free(line);
-    s->state = st;
+    out->last = last;
+    out->expr = expr;
+    out->value = value;
     return 0;
-fail:
-    free(line);
-    hm_seidel_teardown(st);
-    return -1;
+}
+
+static int rh_setup(hm_setup_t *s)
+{
+    return hm_seidel_setup_with(s, "rh-broadcast", 0, 0, rh_build);
 }
 
 const hm_algorithm_t hm_algo_rh_broadcast = {

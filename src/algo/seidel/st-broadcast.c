@@ -168,25 +168,17 @@ static int st_better_grid(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, i
     return hm_grid_blocks_gather(p, last, g, first, 1);
 }
 
-static int st_setup(hm_setup_t *s)
+static int st_build(hm_setup_t *s, hm_seidel_t *st, int32_t *line, hm_seidel_built_t *out)
 {
-    hm_seidel_t *st;
-    if (hm_seidel_setup(s, "st-broadcast", 1, 1, &st) != 0) {
-        hm_seidel_teardown(st);
-        return -1;
-    }
     const hm_machine_info_t *mi = s->machine;
-    int32_t *line = malloc(sizeof *line << 15);
     int e, pos, last = 0;
     double m = (double)st->bytes, a = mi->cost_a, b = mi->cost_b;
     const char *expr = NULL;
     double value = 0;
-    if (!line)
-        goto fail;
     if (hm_seidel_line(st, line, &e, &pos)) {
         int nu = st->nu = hm_seidel_nu(st, e);
         if (hm_seidel_plan(s, st, nu) != 0)
-            goto fail;
+            return -1;
         last = st_line(st->plan, 0, line, e, pos, nu, 0, 1 << nu);
         expr = "(2+(d-nu-2)/2^nu)*m*a+(d+nu)*b";
         value = (2.0 + (double)(e - nu - 2) / (1 << nu)) * m * a + (e + nu) * b;
@@ -195,7 +187,7 @@ static int st_setup(hm_setup_t *s)
         int nu = st->nu = hm_seidel_nu(st, d1 < d2 ? d1 : d2);
         double q = 1 << nu;
         if (hm_seidel_plan(s, st, 2 * nu) != 0)
-            goto fail;
+            return -1;
         int rf = d1 > d2; /* the shorter axis first */
         last = st_mesh_simple(st, nu, rf);
         if (rf) {
@@ -214,21 +206,20 @@ static int st_setup(hm_setup_t *s)
         int nu = st->nu = hm_seidel_nu(st, d1 < d2 ? d1 : d2);
         st->timed = 1; /* the delayed classes of hm_grid_rb */
         if (hm_seidel_plan(s, st, 2 * nu + 2) != 0)
-            goto fail;
+            return -1;
         last = hm_seidel_mesh_better(st, nu, 4, st_better_grid);
         expr = "(2+(max(d1,d2)-nu-2)/2^(2nu+1))*m*a+(2max(d1,d2)+2nu+2)*b";
         value = (2.0 + (double)(mx - nu - 2) / (2 << (2 * nu))) * m * a + (2 * mx + 2 * nu + 2) * b;
     }
-    if (hm_seidel_finish(s, st, last) != 0)
-        goto fail;
-    hm_seidel_bound(st, mi, expr, value);
-    free(line);
-    s->state = st;
+    out->last = last;
+    out->expr = expr;
+    out->value = value;
     return 0;
-fail:
-    free(line);
-    hm_seidel_teardown(st);
-    return -1;
+}
+
+static int st_setup(hm_setup_t *s)
+{
+    return hm_seidel_setup_with(s, "st-broadcast", 1, 1, st_build);
 }
 
 const hm_algorithm_t hm_algo_st_broadcast = {
