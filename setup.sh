@@ -5,7 +5,8 @@
 #
 # 1. Installs the Debian packages the build needs, when some are missing (with sudo
 #    unless run as root): build-essential autoconf automake libtool pkg-config
-#    libjansson-dev check clang-format.
+#    libjansson-dev check clang-format python3 python3-jsonschema
+#    librsvg2-bin libopen-trace-format2-dev otf2-tools man-db.
 # 2. Bootstraps (autoreconf -fi), configures and builds in the source tree.
 # 3. Runs ./hypemu configs/q4_successive.json: the successive broadcasts on the
 #    4-cube, 34 slots, which writes q4_successive.{timeline.txt,trace.json,events.jsonl}.
@@ -14,7 +15,8 @@
 # configure steps are skipped when their outputs are newer than their inputs (make's
 # own rules regenerate them after later edits). Exits non-zero if any step fails; the
 # exit code of the last step is hypemu's (0: run complete and verified).
-# Set HM_SETUP_NO_RUN=1 to stop after the build.
+# Set HM_SETUP_NO_RUN=1 to stop after the build, HM_CONFIGURE_FLAGS to pass options to
+# ./configure (.ci/run: --enable-werror).
 set -eu
 
 cd "$(dirname "$0")"
@@ -23,7 +25,7 @@ say() { printf 'setup.sh: %s\n' "$*"; }
 die() { printf 'setup.sh: error: %s\n' "$*" >&2; exit 1; }
 
 # ---- 1. Debian packages ---------------------------------------------------------
-packages="build-essential autoconf automake libtool pkg-config libjansson-dev check clang-format python3"
+packages="build-essential autoconf automake libtool pkg-config libjansson-dev check clang-format python3 python3-jsonschema librsvg2-bin libopen-trace-format2-dev otf2-tools man-db"
 
 installed() {
     dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null | grep -qx installed
@@ -81,8 +83,9 @@ if newer configure configure.ac Makefile.am m4/*.m4 || [ ! -e Makefile.in ]; the
     autoreconf -fi
 fi
 if newer config.status configure || [ ! -e Makefile ]; then
-    say "./configure"
-    ./configure
+    say "./configure ${HM_CONFIGURE_FLAGS:-}"
+    # shellcheck disable=SC2086 # word splitting of the options is intended
+    ./configure ${HM_CONFIGURE_FLAGS:-}
 fi
 
 jobs=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)

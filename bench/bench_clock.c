@@ -13,7 +13,8 @@
  *   barrier  N threads with 64 KiB stacks, like the node threads, doing nothing but
  *            pthread_barrier_wait, round after round;
  *
- * and prints the medians and the ratios as a Markdown table. The time is taken by
+ * and prints the medians and the ratios as a Markdown table, in wall time and in the
+ * process's CPU time (all threads, user + system). The time is taken by
  * node (thread) 0 between the start of slot (round) 1 and the start of the last one,
  * so thread creation and joining are left out. Then it times the rotated successive
  * broadcasts on the 10-cube (1,024 threads, 2056 slots), whole runs as
@@ -21,6 +22,10 @@
  *
  * The node programs use include/hypemu.h only, and run through the same path as the
  * hypemu program (config text -> hm__config_load_string -> hm__run_config).
+ *
+ * Thread start-up: for the same sizes, a whole run of a node program that returns at
+ * once (wall_seconds: creating, starting and joining N node threads) against a bare
+ * loop that creates N threads with the same 64 KiB stacks and joins them.
  *
  * Environment: HM_BENCH_REPS (default 5), HM_BENCH_SCALE (default 1: multiplies the
  * number of slots), HM_BENCH_MAX_NODES (default 4096).
@@ -38,6 +43,15 @@ static double now_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* CPU time of the whole process (every thread, user + system): less sensitive than
+ * wall time to other jobs on a shared machine. */
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -66,6 +80,7 @@ typedef struct bench_state_s {
     int64_t slots;
     int traffic;
     double t_first, t_last; /* written by node 0 only, read after the run */
+    double c_first, c_last; /* the same in process CPU time */
 } bench_state_t;
 
 static bench_state_t bench;
@@ -84,9 +99,9 @@ static void bench_main(hm_node_t *n, void *state)
     hm_packet_t p = {.msg = 1, .origin = hm_id(n)};
     for (int64_t t = 0; t < b->slots; t++) {
         if (hm_id(n) == 0 && t == 1)
-            b->t_first = now_seconds();
+            b->t_first = now_seconds(), b->c_first = cpu_seconds();
         if (hm_id(n) == 0 && t == b->slots - 1)
-            b->t_last = now_seconds();
+            b->t_last = now_seconds(), b->c_last = cpu_seconds();
         if (b->traffic) {
             hm_packet_t in;
             while (hm_recv(n, &in) == 0)
@@ -162,8 +177,9 @@ static int run_config(const char *text, const hm_algorithm_t *algo, double *wall
     return rc;
 }
 
-/* Seconds per slot of the emulator on Q_d, every node active for `slots` slots. */
-static double emu_per_slot(int d, int64_t slots, int traffic)
+/* Seconds per slot of the emulator on Q_d, every node active for `slots` slots; CPU
+ * seconds per slot into *cpu. */
+static double emu_per_slot(int d, int64_t slots, int traffic, double *cpu)
 {
     char text[256];
     snprintf(text, sizeof text,
@@ -177,6 +193,7 @@ static double emu_per_slot(int d, int64_t slots, int traffic)
     int64_t done;
     if (run_config(text, &bench_algo, &wall, &done) != HM_EXIT_OK)
         exit(1);
+    *cpu = (bench.c_last - bench.c_first) / (double)(slots - 2);
     return (bench.t_last - bench.t_first) / (double)(slots - 2);
 }
 
@@ -186,6 +203,7 @@ typedef struct barrier_run_s {
     pthread_barrier_t barrier;
     int64_t rounds;
     double t_first, t_last;
+    double c_first, c_last;
 } barrier_run_t;
 
 typedef struct barrier_arg_s {
@@ -199,16 +217,16 @@ static void *barrier_thread(void *p)
     barrier_run_t *r = a->run;
     for (int64_t t = 0; t < r->rounds; t++) {
         if (a->id == 0 && t == 1)
-            r->t_first = now_seconds();
+            r->t_first = now_seconds(), r->c_first = cpu_seconds();
         if (a->id == 0 && t == r->rounds - 1)
-            r->t_last = now_seconds();
+            r->t_last = now_seconds(), r->c_last = cpu_seconds();
         pthread_barrier_wait(&r->barrier);
     }
     return NULL;
 }
 
-/* Seconds per round of pthread_barrier_wait with n threads. */
-static double barrier_per_round(int n, int64_t rounds)
+/* Seconds per round of pthread_barrier_wait with n threads; CPU seconds into *cpu. */
+static double barrier_per_round(int n, int64_t rounds, double *cpu)
 {
     barrier_run_t r = {.rounds = rounds};
     pthread_t *th = calloc((size_t)n, sizeof *th);
@@ -233,7 +251,78 @@ static double barrier_per_round(int n, int64_t rounds)
     pthread_barrier_destroy(&r.barrier);
     free(th);
     free(args);
+    *cpu = (r.c_last - r.c_first) / (double)(rounds - 2);
     return (r.t_last - r.t_first) / (double)(rounds - 2);
+}
+
+/* ---- thread start-up ------------------------------------------------------- */
+
+static void quit_main(hm_node_t *n, void *state)
+{
+    (void)n;
+    (void)state;
+}
+
+static void quit_verify(hm_report_t *r)
+{
+    r->verified = 1;
+    snprintf(r->verification, sizeof r->verification, "every node returned");
+}
+
+static const hm_algorithm_t quit_algo = {
+    .name = "bench-startup",
+    .description = "every node returns at once (benchmark)",
+    .paper = "-",
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .ports = HM_BIT(HM_PORTS_ALL_PORT),
+    .default_ports = HM_PORTS_ALL_PORT,
+    .params = bench_params,
+    .node_main = quit_main,
+    .verify = quit_verify,
+};
+
+/* Seconds to create, run and join the node threads of Q_d (wall_seconds). */
+static double emu_startup(int d)
+{
+    char text[256];
+    snprintf(text, sizeof text,
+             "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},\"ports\":{\"model\":\"all-port\"},"
+             "\"algorithm\":{\"name\":\"sbt-broadcast\"}}",
+             d);
+    double wall;
+    int64_t done;
+    if (run_config(text, &quit_algo, &wall, &done) != HM_EXIT_OK)
+        exit(1);
+    return wall;
+}
+
+static void *bare_thread(void *p)
+{
+    return p;
+}
+
+/* Seconds to create n threads with 64 KiB stacks and join them. */
+static double bare_startup(int n)
+{
+    pthread_t *th = calloc((size_t)n, sizeof *th);
+    pthread_attr_t attr;
+    if (!th || pthread_attr_init(&attr) != 0) {
+        fprintf(stderr, "bench_clock: cannot set up %d threads\n", n);
+        exit(4);
+    }
+    pthread_attr_setstacksize(&attr, 64 * 1024);
+    double t0 = now_seconds();
+    for (int i = 0; i < n; i++)
+        if (pthread_create(&th[i], &attr, bare_thread, NULL) != 0) {
+            fprintf(stderr, "bench_clock: cannot create thread %d\n", i);
+            exit(4);
+        }
+    for (int i = 0; i < n; i++)
+        pthread_join(th[i], NULL);
+    double t = now_seconds() - t0;
+    pthread_attr_destroy(&attr);
+    free(th);
+    return t;
 }
 
 /* ---- the report ------------------------------------------------------------- */
@@ -264,6 +353,7 @@ int main(void)
     int scale = env_int("HM_BENCH_SCALE", 1, 1);
     int max_nodes = env_int("HM_BENCH_MAX_NODES", 4096, 16);
     static const int dims[] = {4, 8, 10, 12};
+    static double cpu_idle[4][64], cpu_traffic[4][64], cpu_barrier[4][64];
 
     print_machine();
     printf("median of %d runs each; time per slot (emulator) or per round (barrier)\n\n", reps);
@@ -283,13 +373,41 @@ int main(void)
         if (reps > 64)
             reps = 64;
         for (int r = 0; r < reps; r++) {
-            idle[r] = emu_per_slot(d, slots, 0);
-            traffic[r] = emu_per_slot(d, slots, 1);
-            barrier[r] = barrier_per_round(n, slots);
+            idle[r] = emu_per_slot(d, slots, 0, &cpu_idle[k][r]);
+            traffic[r] = emu_per_slot(d, slots, 1, &cpu_traffic[k][r]);
+            barrier[r] = barrier_per_round(n, slots, &cpu_barrier[k][r]);
         }
         double mi = median(idle, reps), mt = median(traffic, reps), mb = median(barrier, reps);
         printf("| %5d | %5lld | %6.1f us | %9.1f us | %15.1f us | %13.1fx | %16.1fx |\n", n,
                (long long)slots, mi * 1e6, mt * 1e6, mb * 1e6, mi / mb, mt / mb);
+        fflush(stdout);
+    }
+
+    /* The same runs in process CPU time (every thread, user + system). */
+    printf("\n| nodes | idle slot CPU | traffic slot CPU | barrier round CPU | idle / barrier | "
+           "traffic / barrier |\n");
+    printf("|------:|--------------:|-----------------:|------------------:|---------------:|"
+           "------------------:|\n");
+    for (size_t k = 0; k < sizeof dims / sizeof *dims && (1 << dims[k]) <= max_nodes; k++) {
+        double mi = median(cpu_idle[k], reps), mt = median(cpu_traffic[k], reps);
+        double mb = median(cpu_barrier[k], reps);
+        printf("| %5d | %10.1f us | %13.1f us | %14.1f us | %13.1fx | %16.1fx |\n", 1 << dims[k],
+               mi * 1e6, mt * 1e6, mb * 1e6, mi / mb, mt / mb);
+    }
+
+    printf("\n| nodes | node threads start-up | bare pthread_create loop | ratio |\n");
+    printf("|------:|----------------------:|-------------------------:|------:|\n");
+    for (size_t k = 0; k < sizeof dims / sizeof *dims; k++) {
+        int d = dims[k], n = 1 << d;
+        if (n > max_nodes)
+            break;
+        double emu[64], bare[64];
+        for (int r = 0; r < reps; r++) {
+            emu[r] = emu_startup(d);
+            bare[r] = bare_startup(n);
+        }
+        double me = median(emu, reps), mb = median(bare, reps);
+        printf("| %5d | %18.1f us | %21.1f us | %4.2fx |\n", n, me * 1e6, mb * 1e6, me / mb);
         fflush(stdout);
     }
 

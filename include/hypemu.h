@@ -9,7 +9,7 @@
  *      parameters before the run (setup) and how it checks the result after the run
  *      (verify).
  *
- * Slot semantics (SPEC section 3). Time is counted in whole slots from 0. Every node
+ * Slot semantics (README "Slot semantics"). Time is counted in whole slots from 0. Every node
  * is a POSIX thread. During slot t a node may send; a packet sent in slot t is
  * received by the neighbour in slot t and can be read by it from slot t + 1, so it can
  * be forwarded in slot t + 1. A node acts in a slot until it calls one of the wait
@@ -36,7 +36,8 @@
  *     }
  *
  * Every function that waits returns 0 on success and a negative HM_E* code when the
- * run is being stopped (deadlock, max_slots, a strict port-model violation). A node
+ * run is being stopped (deadlock, max_slots, a strict port-model violation, an
+ * interrupt). A node
  * program must return from its main function as soon as it sees a negative code.
  */
 #ifndef HYPEMU_H
@@ -101,13 +102,12 @@ int64_t hm_now(const hm_node_t *n);
 /* Send one packet on one port in the current slot. */
 int hm_send(hm_node_t *n, int port, const hm_packet_t *p);
 
-/* Send one message to any node under circuit routing (SPEC section 5, Seidel
- * section 2). The message follows the shortest path (in a mesh along the row first,
- * then the column), holds every link of the path while it travels and does not
- * involve the nodes on the way. It lasts ceil(k / link_capacity) * a * len + b slots
- * (rounded up to whole slots, at least 1), k being the largest number of circuits
- * that share one of its links when it starts; it is received in its last slot and
- * can be read from the next one.
+/* Send one message to any node under circuit routing (README "Config reference", ports.routing and
+ * ports.cost, Seidel section 2). The message follows the shortest path (in a mesh along the row
+ * first, then the column), holds every link of the path while it travels and does not involve the
+ * nodes on the way. It lasts ceil(k / link_capacity) * a * len + b slots (rounded up to whole
+ * slots, at least 1), k being the largest number of circuits that share one of its links when it
+ * starts; it is received in its last slot and can be read from the next one.
  *
  * The call does not wait: the engine copies p (and its bytes) and starts the message
  * as soon as the node's transmit port is free (a node transmits one message at a
@@ -125,6 +125,10 @@ int hm_send_to(hm_node_t *n, int dest, const hm_packet_t *p);
  * the shout port model this is a single emission; under the other models it is one
  * packet per port. */
 int hm_shout(hm_node_t *n, uint64_t ports, const hm_packet_t *p);
+
+/* Shout on every port of this node, whatever its degree (a bus of more than 65 nodes
+ * has more ports than a mask holds): one emission. */
+int hm_shout_all(hm_node_t *n, const hm_packet_t *p);
 
 /* Take the oldest packet received in an earlier slot. Returns 0, or HM_ENOENT when
  * there is none. Never waits. */
@@ -161,12 +165,18 @@ void hm_store(hm_node_t *n, int64_t value);
 void hm_log(hm_node_t *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The node program cannot go on (an allocation failed, say): the run stops at the
- * end of this slot with exit 4 and the message "node N: what". Return from the node
+ * end of this slot with exit 4 and the message "node N: what" (copied at the call, up
+ * to 255 bytes, so a buffer on the caller's stack is fine). Return from the node
  * program after calling it. */
 void hm_fail(hm_node_t *n, const char *what);
 
 /* The algorithm's state built by setup (read-only during the run). */
 void *hm_state(const hm_node_t *n);
+
+/* This node's output area: out_size bytes of the descriptor, zeroed before the run,
+ * written only by this node's thread; NULL when out_size is 0. Results go here, not
+ * into the state. verify reads them with hm_report_out. */
+void *hm_out(hm_node_t *n);
 
 /* ------------------------------------------------------------------------ */
 /* Machine description, seen by setup and verify                             */
@@ -210,9 +220,9 @@ typedef struct hm_machine_info_s {
     hm_ports_kind_t ports;
     int link_capacity; /* packets or circuits per directed link per slot */
     int circuit;       /* 1 under "routing": "circuit" */
-    /* Seidel's cost model (SPEC section 5), used under circuit routing: a message of
-     * m bytes lasts ceil(k/link_capacity)*cost_a*m + cost_b slots; copying m bytes in
-     * a node costs cost_rho*m slots; cost_a = link_capacity * cost_abar. */
+    /* Seidel's cost model (README "Config reference", ports.routing and ports.cost), used under
+     * circuit routing: a message of m bytes lasts ceil(k/link_capacity)*cost_a*m + cost_b slots;
+     * copying m bytes in a node costs cost_rho*m slots; cost_a = link_capacity * cost_abar. */
     double cost_a, cost_abar, cost_b, cost_rho;
     uint64_t seed;
 } hm_machine_info_t;
@@ -221,11 +231,143 @@ typedef struct hm_machine_info_s {
 /* Algorithm descriptor                                                      */
 /* ------------------------------------------------------------------------ */
 
-typedef enum { HM_PARAM_INT, HM_PARAM_STRING, HM_PARAM_INT_LIST } hm_param_type_t;
+/* Clock modes and routings, each one bit so descriptors can say which they need.
+ * (README.md, "Slot semantics" and "Free-running mode".) */
+#define HM_CLOCK_MAP(XX)                                                                           \
+    XX(SLOTTED, "slotted", "the global barrier clock: every node sees the same slot")              \
+    XX(FREE, "free", "no barrier: each node's own logical clock, real mailboxes")
 
-/* One parameter of an algorithm. For strings, `allowed` lists the values separated by
- * '|', and the config loader rejects anything else; for integers it is documentation
- * ("0..p-1") and setup checks the range. */
+#define HM_ROUTING_MAP(XX)                                                                         \
+    XX(PACKET, "packet", "a packet crosses one link, from neighbour to neighbour")                 \
+    XX(CIRCUIT, "circuit", "a message holds its whole path (Seidel's cost model)")
+
+/* What an algorithm solves, for the catalogue (hypemu --list --json). The first four
+ * keep their numbers; the collective problems follow (their exact stores are in
+ * doc/collectives.md). */
+#define HM_PROBLEM_MAP(XX)                                                                         \
+    XX(BROADCAST, "broadcast", "one or more nodes' messages reach every node")                     \
+    XX(ALLGATHER, "allgather", "every node's message reaches every node")                          \
+    XX(MAX, "max", "the maximum of the processors' values")                                        \
+    XX(SORT, "sort", "the processors' values in order")                                            \
+    XX(SCATTER, "scatter", "the root's block x reaches node x")                                    \
+    XX(GATHER, "gather", "every node's block reaches the root, in node order")                     \
+    XX(REDUCE, "reduce", "the root gets the reduction (sum, max, min) of every node's block")      \
+    XX(ALLREDUCE, "allreduce", "every node gets the reduction of every node's block")              \
+    XX(REDUCE_SCATTER, "reduce-scatter", "node x gets the reduction of every node's block x")      \
+    XX(ALLTOALL, "alltoall", "node y's block x reaches node x, for every pair")
+
+typedef enum {
+#define XX(id, name, desc) HM_CLOCK_##id,
+    HM_CLOCK_MAP(XX)
+#undef XX
+        HM_CLOCK_COUNT
+} hm_clock_mode_t;
+
+typedef enum {
+#define XX(id, name, desc) HM_ROUTING_##id,
+    HM_ROUTING_MAP(XX)
+#undef XX
+        HM_ROUTING_COUNT
+} hm_routing_t;
+
+typedef enum {
+    HM_PROBLEM_NONE, /* 0: not said (null in the catalogue) */
+#define XX(id, name, desc) HM_PROBLEM_##id,
+    HM_PROBLEM_MAP(XX)
+#undef XX
+        HM_PROBLEM_COUNT
+} hm_problem_t;
+
+/* Restrictions an algorithm places on the machine, read by config checking and
+ * printed by --list. Zero means no restriction, so a descriptor lists only what it
+ * needs. */
+typedef struct hm_needs_s {
+    unsigned routing;      /* HM_BIT(HM_ROUTING_...) it runs under; 0: both */
+    unsigned clock_modes;  /* HM_BIT(HM_CLOCK_...) it runs under; 0: every mode */
+    const char *clock_why; /* why the other modes cannot run it, in words */
+    int min_dim;           /* hypercube: the smallest dimension; 0: any */
+    int pow2_nodes;        /* 1: the number of nodes must be a power of two */
+} hm_needs_t;
+
+typedef enum { HM_PARAM_INT, HM_PARAM_STRING, HM_PARAM_INT_LIST, HM_PARAM_ENUM } hm_param_type_t;
+
+/* A quantity of the machine, as data: a typed parameter's bound or default can name
+ * one instead of a constant (root in 0..p-1 is .max_of = HM_QTY_NODES_MINUS_1). */
+#define HM_QTY_MAP(XX)                                                                             \
+    XX(NODES, "p", "the number of nodes")                                                          \
+    XX(NODES_MINUS_1, "p-1", "the highest node number")                                            \
+    XX(DIM, "d", "the hypercube's dimension")                                                      \
+    XX(DIM_MINUS_1, "d-1", "the highest dimension (0 on Q_0)")                                     \
+    XX(PROCESSORS, "k", "bus: the processors, nodes - 1")                                          \
+    XX(PROCESSORS_X3, "3k", "bus: three values per processor")
+
+typedef enum {
+    HM_QTY_NONE, /* 0: the constant field applies */
+#define XX(id, name, desc) HM_QTY_##id,
+    HM_QTY_MAP(XX)
+#undef XX
+        HM_QTY_COUNT
+} hm_qty_t;
+
+/* The value of quantity q on machine mi (constant when q is HM_QTY_NONE). */
+int64_t hm_qty_value(hm_qty_t q, const hm_machine_info_t *mi, int64_t constant);
+/* Its name in the catalogue ("p-1"), "" for HM_QTY_NONE. */
+const char *hm_qty_name(hm_qty_t q);
+
+/* Flags of a typed parameter. */
+enum {
+    HM_PARAM_OPTIONAL = 1, /* the loader does not fill it in: setup asks hm_param_is_set
+                              (the default, if any, is what the getter returns) */
+    HM_PARAM_DISTINCT = 2, /* INT_LIST: no element twice */
+};
+
+/* A typed parameter: the config loader checks it (type, range, choices, length) and
+ * fills the "algorithm" object with its default, --list and --list --json print it,
+ * setup reads it with hm_param_get_*. The range and the default live here only.
+ *
+ *     #define SUCC_VARIANT_MAP(XX)                                                  \
+ *         XX(SEQUENTIAL, "sequential") XX(INTERLEAVED, "interleaved") XX(ROTATED, "rotated")
+ *     enum { SUCC_VARIANT_MAP(HM_ENUM_ID) };
+ *     static const char *const succ_variants[] = {SUCC_VARIANT_MAP(HM_ENUM_NAME) NULL};
+ *     static const hm_param_spec_t succ_specs[] = {
+ *         {.name = "variant", .type = HM_PARAM_ENUM, .choices = succ_variants,
+ *          .def = ROTATED, .help = "how the p broadcasts are scheduled"},
+ *         {.name = "root", .type = HM_PARAM_INT, .max_of = HM_QTY_NODES_MINUS_1,
+ *          .help = "the node that broadcasts"},            // 0..p-1, default 0
+ *         HM_PARAM_END,
+ *     };
+ *     ... in setup: int v = hm_param_get_enum(s, "variant");
+ *                   int64_t root = hm_param_get_int(s, "root");
+ */
+typedef struct hm_param_spec_s {
+    const char *name;
+    hm_param_type_t type; /* HM_PARAM_INT, HM_PARAM_ENUM or HM_PARAM_INT_LIST */
+    const char *help;
+    /* INT: range and default. INT_LIST: range of every element. ENUM: def is the index
+     * of the default choice. */
+    int64_t min, max, def;
+    hm_qty_t min_of, max_of, def_of; /* a machine quantity in place of min, max, def */
+    const char *const *choices;      /* ENUM: NULL-terminated, from an X-macro */
+    int64_t len_min, len_max;        /* INT_LIST: the number of elements */
+    hm_qty_t len_min_of, len_max_of;
+    unsigned flags;           /* HM_PARAM_OPTIONAL, HM_PARAM_DISTINCT */
+    const char *only_if;      /* "variant=esbt": legal only when that enum parameter has that
+                                 value (the loader refuses it otherwise) */
+    const char *default_text; /* OPTIONAL: what applies when it is absent, in words */
+} hm_param_spec_t;
+
+#define HM_PARAM_END                                                                               \
+    {                                                                                              \
+        .name = NULL                                                                               \
+    }
+/* X-macro helpers for enum choices: XX(ID, "name", ...) rows. */
+#define HM_ENUM_ID(id, ...) id,
+#define HM_ENUM_NAME(id, name, ...) name,
+
+/* The older, textual parameter form: `allowed` is text ("0..p-1", "a|b"); the loader
+ * checks only strings against a '|' list and setup reads the values with
+ * hm_param_int / hm_param_string, which take the default and the range. Prefer
+ * hm_param_spec_t. */
 typedef struct hm_param_s {
     const char *name;
     hm_param_type_t type;
@@ -234,13 +376,17 @@ typedef struct hm_param_s {
     const char *help;
 } hm_param_t;
 
-/* What setup receives. params is the config's "algorithm" object. */
+struct hm_algorithm_s;
+
+/* What setup receives. params is the config's "algorithm" object, with the typed
+ * parameters' defaults filled in by the loader. */
 typedef struct hm_setup_s {
     const hm_machine_info_t *machine;
     const json_t *params;
-    const char *file; /* config file name, for messages */
-    void *state;      /* out: the algorithm's state, given to every node */
-    char error[512];  /* out: message if setup returns nonzero */
+    const char *file;                       /* config file name, for messages */
+    void *state;                            /* out: the algorithm's state, given to every node */
+    char error[512];                        /* out: message if setup returns nonzero */
+    const struct hm_algorithm_s *algorithm; /* whose specs the getters read (may be NULL) */
 } hm_setup_t;
 
 /* What verify receives and fills after the run. */
@@ -258,13 +404,30 @@ typedef struct hm_report_s {
     json_t *extra;     /* object: algorithm-specific keys for the summary */
     const char *error; /* set by verify when it could not check (out of memory): the
                           run exits 4 with this reason */
-    const void *priv;  /* the engine's; use hm_report_stores */
+    const void *priv;  /* the engine's; use hm_report_stores and hm_report_out */
 } hm_report_t;
 
 /* Values stored by node `node` during the run (hm_store), in order. */
 const int64_t *hm_report_stores(const hm_report_t *r, int node, size_t *count);
 
-/* Helpers for setup: read parameters with defaults and name the JSON path on error.
+/* Node `node`'s output area as the run left it (hm_out), or NULL. */
+const void *hm_report_out(const hm_report_t *r, int node);
+
+/* Typed parameters, in setup: the value the config gave or the loader filled in, else
+ * the spec's default on this machine. Asking for a name that is not in the
+ * algorithm's specs is a programming error (the program aborts, naming it). */
+int64_t hm_param_get_int(const hm_setup_t *s, const char *name);
+/* The index of the chosen value in the spec's choices. */
+int hm_param_get_enum(const hm_setup_t *s, const char *name);
+/* An INT_LIST: copies up to cap elements into out, returns the number of elements
+ * (0 when absent). */
+size_t hm_param_get_list(const hm_setup_t *s, const char *name, int64_t *out, size_t cap);
+/* 1 if the config gave the parameter (or the loader filled it in), else 0. */
+int hm_param_is_set(const hm_setup_t *s, const char *name);
+/* The spec named name in specs (terminated by HM_PARAM_END), NULL if none. */
+const hm_param_spec_t *hm_param_spec_find(const hm_param_spec_t *specs, const char *name);
+
+/* Textual parameters (hm_param_t): read with defaults and name the JSON path on error.
  * They return 0, or -1 after writing a message "FILE: algorithm.NAME: ..." into
  * s->error. */
 int hm_param_int(hm_setup_t *s, const char *name, int64_t def, int64_t min, int64_t max,
@@ -280,11 +443,15 @@ typedef struct hm_algorithm_s {
     unsigned topologies;           /* HM_BIT(HM_TOPO_...) set */
     unsigned ports;                /* HM_BIT(HM_PORTS_...) where it is legal */
     hm_ports_kind_t default_ports; /* the paper's model, used when the config has none */
-    const hm_param_t *params;      /* terminated by {NULL} */
+    const hm_param_t *params;      /* textual parameters, terminated by {NULL}; or NULL */
     int (*setup)(hm_setup_t *s);
     void (*node_main)(hm_node_t *n, void *state);
     void (*verify)(hm_report_t *r);
     void (*teardown)(void *state);
+    const hm_param_spec_t *specs; /* typed parameters, terminated by HM_PARAM_END; or NULL */
+    hm_needs_t needs;             /* restrictions ("requires" in --list --json) */
+    hm_problem_t problem;         /* what it solves, HM_PROBLEM_NONE if not said */
+    size_t out_size;              /* bytes of each node's output area (hm_out), 0 for none */
 } hm_algorithm_t;
 
 /* The catalogue: NULL-terminated. */
@@ -293,6 +460,9 @@ const hm_algorithm_t *hm_algorithm_find(const char *name);
 
 const char *hm_topology_name(hm_topology_kind_t k);
 const char *hm_ports_name(hm_ports_kind_t k);
+const char *hm_clock_name(hm_clock_mode_t k);
+const char *hm_routing_name(hm_routing_t k);
+const char *hm_problem_name(hm_problem_t k); /* NULL for HM_PROBLEM_NONE */
 
 #ifdef __cplusplus
 }

@@ -14,7 +14,8 @@
 #   -r  also write the table into this file, between the lines
 #       <!-- catalogue-table:begin --> and <!-- catalogue-table:end -->
 #
-# Variants come from `hypemu --list`: simultaneous-broadcast (every variant listed,
+# Variants come from `hypemu --list --json` (the "variant" parameter's choices):
+# simultaneous-broadcast (every variant listed,
 # K = 1, 2, d, d^2, 2^d/2, 2^d, those <= 2^d) and multinode-broadcast (K = 2^d).
 # A combination the program rejects as a bad config (exit 2, e.g. priority with
 # K != 2) is skipped and named on stderr. Needs bash and python3 (no jq).
@@ -43,25 +44,22 @@ command -v python3 >/dev/null || { echo "$0: python3 is needed" >&2; exit 2; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$hypemu" --list >"$tmp/list"
+"$hypemu" --list --json >"$tmp/list.json"
 
 exec python3 - "$hypemu" "$tmp" "$dims" "$seeds" "$readme" <<'PY'
-import json, os, re, subprocess, sys
+import json, os, subprocess, sys
 
 hypemu, tmp, dims, seeds, readme = sys.argv[1:6]
 dims = [int(x) for x in dims.split()]
 seeds = [int(x) for x in seeds.split()]
 
-# Algorithms and their variants, from --list.
-variants, algo = {}, None
-for line in open(os.path.join(tmp, "list")):
-    m = re.match(r"^  (\S+)\s", line)
-    if m:
-        algo = m.group(1)
-        continue
-    m = re.match(r"^\s+variant = ([^,]+),", line)
-    if m and algo:
-        variants[algo] = m.group(1).split("|")
+# Algorithms and their variants, from the catalogue (--list --json).
+variants = {}
+with open(os.path.join(tmp, "list.json")) as f:
+    for a in json.load(f)["algorithms"]:
+        for p in a["params"]:
+            if p["name"] == "variant" and p.get("choices"):
+                variants[a["name"]] = p["choices"]
 wanted = ["simultaneous-broadcast", "multinode-broadcast"]
 missing = [a for a in wanted if a not in variants]
 for a in missing:

@@ -9,8 +9,13 @@ linear array of 2^4 nodes (Figure 16) and on a 2^4 x 2^5 mesh (Figure 18, the
 
 in slots of 0.01 us: a = 8 slots/byte, b = 7500 slots, rho = 1 slot/byte. Writes
 seidel-fig16.csv/.svg and seidel-fig18.csv/.svg (emulated cost in us next to the
-Table I formula) and prints the ST/BST crossover the emulator finds next to the
-paper's m > 2^(nu+1) b / (a (d - nu - 1)).
+Table I formula) and prints the crossovers next to the paper's.
+
+For a length m that the algorithm's P pieces do not divide, the emulator runs the
+plan step-synchronously with pieces of ceil(m/P) bytes (doc/seidel.md, "Message
+lengths"): its cost is Table I at m' = P*ceil(m/P) (m itself in m*rho; when m < P/2
+the last step carries m bytes, not m'/2). The crossovers are found on that formula
+for every m in 8..65536 and each one is checked with the emulator on both sides.
 
 Usage: scripts/seidel-sweep.py [--hypemu PATH] [--out DIR]
 """
@@ -115,26 +120,42 @@ def svg(path, title, rows):
         f.write("\n".join(out) + "\n")
 
 
-def crossover(rows, a_alg, b_alg):
-    """Smallest m of the sweep from which b_alg costs less than a_alg (emulated)."""
-    by = {(r["alg"], r["m"]): r["emu_slots"] for r in rows}
-    for m in SIZES:
-        if by[(b_alg, m)] < by[(a_alg, m)]:
-            return m
-    return None
+def pieces(alg, mesh, d1, d2):
+    """The pieces P each algorithm cuts the message into, nu = 0."""
+    return {"st-broadcast": 4 if mesh else 1, "bst-broadcast": 8 if mesh else 2,
+            "rh-broadcast": 2 ** (d1 + d2)}[alg]
 
 
-def refine(hypemu, topo, tmp, a_alg, b_alg, hi):
-    """The exact crossover byte count in (hi/2, hi]: the smallest m at which b_alg
-    costs less than a_alg in the emulator (bisection, a dozen runs)."""
-    lo = hi // 2  # a_alg <= b_alg here
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if run(hypemu, topo, b_alg, mid, tmp)[0] < run(hypemu, topo, a_alg, mid, tmp)[0]:
-            hi = mid
-        else:
-            lo = mid
-    return hi
+def formula(alg, mesh, d1, d2, m):
+    """Table I at m' = P ceil(m/P), as the emulator runs it, in slots."""
+    P = pieces(alg, mesh, d1, d2)
+    mp = -(-m // P) * P
+    f = table1(alg, mesh, d1, d2, mp)
+    if alg == "rh-broadcast":
+        f += (m - mp) * RHO
+    if P >= 2 and 2 * m < P:
+        f -= (P // 2 - m) * A
+    return f
+
+
+def crossings(mesh, d1, d2, a_alg, b_alg):
+    """(first m at which b_alg is cheaper than a_alg, first m from which it stays
+    cheaper) over 8..65536, on the formula at m'; None if never."""
+    wins = [formula(b_alg, mesh, d1, d2, m) < formula(a_alg, mesh, d1, d2, m)
+            for m in range(8, 65537)]
+    if not any(wins):
+        return None, None
+    first = 8 + wins.index(True)
+    good = 8 + len(wins) - (wins[::-1].index(False) if False in wins else len(wins))
+    return first, good
+
+
+def check_crossing(hypemu, topo, tmp, a_alg, b_alg, m):
+    """The emulator agrees: b_alg is not cheaper at m - 1 and is at m."""
+    for x, want in ((m - 1, False), (m, True)):
+        won = run(hypemu, topo, b_alg, x, tmp)[0] < run(hypemu, topo, a_alg, x, tmp)[0]
+        if won != want:
+            sys.exit("emulator disagrees with the formula at m = %d (%s vs %s)" % (x, b_alg, a_alg))
 
 
 def main():
@@ -166,9 +187,10 @@ def main():
                         r["alg"], r["m"], r["emu_slots"], r["emu_us"], r["formula_us"],
                         r["barriers"], r["wall_s"]))
             svg(os.path.join(args.out, name + ".svg"), title, rows)
-            x = crossover(rows, "st-broadcast", "bst-broadcast")
-            if x and x > SIZES[0]:
-                x = refine(args.hypemu, topo, tmp, "st-broadcast", "bst-broadcast", x)
+            x, xg = crossings(mesh, d1, d2, "st-broadcast", "bst-broadcast")
+            for c in (x, xg):
+                if c and c > 8:
+                    check_crossing(args.hypemu, topo, tmp, "st-broadcast", "bst-broadcast", c)
             if mesh:
                 # Table I mesh rows, nu = 0: ST (2+(y-2)/2)ma + (2y+2)b, BST
                 # (2+(2y-5)/8)ma + (2y+3)b: BST is cheaper once m > b/(a((y-2)/2-(2y-5)/8)).
@@ -178,11 +200,12 @@ def main():
             else:
                 paper = 2 * B / (A * (d2 - 0 - 1))
                 rule = "m > 2^(nu+1) b / (a (d - nu - 1))"
-            rh = crossover(rows, "bst-broadcast", "rh-broadcast")
-            print("%s: ST/BST crossover found by the emulator: BST cheaper from m = %s bytes; "
-                  "paper: %s = %.1f bytes" % (name, x, rule, paper))
-            if rh and rh > SIZES[0]:
-                rh = refine(args.hypemu, topo, tmp, "bst-broadcast", "rh-broadcast", rh)
+            print("%s: ST/BST crossover found by the emulator: BST cheaper first at m = %s "
+                  "bytes, for good from %s; paper: %s = %.1f bytes" % (name, x, xg, rule, paper))
+            rh, rhg = crossings(mesh, d1, d2, "bst-broadcast", "rh-broadcast")
+            for c in (rh, rhg):
+                if c and c > 8:
+                    check_crossing(args.hypemu, topo, tmp, "bst-broadcast", "rh-broadcast", c)
             if mesh:
                 # Table I: RH (2+(2(y-x)-3)/2^(x+2)+1/8-1/2^(x+y))ma + 2(x+y)b + m rho
                 # against BST (2+(2y-5)/8)ma + (2y+3)b.
@@ -192,10 +215,11 @@ def main():
                     (2 * (x + y) - 2 * y - 3) * B / (k * A - RHO))
             else:
                 rh_rule = " (section 3.7: never)"
-            print("%s: RH cheaper than BST from m = %s bytes%s" % (name, rh, rh_rule))
-            worst = max(abs(r["emu_slots"] - table1(r["alg"], mesh, d1, d2, r["m"]))
+            print("%s: RH cheaper than BST first at m = %s bytes, for good from %s%s" % (
+                name, rh, rhg, rh_rule))
+            worst = max(abs(r["emu_slots"] - formula(r["alg"], mesh, d1, d2, r["m"]))
                         for r in rows)
-            print("%s: largest |emulated - Table I| = %d slots; most clock slots opened "
+            print("%s: largest |emulated - Table I at m'| = %d slots; most clock slots opened "
                   "in one run: %d" % (name, worst, max(r["barriers"] for r in rows)))
 
 

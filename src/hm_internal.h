@@ -3,8 +3,16 @@
  * this file: algorithms see include/hypemu.h only.
  *
  * Data flows one way: config (cli/config.c) -> machine (engine/machine.c) -> node
- * threads (engine/clock.c, engine/node.c) -> per-node logs -> merged timeline
- * (out/merge.c) -> writers (out/) and the summary (cli/summary.c).
+ * threads (engine/node.c, the machine's transport) -> the run's outcome
+ * (engine/outcome.c: end cause, figures, stores, the merged timeline) -> writers
+ * (out/writers.h) and the summary (cli/summary.c). The machine is destroyed before the
+ * writers run.
+ *
+ * A transport is how packets move and time passes: the slotted clock with packet
+ * routing (engine/packet.c) or circuit routing (ports/circuit.c), both driven by the
+ * barrier clock (engine/clock.c), or the free-running clock (engine/free.c). The
+ * machine picks one at creation (hm__transport_for); the node API (engine/node.c)
+ * calls it through hm__transport_t and has no mode branches.
  */
 #ifndef HM_INTERNAL_H
 #define HM_INTERNAL_H
@@ -16,13 +24,15 @@
 
 #include "hypemu.h"
 
-/* Exit codes of SPEC section 1. */
+/* Exit codes of README "Exit codes". Only the command line (cli/run.c, cli/main.c)
+ * turns a run's end cause (hm__end_t) into one of them; the engine never does. */
 enum {
     HM_EXIT_OK = 0,
-    HM_EXIT_VERIFY = 1, /* verification failed or strict port-model violation */
-    HM_EXIT_USAGE = 2,  /* bad usage or config */
-    HM_EXIT_STUCK = 3,  /* deadlock or clock.max_slots reached */
-    HM_EXIT_SYSTEM = 4, /* thread creation, memory, I/O */
+    HM_EXIT_VERIFY = 1,        /* verification failed or strict port-model violation */
+    HM_EXIT_USAGE = 2,         /* bad usage or config */
+    HM_EXIT_STUCK = 3,         /* deadlock or clock.max_slots reached */
+    HM_EXIT_SYSTEM = 4,        /* thread creation, memory, I/O */
+    HM_EXIT_INTERRUPTED = 130, /* SIGINT (128 + 2); the signal handler may pick 143 */
 };
 
 typedef enum { HM__CONTENTION_STRICT, HM__CONTENTION_QUEUE } hm__contention_t;
@@ -71,6 +81,7 @@ typedef struct hm__event_s {
     int32_t port; /* port used or -1 */
     int32_t peer; /* the other node (to / from), -1 if none */
     int32_t msg;
+    int32_t depth; /* recv: the receiver's unread packets just after it (0: not known) */
     int64_t value;
     int64_t dur;   /* slots the transmission or busy period lasts */
     uint64_t flow; /* send<->recv pairing id for traces (0: none) */
@@ -88,6 +99,9 @@ typedef struct hm__blob_s {
     unsigned char bytes[];
 } hm__blob_t;
 
+/* A blob holding p's bytes for `refs` copies; NULL when p has none (*fail = 0) or
+ * when the allocation fails (*fail = 1). */
+hm__blob_t *hm__blob_new(const hm_packet_t *p, int refs, int *fail);
 void hm__blob_release(hm__blob_t *b);
 
 /* One packet on one directed link: the unit the port model judges. */
@@ -106,6 +120,19 @@ typedef struct hm__copy_s {
 
 typedef HM__VEC(hm__copy_t) hm__copyvec_t;
 
+/* A node's received, unread copies: a ring of cap entries from head, n of them. */
+typedef struct hm__inbox_s {
+    hm__copy_t *v;
+    size_t head, n, cap;
+} hm__inbox_t;
+
+/* The id pairing a copy's send and receive events in the trace: sender, its emission
+ * number, its port (0xff for a routed message). */
+static inline uint64_t hm__flow_id(int node, uint32_t emission, int port)
+{
+    return ((uint64_t)(uint32_t)node << 40) ^ ((uint64_t)emission << 8) ^ (uint64_t)(port & 0xff);
+}
+
 /* ---- nodes --------------------------------------------------------------- */
 
 typedef enum {
@@ -116,6 +143,7 @@ typedef enum {
 } hm__wait_t;
 
 typedef struct hm__machine_s hm__machine_t;
+typedef HM__VEC(int64_t) hm__int64vec_t;
 
 struct hm_node_s {
     int id;
@@ -136,17 +164,42 @@ struct hm_node_s {
     uint32_t emissions;   /* emission counter */
     hm__copyvec_t outbox; /* copies sent in the current slot */
 
-    hm__copyvec_t inbox; /* received packets, read from head */
-    size_t inbox_head;
-    hm__blob_t *held; /* payload of the last packet handed out */
+    hm__inbox_t inbox; /* received packets, oldest first */
+    hm__blob_t *held;  /* payload of the last packet handed out */
 
     hm__log_t log;
     uint32_t seq;
-    HM__VEC(int64_t) stores;
-    int64_t busy_last;     /* last slot of hm_busy work, -1 */
-    int failed;            /* an allocation failed in this node's thread, or hm_fail */
-    const char *fail_what; /* hm_fail's reason (the caller's string), or NULL */
+    hm__int64vec_t stores;
+    void *out;           /* the node's output area (descriptor's out_size), or NULL */
+    int64_t busy_last;   /* last slot of hm_busy work, -1 */
+    int failed;          /* an allocation failed in this node's thread, or hm_fail */
+    char fail_what[256]; /* hm_fail's reason, copied (the caller's may be on its stack) */
 };
+
+/* The inbox is a ring: no allocation once it has grown to its largest backlog, and
+ * no copying of what is left when the oldest packet is read. */
+int hm__inbox_push(hm__inbox_t *q, const hm__copy_t *c); /* 0 or -1 */
+hm__copy_t hm__inbox_take(hm__inbox_t *q);               /* the oldest; q->n > 0 */
+void hm__inbox_free(hm__inbox_t *q);                     /* releases the payloads */
+
+/* ---- how a run ends ------------------------------------------------------- */
+
+#define HM__END_MAP(XX)                                                                            \
+    XX(DONE, "done")               /* every node program returned */                               \
+    XX(CONFLICT, "conflict")       /* a strict port-model or circuit violation */                  \
+    XX(DEADLOCK, "deadlock")       /* every node blocked, nothing in flight */                     \
+    XX(MAX_SLOTS, "max_slots")     /* clock.max_slots reached */                                   \
+    XX(INTERRUPTED, "interrupted") /* the interrupt flag was raised (a signal) */                  \
+    XX(SYSTEM, "system")           /* thread creation, memory, hm_fail */
+
+typedef enum {
+#define XX(id, name) HM__END_##id,
+    HM__END_MAP(XX)
+#undef XX
+        HM__END_COUNT
+} hm__end_t;
+
+const char *hm__end_name(hm__end_t e);
 
 /* ---- the machine ---------------------------------------------------------- */
 
@@ -155,19 +208,6 @@ typedef struct hm__timer_s {
     int32_t node;
     uint32_t gen;
 } hm__timer_t;
-
-/* Per-slot use of ports and links, judged by the port model. Entries are valid when
- * their stamp equals the current slot + 1, so nothing is cleared between slots. */
-typedef struct hm__use_s {
-    int64_t *send_stamp, *recv_stamp, *link_stamp;
-    int32_t *send_count, *recv_count, *link_count;
-    uint32_t *send_emission;
-    int32_t *send_copy, *recv_copy; /* index in the slot's candidate list, for reports */
-    /* The bus port model's one channel: who holds it in the slot stamped. */
-    int64_t bus_stamp;
-    int32_t bus_src, bus_copy;
-    uint32_t bus_emission;
-} hm__use_t;
 
 typedef struct hm__stats_s {
     int64_t transmissions; /* copies delivered */
@@ -188,123 +228,229 @@ typedef struct hm__options_s {
     int record_events;
     size_t stack_size;
     int free_mode; /* clock.mode "free": no barrier, logical clocks (engine/free.c) */
+    /* Interrupt flag, or NULL. Storing a nonzero value (atomic_store, which is
+     * async-signal-safe on a lock-free atomic_int: a SIGINT handler may do it) stops
+     * the run at the end of the current slot (free-running clock: at the next send,
+     * receive or wait of any node) with the end cause HM__END_INTERRUPTED; the
+     * outcome holds everything done until then. The flag is only read. */
+    atomic_int *interrupt;
 } hm__options_t;
+
+/* The ports of one emission: those of the mask, or every port that leads to a
+ * neighbour (hm_shout_all). */
+typedef struct hm__ports_s {
+    uint64_t mask;
+    int all;
+} hm__ports_t;
+
+static inline int hm__port_in(const hm__ports_t *s, int port)
+{
+    return s->all || (port < 64 && (s->mask >> port & 1));
+}
+
+/* A transport: how packets move and time passes. One is chosen at machine creation
+ * (hm__transport_for); the node API calls it and knows no mode. Node-side functions
+ * run in the calling node's thread; emit and send_to get arguments already checked
+ * (ports lead to neighbours, dest is another node). The clock-side hooks exist for
+ * transports driven by the barrier clock (engine/clock.c): commit runs while every
+ * node sleeps. A new transport (MPI, a locally synchronised clock) is one new file
+ * and one line in hm__transport_for. */
+typedef struct hm__transport_s {
+    const char *name;
+    int (*create)(hm__machine_t *m); /* 0 or -1 (out of memory) */
+    void (*destroy)(hm__machine_t *m);
+    /* Node side. */
+    int (*emit)(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p); /* one emission */
+    int (*send_to)(hm_node_t *n, int dest, const hm_packet_t *p);              /* routed message */
+    int (*pending)(const hm_node_t *n);
+    int (*recv)(hm_node_t *n, hm_packet_t *out);
+    int (*wait_packet)(hm_node_t *n, hm_packet_t *out, int64_t deadline);
+    int (*wait_until)(hm_node_t *n, int64_t slot); /* slot > n->now */
+    void (*finish)(hm_node_t *n);                  /* the node program returned */
+    /* From the main thread, while nodes may run: stop the run (end cause system,
+     * takes reason) and make every node that sleeps see it. */
+    void (*abort)(hm__machine_t *m, char *reason);
+    /* Clock side (slotted transports; NULL otherwise). */
+    int (*commit)(hm__machine_t *m, int64_t t);          /* the slot's outboxes; 0 or -1 */
+    int64_t (*next)(hm__machine_t *m, int64_t t);        /* next slot > t with work, INT64_MAX */
+    int (*stalled_on)(const hm__machine_t *m, int node); /* receiver a stalled node waits on */
+    /* After the node threads are joined. */
+    void (*collect)(hm__machine_t *m);          /* fold the transport's figures into m->stats */
+    json_t *(*summary)(const hm__machine_t *m); /* its summary object, or NULL */
+    const char *summary_key;                    /* the summary key of that object */
+} hm__transport_t;
+
+extern const hm__transport_t hm__transport_packet;  /* engine/packet.c */
+extern const hm__transport_t hm__transport_circuit; /* ports/circuit.c */
+extern const hm__transport_t hm__transport_free;    /* engine/free.c */
+const hm__transport_t *hm__transport_for(const hm__options_t *opt);
+
+/* The topology of one machine: maxdeg ports per node; nbr[node*maxdeg+port] = the
+ * neighbour or -1, rport[...] = the neighbour's port back (topo/). */
+typedef struct hm__links_s {
+    int maxdeg;
+    int *deg;
+    int32_t *nbr, *rport;
+} hm__links_t;
 
 struct hm__machine_s {
     hm__options_t opt;
     hm_machine_info_t info; /* = opt.info */
     const hm_algorithm_t *algo;
     void *state;
+    const hm__transport_t *tp;
+    void *tp_priv; /* the transport's own state */
 
-    /* Topology: maxdeg ports per node; nbr[node*maxdeg+port] = neighbour or -1,
-     * rport[...] = the neighbour's port back. */
+    /* Topology (the fields of hm__links_t, built by topo/). */
     int maxdeg;
     int *deg;
     int32_t *nbr, *rport;
 
     hm_node_t *nodes;
+    unsigned char *out; /* the nodes' output areas, out_size bytes each */
 
-    /* Clock. */
+    /* The barrier clock (engine/clock.c). */
     atomic_int active_left; /* nodes still running in the current slot */
     int64_t now;
     HM__VEC(int32_t) active;     /* nodes running in the current slot, ascending */
     HM__VEC(hm__timer_t) timers; /* min-heap on (slot, node) */
     int done_nodes;
-    uint64_t next_flow;
+    HM__VEC(int32_t) woken; /* scratch: nodes woken by a packet */
 
     /* Mailboxes: occupancy per directed link (delayed + received-unread copies). */
     int32_t *occ;
-    int32_t *stall_count;   /* copies stalled per link, to keep FIFO order */
-    hm__copyvec_t pending;  /* sent, not yet transmitted (queue policy) */
-    hm__copyvec_t stalled;  /* waiting for room in a mailbox */
-    hm__copyvec_t cand;     /* scratch: this slot's candidates */
-    HM__VEC(int32_t) woken; /* scratch: nodes woken by a packet */
-    hm__use_t use;
 
     hm__stats_t stats;
 
-    /* Circuit routing (ports/circuit.c), NULL under packet routing. */
-    struct hm__circuits_s *circ;
-
-    /* The free-running clock (engine/free.c), NULL in slotted mode. */
-    struct hm__free_s *free;
-
     /* Stopping. */
     atomic_int aborted;
-    int exit_code;
+    hm__end_t end;
     char *stop_reason; /* conflict report, deadlock report... (owned) */
 };
 
 /* engine/machine.c */
 int hm__machine_create(hm__machine_t **out, const hm__options_t *opt, const hm_algorithm_t *algo,
                        void *state, char *err, size_t errlen);
-/* Runs the node threads to the end. Returns an HM_EXIT_* code. */
-int hm__machine_run(hm__machine_t *m);
+/* Runs the node threads to the end. Returns how the run ended (0: HM__END_DONE). */
+hm__end_t hm__machine_run(hm__machine_t *m);
 void hm__machine_destroy(hm__machine_t *m);
 
-/* engine/clock.c */
-int hm__yield(hm_node_t *n);          /* end the node's slot and sleep as n->wait says */
-void hm__wake_children(hm_node_t *n); /* pass the wake-up on (wake-up tree) */
-void hm__finish(hm_node_t *n);        /* the node program returned */
-void hm__commit(hm__machine_t *m);
-void hm__stop(hm__machine_t *m, int code, char *reason); /* takes reason */
+/* The first reason wins; takes reason (may be NULL: out of memory). */
+void hm__stop(hm__machine_t *m, hm__end_t end, char *reason);
+static inline int hm__aborted(const hm__machine_t *m)
+{
+    return atomic_load(&((hm__machine_t *)m)->aborted);
+}
+static inline int hm__interrupted(const hm__machine_t *m)
+{
+    return m->opt.interrupt && atomic_load(m->opt.interrupt);
+}
 
-/* engine/log.c */
+/* Why the machine cannot start more threads: names the host limit that is reached
+ * (kernel.pid_max, kernel.threads-max, vm.max_map_count, RLIMIT_NPROC, memory) with
+ * its value, into buf. `want` threads of `stack` bytes; returns the number of threads
+ * the tightest limit allows (INT64_MAX if none is known). A `--validate` check can
+ * call it with buf NULL. */
+int64_t hm__host_thread_limit(int64_t want, size_t stack, char *buf, size_t len);
+
+/* engine/clock.c: the barrier clock of the slotted transports. */
+void hm__clock_commit(hm__machine_t *m);
+/* Register what node n asked for when it ended its slot (timer, packet, done). */
+int hm__register_wait(hm__machine_t *m, hm_node_t *n);
+/* A copy reaches its receiver in slot t (its last slot): into its inbox, logged. */
+int hm__deliver(hm__machine_t *m, hm__copy_t *c, int64_t t);
+/* The node side shared by the slotted transports. */
+int hm__slot_pending(const hm_node_t *n);
+int hm__slot_recv(hm_node_t *n, hm_packet_t *out);
+int hm__slot_wait_packet(hm_node_t *n, hm_packet_t *out, int64_t deadline);
+int hm__slot_wait_until(hm_node_t *n, int64_t slot);
+void hm__slot_finish(hm_node_t *n);
+void hm__slot_abort(hm__machine_t *m, char *reason);
+
+/* engine/node.c: one emission as a copy per port into n's outbox, sharing one payload. */
+int hm__emit_copies(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p);
+/* hm_send_to without routing: hm_send on the port that leads to dest. */
+int hm__send_to_neighbour(hm_node_t *n, int dest, const hm_packet_t *p);
+
+/* engine/util.c: append an event to node n's own log (its thread, or the clock while
+ * every node sleeps). */
 void hm__log_event(hm_node_t *n, hm__event_kind_t kind, int64_t slot, int port, int peer, int msg,
                    int64_t value, int64_t dur, uint64_t flow, char *text);
 
-/* ports/ports.c: can copy c be transmitted now, given what the slot already carries?
- * Returns 1 and records the use, or 0 and writes why into `why`. */
-int hm__port_admit(hm__machine_t *m, int idx, char *why, size_t whylen);
+/* ports/ports.c: the port models as pure admission rules. Per-slot use of ports and
+ * links: entries are valid when their stamp equals the current slot + 1, so nothing
+ * is cleared between slots. */
+typedef struct hm__use_s {
+    int64_t *send_stamp, *recv_stamp, *link_stamp;
+    int32_t *send_count, *recv_count, *link_count;
+    uint32_t *send_emission;
+    int32_t *send_copy, *recv_copy; /* index in the slot's candidate list, for reports */
+    /* The bus port model's one channel: who holds it in the slot stamped. */
+    int64_t bus_stamp;
+    int32_t bus_src, bus_copy;
+    uint32_t bus_emission;
+} hm__use_t;
+int hm__use_init(hm__use_t *u, size_t nodes, size_t links);
+void hm__use_free(hm__use_t *u);
+/* Can cand[idx] (on directed link `link`) be transmitted in slot t, given what the
+ * slot already carries? Returns 1 and records the use, or 0 and writes why. */
+int hm__port_admit(hm__use_t *u, const hm_machine_info_t *info, const hm__copy_t *cand, int idx,
+                   int link, int64_t t, char *why, size_t whylen);
 
-/* ports/circuit.c: circuit routing and Seidel's cost model (SPEC section 5). Under
- * circuit routing the clock hands the slot's new messages to hm__circuit_commit
- * instead of the port model; messages then travel for several slots, and the clock
- * asks hm__circuit_next for the next slot in which one starts or arrives. */
-int hm__circuit_create(hm__machine_t *m);
-void hm__circuit_destroy(hm__machine_t *m);
-/* Queue a message of node n (called from n's thread, into n's outbox). */
-int hm__circuit_send(hm_node_t *n, int dest, const hm_packet_t *p);
-/* In commit of slot t: take the outboxes of the slot's active nodes (active may be
- * NULL), start what can start in slot t, deliver what arrives in slot t. */
-int hm__circuit_commit(hm__machine_t *m, int64_t t);
-/* The next slot after t in which a message may start or arrives; INT64_MAX if none. */
-int64_t hm__circuit_next(hm__machine_t *m, int64_t t);
-/* Circuit figures for the summary (a new object), NULL under packet routing. */
-json_t *hm__circuit_summary(const hm__machine_t *m);
-
-/* engine/free.c: the free-running clock (clock.mode "free"). No barrier: every node
- * thread runs as fast as it can, keeps its own logical (Lamport) clock in n->now and
- * sends straight into the receiver's mailbox, a mutex and condition variable per
- * receiving node, bounded per directed link by mailbox.capacity. The node API in
- * node.c calls these instead of the slotted clock when m->free is set. */
-int hm__free_create(hm__machine_t *m);
-void hm__free_destroy(hm__machine_t *m);
-int hm__free_post(hm_node_t *n); /* deliver n's outbox now (may block: backpressure) */
-int hm__free_pending(const hm_node_t *n);
-int hm__free_recv(hm_node_t *n, hm_packet_t *out);
-int hm__free_wait_packet(hm_node_t *n, hm_packet_t *out, int64_t deadline);
-int hm__free_wait_until(hm_node_t *n, int64_t slot); /* slot > n->now */
-void hm__free_finish(hm_node_t *n);                  /* the node program returned */
-void hm__free_collect(hm__machine_t *m);             /* after the join: fold the figures */
-json_t *hm__free_summary(const hm__machine_t *m);    /* NULL in slotted mode */
-
-/* engine/clock.c: a copy reaches its receiver in slot t (its last slot). */
-int hm__deliver(hm__machine_t *m, hm__copy_t *c, int64_t t);
-
-/* topo/topology.c */
-int hm__topology_build(hm__machine_t *m, char *err, size_t errlen);
+/* topo/topology.c: the neighbour tables of info's topology. */
+int hm__topology_build(const hm_machine_info_t *info, hm__links_t *l, char *err, size_t errlen);
+void hm__links_free(hm__links_t *l);
+/* The directed links (node * maxdeg + port) of the route from s to d, in order, into
+ * links (room for hm__route_max); returns how many (circuit routing). */
+size_t hm__route(const hm_machine_info_t *info, const hm__links_t *l, int s, int d, int32_t *links);
+size_t hm__route_max(const hm_machine_info_t *info);
 
 /* util */
 char *hm__fail_message(const hm_node_t *n); /* why node n failed (allocated) */
 char *hm__strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A report of blocked nodes: head, then one line per node for which line() writes
+ * one (returns 1), at most 20, then "... and N more blocked nodes". */
+char *hm__blocked_report(const char *head, int nodes,
+                         int (*line)(const void *ctx, int node, char *buf, size_t len),
+                         const void *ctx);
 
-/* out/merge.c: every node's log merged by (slot, node, seq). */
+/* ---- the outcome ---------------------------------------------------------------- */
+
+/* Every node's events merged by (slot, node, seq); owns the events and their text. */
 typedef struct hm__timeline_s {
-    hm__event_t **ev;
+    hm__event_t *ev;
     size_t n;
 } hm__timeline_t;
-int hm__timeline_merge(const hm__machine_t *m, hm__timeline_t *tl);
-void hm__timeline_free(hm__timeline_t *tl);
+
+/* What a run leaves once its machine is gone: immutable, read by verify (through
+ * hm_report_t.priv), the writers and the summary. */
+typedef struct hm__outcome_s {
+    hm__end_t end;
+    char *reason; /* why the run stopped, NULL when done */
+    hm_machine_info_t info;
+    const char *algorithm; /* the descriptor's name (static) */
+    hm__stats_t stats;
+    hm__int64vec_t *stores; /* per node */
+    unsigned char *out;     /* per-node output areas, out_size bytes each, or NULL */
+    size_t out_size;
+    hm__timeline_t timeline;
+    const char *transport_key; /* summary key of `transport`, or NULL */
+    json_t *transport;         /* the transport's summary object, or NULL */
+} hm__outcome_t;
+
+/* engine/outcome.c: move what the run produced out of m (logs, stores, output areas,
+ * figures) into a new outcome. Returns 0, or -1 when out of memory (m keeps it). */
+int hm__outcome_take(hm__machine_t *m, hm__outcome_t **out);
+void hm__outcome_free(hm__outcome_t *o);
+
+/* The events of one kind that carry a flow id (the send<->recv pairing), sorted by
+ * it, to find a transmission's other end. */
+typedef struct hm__flow_index_s {
+    hm__event_t **ev;
+    size_t n;
+} hm__flow_index_t;
+int hm__flow_index(const hm__timeline_t *tl, hm__event_kind_t kind, hm__flow_index_t *ix);
+const hm__event_t *hm__flow_find(const hm__flow_index_t *ix, uint64_t flow); /* or NULL */
+void hm__flow_index_free(hm__flow_index_t *ix);
 
 #endif /* HM_INTERNAL_H */

@@ -177,12 +177,11 @@ END_TEST
 
 int main(void)
 {
+#if HM_CHAOS
     Suite *s = suite_create("alloc");
     TCase *tc = tcase_create("chaos");
-#if HM_CHAOS
     tcase_add_loop_test(tc, test_every_allocation_fails_once, 0,
                         (int)(sizeof cases / sizeof cases[0]));
-#endif
     tcase_set_timeout(tc, 600);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
@@ -190,4 +189,10 @@ int main(void)
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+#else
+    /* Under AddressSanitizer or ThreadSanitizer the test cannot run: it says SKIP
+     * (automake's exit code 77), not PASS with no check. */
+    printf("SKIP: the chaos test replaces malloc, and so does the sanitizer\n");
+    return 77;
+#endif
 }

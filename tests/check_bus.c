@@ -105,11 +105,11 @@ END_TEST
 
 START_TEST(test_bus_config_limits)
 {
-    /* 66 nodes: a broadcast is one shout over a 64-bit port mask. */
-    hm_trun_t r = run_bus(65, "max", "", "strict", 1, NULL);
+    /* 1026 nodes: the directed links grow as nodes^2 (topo/bus.c). */
+    hm_trun_t r = run_bus(1025, "max", "", "strict", 1, NULL);
     ck_assert_int_eq(r.rc, 2);
     ck_assert_str_eq(r.message,
-                     "test.json: topology.nodes: found 66; allowed: an integer from 2 to 65\n");
+                     "test.json: topology.nodes: found 1026; allowed: an integer from 2 to 1025\n");
     hm_t_free(&r);
     /* max needs the bus port model and the bus topology. */
     r = hm_t_run("{\"topology\":{\"kind\":\"bus\",\"nodes\":4},\"ports\":{\"model\":\"shout\"},"
@@ -130,7 +130,7 @@ START_TEST(test_bus_config_limits)
     r = run_bus(4, "max", "\"values\":[1,2,3]", "strict", 1, NULL);
     ck_assert_int_eq(r.rc, 2);
     ck_assert_str_eq(r.message, "test.json: algorithm.values: found a list of 3 values; "
-                                "allowed: a list of 4 values (one per processor)");
+                                "allowed: a list of k = 4 integers\n");
     hm_t_free(&r);
     r = run_bus(4, "merge-sort", "\"values\":[1,2,3],\"n\":4", "strict", 1, NULL);
     ck_assert_int_eq(r.rc, 2);
@@ -140,7 +140,7 @@ START_TEST(test_bus_config_limits)
     r = run_bus(4, "max", "\"silent_slots\":2", "strict", 1, NULL);
     ck_assert_int_eq(r.rc, 2);
     ck_assert_str_eq(r.message, "test.json: algorithm.silent_slots: found 2; allowed: an "
-                                "integer from 0 to 1");
+                                "integer from 0 to 1\n");
     hm_t_free(&r);
 }
 END_TEST
@@ -202,7 +202,7 @@ START_TEST(test_bus_collision_queue)
 }
 END_TEST
 
-/* Same config and seed, byte-identical timeline (SPEC section 3), whatever the
+/* Same config and seed, byte-identical timeline (README "Slot semantics"), whatever the
  * scheduling of the 13 threads. */
 START_TEST(test_bus_deterministic)
 {
@@ -644,6 +644,243 @@ START_TEST(test_msort_sweep)
 }
 END_TEST
 
+/* ---- merge-sort: time in comparisons, Lemmas 1 and 2, the asynchronous note ------ */
+
+/* The Conclusion's worst case as the abstract writes it, (n/k) log2(n/k) + 2n - 1,
+ * and as the Conclusion prints it, (n log n)/k - (n log k)/n + 2n - 1. */
+static double worst_abstract(double n, double k)
+{
+    return n / k * log2(n / k) + 2 * n - 1;
+}
+
+static double worst_printed(double n, double k)
+{
+    return n * log2(n) / k - n * log2(k) / n + 2 * n - 1;
+}
+
+/* The example with compare_slots = 1 and 5: each block of 3 is given sorted, and the
+ * merge sort takes 1 + 1 = 2 comparisons (C_1 = 2), so phase 1 lasts 2 (10) slots
+ * before the 48 of phase 2; in comparisons the run takes C_1 + S = 2 + 20 = 22, within
+ * 3 log2 3 + 23 = 27.75 (the printed form: 31.75). */
+START_TEST(test_msort_time_example)
+{
+    static const int cost[] = {1, 5};
+    for (size_t i = 0; i < 2; i++) {
+        char *params;
+        ck_assert_int_ge(
+            asprintf(&params, "\"values\":%s,\"compare_slots\":%d", SORT_EXAMPLE, cost[i]), 0);
+        hm_trun_t r = run_bus(4, "merge-sort", params, "strict", 1, NULL);
+        ck_assert_msg(r.rc == 0, "rc %d %s", r.rc, r.message ? r.message : "");
+        ck_assert_int_eq(hm_t_int(&r, "verified"), 1);
+        json_t *c = key(&r, "comparisons"), *ph = key(&r, "phases");
+        ck_assert_int_eq(json_integer_value(json_object_get(c, "sort")), 2);
+        ck_assert_int_eq(json_integer_value(json_object_get(c, "merge")), 20);
+        ck_assert_int_eq(json_integer_value(json_object_get(c, "total")), 22);
+        ck_assert_int_eq(json_integer_value(json_object_get(ph, "sort")), 2 * cost[i]);
+        ck_assert_int_eq(json_integer_value(json_object_get(ph, "merge")), 48);
+        ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 2 * cost[i] + 48);
+        ck_assert_int_eq(hm_t_bound(&r, "bound"), 2 * cost[i] + 48);
+        ck_assert(fabs(real_value(&r, "time_bound") - worst_abstract(12, 4)) < 1e-3);
+        ck_assert(fabs(real_value(&r, "time_bound_printed") - worst_printed(12, 4)) < 1e-3);
+        ck_assert(fabs(worst_abstract(12, 4) - 27.7549) < 1e-4);
+        ck_assert(fabs(worst_printed(12, 4) - 31.7549) < 1e-4);
+        ck_assert_str_eq(json_string_value(json_object_get(key(&r, "time_bound"), "expression")),
+                         "(n/k)log2(n/k)+2n-1");
+        hm_t_free(&r);
+        free(params);
+    }
+    /* Without compare_slots the summary is what it was: no comparison keys, sort 0. */
+    char *params;
+    ck_assert_int_ge(asprintf(&params, "\"values\":%s", SORT_EXAMPLE), 0);
+    hm_trun_t r = run_bus(4, "merge-sort", params, "strict", 1, NULL);
+    ck_assert_ptr_null(json_object_get(r.summary, "comparisons"));
+    ck_assert_int_eq(json_integer_value(json_object_get(key(&r, "phases"), "sort")), 0);
+    hm_t_free(&r);
+    free(params);
+}
+END_TEST
+
+/* The Conclusion's worst case on drawn inputs with k | n: phase 1 takes at most
+ * (n/k) log2(n/k) comparisons on every processor (C_1), and C_1 + S stays within
+ * (n/k) log2(n/k) + 2n - 1; phase 1 lasts compare_slots * C_1 slots. Blocks in
+ * decreasing order make the merge sort's fewest comparisons, so the extremes are
+ * covered by the drawn permutations and the worst-case input of the earlier test. */
+START_TEST(test_msort_time_worst_case)
+{
+    for (int k = 2; k <= 8; k++)
+        for (int m = 1; m <= 8; m++) {
+            int n = k * m, seed = 7 * k + m;
+            char params[96];
+            snprintf(params, sizeof params, "\"n\":%d,\"compare_slots\":3,\"silent_slots\":0", n);
+            hm_trun_t r = run_bus(k, "merge-sort", params, "strict", seed, NULL);
+            ck_assert_msg(r.rc == 0, "k=%d n=%d rc %d %s", k, n, r.rc, r.message ? r.message : "");
+            json_t *c = key(&r, "comparisons");
+            int64_t c1 = json_integer_value(json_object_get(c, "sort"));
+            int64_t s = hm_t_int(&r, "broadcasts");
+            ck_assert_msg((double)c1 <= m * log2(m) + 1e-9, "k=%d n=%d C_1=%lld", k, n,
+                          (long long)c1);
+            ck_assert_int_eq(json_integer_value(json_object_get(c, "total")), c1 + s);
+            ck_assert((double)(c1 + s) <= worst_abstract(n, k) + 1e-9);
+            ck_assert(worst_abstract(n, k) <= worst_printed(n, k) + 1e-9);
+            ck_assert_int_eq(json_integer_value(json_object_get(key(&r, "phases"), "sort")),
+                             3 * c1);
+            ck_assert_int_eq(hm_t_int(&r, "verified"), 1);
+            hm_t_free(&r);
+        }
+}
+END_TEST
+
+/* Lemmas 1 and 2 of section 2.b, checked on the cycles the output processor logs.
+ * Lemma 1 (as its proof states it): an element takes part in at most one cycle it
+ * does not initiate, so "whenever a_i rebroadcasts after the first time, it always
+ * initiates a cycle": every broadcast but a cycle's first is the element's first.
+ * Lemma 2: "each time a_i initiates a cycle, (except for the last cycle which
+ * includes only a_i) the cycle is terminated by an element never broadcast before".
+ * Returns S as counted from the table. */
+static long check_lemmas(const char *timeline, int n)
+{
+    char *text = hm_t_slurp(timeline, NULL);
+    ck_assert_ptr_nonnull(text);
+    unsigned char *seen = calloc((size_t)n + 1, 1);
+    ck_assert_ptr_nonnull(seen);
+    long S = 0, cycles = 0;
+    for (char *line = strstr(text, " log      cycle "); line;
+         line = strstr(line + 1, " log      cycle ")) {
+        char *p = strchr(line, ':') + 1, *bar = strchr(line, '|');
+        long vals[64];
+        int m = 0;
+        while (p < bar) {
+            int j, used = 0;
+            long v;
+            if (sscanf(p, " P%d %ld%n", &j, &v, &used) == 2) {
+                vals[m++] = v;
+                p += used;
+            } else if (sscanf(p, " P%d -%n", &j, &used) == 1 && used > 0) {
+                p += used;
+            } else {
+                break;
+            }
+        }
+        ck_assert_msg(m >= 1, "a cycle without a broadcast: %.80s", line);
+        for (int i = 1; i < m; i++)
+            ck_assert_msg(!seen[vals[i]], "Lemma 1: %ld broadcast again without initiating: %.120s",
+                          vals[i], line);
+        if (m > 1)
+            ck_assert_msg(!seen[vals[m - 1]], "Lemma 2: terminated by %ld, heard before: %.120s",
+                          vals[m - 1], line);
+        for (int i = 0; i < m; i++)
+            seen[vals[i]] = 1;
+        S += m;
+        cycles++;
+    }
+    ck_assert_int_eq(cycles, n);
+    free(seen);
+    free(text);
+    return S;
+}
+
+/* Lemmas 1 and 2 on drawn inputs (permutations of 1..n), with the cyclic turns of
+ * section 2.a and with the closing note's asynchronous turns (turns = async: any order
+ * after the initiator): both sort, keep n <= S <= 2n - 1 and satisfy both lemmas.
+ * Observed, not claimed by the paper: S is the same for both turn orders on every
+ * input tried. */
+START_TEST(test_msort_lemmas_and_async)
+{
+    static const int kn[][2] = {{3, 9}, {4, 12}, {4, 30}, {5, 17}, {8, 40}, {8, 64}, {16, 50}};
+    char *dir = hm_t_tmpdir(), *tl;
+    ck_assert_ptr_nonnull(dir);
+    ck_assert_int_ge(asprintf(&tl, "%s/lemmas.timeline.txt", dir), 0);
+    for (size_t i = 0; i < sizeof kn / sizeof *kn; i++)
+        for (int seed = 1; seed <= 4; seed++) {
+            int k = kn[i][0], n = kn[i][1];
+            long s[2];
+            for (int a = 0; a < 2; a++) {
+                char params[96];
+                snprintf(params, sizeof params, "\"n\":%d,\"turns\":\"%s\"", n,
+                         a ? "async" : "cyclic");
+                hm_trun_t r = run_bus(k, "merge-sort", params, "strict", seed, tl);
+                ck_assert_msg(r.rc == 0, "k=%d n=%d %s rc %d", k, n, params, r.rc);
+                ck_assert_int_eq(hm_t_int(&r, "verified"), 1);
+                s[a] = check_lemmas(tl, n);
+                ck_assert_int_eq(s[a], hm_t_int(&r, "broadcasts"));
+                ck_assert(n <= s[a] && s[a] <= 2 * n - 1);
+                json_t *res = key(&r, "result");
+                for (int j = 0; j < n; j++)
+                    ck_assert_int_eq(json_integer_value(json_array_get(res, (size_t)j)), n - j);
+                hm_t_free(&r);
+            }
+            ck_assert_msg(s[0] == s[1], "k=%d n=%d seed %d: S %ld cyclic, %ld async", k, n, seed,
+                          s[0], s[1]);
+        }
+    /* The async turns really differ: the example's cycle 1 takes P4's turn before P3's. */
+    char *params;
+    ck_assert_int_ge(asprintf(&params, "\"values\":%s,\"turns\":\"async\"", SORT_EXAMPLE), 0);
+    hm_trun_t r = run_bus(4, "merge-sort", params, "strict", 1, tl);
+    ck_assert_int_eq(r.rc, 0);
+    hm_t_free(&r);
+    char *text = hm_t_slurp(tl, NULL);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_msg(strstr(text, "cycle 1: P1 63 P2 79 P4 - P3 84 | merged 84 from P3") != NULL,
+                  "async example: %.300s", text);
+    free(text);
+    free(params);
+    remove(tl);
+    rmdir(dir);
+    free(tl);
+    free(dir);
+}
+END_TEST
+
+/* ---- more processors than a 64-bit port mask ------------------------------------ */
+
+/* MAX with k = 200 processors (201 nodes): values (37 j mod 200) + 1, j = 0..199, a
+ * permutation of 1..200 whose left-to-right maxima are P1..P6, P17, P28 (1, 38, 75,
+ * 112, 149, 186, 193, 200). k turns of one slot: 200 slots, 8 broadcasts heard by the
+ * 200 other nodes each, 192 silent turns; every broadcast but none is compared by a
+ * processor still in the race (8 comparisons). */
+START_TEST(test_max_200_processors)
+{
+    char values[2048] = "\"values\":[";
+    for (int j = 0; j < 200; j++)
+        snprintf(values + strlen(values), sizeof values - strlen(values), "%s%d", j ? "," : "",
+                 (37 * j) % 200 + 1);
+    strcat(values, "]");
+    hm_trun_t r = run_bus(200, "max", values, "strict", 1, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d %s", r.rc, r.message ? r.message : "");
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 200);
+    ck_assert_int_eq(hm_t_bound(&r, "bound"), 200);
+    ck_assert_int_eq(hm_t_int(&r, "result"), 200);
+    ck_assert_int_eq(hm_t_int(&r, "broadcasts"), 8);
+    ck_assert_int_eq(hm_t_int(&r, "silent_turns"), 192);
+    ck_assert_int_eq(hm_t_int(&r, "comparisons"), 8);
+    ck_assert_int_eq(hm_t_int(&r, "transmissions"), 8 * 200);
+    ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+    const long speakers[] = {0, 1, 2, 3, 4, 5, 16, 27};
+    assert_list(&r, "speakers", speakers, 8);
+    ck_assert_str_eq(hm_t_str(&r, "verification"),
+                     "the output processor stored the maximum 200; 8 real broadcasts (P1 P2 P3 P4 "
+                     "P5 P6 P17 P28), 192 silent turns");
+    hm_t_free(&r);
+}
+END_TEST
+
+/* MERGE-SORT with k = 200 processors and n = 200 drawn values (seed 7): n cycles of k
+ * turns, n*k = 40,000 slots (the paper's count with an empty turn costing a slot);
+ * S(n,k) = 394 broadcasts, within Theorem 1's n <= S <= 2n-1 = 399. */
+START_TEST(test_msort_200_processors)
+{
+    hm_trun_t r = run_bus(200, "merge-sort", "\"n\":200", "strict", 7, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d %s", r.rc, r.message ? r.message : "");
+    ck_assert_int_eq(hm_t_int(&r, "verified"), 1);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 40000);
+    ck_assert_int_eq(hm_t_bound(&r, "bound"), 40000);
+    ck_assert_int_eq(hm_t_int(&r, "broadcasts"), 394);
+    ck_assert_int_eq(hm_t_int(&r, "silent_turns"), 40000 - 394);
+    ck_assert_int_eq(hm_t_int(&r, "transmissions"), 394 * 200);
+    hm_t_free(&r);
+}
+END_TEST
+
 Suite *hm_suite_bus(void)
 {
     Suite *s = suite_create("bus");
@@ -663,6 +900,7 @@ Suite *hm_suite_bus(void)
     tcase_add_loop_test(tc, test_max_exact_T, 1, 65);
     tcase_add_loop_test(tc, test_max_mean_comparisons, MEAN_FIRST, MEAN_END);
     tcase_add_test(tc, test_max_drawn);
+    tcase_add_test(tc, test_max_200_processors);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
 
@@ -672,6 +910,10 @@ Suite *hm_suite_bus(void)
     tcase_add_test(tc, test_msort_worst_case);
     tcase_add_test(tc, test_msort_matches_model);
     tcase_add_test(tc, test_msort_sweep);
+    tcase_add_test(tc, test_msort_time_example);
+    tcase_add_test(tc, test_msort_time_worst_case);
+    tcase_add_test(tc, test_msort_lemmas_and_async);
+    tcase_add_test(tc, test_msort_200_processors);
     tcase_set_timeout(tc, 300);
     suite_add_tcase(s, tc);
     return s;

@@ -1,5 +1,5 @@
 /*
- * check_cli.c — the hypemu program: options, exit codes (SPEC section 1) and the
+ * check_cli.c — the hypemu program: options, exit codes (README "Command line") and the
  * human and JSON summaries.
  */
 #include <dirent.h>
@@ -28,6 +28,16 @@ START_TEST(test_help_version_list)
     ck_assert_ptr_nonnull(strstr(out, "variant = sequential|interleaved|rotated, default rotated"));
     ck_assert_ptr_nonnull(strstr(out, "paper: Desprez-Fraigniaud-Tourancheau 1993"));
     ck_assert_ptr_nonnull(strstr(out, "  shout                  one emission to any set"));
+    /* The typed parameters and the restrictions, from the descriptors. */
+    ck_assert_ptr_nonnull(strstr(out, "   root = 0..p-1, default 0: the node that broadcasts\n"));
+    ck_assert_ptr_nonnull(strstr(out, "   construction = searched|literal, default searched, only "
+                                      "with variant=esbt: "));
+    ck_assert_ptr_nonnull(strstr(out, "   sources = list of 1..p distinct nodes 0..p-1, default "
+                                      "none (k nodes drawn with the seed): "));
+    ck_assert_ptr_nonnull(strstr(out, " requires: routing packet; clock slotted (its phases are "
+                                      "timed by the global slot); dim >= 1\n"));
+    ck_assert_ptr_nonnull(strstr(out, " requires: routing circuit\n"));
+    ck_assert_ptr_nonnull(strstr(out, "\nclock modes:\n  slotted "));
     free(out);
     free(err);
 }
@@ -38,7 +48,7 @@ START_TEST(test_usage_errors)
     char *out, *err;
     ck_assert_int_eq(hm_t_exec(NULL, &out, &err, (const char *[]){"--frobnicate", Q4, NULL}), 2);
     ck_assert_str_eq(err, "hypemu: unknown option --frobnicate; allowed: --json, --set, "
-                          "--validate, --list, --help, --version\n");
+                          "--timeline-nodes, --validate, --list, --help, --version\n");
     free(out);
     free(err);
     ck_assert_int_eq(hm_t_exec(NULL, &out, &err, (const char *[]){NULL}), 2);
@@ -199,6 +209,177 @@ START_TEST(test_golden_configs)
 }
 END_TEST
 
+/* --list --json: the whole catalogue as one JSON document, read by jansson and by a
+ * real external reader (python3 -m json.tool), with the entries of the descriptors. */
+static json_t *find_named(json_t *array, const char *name)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(array, i, e)
+        if (strcmp(json_string_value(json_object_get(e, "name")), name) == 0)
+            return e;
+    return NULL;
+}
+
+START_TEST(test_list_json)
+{
+    char *out, *err;
+    ck_assert_int_eq(hm_t_exec(NULL, &out, &err, (const char *[]){"--list", "--json", NULL}), 0);
+    ck_assert_str_eq(err, "");
+    json_error_t je;
+    json_t *doc = json_loads(out, 0, &je);
+    ck_assert_msg(doc != NULL, "line %d: %s", je.line, je.text);
+
+    /* The external reader. */
+    char *tmp = hm_t_tmpdir(), path[512], cmd[1200];
+    snprintf(path, sizeof path, "%s/catalogue.json", tmp);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(out, f);
+    ck_assert_int_eq(fclose(f), 0);
+    snprintf(cmd, sizeof cmd, "python3 -m json.tool '%s' >/dev/null", path);
+    ck_assert_int_eq(system(cmd), 0);
+    hm_t_rmtree(tmp);
+
+    json_t *algos = json_object_get(doc, "algorithms");
+    ck_assert_int_eq(json_array_size(algos), 28); /* 9 + the 19 collectives */
+    /* A collective names its problem from the one public list (doc/collectives.md). */
+    ck_assert_str_eq(
+        json_string_value(json_object_get(find_named(algos, "reduce-scatter-pairwise"), "problem")),
+        "reduce-scatter");
+    json_t *succ = find_named(algos, "successive-broadcast");
+    ck_assert_ptr_nonnull(succ);
+    ck_assert_str_eq(json_string_value(json_object_get(succ, "problem")), "broadcast");
+    ck_assert_str_eq(json_string_value(json_object_get(succ, "default_ports")), "shout");
+    json_t *variant = find_named(json_object_get(succ, "params"), "variant");
+    char *v = json_dumps(variant, JSON_PRESERVE_ORDER | JSON_COMPACT);
+    ck_assert_str_eq(v, "{\"name\":\"variant\",\"type\":\"enum\",\"default\":\"rotated\","
+                        "\"min\":null,\"max\":null,\"choices\":[\"sequential\",\"interleaved\","
+                        "\"rotated\"],\"optional\":false,\"only_if\":null,\"help\":\"how the p "
+                        "broadcasts are scheduled\"}");
+    free(v);
+
+    /* A machine-dependent range is data: root in 0..p-1. */
+    json_t *root =
+        find_named(json_object_get(find_named(algos, "sbt-broadcast"), "params"), "root");
+    ck_assert_str_eq(json_string_value(json_object_get(root, "type")), "int");
+    ck_assert_int_eq(json_integer_value(json_object_get(root, "min")), 0);
+    ck_assert_str_eq(json_string_value(json_object_get(root, "max")), "p-1");
+    ck_assert_int_eq(json_integer_value(json_object_get(root, "default")), 0);
+
+    /* multinode-broadcast: its variants and the esbt construction, first-class. */
+    json_t *mnb = find_named(algos, "multinode-broadcast");
+    ck_assert_str_eq(json_string_value(json_object_get(mnb, "problem")), "allgather");
+    json_t *mv = find_named(json_object_get(mnb, "params"), "variant");
+    v = json_dumps(json_object_get(mv, "choices"), JSON_COMPACT);
+    ck_assert_str_eq(v, "[\"stamoulis\",\"esbt\"]");
+    free(v);
+    json_t *cons = find_named(json_object_get(mnb, "params"), "construction");
+    ck_assert_str_eq(json_string_value(json_object_get(cons, "only_if")), "variant=esbt");
+    ck_assert_str_eq(json_string_value(json_object_get(cons, "default")), "searched");
+    v = json_dumps(json_object_get(mnb, "requires"), JSON_PRESERVE_ORDER | JSON_COMPACT);
+    ck_assert_str_eq(v, "{\"routing\":[\"packet\"],\"clock_modes\":[\"slotted\"],\"clock_why\":"
+                        "\"its phases and tree steps are timed by the global slot\",\"min_dim\":0,"
+                        "\"power_of_two_nodes\":false}");
+    free(v);
+
+    /* Restrictions and problems of the others. */
+    json_t *sim = find_named(algos, "simultaneous-broadcast");
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(json_object_get(sim, "requires"), "min_dim")), 1);
+    json_t *st = find_named(algos, "st-broadcast");
+    v = json_dumps(json_object_get(json_object_get(st, "requires"), "routing"), JSON_COMPACT);
+    ck_assert_str_eq(v, "[\"circuit\"]");
+    free(v);
+    ck_assert_str_eq(json_string_value(json_object_get(find_named(algos, "max"), "problem")),
+                     "max");
+    ck_assert_str_eq(json_string_value(json_object_get(find_named(algos, "merge-sort"), "problem")),
+                     "sort");
+    json_t *values = find_named(json_object_get(find_named(algos, "max"), "params"), "values");
+    ck_assert_str_eq(json_string_value(json_object_get(values, "min_length")), "k");
+    ck_assert(json_is_null(json_object_get(values, "min")));
+
+    /* The lists of the machine. */
+    v = json_dumps(json_object_get(doc, "clock_modes"), JSON_PRESERVE_ORDER | JSON_COMPACT);
+    ck_assert_str_eq(v, "[{\"name\":\"slotted\",\"description\":\"the global barrier clock: every "
+                        "node sees the same slot\"},{\"name\":\"free\",\"description\":\"no "
+                        "barrier: each node's own logical clock, real mailboxes\"}]");
+    free(v);
+    ck_assert_int_eq(json_array_size(json_object_get(doc, "topologies")), 4);
+    ck_assert_int_eq(json_array_size(json_object_get(doc, "ports")), 5);
+    ck_assert_str_eq(json_string_value(json_object_get(
+                         json_array_get(json_object_get(doc, "problems"), 1), "name")),
+                     "allgather");
+    ck_assert_int_eq(json_array_size(json_object_get(doc, "problems")), 10);
+    ck_assert_str_eq(json_string_value(json_object_get(
+                         json_array_get(json_object_get(doc, "problems"), 9), "name")),
+                     "alltoall");
+    json_decref(doc);
+    free(out);
+    free(err);
+}
+END_TEST
+
+/* --validate makes the checks a run makes, the algorithm's setup included, and says
+ * so with the run's message and exit code; every config error at once. */
+START_TEST(test_validate_runs_setup)
+{
+    static const char *const cases[][7] = {
+        /* A setup error (buffers over the 512 MiB cap): the run's message. */
+        {HM_SRCDIR "/configs/linear_st.json", "--set", "topology.nodes=64", "--set",
+         "algorithm.message_bytes=16777216", NULL},
+        /* dim 0 with root 5 and rotation 3: both ranges depend on the machine. */
+        {HM_SRCDIR "/configs/q4_sbt_broadcast.json", "--set", "topology.dim=0", "--set",
+         "algorithm.root=5", "--set", "algorithm.rotation=3"},
+        {HM_SRCDIR "/configs/q4_sbt_broadcast.json", "--set", "algorithm.root=99", NULL},
+        /* The free-running clock cannot run the slot-timed phases. */
+        {HM_SRCDIR "/configs/q4_simultaneous_prefix.json", "--set", "clock.mode=free", NULL},
+    };
+    static const char *const want[] = {
+        "hypemu: " HM_SRCDIR "/configs/linear_st.json: algorithm.message_bytes: found 16777216 "
+        "bytes on 64 nodes; allowed: at most 512 MiB of buffers in all (bytes x nodes)\n",
+        HM_SRCDIR "/configs/q4_sbt_broadcast.json: algorithm.root: found 5; allowed: an integer "
+                  "from 0 to 0\n" HM_SRCDIR "/configs/q4_sbt_broadcast.json: algorithm.rotation: "
+                  "found 3; allowed: an integer from 0 to 0\n",
+        HM_SRCDIR "/configs/q4_sbt_broadcast.json: algorithm.root: found 99; allowed: an integer "
+                  "from 0 to 15\n",
+        HM_SRCDIR "/configs/q4_simultaneous_prefix.json: clock.mode: found \"free\"; allowed for "
+                  "simultaneous-broadcast: \"slotted\" (its phases are timed by the global slot)\n",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (int validate = 0; validate < 2; validate++) {
+            const char *args[12];
+            int n = 0;
+            if (validate)
+                args[n++] = "--validate";
+            args[n++] = "--set";
+            args[n++] = "output=null";
+            for (int j = 1; j < 7 && cases[i][j]; j++)
+                args[n++] = cases[i][j];
+            args[n++] = cases[i][0];
+            args[n] = NULL;
+            char *out, *err;
+            ck_assert_int_eq(hm_t_exec(NULL, &out, &err, args), 2);
+            ck_assert_str_eq(out, "");
+            ck_assert_str_eq(err, want[i]);
+            free(out);
+            free(err);
+        }
+    }
+    /* A valid config: setup and teardown ran, nothing else. */
+    char *out, *err;
+    ck_assert_int_eq(
+        hm_t_exec(NULL, &out, &err,
+                  (const char *[]){"--validate", HM_SRCDIR "/configs/linear_st.json", NULL}),
+        0);
+    ck_assert_str_eq(out, HM_SRCDIR "/configs/linear_st.json: valid (st-broadcast on linear, 16 "
+                                    "nodes, one-port-full ports)\n");
+    ck_assert_str_eq(err, "");
+    free(out);
+    free(err);
+}
+END_TEST
+
 Suite *hm_suite_cli(void)
 {
     Suite *s = suite_create("cli");
@@ -211,6 +392,8 @@ Suite *hm_suite_cli(void)
     TCase *errors = tcase_create("errors");
     tcase_add_test(errors, test_usage_errors);
     tcase_add_test(errors, test_validate);
+    tcase_add_test(errors, test_validate_runs_setup);
+    tcase_add_test(errors, test_list_json);
     tcase_add_test(errors, test_exit_codes);
     tcase_set_timeout(errors, 60);
     suite_add_tcase(s, errors);

@@ -459,6 +459,108 @@ START_TEST(test_header_example)
 }
 END_TEST
 
+/* ---- the interrupt flag: what a SIGINT handler raises ----------------------------- */
+
+static atomic_int interrupt_flag;
+
+/* Every node stores its slot each slot; node 3 raises the flag in slot 5, as a
+ * signal arriving then would. */
+static void tick_then_interrupt(hm_node_t *n, void *s)
+{
+    (void)s;
+    for (;;) {
+        if (hm_id(n) == 3 && hm_now(n) == 5)
+            atomic_store(&interrupt_flag, 1);
+        hm_store(n, hm_now(n));
+        if (hm_next_slot(n) != HM_OK)
+            return;
+    }
+}
+
+/* The slotted clock stops at the end of slot 5 and the outputs keep what was done:
+ * 16 nodes x 6 slots of stores, the last in slot 5. */
+START_TEST(test_interrupt_ends_slot)
+{
+    char *dir = hm_t_tmpdir();
+    char cfg[1024], path[512];
+    snprintf(path, sizeof path, "%s/events.jsonl", dir);
+    snprintf(cfg, sizeof cfg,
+             "{\"topology\":{\"kind\":\"hypercube\",\"dim\":4},"
+             "\"algorithm\":{\"name\":\"sbt-broadcast\"},\"output\":{\"events\":\"%s\"}}",
+             path);
+    atomic_store(&interrupt_flag, 0);
+    hm_algorithm_t a = hm_t_algo(tick_then_interrupt, hm_t_verify_ok);
+    hm_trun_t r = hm_t_run_interrupt(cfg, &a, &interrupt_flag);
+    ck_assert_int_eq(r.rc, 130);
+    ck_assert_str_eq(r.message,
+                     "interrupted at the end of slot 5, with 16 of 16 nodes still running");
+    ck_assert_str_eq(hm_t_str(&r, "verification"), "not verified: the run stopped (interrupted)");
+    ck_assert_int_eq(hm_t_int(&r, "slots_run"), 6);
+    size_t len;
+    char *text = hm_t_slurp(path, &len);
+    ck_assert_ptr_nonnull(text);
+    size_t lines = 0;
+    for (size_t i = 0; i < len; i++)
+        lines += text[i] == '\n';
+    ck_assert_int_eq(lines, 16 * 6);
+    ck_assert_ptr_nonnull(
+        strstr(text, "{\"slot\":5,\"node\":15,\"event\":\"store\",\"value\":5}\n"));
+    ck_assert_ptr_null(strstr(text, "{\"slot\":6,"));
+    free(text);
+    hm_t_free(&r);
+    hm_t_rmtree(dir);
+}
+END_TEST
+
+/* The free-running clock stops at the next step of a node that sees the flag. */
+START_TEST(test_interrupt_free)
+{
+    atomic_store(&interrupt_flag, 0);
+    hm_algorithm_t a = hm_t_algo(tick_then_interrupt, hm_t_verify_ok);
+    hm_trun_t r = hm_t_run_interrupt("{\"topology\":{\"kind\":\"hypercube\",\"dim\":2},"
+                                     "\"clock\":{\"mode\":\"free\"},"
+                                     "\"algorithm\":{\"name\":\"sbt-broadcast\"}}",
+                                     &a, &interrupt_flag);
+    ck_assert_int_eq(r.rc, 130);
+    ck_assert_msg(strncmp(r.message, "interrupted at slot ", 20) == 0, "%s", r.message);
+    ck_assert_str_eq(hm_t_str(&r, "verification"), "not verified: the run stopped (interrupted)");
+    hm_t_free(&r);
+}
+END_TEST
+
+/* ---- thread creation fails: the error names the host limit -------------------------- */
+
+/* Stacks of 2^44 bytes cannot be mapped: the first pthread_create fails (after its
+ * retries, about a second), the run ends with the cause "system" and the message names
+ * the memory limit with its value. */
+START_TEST(test_thread_limit_named)
+{
+    hm_algorithm_t a = hm_t_algo(hm_t_wait_forever, hm_t_verify_ok);
+    hm__options_t o = {0};
+    o.info.topology = HM_TOPO_HYPERCUBE;
+    o.info.dim = 2;
+    o.info.nodes = 4;
+    o.info.ports = HM_PORTS_ALL_PORT;
+    o.info.link_capacity = 1;
+    o.mailbox_capacity = 4;
+    o.max_slots = 100;
+    o.stack_size = (size_t)1 << 44;
+    hm__machine_t *m;
+    char err[256];
+    ck_assert_int_eq(hm__machine_create(&m, &o, &a, NULL, err, sizeof err), 0);
+    ck_assert_int_eq(hm__machine_run(m), HM__END_SYSTEM);
+    ck_assert_msg(strncmp(m->stop_reason, "cannot create the thread of node 0 of 4: ", 41) == 0,
+                  "%s", m->stop_reason);
+    ck_assert_msg(strstr(m->stop_reason, "the host limit reached is memory (MemAvailable, kB) = "),
+                  "%s", m->stop_reason);
+    hm__machine_destroy(m);
+    /* The same limits, as --validate would ask: room for 4 small threads. */
+    char why[256];
+    ck_assert_int_ge(hm__host_thread_limit(4, 64 * 1024, why, sizeof why), 4);
+    ck_assert_msg(strstr(why, "the host limit reached is "), "%s", why);
+}
+END_TEST
+
 Suite *hm_suite_engine(void)
 {
     Suite *s = suite_create("engine");
@@ -468,6 +570,9 @@ Suite *hm_suite_engine(void)
     tcase_add_test(clock, test_max_slots);
     tcase_add_test(clock, test_idle_slots_cost_nothing);
     tcase_add_test(clock, test_backpressure);
+    tcase_add_test(clock, test_interrupt_ends_slot);
+    tcase_add_test(clock, test_interrupt_free);
+    tcase_add_test(clock, test_thread_limit_named);
     tcase_set_timeout(clock, 30);
     suite_add_tcase(s, clock);
 

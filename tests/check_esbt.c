@@ -114,7 +114,10 @@ START_TEST(test_constructions_static)
                                     .ports = HM_PORTS_ALL_PORT,
                                     .link_capacity = 1};
             json_t *params = json_pack("{s:s}", "construction", lit ? "literal" : "searched");
-            hm_setup_t s = {.machine = &mi, .params = params, .file = "test.json"};
+            hm_setup_t s = {.machine = &mi,
+                            .params = params,
+                            .file = "test.json",
+                            .algorithm = hm_algorithm_find("multinode-broadcast")};
             ck_assert_int_eq(hm_esbt_setup(&s), 0);
             int unreached;
             long bt;

@@ -449,6 +449,29 @@ START_TEST(test_max_slots)
 }
 END_TEST
 
+/* Regression (robustness issue, defect 1): node 0 reaches max_slots while the
+ * start-up wake-up tree is still waking the others; a node that saw the abort used to
+ * return without waking its children, who slept for ever in the join. Half the runs
+ * hung; each must now end, at once, with exit 3. */
+START_TEST(test_max_slots_during_startup)
+{
+    const char *cfg = "{\"topology\":{\"kind\":\"hypercube\",\"dim\":4},"
+                      "\"ports\":{\"model\":\"shout\"},\"mailbox\":{\"capacity\":256},"
+                      "\"algorithm\":{\"name\":\"successive-broadcast\",\"variant\":\"rotated\"},"
+                      "\"clock\":{\"mode\":\"free\",\"max_slots\":1}}";
+    for (int i = 0; i < 40; i++) {
+        hm_trun_t r = hm_t_run(cfg, NULL);
+        ck_assert_int_eq(r.rc, 3);
+        ck_assert_msg(
+            strncmp(r.message, "clock.max_slots = 1 reached: the logical clock of node ", 55) == 0,
+            "%s", r.message);
+        ck_assert_str_eq(hm_t_str(&r, "verification"),
+                         "not verified: the run stopped (clock.max_slots reached)");
+        hm_t_free(&r);
+    }
+}
+END_TEST
+
 /* ---- config --------------------------------------------------------------------------- */
 
 START_TEST(test_config_errors)
@@ -502,6 +525,7 @@ Suite *hm_suite_free(void)
     tcase_add_test(engine, test_backpressure);
     tcase_add_test(engine, test_logical_clock);
     tcase_add_test(engine, test_max_slots);
+    tcase_add_test(engine, test_max_slots_during_startup);
     tcase_add_test(engine, test_config_errors);
     tcase_set_timeout(engine, 30);
     suite_add_tcase(s, engine);

@@ -11,7 +11,8 @@
 
 #include "helpers.h"
 
-static hm_trun_t run(const char *config, const char *const *sets, const hm_algorithm_t *algo)
+static hm_trun_t run(const char *config, const char *const *sets, const hm_algorithm_t *algo,
+                     atomic_int *interrupt)
 {
     hm_trun_t out = {0};
     int nsets = 0;
@@ -33,6 +34,7 @@ static hm_trun_t run(const char *config, const char *const *sets, const hm_algor
     }
     if (algo)
         cfg.algo = algo;
+    cfg.opt.interrupt = interrupt;
     hm__result_t res;
     out.rc = hm__run_config(&cfg, &res);
     out.summary = json_incref(res.summary);
@@ -44,12 +46,17 @@ static hm_trun_t run(const char *config, const char *const *sets, const hm_algor
 
 hm_trun_t hm_t_run(const char *config, const char *const *sets)
 {
-    return run(config, sets, NULL);
+    return run(config, sets, NULL, NULL);
 }
 
 hm_trun_t hm_t_run_algo(const char *config, const hm_algorithm_t *algo)
 {
-    return run(config, NULL, algo);
+    return run(config, NULL, algo, NULL);
+}
+
+hm_trun_t hm_t_run_interrupt(const char *config, const hm_algorithm_t *algo, atomic_int *flag)
+{
+    return run(config, NULL, algo, flag);
 }
 
 hm_algorithm_t hm_t_algo(void (*fn)(hm_node_t *, void *), void (*verify)(hm_report_t *))

@@ -25,6 +25,9 @@ void hm_t_free(hm_trun_t *r);
  * (the config must name a registered algorithm legal on its topology and ports). */
 hm_trun_t hm_t_run_algo(const char *config, const hm_algorithm_t *algo);
 
+/* The same with the run's interrupt flag (hm__options_t.interrupt) set to flag. */
+hm_trun_t hm_t_run_interrupt(const char *config, const hm_algorithm_t *algo, atomic_int *flag);
+
 /* A test's own algorithm: node program fn, verify (e.g. hm_t_verify_ok), on the
  * hypercube under any port model. */
 hm_algorithm_t hm_t_algo(void (*fn)(hm_node_t *, void *), void (*verify)(hm_report_t *));
@@ -59,5 +62,6 @@ Suite *hm_suite_simultaneous(void);
 Suite *hm_suite_esbt(void);
 Suite *hm_suite_seidel(void);
 Suite *hm_suite_free(void);
+Suite *hm_suite_collectives(void);
 
 #endif

@@ -16,7 +16,26 @@
     XX(merge_sort)                                                                                 \
     XX(st_broadcast)                                                                               \
     XX(bst_broadcast)                                                                              \
-    XX(rh_broadcast)
+    XX(rh_broadcast)                                                                               \
+    XX(bcast_binomial)                                                                             \
+    XX(bcast_chain)                                                                                \
+    XX(bcast_scatter_allgather)                                                                    \
+    XX(bcast_msbt)                                                                                 \
+    XX(scatter_binomial)                                                                           \
+    XX(scatter_linear)                                                                             \
+    XX(gather_binomial)                                                                            \
+    XX(gather_linear)                                                                              \
+    XX(reduce_binomial)                                                                            \
+    XX(reduce_rabenseifner)                                                                        \
+    XX(allreduce_recursive_doubling)                                                               \
+    XX(allreduce_ring)                                                                             \
+    XX(allreduce_rabenseifner)                                                                     \
+    XX(allgather_recursive_doubling)                                                               \
+    XX(allgather_ring)                                                                             \
+    XX(reduce_scatter_recursive_halving)                                                           \
+    XX(reduce_scatter_pairwise)                                                                    \
+    XX(alltoall_pairwise)                                                                          \
+    XX(alltoall_dimension_exchange)
 
 #define XX(sym) extern const hm_algorithm_t hm_algo_##sym;
 HM_ALGORITHM_MAP(XX)

@@ -1,5 +1,5 @@
 /*
- * config.c — reads and checks the config of SPEC section 2.
+ * config.c — reads and checks the config of README "Config reference".
  *
  * Every check adds a message "FILE: PATH: found X; allowed: Y" and goes on, so that
  * --validate lists every error at once. Unknown keys are errors: a typo must not be
@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 
@@ -99,16 +100,19 @@ static int64_t get_int(hm__config_t *c, json_t *obj, const char *parent, const c
     return json_integer_value(v);
 }
 
+/* A number field from 0 to max; returns def when absent. */
 static double get_number(hm__config_t *c, json_t *obj, const char *parent, const char *key,
-                         double def)
+                         double def, double max)
 {
     char path[128];
     snprintf(path, sizeof path, "%s.%s", parent, key);
     json_t *v = json_object_get(obj, key);
     if (!v)
         return def;
-    if (!json_is_number(v) || json_number_value(v) < 0) {
-        wrong(c, path, v, "a number >= 0");
+    if (!json_is_number(v) || !(json_number_value(v) >= 0 && json_number_value(v) <= max)) {
+        char allowed[96];
+        snprintf(allowed, sizeof allowed, "a number from 0 to %.0f", max);
+        wrong(c, path, v, allowed);
         return def;
     }
     return json_number_value(v);
@@ -172,6 +176,89 @@ static char *get_path(hm__config_t *c, json_t *obj, const char *key)
     return strdup(json_string_value(v));
 }
 
+/* output.nodes: "0-3,8", node numbers and ranges of the machine, comma-separated; the
+ * nodes the text timeline shows. Returns one byte per node, or NULL after an error. */
+static unsigned char *parse_nodes(hm__config_t *c, json_t *v)
+{
+    int n = c->opt.info.nodes;
+    char allowed[128];
+    snprintf(allowed, sizeof allowed,
+             "node numbers 0..%d and ranges a-b, comma-separated (e.g. \"0-3,8\")", n - 1);
+    char one[24];
+    const char *s = json_string_value(v);
+    if (json_is_integer(v)) { /* --set output.nodes=3 reads 3 as JSON */
+        snprintf(one, sizeof one, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        s = one;
+    }
+    unsigned char *show = n > 0 && s && *s ? calloc((size_t)n, 1) : NULL;
+    int ok = show != NULL;
+    while (ok && *s) {
+        char *end;
+        errno = 0;
+        long a = strtol(s, &end, 10), b = a;
+        ok = end != s && *s != '-' && *s != '+' && !errno;
+        s = end;
+        if (ok && *s == '-') {
+            ok = s[1] >= '0' && s[1] <= '9';
+            b = strtol(s + 1, &end, 10);
+            s = end;
+        }
+        ok = ok && !errno && a >= 0 && b >= a && b < n && (!*s || (*s == ',' && s[1]));
+        if (ok)
+            memset(show + a, 1, (size_t)(b - a + 1));
+        if (*s == ',')
+            s++;
+    }
+    if (ok)
+        return show;
+    free(show);
+    if (n > 0)
+        wrong(c, "output.nodes", v, allowed);
+    return NULL;
+}
+
+/* Where an output lands, to see two names of one file: the resolved path of an
+ * existing file, else its resolved directory and its name, else the name as given. */
+static char *output_place(const char *path)
+{
+    char *r = realpath(path, NULL);
+    if (r || errno != ENOENT)
+        return r ? r : strdup(path);
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
+    char *rdir = dir ? realpath(dir, NULL) : NULL;
+    char *out = rdir ? hm__strdup_printf("%s/%s", rdir, slash ? slash + 1 : path) : strdup(path);
+    free(dir);
+    free(rdir);
+    return out;
+}
+
+/* Two outputs must not write one file: the second writer would silently replace the
+ * first one's output. Devices (/dev/null) and pipes may be shared. */
+static void check_distinct_outputs(hm__config_t *c)
+{
+    const char *key[5] = {"timeline", "trace", "events", "svg", "otf2"};
+    const char *name[5] = {c->out_timeline, c->out_trace, c->out_events, c->out_svg, c->out_otf2};
+    char *place[5];
+    for (int i = 0; i < 5; i++)
+        place[i] = name[i] ? output_place(name[i]) : NULL;
+    for (int j = 1; j < 5; j++)
+        for (int i = 0; i < j; i++) {
+            if (!place[i] || !place[j] || strcmp(place[i], place[j]) != 0)
+                continue;
+            struct stat st;
+            if (stat(place[j], &st) == 0 && !S_ISREG(st.st_mode))
+                break;
+            add_error(c,
+                      "output.%s: found \"%s\", the same file as output.%s (\"%s\"); allowed: a "
+                      "file no other output writes (devices such as /dev/null may be shared)",
+                      key[j], name[j], key[i], name[i]);
+            break;
+        }
+    for (int i = 0; i < 5; i++)
+        free(place[i]);
+}
+
 static const char *const topology_names[] = {
 #define XX(id, name, desc) name,
     HM_TOPOLOGY_MAP(XX)
@@ -224,8 +311,8 @@ static void check_topology(hm__config_t *c, json_t *t)
     case HM_TOPO_BUS: {
         static const char *const keys[] = {"kind", "nodes", NULL};
         only_keys(c, "topology", t, keys);
-        /* 65: a broadcast is one shout over 64-bit port masks (topo/topology.c). */
-        in->nodes = (int)get_int(c, t, "topology", "nodes", 2, 2, 65, 1);
+        /* 1025: a node has a port to each other node, links grow as nodes^2 (topo/bus.c). */
+        in->nodes = (int)get_int(c, t, "topology", "nodes", 2, 2, 1025, 1);
         in->rows = 1;
         in->cols = in->nodes;
         break;
@@ -235,15 +322,29 @@ static void check_topology(hm__config_t *c, json_t *t)
     }
 }
 
+/* The ranges of the cost model and of the clock (README.md, "Config ranges"): no slot
+ * count can overflow. A message costs at most ceil(k / 2^nu) * a * m + b slots, k
+ * <= nodes circuits sharing a link, and the Seidel broadcasts hold at most 2^29 bytes
+ * in all (nodes * m): so at most 2^20 * 2^29 + 2^40 < 2^50 slots, the same bound for
+ * rho * m; the plans add at most a few hundred such steps, and a slot number times
+ * 1000 (the trace's microseconds) stays below 2^63. */
+#define HM__COST_A_MAX 1048576.0       /* 2^20 slots per byte: a, abar, rho */
+#define HM__COST_B_MAX 1099511627776.0 /* 2^40 slots */
+#define HM__MAX_SLOTS_MAX (INT64_C(1) << 40)
+
 static void check_ports(hm__config_t *c, json_t *p)
 {
     static const char *const keys[] = {"model", "link_capacity", "routing", "cost", NULL};
-    static const char *const routings[] = {"packet", "circuit", NULL};
+    static const char *const routings[] = {
+#define XX(id, name, desc) name,
+        HM_ROUTING_MAP(XX)
+#undef XX
+            NULL};
     hm_machine_info_t *in = &c->opt.info;
     in->link_capacity = 1;
     /* Circuit routing is the default on linear arrays and meshes, where Seidel's
-     * model (SPEC section 5) is the one the algorithms need; cost defaults: a = 2^nu
-     * (abar = 1), b = 1, rho = 0 slots. */
+     * model (README "Config reference", ports.routing and ports.cost) is the one the algorithms
+     * need; cost defaults: a = 2^nu (abar = 1), b = 1, rho = 0 slots. */
     int grid = in->topology == HM_TOPO_LINEAR || in->topology == HM_TOPO_MESH;
     in->circuit = grid;
     in->cost_abar = 1;
@@ -260,7 +361,7 @@ static void check_ports(hm__config_t *c, json_t *p)
     int k = get_enum(c, p, "ports", "model", ports_names, defmodel);
     in->ports = (hm_ports_kind_t)(k < 0 ? defmodel : k);
     in->link_capacity = (int)get_int(c, p, "ports", "link_capacity", 1, 1, 1 << 20, 0);
-    in->circuit = get_enum(c, p, "ports", "routing", routings, grid) == 1;
+    in->circuit = get_enum(c, p, "ports", "routing", routings, grid) == HM_ROUTING_CIRCUIT;
     in->cost_a = in->cost_abar * in->link_capacity;
     json_t *cost = json_object_get(p, "cost");
     if (cost) {
@@ -270,12 +371,22 @@ static void check_ports(hm__config_t *c, json_t *p)
         } else {
             only_keys(c, "ports.cost", cost, ckeys);
             c->cost.set = 1;
-            c->cost.b = get_number(c, cost, "ports.cost", "b", 1);
-            c->cost.rho = get_number(c, cost, "ports.cost", "rho", 0);
-            c->cost.abar = get_number(c, cost, "ports.cost", "abar", 1);
+            c->cost.b = get_number(c, cost, "ports.cost", "b", 1, HM__COST_B_MAX);
+            c->cost.rho = get_number(c, cost, "ports.cost", "rho", 0, HM__COST_A_MAX);
+            c->cost.abar = get_number(c, cost, "ports.cost", "abar", 1, HM__COST_A_MAX);
             /* Seidel section 2: a = 2^nu * abar unless given (and abar = a / 2^nu
              * when only a is). */
-            c->cost.a = get_number(c, cost, "ports.cost", "a", c->cost.abar * in->link_capacity);
+            double a = c->cost.abar * in->link_capacity;
+            if (!json_object_get(cost, "a") && a > HM__COST_A_MAX) {
+                char *f = show(json_object_get(cost, "abar"));
+                add_error(c,
+                          "ports.cost.abar: found %s, making a = abar x link_capacity = %.17g; "
+                          "allowed: abar x link_capacity from 0 to %.0f",
+                          f ? f : "?", a, HM__COST_A_MAX);
+                free(f);
+                a = 1;
+            }
+            c->cost.a = get_number(c, cost, "ports.cost", "a", a, HM__COST_A_MAX);
             if (!json_object_get(cost, "abar"))
                 c->cost.abar = c->cost.a / in->link_capacity;
             in->cost_a = c->cost.a;
@@ -286,52 +397,254 @@ static void check_ports(hm__config_t *c, json_t *p)
     }
 }
 
+/* ---- the algorithm's parameters ------------------------------------------------ */
+
+/* A textual parameter (hm_param_t): only its JSON type is checked here, and a string
+ * against its '|' list; setup reads it with hm_param_int / hm_param_string. */
+static void check_textual(hm__config_t *c, const hm_param_t *p, const char *path, json_t *v)
+{
+    if (p->type == HM_PARAM_STRING) {
+        int ok = 0;
+        if (json_is_string(v)) {
+            const char *s = json_string_value(v), *q = p->allowed;
+            size_t len = strlen(s);
+            while (q && *q) {
+                const char *bar = strchr(q, '|');
+                size_t ql = bar ? (size_t)(bar - q) : strlen(q);
+                ok |= ql == len && strncmp(q, s, len) == 0;
+                q = bar ? bar + 1 : NULL;
+            }
+        }
+        if (!ok) {
+            char allowed[256];
+            snprintf(allowed, sizeof allowed, "one of %s", p->allowed);
+            wrong(c, path, v, allowed);
+        }
+    } else if (p->type == HM_PARAM_INT && !json_is_integer(v)) {
+        wrong(c, path, v, p->allowed);
+    } else if (p->type == HM_PARAM_INT_LIST) {
+        int ok = json_is_array(v);
+        size_t i;
+        json_t *e;
+        json_array_foreach(v, i, e)
+            ok &= json_is_integer(e);
+        if (!ok)
+            wrong(c, path, v, "a list of integers");
+    }
+}
+
+/* A bound of a typed parameter on this machine; *known is 0 when it depends on a
+ * topology that had errors (then the bound is not checked). */
+static int64_t bound(const hm__config_t *c, hm_qty_t q, int64_t constant, int *known)
+{
+    if (q != HM_QTY_NONE && !c->topology_ok)
+        *known = 0;
+    return hm_qty_value(q, &c->opt.info, constant);
+}
+
+/* "a list of 1 to 8 distinct nodes from 0 to 7", "a list of k = 4 integers". */
+static void list_allowed(const hm__config_t *c, const hm_param_spec_t *p, char *buf, size_t size)
+{
+    int known = 1;
+    int64_t lmin = bound(c, p->len_min_of, p->len_min, &known);
+    int64_t lmax = bound(c, p->len_max_of, p->len_max, &known);
+    int64_t emin = bound(c, p->min_of, p->min, &known);
+    int64_t emax = bound(c, p->max_of, p->max, &known);
+    char len[64], range[96] = "";
+    hm_qty_t lq = p->len_min_of ? p->len_min_of : p->len_max_of;
+    if (lmin == lmax && lq != HM_QTY_NONE)
+        snprintf(len, sizeof len, "%s = %lld", hm_qty_name(lq), (long long)lmin);
+    else if (lmin == lmax)
+        snprintf(len, sizeof len, "%lld", (long long)lmin);
+    else
+        snprintf(len, sizeof len, "%lld to %lld", (long long)lmin, (long long)lmax);
+    if (emin > INT64_MIN || emax < INT64_MAX)
+        snprintf(range, sizeof range, " from %lld to %lld", (long long)emin, (long long)emax);
+    snprintf(buf, size, "a list of %s %s%s%s", len, p->flags & HM_PARAM_DISTINCT ? "distinct " : "",
+             p->max_of == HM_QTY_NODES_MINUS_1 ? "nodes" : "integers", range);
+}
+
+static void check_list(hm__config_t *c, const hm_param_spec_t *p, const char *path, json_t *v)
+{
+    char allowed[192], found[96];
+    list_allowed(c, p, allowed, sizeof allowed);
+    int ok = json_is_array(v);
+    size_t i;
+    json_t *e;
+    json_array_foreach(v, i, e)
+        ok &= json_is_integer(e);
+    if (!ok) {
+        wrong(c, path, v, allowed);
+        return;
+    }
+    int known = 1;
+    int64_t n = (int64_t)json_array_size(v);
+    int64_t lmin = bound(c, p->len_min_of, p->len_min, &known);
+    int64_t lmax = bound(c, p->len_max_of, p->len_max, &known);
+    int64_t emin = bound(c, p->min_of, p->min, &known);
+    int64_t emax = bound(c, p->max_of, p->max, &known);
+    if (!known)
+        return;
+    if (n < lmin || n > lmax) {
+        if (n == 0)
+            snprintf(found, sizeof found, "an empty list");
+        else
+            snprintf(found, sizeof found, "a list of %lld values", (long long)n);
+        add_error(c, "%s: found %s; allowed: %s", path, found, allowed);
+        return;
+    }
+    json_array_foreach(v, i, e) {
+        json_int_t x = json_integer_value(e);
+        int again = 0;
+        for (size_t j = 0; j < i && (p->flags & HM_PARAM_DISTINCT); j++)
+            again |= json_integer_value(json_array_get(v, j)) == x;
+        if (x >= emin && x <= emax && !again)
+            continue;
+        snprintf(found, sizeof found, "%s%lld",
+                 again ? (p->max_of == HM_QTY_NODES_MINUS_1 ? "repeated node " : "repeated value ")
+                       : "",
+                 (long long)x);
+        add_error(c, "%s: found %s; allowed: %s", path, found, allowed);
+        return;
+    }
+}
+
+/* The value of enum spec q on this config: given, else its default. */
+static const char *enum_value(json_t *a, const hm_param_spec_t *q)
+{
+    json_t *v = json_object_get(a, q->name);
+    return json_is_string(v) ? json_string_value(v) : q->choices[q->def];
+}
+
+/* only_if "variant=esbt" (or "variant=a|b", any of the values): does it hold? */
+static int only_if_holds(const hm_algorithm_t *al, json_t *a, const hm_param_spec_t *p, char *param,
+                         size_t size, const char **want)
+{
+    const char *eq = p->only_if ? strchr(p->only_if, '=') : NULL;
+    if (!eq)
+        return 1;
+    snprintf(param, size, "%.*s", (int)(eq - p->only_if), p->only_if);
+    *want = eq + 1;
+    const hm_param_spec_t *q = hm_param_spec_find(al->specs, param);
+    if (!q || q->type != HM_PARAM_ENUM)
+        return 0;
+    const char *value = enum_value(a, q);
+    size_t len = strlen(value);
+    for (const char *w = *want; *w;) {
+        size_t n = strcspn(w, "|");
+        if (n == len && strncmp(w, value, n) == 0)
+            return 1;
+        w += n + (w[n] == '|');
+    }
+    return 0;
+}
+
+static void check_spec(hm__config_t *c, json_t *a, const hm_param_spec_t *p, const char *path,
+                       json_t *v)
+{
+    char allowed[512] = "", other[64];
+    const char *want;
+    if (!only_if_holds(c->algo, a, p, other, sizeof other, &want)) {
+        const hm_param_spec_t *q = hm_param_spec_find(c->algo->specs, other);
+        char *f = show(v), values[256] = "";
+        /* "a|b" reads "a" or "b". */
+        for (const char *w = want; *w && strlen(values) + 8 < sizeof values;) {
+            size_t n = strcspn(w, "|");
+            snprintf(values + strlen(values), sizeof values - strlen(values), "%s\"%.*s\"",
+                     w == want ? "" : " or ", (int)n, w);
+            w += n + (w[n] == '|');
+        }
+        add_error(c, "%s: found %s with %s \"%s\"; allowed: only with %s %s", path, f ? f : "?",
+                  other, q ? enum_value(a, q) : "?", other, values);
+        free(f);
+        return;
+    }
+    switch (p->type) {
+    case HM_PARAM_INT: {
+        int known = 1;
+        int64_t min = bound(c, p->min_of, p->min, &known);
+        int64_t max = bound(c, p->max_of, p->max, &known);
+        /* With a topology in error, the machine's bounds in words ("0 to p-1"). */
+        char lo[32], hi[32];
+        snprintf(lo, sizeof lo, "%lld", (long long)min);
+        snprintf(hi, sizeof hi, "%lld", (long long)max);
+        if (!known && p->min_of)
+            snprintf(lo, sizeof lo, "%s", hm_qty_name(p->min_of));
+        if (!known && p->max_of)
+            snprintf(hi, sizeof hi, "%s", hm_qty_name(p->max_of));
+        snprintf(allowed, sizeof allowed, "an integer from %s to %s", lo, hi);
+        if (!json_is_integer(v) ||
+            (known && (json_integer_value(v) < min || json_integer_value(v) > max)))
+            wrong(c, path, v, allowed);
+        break;
+    }
+    case HM_PARAM_ENUM: {
+        int ok = 0;
+        strcat(allowed, "one of ");
+        for (size_t i = 0; p->choices[i]; i++) {
+            if (i)
+                strncat(allowed, "|", sizeof allowed - strlen(allowed) - 1);
+            strncat(allowed, p->choices[i], sizeof allowed - strlen(allowed) - 1);
+            ok |= json_is_string(v) && strcmp(json_string_value(v), p->choices[i]) == 0;
+        }
+        if (!ok)
+            wrong(c, path, v, allowed);
+        break;
+    }
+    case HM_PARAM_INT_LIST:
+        check_list(c, p, path, v);
+        break;
+    case HM_PARAM_STRING:
+        break;
+    }
+}
+
+/* Fill the "algorithm" object with the defaults of the typed parameters it lacks, so
+ * that setup, the summary and every reader see one value (README.md, "Algorithms"). */
+static void fill_defaults(hm__config_t *c, json_t *a)
+{
+    char other[64];
+    const char *want;
+    for (const hm_param_spec_t *p = c->algo->specs; p && p->name; p++) {
+        if (json_object_get(a, p->name) || (p->flags & HM_PARAM_OPTIONAL) ||
+            p->type == HM_PARAM_INT_LIST ||
+            !only_if_holds(c->algo, a, p, other, sizeof other, &want))
+            continue;
+        json_t *v = p->type == HM_PARAM_ENUM
+                        ? json_string(p->choices[p->def])
+                        : json_integer(hm_qty_value(p->def_of, &c->opt.info, p->def));
+        if (!v || json_object_set_new(a, p->name, v) != 0)
+            add_error(c, "algorithm.%s: out of memory filling in the default", p->name);
+    }
+}
+
 static void check_params(hm__config_t *c, json_t *a)
 {
     const hm_algorithm_t *al = c->algo;
-    /* Unknown parameters. */
     const char *k;
     json_t *v;
     json_object_foreach(a, k, v) {
         if (strcmp(k, "name") == 0)
             continue;
+        char path[128];
+        snprintf(path, sizeof path, "algorithm.%s", k);
+        const hm_param_spec_t *sp = hm_param_spec_find(al->specs, k);
+        if (sp) {
+            check_spec(c, a, sp, path, v);
+            continue;
+        }
         const hm_param_t *p = al->params;
         while (p && p->name && strcmp(p->name, k) != 0)
             p++;
         if (p && p->name) {
-            char path[128];
-            snprintf(path, sizeof path, "algorithm.%s", k);
-            if (p->type == HM_PARAM_STRING) {
-                int ok = 0;
-                if (json_is_string(v)) {
-                    const char *s = json_string_value(v), *q = p->allowed;
-                    size_t len = strlen(s);
-                    while (q && *q) {
-                        const char *bar = strchr(q, '|');
-                        size_t ql = bar ? (size_t)(bar - q) : strlen(q);
-                        ok |= ql == len && strncmp(q, s, len) == 0;
-                        q = bar ? bar + 1 : NULL;
-                    }
-                }
-                if (!ok) {
-                    char allowed[256];
-                    snprintf(allowed, sizeof allowed, "one of %s", p->allowed);
-                    wrong(c, path, v, allowed);
-                }
-            } else if (p->type == HM_PARAM_INT && !json_is_integer(v)) {
-                wrong(c, path, v, p->allowed);
-            } else if (p->type == HM_PARAM_INT_LIST) {
-                int ok = json_is_array(v);
-                size_t i;
-                json_t *e;
-                json_array_foreach(v, i, e)
-                    ok &= json_is_integer(e);
-                if (!ok)
-                    wrong(c, path, v, "a list of integers");
-            }
+            check_textual(c, p, path, v);
             continue;
         }
         char allowed[512] = "name";
+        for (sp = al->specs; sp && sp->name; sp++) {
+            strncat(allowed, ", ", sizeof allowed - strlen(allowed) - 1);
+            strncat(allowed, sp->name, sizeof allowed - strlen(allowed) - 1);
+        }
         for (p = al->params; p && p->name; p++) {
             strncat(allowed, ", ", sizeof allowed - strlen(allowed) - 1);
             strncat(allowed, p->name, sizeof allowed - strlen(allowed) - 1);
@@ -339,6 +652,7 @@ static void check_params(hm__config_t *c, json_t *a)
         add_error(c, "algorithm.%s: unknown parameter of %s; allowed keys: %s", k, al->name,
                   allowed);
     }
+    fill_defaults(c, a);
 }
 
 static void check_algorithm(hm__config_t *c, json_t *a)
@@ -363,33 +677,73 @@ static void check_algorithm(hm__config_t *c, json_t *a)
     check_params(c, a);
 }
 
-/* After topology, ports and algorithm are known: do they fit together? */
+/* The names of the set bits of mask, ", "-separated, from name(bit). */
+static void bit_names(char *buf, size_t size, unsigned mask, int count, const char *(*name)(int),
+                      const char *quote)
+{
+    buf[0] = 0;
+    for (int i = 0; i < count; i++)
+        if (mask & HM_BIT(i)) {
+            size_t len = strlen(buf);
+            snprintf(buf + len, size - len, "%s%s%s%s", len ? ", " : "", quote, name(i), quote);
+        }
+}
+
+static const char *topo_name(int i)
+{
+    return hm_topology_name((hm_topology_kind_t)i);
+}
+static const char *ports_name(int i)
+{
+    return hm_ports_name((hm_ports_kind_t)i);
+}
+static const char *routing_name(int i)
+{
+    return hm_routing_name((hm_routing_t)i);
+}
+static const char *clock_name(int i)
+{
+    return hm_clock_name((hm_clock_mode_t)i);
+}
+
+/* After topology, ports and algorithm are known: do they fit together, and does the
+ * machine meet what the algorithm needs (its descriptor's needs)? */
 static void check_fit(hm__config_t *c)
 {
     const hm_algorithm_t *al = c->algo;
+    const hm_needs_t *nd = &al->needs;
     hm_machine_info_t *in = &c->opt.info;
+    char allowed[256];
     if (!(al->topologies & HM_BIT(in->topology))) {
-        char allowed[256] = "";
-        for (int t = 0; t < HM_TOPO_COUNT; t++)
-            if (al->topologies & HM_BIT(t)) {
-                if (allowed[0])
-                    strcat(allowed, ", ");
-                strcat(allowed, hm_topology_name((hm_topology_kind_t)t));
-            }
+        bit_names(allowed, sizeof allowed, al->topologies, HM_TOPO_COUNT, topo_name, "");
         add_error(c, "topology.kind: found \"%s\"; allowed for %s: %s",
                   hm_topology_name(in->topology), al->name, allowed);
+        return;
     }
     if (!(al->ports & HM_BIT(in->ports))) {
-        char allowed[256] = "";
-        for (int p = 0; p < HM_PORTS_COUNT; p++)
-            if (al->ports & HM_BIT(p)) {
-                if (allowed[0])
-                    strcat(allowed, ", ");
-                strcat(allowed, hm_ports_name((hm_ports_kind_t)p));
-            }
+        bit_names(allowed, sizeof allowed, al->ports, HM_PORTS_COUNT, ports_name, "");
         add_error(c, "ports.model: found \"%s\"; allowed for %s: %s", hm_ports_name(in->ports),
                   al->name, allowed);
     }
+    hm_routing_t routing = in->circuit ? HM_ROUTING_CIRCUIT : HM_ROUTING_PACKET;
+    if (nd->routing && !(nd->routing & HM_BIT(routing))) {
+        bit_names(allowed, sizeof allowed, nd->routing, HM_ROUTING_COUNT, routing_name, "\"");
+        add_error(c, "ports.routing: found \"%s\"; allowed for %s: %s", hm_routing_name(routing),
+                  al->name, allowed);
+    }
+    hm_clock_mode_t mode = c->opt.free_mode ? HM_CLOCK_FREE : HM_CLOCK_SLOTTED;
+    if (nd->clock_modes && !(nd->clock_modes & HM_BIT(mode))) {
+        bit_names(allowed, sizeof allowed, nd->clock_modes, HM_CLOCK_COUNT, clock_name, "\"");
+        add_error(c, "clock.mode: found \"%s\"; allowed for %s: %s%s%s%s", hm_clock_name(mode),
+                  al->name, allowed, nd->clock_why ? " (" : "", nd->clock_why ? nd->clock_why : "",
+                  nd->clock_why ? ")" : "");
+    }
+    if (in->topology == HM_TOPO_HYPERCUBE && in->dim < nd->min_dim)
+        add_error(c, "topology.dim: found %d; allowed for %s: topology.dim >= %d", in->dim,
+                  al->name, nd->min_dim);
+    if (nd->pow2_nodes && (in->nodes & (in->nodes - 1)) != 0)
+        add_error(c, "topology: found %d nodes; allowed for %s: a power of two", in->nodes,
+                  al->name);
 }
 
 static void check_document(hm__config_t *c)
@@ -410,8 +764,10 @@ static void check_document(hm__config_t *c)
     c->opt.info.seed = 1;
 
     json_t *t = get_object(c, root, "topology", 1);
+    size_t before = c->nerrors;
     if (t)
         check_topology(c, t);
+    c->topology_ok = t && c->nerrors == before;
     json_t *a = get_object(c, root, "algorithm", 1);
     if (a)
         check_algorithm(c, a);
@@ -435,10 +791,14 @@ static void check_document(hm__config_t *c)
     json_t *ck = get_object(c, root, "clock", 0);
     if (ck) {
         static const char *const ckeys[] = {"mode", "max_slots", NULL};
-        static const char *const modes[] = {"slotted", "free", NULL};
+        static const char *const modes[] = {
+#define XX(id, name, desc) name,
+            HM_CLOCK_MAP(XX)
+#undef XX
+                NULL};
         only_keys(c, "clock", ck, ckeys);
-        c->opt.free_mode = get_enum(c, ck, "clock", "mode", modes, 0) == 1;
-        c->opt.max_slots = get_int(c, ck, "clock", "max_slots", 1000000, 1, INT64_MAX / 4, 0);
+        c->opt.free_mode = get_enum(c, ck, "clock", "mode", modes, 0) == HM_CLOCK_FREE;
+        c->opt.max_slots = get_int(c, ck, "clock", "max_slots", 1000000, 1, HM__MAX_SLOTS_MAX, 0);
     }
     /* The free-running clock (engine/free.c) has no slots to judge: it cannot hold
      * circuits for several slots nor share the bus's one channel. */
@@ -456,62 +816,220 @@ static void check_document(hm__config_t *c)
     }
     json_t *o = get_object(c, root, "output", 0);
     if (o) {
-        static const char *const okeys[] = {"timeline", "trace", "events", NULL};
+        static const char *const okeys[] = {"timeline",   "trace", "events", "svg",
+                                            "svg_colour", "otf2",  "nodes",  NULL};
+        static const char *const colours[] = {"message", "sender", NULL};
         only_keys(c, "output", o, okeys);
         c->out_timeline = get_path(c, o, "timeline");
         c->out_trace = get_path(c, o, "trace");
         c->out_events = get_path(c, o, "events");
+        c->out_svg = get_path(c, o, "svg");
+        c->svg_colour = get_enum(c, o, "output", "svg_colour", colours, HM__SVG_BY_MESSAGE);
+        c->out_otf2 = get_path(c, o, "otf2");
+        json_t *nodes = json_object_get(o, "nodes");
+        if (nodes)
+            c->out_show = parse_nodes(c, nodes);
+#ifndef HM_HAVE_OTF2
+        if (c->out_otf2)
+            add_error(c, "output.otf2: this hypemu was built without the OTF2 library; allowed: "
+                         "no output.otf2, or install libopen-trace-format2-dev and run "
+                         "./configure again");
+#endif
+        check_distinct_outputs(c);
     }
-    c->opt.record_events = c->out_timeline || c->out_trace || c->out_events;
-    if (c->algo && t && c->nerrors == 0)
+    c->opt.record_events =
+        c->out_timeline || c->out_trace || c->out_events || c->out_svg || c->out_otf2;
+    if (c->algo && c->topology_ok)
         check_fit(c);
 }
 
+/* jansson refuses to read a document nested deeper than this (JSON_PARSER_MAX_DEPTH in
+ * its load.c; every value counts, the top-level object is level 1). --set builds no
+ * document that jansson would refuse: the checks that follow, and jansson's own dump
+ * and free, recurse once per level. */
+#define HM__SET_MAX_DEPTH 2048
+
+/* Well-formed UTF-8 as jansson wants it in keys and strings: no overlong forms, no
+ * surrogates, nothing above U+10FFFF. Returns the length of the sequence at s (1..4),
+ * 0 if there is none. */
+static size_t utf8_seq(const unsigned char *s)
+{
+    unsigned c = s[0];
+    if (c < 0x80)
+        return 1;
+    size_t n = c >= 0xc2 && c <= 0xdf   ? 2
+               : c >= 0xe0 && c <= 0xef ? 3
+               : c >= 0xf0 && c <= 0xf4 ? 4
+                                        : 0;
+    if (n == 0)
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) ||
+        (c == 0xf4 && s[1] > 0x8f))
+        return 0;
+    return n;
+}
+
+static int utf8_valid(const char *s, size_t len)
+{
+    for (size_t i = 0, n; i < len; i += n)
+        if ((n = utf8_seq((const unsigned char *)s + i)) == 0 || n > len - i)
+            return 0;
+    return 1;
+}
+
+/* An argument as a message shows it: bytes that are not UTF-8 text, and control
+ * characters, as \xHH; cut after 60 characters. The caller frees it. */
+static char *show_arg(const char *s)
+{
+    size_t cap = 64 * 4 + 4, o = 0, shown = 0;
+    char *out = malloc(cap);
+    if (!out)
+        return NULL;
+    for (const unsigned char *p = (const unsigned char *)s; *p && shown < 60; shown++) {
+        size_t n = utf8_seq(p);
+        if (n == 1 && *p >= 0x20 && *p != 0x7f)
+            out[o++] = (char)*p++;
+        else if (n > 1) {
+            memcpy(out + o, p, n);
+            o += n;
+            p += n;
+        } else {
+            o += (size_t)snprintf(out + o, cap - o, "\\x%02x", *p++);
+        }
+        if (shown == 59 && *p)
+            o += (size_t)snprintf(out + o, cap - o, "...");
+    }
+    out[o] = 0;
+    return out;
+}
+
+/* Levels of nesting of a value, counted as jansson's parser does: 1 for a scalar or
+ * an empty container. v came from jansson, so the recursion is bounded. */
+static size_t json_depth(const json_t *v)
+{
+    size_t d = 0, i;
+    const char *k;
+    json_t *e;
+    if (json_is_object(v)) {
+        json_object_foreach((json_t *)v, k, e) {
+            size_t de = json_depth(e);
+            d = de > d ? de : d;
+        }
+    } else if (json_is_array(v)) {
+        json_array_foreach(v, i, e) {
+            size_t de = json_depth(e);
+            d = de > d ? de : d;
+        }
+    }
+    return d + 1;
+}
+
 /* --set PATH=VALUE: VALUE is JSON if it parses as JSON, a string otherwise; null
- * removes the field. */
+ * removes the field. PATH is checked whole before the document changes: no empty
+ * key, every key UTF-8, path and value within jansson's nesting limit. */
 static int apply_set(hm__config_t *c, const char *set)
 {
     const char *eq = strchr(set, '=');
+    char *shown = show_arg(set);
+    const char *sh = shown ? shown : "?";
+    json_t *val = NULL;
+    char *path = NULL;
+    int rc = -1;
     if (!eq || eq == set) {
-        add_error(c, "--set %s: expected PATH=VALUE, e.g. topology.dim=6", set);
-        return -1;
+        add_error(c, "--set %s: expected PATH=VALUE, e.g. topology.dim=6", sh);
+        goto done;
     }
-    json_t *val = json_loads(eq + 1, JSON_DECODE_ANY, NULL);
-    if (!val)
-        val = json_string(eq + 1);
-    if (!val)
-        return -1;
-    char *path = strndup(set, (size_t)(eq - set));
+    path = strndup(set, (size_t)(eq - set));
     if (!path) {
-        json_decref(val);
-        return -1;
+        add_error(c, "--set %s: out of memory", sh);
+        goto done;
     }
-    json_t *obj = c->root;
-    char *save = NULL, *part = strtok_r(path, ".", &save);
-    int rc = 0;
-    while (part) {
-        char *next = strtok_r(NULL, ".", &save);
-        if (!json_is_object(obj)) {
-            add_error(c, "--set %s: %s is not inside an object", set, part);
-            rc = -1;
-            break;
+    /* Split PATH at its dots, checking each key. */
+    size_t nkeys = 1;
+    for (char *p = path; *p; p++)
+        nkeys += *p == '.';
+    char *key = path;
+    for (size_t i = 1; i <= nkeys; i++) {
+        char *dot = strchr(key, '.');
+        if (dot)
+            *dot = 0;
+        if (!*key) {
+            add_error(c,
+                      "--set %s: key %zu of %zu in the path is empty; allowed: non-empty keys "
+                      "joined by single dots, e.g. topology.dim=6",
+                      sh, i, nkeys);
+            goto done;
         }
-        if (!next) {
+        if (!utf8_valid(key, strlen(key))) {
+            char *k = show_arg(key);
+            add_error(c, "--set %s: key %zu \"%s\" is not UTF-8 text; allowed: keys in UTF-8", sh,
+                      i, k ? k : "?");
+            free(k);
+            goto done;
+        }
+        key = dot ? dot + 1 : key;
+    }
+    if (nkeys >= HM__SET_MAX_DEPTH) {
+        add_error(c,
+                  "--set %s: found a path of %zu keys; allowed: at most %d keys, fewer for a "
+                  "nested value (%d levels in all, jansson's limit)",
+                  sh, nkeys, HM__SET_MAX_DEPTH - 1, HM__SET_MAX_DEPTH);
+        goto done;
+    }
+    val = json_loads(eq + 1, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL);
+    if (!val) {
+        if (!utf8_valid(eq + 1, strlen(eq + 1))) {
+            add_error(c, "--set %s: the value is not UTF-8 text; allowed: JSON or UTF-8 text", sh);
+            goto done;
+        }
+        val = json_string(eq + 1);
+        if (!val) {
+            add_error(c, "--set %s: out of memory", sh);
+            goto done;
+        }
+    }
+    /* The top-level object is level 1: the value at key n is level n + 1. */
+    size_t depth = json_depth(val);
+    if (nkeys + depth > HM__SET_MAX_DEPTH) {
+        add_error(c,
+                  "--set %s: found a path of %zu keys and a value %zu levels deep; allowed: "
+                  "at most %d levels in all (jansson's limit)",
+                  sh, nkeys, depth, HM__SET_MAX_DEPTH);
+        goto done;
+    }
+
+    /* Walk down, creating the objects on the way. */
+    json_t *obj = c->root;
+    key = path;
+    for (size_t i = 1; i <= nkeys; i++, key += strlen(key) + 1) {
+        if (!json_is_object(obj)) {
+            add_error(c, "--set %s: %s is not inside an object", sh, key);
+            goto done;
+        }
+        if (i == nkeys) {
             /* null removes the field, so that its default applies. */
             if (json_is_null(val))
-                json_object_del(obj, part);
-            else
-                json_object_set(obj, part, val);
-            break;
+                json_object_del(obj, key);
+            else if (json_object_set(obj, key, val) != 0)
+                break;
+            rc = 0;
+            goto done;
         }
-        json_t *child = json_object_get(obj, part);
+        json_t *child = json_object_get(obj, key);
         if (!child) {
             child = json_object();
-            json_object_set_new(obj, part, child);
+            /* set_new takes child: on failure it is already freed. */
+            if (json_object_set_new(obj, key, child) != 0)
+                break;
         }
         obj = child;
-        part = next;
     }
+    add_error(c, "--set %s: out of memory", sh);
+done:
+    free(shown);
     free(path);
     json_decref(val);
     return rc;
@@ -527,18 +1045,32 @@ static int finish_load(hm__config_t *c, char *const *sets, int nsets)
     return c->nerrors ? HM_EXIT_USAGE : HM_EXIT_OK;
 }
 
-int hm__config_load_string(hm__config_t *c, const char *name, const char *text, char *const *sets,
-                           int nsets)
+int hm__config_load_buffer(hm__config_t *c, const char *name, const char *text, size_t len,
+                           char *const *sets, int nsets)
 {
     memset(c, 0, sizeof *c);
     c->file = strdup(name);
     json_error_t je;
-    c->root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+    c->root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     if (!c->root) {
         add_error(c, "line %d, column %d: invalid JSON: %s", je.line, je.column, je.text);
         return HM_EXIT_USAGE;
     }
     return finish_load(c, sets, nsets);
+}
+
+int hm__config_load_string(hm__config_t *c, const char *name, const char *text, char *const *sets,
+                           int nsets)
+{
+    return hm__config_load_buffer(c, name, text, strlen(text), sets, nsets);
+}
+
+/* errno values of open(2) that mean the path names no readable file: the user's
+ * mistake (exit 2). Others (no memory, too many open files, I/O) are the system's. */
+static int path_errno(int e)
+{
+    return e == ENOENT || e == EACCES || e == EPERM || e == ENOTDIR || e == ENAMETOOLONG ||
+           e == ELOOP || e == EISDIR || e == ENXIO || e == ENODEV;
 }
 
 int hm__config_load(hm__config_t *c, const char *file, char *const *sets, int nsets)
@@ -547,12 +1079,27 @@ int hm__config_load(hm__config_t *c, const char *file, char *const *sets, int ns
     c->file = strdup(file);
     json_error_t je;
     FILE *f = fopen(file, "rb");
+    struct stat st;
+    if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        /* fopen opens a directory for reading; reading it fails later with EISDIR. */
+        fclose(f);
+        f = NULL;
+        errno = EISDIR;
+    }
     if (!f) {
-        add_error(c, "cannot open: %s", strerror(errno));
-        return errno == ENOENT || errno == EACCES ? HM_EXIT_USAGE : HM_EXIT_SYSTEM;
+        int e = errno;
+        add_error(c, "cannot open: %s%s", strerror(e), e == EISDIR ? "; allowed: a JSON file" : "");
+        return path_errno(e) ? HM_EXIT_USAGE : HM_EXIT_SYSTEM;
     }
     c->root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+    int read_error = ferror(f) ? errno : 0;
     fclose(f);
+    if (read_error) {
+        json_decref(c->root);
+        c->root = NULL;
+        add_error(c, "cannot read: %s", strerror(read_error));
+        return HM_EXIT_SYSTEM;
+    }
     if (!c->root) {
         add_error(c, "line %d, column %d: invalid JSON: %s", je.line, je.column, je.text);
         return HM_EXIT_USAGE;
@@ -567,10 +1114,27 @@ void hm__config_free(hm__config_t *c)
     free(c->out_timeline);
     free(c->out_trace);
     free(c->out_events);
+    free(c->out_svg);
+    free(c->out_otf2);
+    free(c->out_show);
     for (size_t i = 0; i < c->nerrors; i++)
         free(c->errors[i]);
     free(c->errors);
     memset(c, 0, sizeof *c);
+}
+
+int hm__config_setup(const hm__config_t *c, hm_setup_t *s, char **message)
+{
+    memset(s, 0, sizeof *s);
+    s->machine = &c->opt.info;
+    s->params = c->algo_params;
+    s->file = c->file;
+    s->algorithm = c->algo;
+    *message = NULL;
+    if (!c->algo->setup || c->algo->setup(s) == 0)
+        return HM_EXIT_OK;
+    *message = strdup(s->error[0] ? s->error : "algorithm setup failed");
+    return s->error[0] ? HM_EXIT_USAGE : HM_EXIT_SYSTEM;
 }
 
 void hm__config_print_errors(const hm__config_t *c, FILE *f)

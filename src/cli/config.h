@@ -1,5 +1,5 @@
 /*
- * config.h — the JSON config of SPEC section 2, read with jansson and checked
+ * config.h — the JSON config of README "Config reference", read with jansson and checked
  * completely: every error names the file, the JSON path, what was found and what is
  * allowed, and --validate reports all of them at once.
  */
@@ -7,11 +7,12 @@
 #define HM_CONFIG_H
 
 #include "hm_internal.h"
+#include "out/writers.h" /* HM__SVG_BY_* */
 
 typedef struct hm__cost_s {
     int set;
-    double a, abar, b, rho; /* SPEC section 5: slots per byte, slots per byte, slots,
-                               slots per byte */
+    double a, abar, b, rho; /* README "Config reference", ports.routing and ports.cost: slots per
+                               byte, slots per byte, slots, slots per byte */
 } hm__cost_t;
 
 typedef struct hm__config_s {
@@ -21,7 +22,11 @@ typedef struct hm__config_s {
     hm__cost_t cost;
     const hm_algorithm_t *algo;
     json_t *algo_params; /* borrowed from root: the "algorithm" object */
-    char *out_timeline, *out_trace, *out_events;
+    char *out_timeline, *out_trace, *out_events, *out_svg;
+    char *out_otf2;          /* a directory */
+    unsigned char *out_show; /* output.nodes: a byte per node, NULL for all */
+    int svg_colour;          /* HM__SVG_BY_* (out/writers.h) */
+    int topology_ok;         /* the topology had no error: machine quantities are known */
     /* Errors, one message a line. */
     char **errors;
     size_t nerrors, errcap;
@@ -32,11 +37,21 @@ typedef struct hm__config_s {
  * return value is HM_EXIT_USAGE (or HM_EXIT_SYSTEM for an unreadable file). */
 int hm__config_load(hm__config_t *cfg, const char *file, char *const *sets, int nsets);
 
-/* The same from a JSON text (tests). */
+/* The same from a JSON text of len bytes, named `name` in messages (the fuzz
+ * targets, tests/fuzz/), and from a C string (tests). */
+int hm__config_load_buffer(hm__config_t *cfg, const char *name, const char *text, size_t len,
+                           char *const *sets, int nsets);
 int hm__config_load_string(hm__config_t *cfg, const char *name, const char *text, char *const *sets,
                            int nsets);
 
 void hm__config_free(hm__config_t *cfg);
+
+/* The algorithm's setup on the checked config, as the run and --validate both call
+ * it: fills s (machine, the "algorithm" object with its defaults, file, algorithm) and
+ * calls cfg->algo->setup. Returns HM_EXIT_OK (s->state is the algorithm's, for its
+ * teardown), or HM_EXIT_USAGE with *message the setup's error (HM_EXIT_SYSTEM when
+ * setup failed without one: out of memory); *message is malloc'd. */
+int hm__config_setup(const hm__config_t *cfg, hm_setup_t *s, char **message);
 
 /* Print every error to f, one per line. */
 void hm__config_print_errors(const hm__config_t *cfg, FILE *f);

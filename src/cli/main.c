@@ -1,34 +1,156 @@
 /*
- * main.c — the command line of SPEC section 1.
+ * main.c — the command line of README "Command line".
  *
  *   hypemu [--json] [--set PATH=VALUE]... CONFIG.json
  *   hypemu --validate [--set PATH=VALUE]... CONFIG.json
- *   hypemu --list | --help | --version
+ *   hypemu --list [--json] | --help | --version
  *
  * Exit codes: 0 run complete and verified; 1 verification failed or strict
  * port-model violation; 2 bad usage or config; 3 deadlock or clock.max_slots;
- * 4 system error.
+ * 4 system error; 130 (143) interrupted by SIGINT (SIGTERM): README "Exit codes".
  */
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "run.h"
+
+/* Ctrl-C and SIGTERM: the first raises the engine's interrupt flag, so that the run
+ * stops at the end of its slot and the summary and every output are written for what
+ * was done; a second one exits at once. */
+static atomic_int interrupt_flag;
+static volatile sig_atomic_t interrupt_signal;
+
+static void on_signal(int sig)
+{
+    if (interrupt_signal)
+        _exit(128 + sig);
+    interrupt_signal = sig;
+    atomic_store(&interrupt_flag, 1);
+}
+
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
 
 static void usage(FILE *f)
 {
     fprintf(f,
             "usage: hypemu [--json] [--set PATH=VALUE]... CONFIG.json\n"
             "       hypemu --validate [--set PATH=VALUE]... CONFIG.json\n"
-            "       hypemu --list | --help | --version\n"
+            "       hypemu --list [--json] | --help | --version\n"
             "\n"
             "  --json            print the summary as one JSON object\n"
             "  --set PATH=VALUE  override one config field, repeatable\n"
             "                    (e.g. --set topology.dim=6 --set algorithm.variant=sequential)\n"
             "  --validate        check the config, report every error, run nothing\n"
             "  --list            topologies, port models, algorithms, parameters and papers\n"
+            "                    (with --json: the whole catalogue as one JSON document)\n"
+            "  --timeline-nodes LIST  the text timeline shows these nodes only, e.g. 0-3,8\n"
+            "                    (the same as --set output.nodes=LIST)\n"
             "\n"
             "exit codes: 0 verified, 1 verification failed or strict port-model violation,\n"
             "            2 bad usage or config, 3 deadlock or clock.max_slots, 4 system error\n");
+}
+
+/* ---- the catalogue: --list and --list --json, from the descriptors --------------- */
+
+/* A bound or default of a typed parameter: the machine quantity's name or the number. */
+static void show_value(char *buf, size_t size, hm_qty_t q, int64_t v)
+{
+    if (q != HM_QTY_NONE)
+        snprintf(buf, size, "%s", hm_qty_name(q));
+    else if (v == INT64_MIN || v == INT64_MAX)
+        snprintf(buf, size, "%s", v < 0 ? "-inf" : "inf");
+    else
+        snprintf(buf, size, "%lld", (long long)v);
+}
+
+/* "0..p-1, default 0", "sequential|interleaved|rotated, default rotated", ... */
+static void spec_line(FILE *f, const hm_param_spec_t *p)
+{
+    char lo[32], hi[32], def[32];
+    show_value(lo, sizeof lo, p->min_of, p->min);
+    show_value(hi, sizeof hi, p->max_of, p->max);
+    show_value(def, sizeof def, p->def_of, p->def);
+    fprintf(f, "  %-22s   %s = ", "", p->name);
+    switch (p->type) {
+    case HM_PARAM_ENUM:
+        for (size_t i = 0; p->choices[i]; i++)
+            fprintf(f, "%s%s", i ? "|" : "", p->choices[i]);
+        snprintf(def, sizeof def, "%s", p->choices[p->def]);
+        break;
+    case HM_PARAM_INT_LIST: {
+        char llo[32], lhi[32];
+        show_value(llo, sizeof llo, p->len_min_of, p->len_min);
+        show_value(lhi, sizeof lhi, p->len_max_of, p->len_max);
+        if (strcmp(llo, lhi) == 0)
+            fprintf(f, "list of %s", llo);
+        else
+            fprintf(f, "list of %s..%s", llo, lhi);
+        fprintf(f, " %s%s", p->flags & HM_PARAM_DISTINCT ? "distinct " : "",
+                p->max_of == HM_QTY_NODES_MINUS_1 ? "nodes" : "integers");
+        if (p->min != INT64_MIN || p->max != INT64_MAX || p->max_of != HM_QTY_NONE)
+            fprintf(f, " %s..%s", lo, hi);
+        break;
+    }
+    case HM_PARAM_INT:
+    case HM_PARAM_STRING:
+        if (strcmp(lo, hi) == 0)
+            fprintf(f, "%s", lo);
+        else
+            fprintf(f, "%s..%s", lo, hi);
+        break;
+    }
+    if (p->flags & HM_PARAM_OPTIONAL)
+        fprintf(f, ", default %s", p->default_text ? p->default_text : "none");
+    else
+        fprintf(f, ", default %s", def);
+    if (p->only_if)
+        fprintf(f, ", only with %s", p->only_if);
+    fprintf(f, ": %s\n", p->help);
+}
+
+/* "requires: ..." when the descriptor names restrictions. */
+static void needs_line(FILE *f, const hm_needs_t *nd)
+{
+    if (!nd->routing && !nd->clock_modes && !nd->min_dim && !nd->pow2_nodes)
+        return;
+    fprintf(f, "  %-22s requires:", "");
+    const char *sep = " ";
+    if (nd->routing) {
+        fprintf(f, "%srouting", sep);
+        for (int i = 0; i < HM_ROUTING_COUNT; i++)
+            if (nd->routing & HM_BIT(i))
+                fprintf(f, " %s", hm_routing_name((hm_routing_t)i));
+        sep = "; ";
+    }
+    if (nd->clock_modes) {
+        fprintf(f, "%sclock", sep);
+        for (int i = 0; i < HM_CLOCK_COUNT; i++)
+            if (nd->clock_modes & HM_BIT(i))
+                fprintf(f, " %s", hm_clock_name((hm_clock_mode_t)i));
+        if (nd->clock_why)
+            fprintf(f, " (%s)", nd->clock_why);
+        sep = "; ";
+    }
+    if (nd->min_dim) {
+        fprintf(f, "%sdim >= %d", sep, nd->min_dim);
+        sep = "; ";
+    }
+    if (nd->pow2_nodes)
+        fprintf(f, "%sa power-of-two number of nodes", sep);
+    fputc('\n', f);
 }
 
 static void list(FILE *f)
@@ -40,6 +162,10 @@ static void list(FILE *f)
     fprintf(f, "\nport models:\n");
 #define XX(id, name, desc) fprintf(f, "  %-22s %s\n", name, desc);
     HM_PORTS_MAP(XX)
+#undef XX
+    fprintf(f, "\nclock modes:\n");
+#define XX(id, name, desc) fprintf(f, "  %-22s %s\n", name, desc);
+    HM_CLOCK_MAP(XX)
 #undef XX
     fprintf(f, "\nalgorithms:\n");
     for (size_t i = 0; hm_algorithms[i]; i++) {
@@ -56,15 +182,192 @@ static void list(FILE *f)
                 fprintf(f, " %s%s", hm_ports_name((hm_ports_kind_t)p),
                         (int)a->default_ports == p ? " (default)" : "");
         fputc('\n', f);
+        needs_line(f, &a->needs);
+        for (const hm_param_spec_t *p = a->specs; p && p->name; p++)
+            spec_line(f, p);
         for (const hm_param_t *p = a->params; p && p->name; p++)
             fprintf(f, "  %-22s   %s = %s%s%s: %s\n", "", p->name, p->allowed,
                     p->defval ? ", default " : " (required)", p->defval ? p->defval : "", p->help);
     }
 }
 
+/* A bound as JSON: the number, the quantity's name ("p-1"), or null when unbounded. */
+static json_t *json_bound(hm_qty_t q, int64_t v)
+{
+    if (q != HM_QTY_NONE)
+        return json_string(hm_qty_name(q));
+    if (v == INT64_MIN || v == INT64_MAX)
+        return json_null();
+    return json_integer(v);
+}
+
+static json_t *json_bits(unsigned mask, int count, const char *(*name)(int))
+{
+    json_t *a = json_array();
+    for (int i = 0; i < count; i++)
+        if (!mask || (mask & HM_BIT(i)))
+            json_array_append_new(a, json_string(name(i)));
+    return a;
+}
+
+static const char *topo_name(int i)
+{
+    return hm_topology_name((hm_topology_kind_t)i);
+}
+static const char *ports_name(int i)
+{
+    return hm_ports_name((hm_ports_kind_t)i);
+}
+static const char *routing_name(int i)
+{
+    return hm_routing_name((hm_routing_t)i);
+}
+static const char *clock_name(int i)
+{
+    return hm_clock_name((hm_clock_mode_t)i);
+}
+
+static json_t *json_spec(const hm_param_spec_t *p)
+{
+    static const char *const types[] = {"int", "string", "int-list", "enum"};
+    json_t *o = json_object(), *choices = json_null(), *def;
+    if (p->type == HM_PARAM_ENUM) {
+        choices = json_array();
+        for (size_t i = 0; p->choices[i]; i++)
+            json_array_append_new(choices, json_string(p->choices[i]));
+        def = json_string(p->choices[p->def]);
+    } else if (p->flags & HM_PARAM_OPTIONAL) {
+        def = p->default_text ? json_string(p->default_text) : json_null();
+    } else {
+        def = json_bound(p->def_of, p->def);
+    }
+    json_object_set_new(o, "name", json_string(p->name));
+    json_object_set_new(o, "type", json_string(types[p->type]));
+    json_object_set_new(o, "default", def);
+    json_object_set_new(o, "min",
+                        p->type == HM_PARAM_ENUM ? json_null() : json_bound(p->min_of, p->min));
+    json_object_set_new(o, "max",
+                        p->type == HM_PARAM_ENUM ? json_null() : json_bound(p->max_of, p->max));
+    json_object_set_new(o, "choices", choices);
+    if (p->type == HM_PARAM_INT_LIST) {
+        json_object_set_new(o, "min_length", json_bound(p->len_min_of, p->len_min));
+        json_object_set_new(o, "max_length", json_bound(p->len_max_of, p->len_max));
+        json_object_set_new(o, "distinct", json_boolean(p->flags & HM_PARAM_DISTINCT));
+    }
+    json_object_set_new(o, "optional", json_boolean(p->flags & HM_PARAM_OPTIONAL));
+    json_object_set_new(o, "only_if", p->only_if ? json_string(p->only_if) : json_null());
+    json_object_set_new(o, "help", json_string(p->help));
+    return o;
+}
+
+/* A textual parameter: its text as it is. */
+static json_t *json_textual(const hm_param_t *p)
+{
+    static const char *const types[] = {"int", "string", "int-list", "enum"};
+    return json_pack("{s:s, s:s, s:s?, s:n, s:n, s:n, s:s, s:s}", "name", p->name, "type",
+                     types[p->type], "default", p->defval, "min", "max", "choices", "allowed",
+                     p->allowed, "help", p->help);
+}
+
+static json_t *json_algorithm(const hm_algorithm_t *a)
+{
+    const hm_needs_t *nd = &a->needs;
+    const char *problem = hm_problem_name(a->problem);
+    json_t *o = json_object(), *params = json_array();
+    for (const hm_param_spec_t *p = a->specs; p && p->name; p++)
+        json_array_append_new(params, json_spec(p));
+    for (const hm_param_t *p = a->params; p && p->name; p++)
+        json_array_append_new(params, json_textual(p));
+    json_t *req = json_object();
+    json_object_set_new(req, "routing", json_bits(nd->routing, HM_ROUTING_COUNT, routing_name));
+    json_object_set_new(req, "clock_modes", json_bits(nd->clock_modes, HM_CLOCK_COUNT, clock_name));
+    json_object_set_new(req, "clock_why", nd->clock_why ? json_string(nd->clock_why) : json_null());
+    json_object_set_new(req, "min_dim", json_integer(nd->min_dim));
+    json_object_set_new(req, "power_of_two_nodes", json_boolean(nd->pow2_nodes));
+    json_object_set_new(o, "name", json_string(a->name));
+    json_object_set_new(o, "problem", problem ? json_string(problem) : json_null());
+    json_object_set_new(o, "description", json_string(a->description));
+    json_object_set_new(o, "paper", json_string(a->paper));
+    json_object_set_new(o, "topologies", json_bits(a->topologies, HM_TOPO_COUNT, topo_name));
+    json_object_set_new(o, "ports", json_bits(a->ports, HM_PORTS_COUNT, ports_name));
+    json_object_set_new(o, "default_ports", json_string(hm_ports_name(a->default_ports)));
+    json_object_set_new(o, "requires", req);
+    json_object_set_new(o, "params", params);
+    return o;
+}
+
+/* The whole catalogue as one JSON document (README.md, "Algorithms"). */
+static json_t *catalogue(void)
+{
+    json_t *doc = json_object(), *algos = json_array();
+    for (size_t i = 0; hm_algorithms[i]; i++)
+        json_array_append_new(algos, json_algorithm(hm_algorithms[i]));
+    json_object_set_new(doc, "algorithms", algos);
+#define LIST(key, MAP)                                                                             \
+    do {                                                                                           \
+        json_t *l = json_array();                                                                  \
+        MAP(XX)                                                                                    \
+        json_object_set_new(doc, key, l);                                                          \
+    } while (0)
+#define XX(id, name, desc)                                                                         \
+    json_array_append_new(l, json_pack("{s:s, s:s}", "name", name, "description", desc));
+    LIST("problems", HM_PROBLEM_MAP);
+    LIST("topologies", HM_TOPOLOGY_MAP);
+    LIST("ports", HM_PORTS_MAP);
+    LIST("clock_modes", HM_CLOCK_MAP);
+    LIST("routings", HM_ROUTING_MAP);
+#undef XX
+#undef LIST
+    return doc;
+}
+
+static void list_json(FILE *f)
+{
+    json_t *doc = catalogue();
+    if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0)
+        fputc('\n', f);
+    json_decref(doc);
+}
+
+/* --validate: the checks of the config, then the algorithm's own setup and teardown,
+ * exactly as a run makes them, so that whatever the run would reject is rejected
+ * here with the same message. */
+static int validate_config(const hm__config_t *cfg, const char *file)
+{
+    hm_setup_t s;
+    char *message;
+    int rc = hm__config_setup(cfg, &s, &message);
+    if (rc != HM_EXIT_OK) {
+        fprintf(stderr, "hypemu: %s\n", message ? message : "algorithm setup failed");
+        free(message);
+        return rc;
+    }
+    if (cfg->algo->teardown)
+        cfg->algo->teardown(s.state);
+    printf("%s: valid (%s on %s, %d nodes, %s ports)\n", file, cfg->algo->name,
+           hm_topology_name(cfg->opt.info.topology), cfg->opt.info.nodes,
+           hm_ports_name(cfg->opt.info.ports));
+    return HM_EXIT_OK;
+}
+
+/* Everything for stdout goes through stdio: before exiting, flush it and check that
+ * every write went through (a full disk, /dev/full, an I/O error...). A lost
+ * write is a system error, exit 4, said on stderr: the user would otherwise take an
+ * empty or cut output for the whole answer. */
+static int stdout_done(int rc)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return rc;
+    int e = errno ? errno : EIO;
+    fprintf(stderr, "hypemu: cannot write standard output: %s\n", strerror(e));
+    return HM_EXIT_SYSTEM;
+}
+
 int main(int argc, char **argv)
 {
     int json = 0, validate = 0;
+    const char *timeline_nodes = NULL; /* --timeline-nodes LIST */
     const char *file = NULL;
     char **sets = calloc((size_t)argc, sizeof *sets);
     int nsets = 0;
@@ -75,15 +378,20 @@ int main(int argc, char **argv)
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
             free(sets);
-            return HM_EXIT_OK;
+            return stdout_done(HM_EXIT_OK);
         } else if (strcmp(a, "--version") == 0) {
             printf("hypemu %s\n", HM_VERSION);
             free(sets);
-            return HM_EXIT_OK;
+            return stdout_done(HM_EXIT_OK);
         } else if (strcmp(a, "--list") == 0) {
-            list(stdout);
+            /* --list --json: the catalogue as one JSON document. */
+            int as_json = json || (i + 1 < argc && strcmp(argv[i + 1], "--json") == 0);
+            if (as_json)
+                list_json(stdout);
+            else
+                list(stdout);
             free(sets);
-            return HM_EXIT_OK;
+            return stdout_done(HM_EXIT_OK);
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
         } else if (strcmp(a, "--validate") == 0) {
@@ -98,10 +406,17 @@ int main(int argc, char **argv)
                 free(sets);
                 return HM_EXIT_USAGE;
             }
+        } else if (strcmp(a, "--timeline-nodes") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "hypemu: --timeline-nodes needs a list of nodes, e.g. 0-3,8\n");
+                free(sets);
+                return HM_EXIT_USAGE;
+            }
+            timeline_nodes = argv[++i];
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr,
-                    "hypemu: unknown option %s; allowed: --json, --set, --validate, "
-                    "--list, --help, --version\n",
+                    "hypemu: unknown option %s; allowed: --json, --set, --timeline-nodes, "
+                    "--validate, --list, --help, --version\n",
                     a);
             free(sets);
             return HM_EXIT_USAGE;
@@ -119,24 +434,41 @@ int main(int argc, char **argv)
         return HM_EXIT_USAGE;
     }
 
+    /* --timeline-nodes LIST is --set output.nodes="LIST", last of the overrides; the
+     * list stays a string (as JSON, "3" would be a number). */
+    char *nodes_set = NULL;
+    if (timeline_nodes) {
+        nodes_set = hm__strdup_printf("output.nodes=\"%s\"", timeline_nodes);
+        if (!nodes_set) {
+            free(sets);
+            return HM_EXIT_SYSTEM;
+        }
+        sets[nsets++] = nodes_set;
+    }
     hm__config_t cfg;
     int rc = hm__config_load(&cfg, file, sets, nsets);
     free(sets);
+    free(nodes_set);
     if (rc != HM_EXIT_OK) {
         hm__config_print_errors(&cfg, stderr);
         hm__config_free(&cfg);
         return rc;
     }
     if (validate) {
-        printf("%s: valid (%s on %s, %d nodes, %s ports)\n", file, cfg.algo->name,
-               hm_topology_name(cfg.opt.info.topology), cfg.opt.info.nodes,
-               hm_ports_name(cfg.opt.info.ports));
+        rc = validate_config(&cfg, file);
         hm__config_free(&cfg);
-        return HM_EXIT_OK;
+        return stdout_done(rc);
     }
 
     hm__result_t res;
+    cfg.opt.interrupt = &interrupt_flag;
+    catch_signals();
     rc = hm__run_config(&cfg, &res);
+    if (rc == HM_EXIT_INTERRUPTED && interrupt_signal == SIGTERM) {
+        rc = 128 + SIGTERM;
+        if (res.summary)
+            json_object_set_new(res.summary, "exit_code", json_integer(rc));
+    }
     if (res.message)
         fprintf(stderr, "hypemu: %s\n", res.message);
     if (res.summary) {
@@ -151,8 +483,7 @@ int main(int argc, char **argv)
             hm__summary_print(stdout, res.summary);
         }
     }
-    if (fflush(stdout) != 0 && rc == HM_EXIT_OK)
-        rc = HM_EXIT_SYSTEM;
+    rc = stdout_done(rc);
     hm__result_free(&res);
     hm__config_free(&cfg);
     return rc;

@@ -1,11 +1,16 @@
 /*
- * run.c — one run: setup, machine, threads, verify, outputs, summary.
+ * run.c — one run: setup, machine, threads, outcome, verify, outputs, summary. The
+ * machine is destroyed as soon as its outcome is taken; verify, the writers and the
+ * summary read the outcome only.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "out/writers.h"
 #include "run.h"
 
 static double seconds_now(void)
@@ -15,41 +20,195 @@ static double seconds_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-typedef int (*writer_fn)(const hm__machine_t *, const hm__timeline_t *, FILE *);
+/* A writer of README "Outputs", with what it needs from the config. */
+typedef int (*writer_fn)(const hm__config_t *cfg, const hm__result_t *res, FILE *f);
 
-static int write_one(hm__result_t *res, const char *path, writer_fn fn, const hm__timeline_t *tl)
+static int w_timeline(const hm__config_t *cfg, const hm__result_t *res, FILE *f)
+{
+    return hm__write_timeline_nodes(res->outcome, cfg->out_show, f);
+}
+
+static int w_events(const hm__config_t *cfg, const hm__result_t *res, FILE *f)
+{
+    (void)cfg;
+    return hm__write_events(res->outcome, f);
+}
+
+static int w_trace(const hm__config_t *cfg, const hm__result_t *res, FILE *f)
+{
+    (void)cfg;
+    return hm__write_trace(res->outcome, f);
+}
+
+/* The picture's title is the summary in one line: what ran, how long, against which
+ * bound, and the verdict. */
+static int w_svg(const hm__config_t *cfg, const hm__result_t *res, FILE *f)
+{
+    const hm_machine_info_t *in = &res->outcome->info;
+    const hm_report_t *r = &res->report;
+    json_t *variant = json_object_get(cfg->algo_params, "variant");
+    char bound[160] = "";
+    if (r->bound_expr && r->bound >= 0)
+        snprintf(bound, sizeof bound, ", bound %s = %lld", r->bound_expr, (long long)r->bound);
+    char *title = hm__strdup_printf("%s%s%s on %s, %d nodes, %s ports: %lld slots%s, %s",
+                                    cfg->algo->name, json_is_string(variant) ? " " : "",
+                                    json_is_string(variant) ? json_string_value(variant) : "",
+                                    hm_topology_name(in->topology), in->nodes,
+                                    hm_ports_name(in->ports), (long long)r->completion_slots, bound,
+                                    r->verified ? "verified" : r->verification);
+    if (!title) {
+        errno = ENOMEM;
+        return -1;
+    }
+    int rc = hm__write_svg(res->outcome, title, cfg->svg_colour, f);
+    free(title);
+    return rc;
+}
+
+static void add_message(hm__result_t *res, const char *fmt, const char *path, const char *why)
+{
+    char *line = hm__strdup_printf(fmt, path, why);
+    char *msg = hm__strdup_printf("%s%s%s", res->message ? res->message : "",
+                                  res->message ? "\n" : "", line ? line : path);
+    free(line);
+    free(res->message);
+    res->message = msg;
+}
+
+/* Write one output. A regular file (or a new one) is written to a temporary file in
+ * the same directory and renamed over its name once complete (README "Outputs"): a
+ * reader never sees a cut file, and a run that fails keeps the previous one. A device
+ * or a pipe (/dev/null, /dev/stdout) is written in place. */
+static int write_one(const hm__config_t *cfg, hm__result_t *res, const char *path, writer_fn fn)
 {
     if (!path)
         return 0;
-    FILE *f = fopen(path, "w");
-    int ok = f && fn(res->m, tl, f) == 0;
+    struct stat st;
+    int in_place = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+    char *tmp = in_place ? NULL : hm__strdup_printf("%s.tmp-%ld", path, (long)getpid());
+    if (!in_place && !tmp) {
+        add_message(res, "cannot write %s: %s", path, strerror(ENOMEM));
+        return -1;
+    }
+    FILE *f = fopen(in_place ? path : tmp, "w");
+    int ok = f && fn(cfg, res, f) == 0;
     int err = errno;
     if (f && fclose(f) != 0)
         ok = 0, err = errno;
+    if (ok && tmp && rename(tmp, path) != 0)
+        ok = 0, err = errno;
+    if (!ok && tmp)
+        unlink(tmp);
+    free(tmp);
     if (ok)
         return 0;
-    char *msg = hm__strdup_printf("%s%scannot write %s: %s", res->message ? res->message : "",
-                                  res->message ? "\n" : "", path, strerror(err));
-    free(res->message);
-    res->message = msg;
+    add_message(res, "cannot write %s: %s", path, strerror(err));
     return -1;
 }
 
 static int write_outputs(const hm__config_t *cfg, hm__result_t *res)
 {
-    if (!cfg->opt.record_events || !res->m)
+    if (!cfg->opt.record_events || !res->outcome)
         return 0;
-    hm__timeline_t tl;
-    if (hm__timeline_merge(res->m, &tl) != 0) {
-        free(res->message);
-        res->message = hm__strdup_printf("out of memory merging the node logs");
+    int rc = 0;
+    rc |= write_one(cfg, res, cfg->out_timeline, w_timeline);
+    rc |= write_one(cfg, res, cfg->out_events, w_events);
+    rc |= write_one(cfg, res, cfg->out_trace, w_trace);
+    rc |= write_one(cfg, res, cfg->out_svg, w_svg);
+#ifdef HM_HAVE_OTF2
+    char err[512];
+    if (cfg->out_otf2 && hm__write_otf2(res->outcome, cfg->out_otf2, err, sizeof err) != 0) {
+        add_message(res, "cannot write %s: %s", cfg->out_otf2, err);
+        rc = -1;
+    }
+#endif
+    return rc;
+}
+
+int hm__exit_code_of(hm__end_t end)
+{
+    switch (end) {
+    case HM__END_DONE:
+        return HM_EXIT_OK;
+    case HM__END_CONFLICT:
+        return HM_EXIT_VERIFY;
+    case HM__END_DEADLOCK:
+    case HM__END_MAX_SLOTS:
+        return HM_EXIT_STUCK;
+    case HM__END_INTERRUPTED:
+        return HM_EXIT_INTERRUPTED;
+    default:
+        return HM_EXIT_SYSTEM;
+    }
+}
+
+/* Why a run that stopped early is not verified (the summary's "verification"). */
+static const char *unverified_because(hm__end_t end)
+{
+    switch (end) {
+    case HM__END_CONFLICT:
+        return "port-model violation under strict contention";
+    case HM__END_DEADLOCK:
+        return "deadlock";
+    case HM__END_MAX_SLOTS:
+        return "clock.max_slots reached";
+    case HM__END_INTERRUPTED:
+        return "interrupted";
+    default:
+        return "system error";
+    }
+}
+
+/* Build the machine, run it, keep its outcome and destroy it. Returns the end cause,
+ * or -1 (res->message says why) if there is no outcome. */
+static int run_machine(const hm__config_t *cfg, void *state, hm__result_t *res)
+{
+    char err[512] = "";
+    hm__machine_t *m = NULL;
+    if (hm__machine_create(&m, &cfg->opt, cfg->algo, state, err, sizeof err) != 0) {
+        res->message = strdup(err);
+        hm__machine_destroy(m);
         return -1;
     }
-    int rc = 0;
-    rc |= write_one(res, cfg->out_timeline, hm__write_timeline, &tl);
-    rc |= write_one(res, cfg->out_events, hm__write_events, &tl);
-    rc |= write_one(res, cfg->out_trace, hm__write_trace, &tl);
-    hm__timeline_free(&tl);
+    double t0 = seconds_now();
+    hm__machine_run(m);
+    res->wall_seconds = seconds_now() - t0;
+    if (hm__outcome_take(m, &res->outcome) != 0)
+        res->message = strdup("out of memory merging the node logs");
+    hm__machine_destroy(m);
+    if (!res->outcome)
+        return -1;
+    if (res->outcome->reason)
+        res->message = strdup(res->outcome->reason);
+    return (int)res->outcome->end;
+}
+
+/* Verify the outcome; returns the exit code. */
+static int verify(const hm__config_t *cfg, void *state, hm__result_t *res)
+{
+    const hm__outcome_t *o = res->outcome;
+    hm_report_t *r = &res->report;
+    r->machine = &o->info;
+    r->state = state;
+    r->completion_slots = o->stats.last_activity + 1;
+    r->bound = r->lower = -1;
+    r->extra = json_object();
+    r->priv = o;
+    if (cfg->algo->verify)
+        cfg->algo->verify(r);
+    int rc = hm__exit_code_of(o->end);
+    if (r->error && rc == HM_EXIT_OK) {
+        free(res->message);
+        res->message = hm__strdup_printf("verify: %s", r->error);
+        rc = HM_EXIT_SYSTEM;
+    }
+    if (o->end != HM__END_DONE) {
+        r->verified = 0;
+        snprintf(r->verification, sizeof r->verification, "not verified: the run stopped (%s)",
+                 unverified_because(o->end));
+    }
+    if (rc == HM_EXIT_OK && !r->verified)
+        rc = HM_EXIT_VERIFY;
     return rc;
 }
 
@@ -57,53 +216,17 @@ int hm__run_config(const hm__config_t *cfg, hm__result_t *res)
 {
     memset(res, 0, sizeof *res);
     const hm_algorithm_t *algo = cfg->algo;
-    hm_setup_t setup = {.machine = &cfg->opt.info, .params = cfg->algo_params, .file = cfg->file};
-    if (algo->setup && algo->setup(&setup) != 0) {
-        res->message = strdup(setup.error[0] ? setup.error : "algorithm setup failed");
-        return res->exit_code = setup.error[0] ? HM_EXIT_USAGE : HM_EXIT_SYSTEM;
-    }
-    char err[256] = "";
-    int rc = hm__machine_create(&res->m, &cfg->opt, algo, setup.state, err, sizeof err);
-    if (rc != HM_EXIT_OK) {
-        res->message = strdup(err);
+    /* The same setup as --validate's (config.c). */
+    hm_setup_t setup;
+    int src = hm__config_setup(cfg, &setup, &res->message);
+    if (src != HM_EXIT_OK)
+        return res->exit_code = src;
+    if (run_machine(cfg, setup.state, res) < 0) {
         if (algo->teardown)
             algo->teardown(setup.state);
-        return res->exit_code = rc;
+        return res->exit_code = HM_EXIT_SYSTEM;
     }
-    double t0 = seconds_now();
-    rc = hm__machine_run(res->m);
-    res->wall_seconds = seconds_now() - t0;
-    hm__machine_t *m = res->m;
-    if (m->stop_reason)
-        res->message = strdup(m->stop_reason);
-
-    hm_report_t *r = &res->report;
-    r->machine = &m->info;
-    r->state = setup.state;
-    r->completion_slots = m->stats.last_activity + 1;
-    r->bound = r->lower = -1;
-    r->extra = json_object();
-    r->priv = m;
-    if (algo->verify)
-        algo->verify(r);
-    if (r->error && rc == HM_EXIT_OK) {
-        free(res->message);
-        res->message = hm__strdup_printf("verify: %s", r->error);
-        rc = HM_EXIT_SYSTEM;
-    }
-    if (rc != HM_EXIT_OK) {
-        r->verified = 0;
-        snprintf(r->verification, sizeof r->verification, "not verified: the run stopped (%s)",
-                 rc == HM_EXIT_VERIFY ? "port-model violation under strict contention"
-                 : rc == HM_EXIT_STUCK
-                     ? (m->stop_reason && strncmp(m->stop_reason, "deadlock", 8) == 0
-                            ? "deadlock"
-                            : "clock.max_slots reached")
-                     : "system error");
-    }
-    if (rc == HM_EXIT_OK && !r->verified)
-        rc = HM_EXIT_VERIFY;
-    res->exit_code = rc;
+    res->exit_code = verify(cfg, setup.state, res);
     if (write_outputs(cfg, res) != 0 && res->exit_code == HM_EXIT_OK)
         res->exit_code = HM_EXIT_SYSTEM;
     res->summary = hm__summary_build(cfg, res);
@@ -114,13 +237,13 @@ int hm__run_config(const hm__config_t *cfg, hm__result_t *res)
     }
     if (algo->teardown)
         algo->teardown(setup.state);
-    r->state = NULL;
+    res->report.state = NULL;
     return res->exit_code;
 }
 
 void hm__result_free(hm__result_t *res)
 {
-    hm__machine_destroy(res->m);
+    hm__outcome_free(res->outcome);
     json_decref(res->report.extra);
     json_decref(res->summary);
     free(res->message);

@@ -1,6 +1,7 @@
 /*
  * run.h — one run, from a checked config to a summary: algorithm setup, machine,
- * node threads, verification, output files.
+ * node threads, the outcome, verification, output files. This is where the run's
+ * end cause becomes an exit code (README "Exit codes").
  */
 #ifndef HM_RUN_H
 #define HM_RUN_H
@@ -9,9 +10,9 @@
 
 typedef struct hm__result_s {
     int exit_code;
-    hm__machine_t *m; /* kept for the writers; NULL if never built */
+    hm__outcome_t *outcome; /* what the run left (the machine is gone); NULL if none */
     hm_report_t report;
-    json_t *summary; /* SPEC section 7 */
+    json_t *summary; /* README "Summary" */
     double wall_seconds;
     char *message; /* why the run stopped or failed, for stderr (owned) */
 } hm__result_t;
@@ -21,13 +22,11 @@ typedef struct hm__result_s {
 int hm__run_config(const hm__config_t *cfg, hm__result_t *res);
 void hm__result_free(hm__result_t *res);
 
+/* The exit code of a run that ended so (verified or not aside). */
+int hm__exit_code_of(hm__end_t end);
+
 /* summary.c */
 json_t *hm__summary_build(const hm__config_t *cfg, const hm__result_t *res);
 void hm__summary_print(FILE *f, const json_t *summary);
-
-/* out/: each returns 0 or -1 with errno set. */
-int hm__write_events(const hm__machine_t *m, const hm__timeline_t *tl, FILE *f);
-int hm__write_timeline(const hm__machine_t *m, const hm__timeline_t *tl, FILE *f);
-int hm__write_trace(const hm__machine_t *m, const hm__timeline_t *tl, FILE *f);
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * summary.c — the run summary of SPEC section 7, as one JSON object (--json) or as
- * readable lines. The keys come in the SPEC's order; algorithm-specific keys follow.
+ * summary.c — the run summary of README "Outputs", as one JSON object (--json) or as
+ * readable lines. The keys come in the order of README "Outputs"; algorithm-specific keys follow.
  */
 #include <string.h>
 
@@ -17,7 +17,7 @@ json_t *hm__summary_build(const hm__config_t *cfg, const hm__result_t *res)
 {
     const hm_machine_info_t *in = &cfg->opt.info;
     const hm_report_t *r = &res->report;
-    const hm__stats_t *st = &res->m->stats;
+    const hm__stats_t *st = &res->outcome->stats;
     json_t *o = json_object();
     int bad = !o; /* any failed allocation: the summary is dropped (exit 4) */
 #define SET(key, value) (bad |= json_object_set_new(o, key, value) != 0)
@@ -44,15 +44,17 @@ json_t *hm__summary_build(const hm__config_t *cfg, const hm__result_t *res)
     SET("stalls", json_integer(st->stalls));
     SET("max_mailbox_depth", json_integer(st->max_mailbox_depth));
     SET("slots_run", json_integer(st->slots_run));
-    json_t *circ = hm__circuit_summary(res->m);
-    if (circ) /* circuit routing: messages, link and port contention (SPEC 5) */
-        SET("circuits", circ);
-    json_t *fr = hm__free_summary(res->m);
-    if (fr) /* free-running clock: real contention, no port model */
-        SET("free", fr);
+    /* The transport's own figures: "circuits" (messages, link and port contention) or
+     * "free" (real contention, no port model). */
+    if (res->outcome->transport)
+        SET(res->outcome->transport_key, json_incref(res->outcome->transport));
     SET("verified", json_boolean(r->verified));
     SET("verification", json_string(r->verification));
     SET("exit_code", json_integer(res->exit_code));
+    /* How a run that did not finish ended (conflict, deadlock, max_slots, interrupted,
+     * system): the outcome's typed cause. */
+    if (res->outcome && res->outcome->end != HM__END_DONE)
+        SET("end", json_string(hm__end_name(res->outcome->end)));
     if (res->message)
         SET("stopped", json_string(res->message));
     SET("wall_seconds", json_real(res->wall_seconds));
@@ -71,7 +73,7 @@ void hm__summary_print(FILE *f, const json_t *s)
     const char *k;
     json_t *v;
     json_object_foreach((json_t *)s, k, v) {
-        if (strcmp(k, "stopped") == 0)
+        if (strcmp(k, "stopped") == 0 || strcmp(k, "end") == 0)
             continue; /* already on stderr */
         if (json_is_object(v) && json_is_real(json_object_get(v, "value"))) {
             fprintf(f, "%-18s %.6f  (%s)\n", k, json_real_value(json_object_get(v, "value")),

@@ -1,14 +1,16 @@
 /*
- * clock.c — the global barrier clock (SPEC section 3).
+ * clock.c — the global barrier clock (README "Slot semantics") of the slotted
+ * transports: packet routing (engine/packet.c) and circuit routing (ports/circuit.c).
  *
  * The clock is a discrete-event barrier. Only the nodes that have something to do in
  * slot t run in it (the "active" list). Each active node ends its slot by saying what
  * it waits for: a later slot (a timer) or a packet. The last active node to end the
- * slot runs hm__commit on its own thread while every other node sleeps on its own
- * semaphore: commit judges the slot's transmissions against the port model, delivers
- * the packets, then computes the next slot that has work — the earliest timer, t + 1
- * if a packet woke a node or a delayed packet must be retried — and posts the
- * semaphores of the nodes active in it. A node that waits for a packet or for a far
+ * slot runs hm__clock_commit on its own thread while every other node sleeps on its
+ * own semaphore: commit registers what each node waits for, lets the transport judge
+ * and deliver the slot's transmissions (its commit hook), then computes the next slot
+ * that has work — the earliest timer, t + 1 if a packet woke a node, or the
+ * transport's next event (a delayed packet, a message that starts or arrives) — and
+ * posts the semaphores of the nodes active in it. A node that waits for a packet or for a far
  * slot is not woken in between, and slots in which nothing happens cost nothing.
  *
  * Memory ordering: a node writes its outbox and log during its slot, then decrements
@@ -17,6 +19,7 @@
  * nodes of the next slot.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,13 +87,13 @@ static void timer_clean_top(hm__machine_t *m)
 
 /* ---- stopping ------------------------------------------------------------- */
 
-void hm__stop(hm__machine_t *m, int code, char *reason)
+void hm__stop(hm__machine_t *m, hm__end_t end, char *reason)
 {
     if (atomic_load(&m->aborted)) {
         free(reason);
         return;
     }
-    m->exit_code = code;
+    m->end = end;
     m->stop_reason = reason;
     atomic_store(&m->aborted, 1);
 }
@@ -105,65 +108,38 @@ static void wake_all_for_abort(hm__machine_t *m)
     }
 }
 
+static void fail_system(hm__machine_t *m, const char *what)
+{
+    hm__stop(m, HM__END_SYSTEM, hm__strdup_printf("out of memory in %s", what));
+}
+
 /* ---- deadlock report ---------------------------------------------------- */
+
+static int blocked_line(const void *ctx, int i, char *buf, size_t len)
+{
+    const hm__machine_t *m = ctx;
+    const hm_node_t *n = &m->nodes[i];
+    if (n->stalled > 0) {
+        int to = m->tp->stalled_on ? m->tp->stalled_on(m, i) : -1;
+        if (to < 0)
+            return 0;
+        snprintf(buf, len, "\n  node %d waits on node %d (mailbox %d->%d full, capacity %d)", i, to,
+                 i, to, m->opt.mailbox_capacity);
+        return 1;
+    }
+    if (n->wait != HM__WAIT_PACKET)
+        return 0;
+    snprintf(buf, len, "\n  node %d waits for a packet from any neighbour", i);
+    return 1;
+}
 
 static char *deadlock_report(hm__machine_t *m)
 {
-    size_t cap = 256, len = 0;
-    char *s = malloc(cap);
-    if (!s)
-        return NULL;
-    len = (size_t)snprintf(s, cap,
-                           "deadlock at slot %lld: every node is blocked and nothing is in "
-                           "flight",
-                           (long long)m->now);
-    int shown = 0, total = 0;
-    for (int i = 0; i < m->info.nodes; i++) {
-        hm_node_t *n = &m->nodes[i];
-        char line[160];
-        line[0] = 0;
-        if (n->stalled > 0) {
-            /* Find which mailbox holds it back. */
-            for (size_t k = 0; k < m->stalled.n; k++) {
-                if (m->stalled.v[k].src == n->id) {
-                    snprintf(line, sizeof line,
-                             "\n  node %d waits on node %d (mailbox %d->%d full, capacity %d)",
-                             n->id, m->stalled.v[k].dst, n->id, m->stalled.v[k].dst,
-                             m->opt.mailbox_capacity);
-                    break;
-                }
-            }
-        } else if (n->wait == HM__WAIT_PACKET) {
-            snprintf(line, sizeof line, "\n  node %d waits for a packet from any neighbour", n->id);
-        }
-        if (!line[0])
-            continue;
-        total++;
-        if (shown >= 20)
-            continue;
-        shown++;
-        size_t l = strlen(line);
-        if (len + l + 1 > cap) {
-            cap = (len + l + 1) * 2;
-            char *t = realloc(s, cap);
-            if (!t)
-                return s;
-            s = t;
-        }
-        memcpy(s + len, line, l + 1);
-        len += l;
-    }
-    if (total > shown) {
-        char more[64];
-        snprintf(more, sizeof more, "\n  ... and %d more blocked nodes", total - shown);
-        size_t l = strlen(more);
-        char *t = realloc(s, len + l + 1);
-        if (t) {
-            s = t;
-            memcpy(s + len, more, l + 1);
-        }
-    }
-    return s;
+    char head[128];
+    snprintf(head, sizeof head,
+             "deadlock at slot %lld: every node is blocked and nothing is in flight",
+             (long long)m->now);
+    return hm__blocked_report(head, m->info.nodes, blocked_line, m);
 }
 
 /* ---- commit: the end of a slot ------------------------------------------ */
@@ -174,14 +150,10 @@ static int cmp_int32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int link_of(const hm__machine_t *m, const hm__copy_t *c)
-{
-    return c->src * m->maxdeg + c->sport;
-}
-
 /* A packet reached node dst in slot t, the last slot of its transmission: into its
  * inbox, logged there, and the node is woken in slot t + 1 if it was waiting for one.
- * Also called by ports/circuit.c when a message that lasted several slots arrives. */
+ * Called by the transports' commit hooks. The copy's payload passes to the inbox,
+ * also when the call fails (it is then released). */
 int hm__deliver(hm__machine_t *m, hm__copy_t *c, int64_t t)
 {
     hm_node_t *r = &m->nodes[c->dst];
@@ -189,14 +161,20 @@ int hm__deliver(hm__machine_t *m, hm__copy_t *c, int64_t t)
     c->pkt.port = c->dport;
     c->pkt.sent_slot = c->sent_slot;
     c->pkt.recv_slot = t;
-    if (HM__PUSH(r->inbox, *c) != 0)
+    if (hm__inbox_push(&r->inbox, c) != 0) {
+        hm__blob_release(c->blob); /* the caller no longer owns it either way */
         return -1;
+    }
     m->stats.transmissions++;
     if (t > m->stats.last_activity)
         m->stats.last_activity = t;
-    if (m->opt.record_events)
+    if (m->opt.record_events) {
         hm__log_event(r, HM__EV_RECV, t, c->dport, c->src, c->pkt.msg, c->pkt.value, c->dur,
                       c->flow, NULL);
+        /* Its mailbox depth, for the traces (out/otf2.c). */
+        if (r->log.n > 0 && r->log.v[r->log.n - 1].kind == HM__EV_RECV)
+            r->log.v[r->log.n - 1].depth = (int32_t)r->inbox.n;
+    }
     if (r->wait == HM__WAIT_PACKET && r->stalled == 0) {
         r->wait = HM__WAIT_NONE;
         r->woke_by_packet = 1;
@@ -207,8 +185,7 @@ int hm__deliver(hm__machine_t *m, hm__copy_t *c, int64_t t)
     return 0;
 }
 
-/* Register what node n asked for when it ended its slot. */
-static int register_wait(hm__machine_t *m, hm_node_t *n, int64_t t)
+int hm__register_wait(hm__machine_t *m, hm_node_t *n)
 {
     switch (n->wait) {
     case HM__WAIT_DONE:
@@ -217,11 +194,10 @@ static int register_wait(hm__machine_t *m, hm_node_t *n, int64_t t)
     case HM__WAIT_TIMER:
         return timer_push(m, n->wake_at, n);
     case HM__WAIT_PACKET:
-        if (n->inbox.n > n->inbox_head) {
+        if (n->inbox.n > 0) {
             n->wait = HM__WAIT_NONE;
             n->woke_by_packet = 1;
             n->wake_gen++;
-            (void)t;
             return HM__PUSH(m->woken, n->id);
         }
         if (n->wake_at >= 0)
@@ -233,189 +209,60 @@ static int register_wait(hm__machine_t *m, hm_node_t *n, int64_t t)
     return 0;
 }
 
-/* A stalled copy left its node's backlog: once the backlog is empty the node's wait
- * counts again. */
-static int unstall(hm__machine_t *m, hm_node_t *n, int64_t t)
+/* Step 1: every active node said what it waits for. */
+static int register_waits(hm__machine_t *m)
 {
-    if (--n->stalled > 0)
-        return 0;
-    if (n->wait == HM__WAIT_TIMER && n->wake_at <= t)
-        n->wake_at = t + 1;
-    if (n->wait == HM__WAIT_PACKET && n->wake_at >= 0 && n->wake_at <= t)
-        n->wake_at = t + 1;
-    return register_wait(m, n, t);
-}
-
-static int admit_or_hold(hm__machine_t *m, size_t i, int64_t t, hm__copyvec_t *keep)
-{
-    hm__copy_t *c = &m->cand.v[i];
-    char why[256];
-    if (hm__port_admit(m, (int)i, why, sizeof why)) {
-        /* Transmitted: it stays in the same mailbox, now received-unread, until the
-         * receiver reads it. */
-        return hm__deliver(m, c, t);
-    }
-    if (m->opt.contention == HM__CONTENTION_STRICT) {
-        m->stats.conflicts++;
-        char *msg = hm__strdup_printf("slot %lld: %s", (long long)t, why);
-        if (m->opt.record_events) {
-            hm__log_event(&m->nodes[c->src], HM__EV_CONFLICT, t, c->sport, c->dst, c->pkt.msg,
-                          c->pkt.value, 1, 0, hm__strdup_printf("%s", why));
-        }
-        if (!atomic_load(&m->aborted))
-            hm__stop(m, HM_EXIT_VERIFY, msg);
-        else
-            free(msg);
-        hm__blob_release(c->blob);
-        m->occ[link_of(m, c)]--;
-        return 0;
-    }
-    /* Queue policy: the copy waits in its mailbox for a later slot. */
-    if (!c->delayed) {
-        c->delayed = 1;
-        m->stats.delayed_packets++;
-        m->stats.conflicts++;
-        if (m->opt.record_events)
-            hm__log_event(&m->nodes[c->src], HM__EV_DELAY, t, c->sport, c->dst, c->pkt.msg,
-                          c->pkt.value, 1, 0, hm__strdup_printf("%s", why));
-    }
-    m->stats.delay_slots++;
-    return HM__PUSH(*keep, *c);
-}
-
-static void fail_system(hm__machine_t *m, const char *what)
-{
-    hm__stop(m, HM_EXIT_SYSTEM, hm__strdup_printf("out of memory in %s", what));
-}
-
-void hm__commit(hm__machine_t *m)
-{
-    int64_t t = m->now;
-    m->woken.n = 0;
-    m->cand.n = 0;
-
-    /* 1. Every active node said what it waits for. */
     for (size_t i = 0; i < m->active.n; i++) {
         hm_node_t *n = &m->nodes[m->active.v[i]];
-        if (n->failed)
-            return hm__stop(m, HM_EXIT_SYSTEM, hm__fail_message(n));
-        if (n->stalled == 0 && register_wait(m, n, t) != 0)
-            return fail_system(m, "the clock");
-    }
-
-    /* Circuit routing (ports/circuit.c) replaces steps 2 and 3: messages last several
-     * slots and the receive ports, not mailboxes, hold them back. */
-    if (m->circ) {
-        if (hm__circuit_commit(m, t) != 0)
-            return fail_system(m, "the circuits");
-        goto next_slot;
-    }
-
-    /* 2. Candidates, oldest first: copies delayed earlier, then copies whose full
-     *    mailbox has room again, then this slot's new copies in node order. */
-    for (size_t i = 0; i < m->pending.n; i++)
-        if (HM__PUSH(m->cand, m->pending.v[i]) != 0)
-            return fail_system(m, "the mailboxes");
-    m->pending.n = 0;
-
-    size_t keep = 0;
-    for (size_t i = 0; i < m->stalled.n; i++) {
-        hm__copy_t *c = &m->stalled.v[i];
-        int l = link_of(m, c);
-        /* A copy behind another stalled copy on its link keeps its place. */
-        if (m->occ[l] < m->opt.mailbox_capacity && m->stall_count[l] > 0) {
-            m->stall_count[l]--;
-            m->occ[l]++;
-            if (m->occ[l] > m->stats.max_mailbox_depth)
-                m->stats.max_mailbox_depth = m->occ[l];
-            if (HM__PUSH(m->cand, *c) != 0 || unstall(m, &m->nodes[c->src], t) != 0)
-                return fail_system(m, "the mailboxes");
-        } else {
-            m->stalled.v[keep++] = *c;
+        if (n->failed) {
+            hm__stop(m, HM__END_SYSTEM, hm__fail_message(n));
+            return -1;
+        }
+        if (n->stalled == 0 && hm__register_wait(m, n) != 0) {
+            fail_system(m, "the clock");
+            return -1;
         }
     }
-    m->stalled.n = keep;
+    return 0;
+}
 
-    for (size_t i = 0; i < m->active.n; i++) {
-        hm_node_t *n = &m->nodes[m->active.v[i]];
-        for (size_t k = 0; k < n->outbox.n; k++) {
-            hm__copy_t *c = &n->outbox.v[k];
-            int l = link_of(m, c);
-            if (m->occ[l] >= m->opt.mailbox_capacity || m->stall_count[l] > 0) {
-                /* Backpressure: the mailbox is full, the sender waits for room. */
-                m->stall_count[l]++;
-                m->stats.stalls++;
-                if (m->opt.record_events)
-                    hm__log_event(n, HM__EV_STALL, t, c->sport, c->dst, c->pkt.msg, c->pkt.value, 1,
-                                  0, NULL);
-                if (n->stalled++ == 0 && n->wait != HM__WAIT_DONE) {
-                    /* Its wait was registered in step 1: take it back. */
-                    n->wake_gen++;
-                    for (size_t w = 0; w < m->woken.n; w++)
-                        if (m->woken.v[w] == n->id) {
-                            m->woken.v[w] = m->woken.v[--m->woken.n];
-                            n->wait = HM__WAIT_PACKET;
-                            break;
-                        }
-                }
-                if (HM__PUSH(m->stalled, *c) != 0)
-                    return fail_system(m, "the mailboxes");
-                continue;
-            }
-            m->occ[l]++;
-            if (m->occ[l] > m->stats.max_mailbox_depth)
-                m->stats.max_mailbox_depth = m->occ[l];
-            if (HM__PUSH(m->cand, *c) != 0)
-                return fail_system(m, "the mailboxes");
-        }
-        n->outbox.n = 0;
-    }
-
-    /* 3. The port model judges the candidates in order. */
-    for (size_t i = 0; i < m->cand.n; i++)
-        if (admit_or_hold(m, i, t, &m->pending) != 0)
-            return fail_system(m, "the mailboxes");
-
-next_slot:
-    if (atomic_load(&m->aborted))
-        return;
-
-    /* 4. The next slot with work. */
-    int64_t next;
-again:
-    next = INT64_MAX;
-    if (m->woken.n > 0 || m->pending.n > 0)
-        next = t + 1;
+/* The next slot after t with work: a woken node, a timer, the transport's next event. */
+static int64_t next_slot(hm__machine_t *m, int64_t t)
+{
+    int64_t next = m->woken.n > 0 ? t + 1 : INT64_MAX;
     timer_clean_top(m);
     if (m->timers.n > 0 && m->timers.v[0].slot < next)
         next = m->timers.v[0].slot;
-    if (m->circ) {
-        int64_t c = hm__circuit_next(m, t);
-        if (c < next)
-            next = c;
-    }
+    int64_t tp = m->tp->next(m, t);
+    return tp < next ? tp : next;
+}
 
-    m->active.n = 0;
+/* No next slot, or one past clock.max_slots: the run ends. Returns 1 if it ended. */
+static int run_ends(hm__machine_t *m, int64_t next)
+{
     if (next == INT64_MAX) {
-        if (m->done_nodes == m->info.nodes && m->stalled.n == 0)
-            return; /* finished */
-        hm__stop(m, HM_EXIT_STUCK, deadlock_report(m));
-        return;
+        if (m->done_nodes < m->info.nodes)
+            hm__stop(m, HM__END_DEADLOCK, deadlock_report(m));
+        return 1;
     }
     if (next >= m->opt.max_slots) {
-        hm__stop(m, HM_EXIT_STUCK,
+        hm__stop(m, HM__END_MAX_SLOTS,
                  hm__strdup_printf("clock.max_slots = %lld reached: the next slot with work "
                                    "is %lld, with %d of %d nodes still running",
                                    (long long)m->opt.max_slots, (long long)next,
                                    m->info.nodes - m->done_nodes, m->info.nodes));
-        return;
+        return 1;
     }
+    return 0;
+}
 
-    /* 5. Open slot `next`: its active nodes, ascending. */
+/* The nodes active in slot `next` (t + 1 takes the woken ones), ascending. */
+static int open_slot(hm__machine_t *m, int64_t t, int64_t next)
+{
     if (next == t + 1)
         for (size_t i = 0; i < m->woken.n; i++)
             if (HM__PUSH(m->active, m->woken.v[i]) != 0)
-                return fail_system(m, "the clock");
+                return -1;
     while (m->timers.n > 0) {
         timer_clean_top(m);
         if (m->timers.n == 0 || m->timers.v[0].slot != next)
@@ -426,23 +273,45 @@ again:
         n->wait = HM__WAIT_NONE;
         n->wake_gen++;
         if (HM__PUSH(m->active, tm.node) != 0)
-            return fail_system(m, "the clock");
-    }
-    if (m->active.n == 0 && m->circ) {
-        /* Only a message starts or arrives in slot `next`: no node runs in it, so
-         * commit it here at once and look further. */
-        t = m->now = next;
-        m->woken.n = 0;
-        m->stats.slots_run++;
-        if (hm__circuit_commit(m, t) != 0)
-            return fail_system(m, "the circuits");
-        if (atomic_load(&m->aborted))
-            return;
-        goto again;
+            return -1;
     }
     qsort(m->active.v, m->active.n, sizeof(int32_t), cmp_int32);
     m->now = next;
     m->stats.slots_run++;
+    return 0;
+}
+
+/* Close slot m->now and open the next one with a node in it (m->active empty when the
+ * run ends). A slot in which only the transport has work (a delayed packet, a
+ * message that starts or arrives) runs no node: it is committed here at once. */
+void hm__clock_commit(hm__machine_t *m)
+{
+    int64_t t = m->now;
+    m->woken.n = 0;
+    if (register_waits(m) != 0)
+        return;
+    for (;;) {
+        if (m->tp->commit(m, t) != 0)
+            return fail_system(m, m->tp->name);
+        m->active.n = 0;
+        if (atomic_load(&m->aborted))
+            return;
+        if (hm__interrupted(m))
+            return hm__stop(m, HM__END_INTERRUPTED,
+                            hm__strdup_printf("interrupted at the end of slot %lld, with %d of "
+                                              "%d nodes still running",
+                                              (long long)t, m->info.nodes - m->done_nodes,
+                                              m->info.nodes));
+        int64_t next = next_slot(m, t);
+        if (run_ends(m, next))
+            return;
+        if (open_slot(m, t, next) != 0)
+            return fail_system(m, "the clock");
+        if (m->active.n > 0)
+            return;
+        t = next;
+        m->woken.n = 0;
+    }
 }
 
 /* ---- called by node threads ---------------------------------------------- */
@@ -460,7 +329,7 @@ static void end_slot(hm_node_t *n)
     for (;;) {
         if (atomic_load(&m->aborted))
             return;
-        hm__commit(m);
+        hm__clock_commit(m);
         if (atomic_load(&m->aborted)) {
             wake_all_for_abort(m);
             return;
@@ -481,7 +350,7 @@ static void end_slot(hm_node_t *n)
  * (one futex call each) spread over the cores instead of queueing on the committer.
  * No commit can rewrite the list meanwhile: a node has not ended its slot while it
  * is still waking its children. */
-void hm__wake_children(hm_node_t *n)
+static void wake_children(hm_node_t *n)
 {
     hm__machine_t *m = n->m;
     size_t k = n->active_index, count = m->active.n;
@@ -489,7 +358,7 @@ void hm__wake_children(hm_node_t *n)
         sem_post(&m->nodes[m->active.v[c]].wake);
 }
 
-int hm__yield(hm_node_t *n)
+static int yield(hm_node_t *n)
 {
     hm__machine_t *m = n->m;
     if (atomic_load(&m->aborted))
@@ -499,13 +368,75 @@ int hm__yield(hm_node_t *n)
         ;
     if (atomic_load(&m->aborted))
         return HM_EABORT;
-    hm__wake_children(n);
+    wake_children(n);
     n->now = m->now;
     return HM_OK;
 }
 
-void hm__finish(hm_node_t *n)
+void hm__slot_finish(hm_node_t *n)
 {
     n->wait = HM__WAIT_DONE;
     end_slot(n);
+}
+
+/* No commit can run: slot 0 is still open (some node never existed to end it). A
+ * node checks the abort before it sleeps and after it wakes, so one post each is
+ * enough for those that sleep already or are about to. */
+void hm__slot_abort(hm__machine_t *m, char *reason)
+{
+    hm__stop(m, HM__END_SYSTEM, reason);
+    for (int i = 0; i < m->info.nodes; i++)
+        if (m->nodes[i].started)
+            sem_post(&m->nodes[i].wake);
+}
+
+/* ---- the node side of the slotted transports --------------------------------- */
+
+int hm__slot_pending(const hm_node_t *n)
+{
+    return (int)n->inbox.n;
+}
+
+int hm__slot_recv(hm_node_t *n, hm_packet_t *out)
+{
+    hm__machine_t *m = n->m;
+    hm__blob_release(n->held);
+    n->held = NULL;
+    if (n->inbox.n == 0)
+        return HM_ENOENT;
+    hm__copy_t c = hm__inbox_take(&n->inbox);
+    /* Reading frees its place in the link's mailbox (routed messages have none). */
+    if (c.sport >= 0)
+        m->occ[c.src * m->maxdeg + c.sport]--;
+    if (out)
+        *out = c.pkt;
+    n->held = c.blob;
+    return HM_OK;
+}
+
+int hm__slot_wait_packet(hm_node_t *n, hm_packet_t *out, int64_t deadline)
+{
+    if (hm__slot_pending(n) > 0)
+        return out ? hm__slot_recv(n, out) : HM_OK;
+    if (deadline >= 0 && deadline <= n->now)
+        return HM_ENOENT;
+    hm__blob_release(n->held);
+    n->held = NULL;
+    n->wait = HM__WAIT_PACKET;
+    n->wake_at = deadline;
+    int rc = yield(n);
+    if (rc != HM_OK)
+        return rc;
+    if (!n->woke_by_packet && hm__slot_pending(n) == 0)
+        return HM_ENOENT;
+    return out ? hm__slot_recv(n, out) : HM_OK;
+}
+
+int hm__slot_wait_until(hm_node_t *n, int64_t slot)
+{
+    hm__blob_release(n->held);
+    n->held = NULL;
+    n->wait = HM__WAIT_TIMER;
+    n->wake_at = slot;
+    return yield(n);
 }

@@ -1,5 +1,5 @@
 /*
- * free.c — the free-running clock (clock.mode "free", SPEC section 3: "wall-clock
+ * free.c — the free-running clock (clock.mode "free", README "Slot semantics": "wall-clock
  * measurements belong in the summary's wall_seconds and in the free-running mode").
  *
  * There is no barrier. Every node thread runs as fast as the host lets it, and the
@@ -65,17 +65,17 @@ struct hm__free_s {
     unsigned char *link_blocked; /* per link src*maxdeg+sport, under the receiver's lock */
     pthread_mutex_t g;
     int running, done; /* under g */
-    /* After the run (hm__free_collect). */
+    /* After the run (collect). */
     int64_t lock_waits, blocked_sends, blocked_receives, blocked_ns, max_node_blocked_ns;
 };
 
-int hm__free_create(hm__machine_t *m)
+static int create(hm__machine_t *m)
 {
     int n = m->info.nodes;
     hm__free_t *F = calloc(1, sizeof *F);
     if (!F)
         return -1;
-    m->free = F;
+    m->tp_priv = F;
     size_t links = (size_t)n * (size_t)m->maxdeg;
     F->nodes = aligned_alloc(64, (size_t)n * sizeof *F->nodes);
     F->link_blocked = calloc(links ? links : 1, 1);
@@ -83,7 +83,7 @@ int hm__free_create(hm__machine_t *m)
         free(F->nodes);
         free(F->link_blocked);
         free(F);
-        m->free = NULL;
+        m->tp_priv = NULL;
         return -1;
     }
     memset(F->nodes, 0, (size_t)n * sizeof *F->nodes);
@@ -96,7 +96,7 @@ int hm__free_create(hm__machine_t *m)
             free(F->link_blocked);
             pthread_mutex_destroy(&F->g);
             free(F);
-            m->free = NULL;
+            m->tp_priv = NULL;
             return -1;
         }
     }
@@ -104,9 +104,9 @@ int hm__free_create(hm__machine_t *m)
     return 0;
 }
 
-void hm__free_destroy(hm__machine_t *m)
+static void destroy(hm__machine_t *m)
 {
-    hm__free_t *F = m->free;
+    hm__free_t *F = m->tp_priv;
     if (!F)
         return;
     for (int i = 0; i < m->info.nodes; i++) {
@@ -117,7 +117,7 @@ void hm__free_destroy(hm__machine_t *m)
     free(F->nodes);
     free(F->link_blocked);
     free(F);
-    m->free = NULL;
+    m->tp_priv = NULL;
 }
 
 /* ---- helpers ---------------------------------------------------------------- */
@@ -140,63 +140,37 @@ static void lock_counted(fnode_t *self, pthread_mutex_t *mx)
 
 static int aborted(const hm__machine_t *m)
 {
-    return atomic_load(&((hm__machine_t *)m)->aborted);
+    return hm__aborted(m);
 }
 
-/* Append a line to a growing report; returns the (maybe moved) string. */
-static char *append(char *s, size_t *len, const char *line)
+static int blocked_line(const void *ctx, int i, char *buf, size_t len)
 {
-    size_t l = strlen(line);
-    char *t = realloc(s, *len + l + 1);
-    if (!t)
-        return s;
-    memcpy(t + *len, line, l + 1);
-    *len += l;
-    return t;
+    const hm__machine_t *m = ctx;
+    const fnode_t *f = &((const hm__free_t *)m->tp_priv)->nodes[i];
+    if (f->state == FB_SEND)
+        snprintf(buf, len,
+                 "\n  node %d waits on node %d (mailbox %d->%d full, capacity %d), at slot %lld", i,
+                 f->peer, i, f->peer, m->opt.mailbox_capacity, (long long)f->slot);
+    else if (f->state == FB_RECV)
+        snprintf(buf, len, "\n  node %d waits for a packet from any neighbour, at slot %lld", i,
+                 (long long)f->slot);
+    else
+        return 0;
+    return 1;
 }
 
 /* Under g: who waits on whom. */
 static char *deadlock_report(hm__machine_t *m)
 {
-    hm__free_t *F = m->free;
-    size_t len = 0;
-    char *s = append(NULL, &len,
-                     "deadlock (free-running clock): every node that has not returned is "
-                     "blocked");
-    if (!s)
-        return NULL;
-    int shown = 0, total = 0;
-    for (int i = 0; i < m->info.nodes; i++) {
-        fnode_t *f = &F->nodes[i];
-        char line[192];
-        if (f->state == FB_SEND)
-            snprintf(
-                line, sizeof line,
-                "\n  node %d waits on node %d (mailbox %d->%d full, capacity %d), at slot %lld", i,
-                f->peer, i, f->peer, m->opt.mailbox_capacity, (long long)f->slot);
-        else if (f->state == FB_RECV)
-            snprintf(line, sizeof line,
-                     "\n  node %d waits for a packet from any neighbour, at slot %lld", i,
-                     (long long)f->slot);
-        else
-            continue;
-        if (total++ < 20) {
-            shown++;
-            s = append(s, &len, line);
-        }
-    }
-    if (total > shown) {
-        char more[64];
-        snprintf(more, sizeof more, "\n  ... and %d more blocked nodes", total - shown);
-        s = append(s, &len, more);
-    }
-    return s;
+    return hm__blocked_report("deadlock (free-running clock): every node that has not returned "
+                              "is blocked",
+                              m->info.nodes, blocked_line, m);
 }
 
 /* With no lock held: make every sleeper see the abort. */
 static void wake_all(hm__machine_t *m)
 {
-    hm__free_t *F = m->free;
+    hm__free_t *F = m->tp_priv;
     for (int i = 0; i < m->info.nodes; i++) {
         pthread_mutex_lock(&F->nodes[i].lock);
         pthread_mutex_unlock(&F->nodes[i].lock);
@@ -210,7 +184,7 @@ static void wake_all(hm__machine_t *m)
  * sleep, and calls wake_all once it holds no lock). */
 static int block(hm__machine_t *m, int id, int state, int peer, int64_t slot)
 {
-    hm__free_t *F = m->free;
+    hm__free_t *F = m->tp_priv;
     fnode_t *f = &F->nodes[id];
     pthread_mutex_lock(&F->g);
     f->state = state;
@@ -218,7 +192,7 @@ static int block(hm__machine_t *m, int id, int state, int peer, int64_t slot)
     f->slot = slot;
     int dead = --F->running == 0 && !aborted(m);
     if (dead)
-        hm__stop(m, HM_EXIT_STUCK, deadlock_report(m));
+        hm__stop(m, HM__END_DEADLOCK, deadlock_report(m));
     pthread_mutex_unlock(&F->g);
     return dead;
 }
@@ -226,11 +200,36 @@ static int block(hm__machine_t *m, int id, int state, int peer, int64_t slot)
 /* Node `id` was woken by the caller (holding the lock `id` waits with). */
 static void unblock(hm__machine_t *m, int id)
 {
-    hm__free_t *F = m->free;
+    hm__free_t *F = m->tp_priv;
     pthread_mutex_lock(&F->g);
     F->nodes[id].state = FB_NONE;
     F->running++;
     pthread_mutex_unlock(&F->g);
+}
+
+/* With no lock held: stop the run (the first reason wins) and wake every sleeper. */
+static int stop(hm__machine_t *m, hm__end_t end, char *reason)
+{
+    pthread_mutex_lock(&((hm__free_t *)m->tp_priv)->g);
+    hm__stop(m, end, reason);
+    pthread_mutex_unlock(&((hm__free_t *)m->tp_priv)->g);
+    wake_all(m);
+    return HM_EABORT;
+}
+
+static void abort_run(hm__machine_t *m, char *reason)
+{
+    stop(m, HM__END_SYSTEM, reason);
+}
+
+/* The interrupt flag was raised: the run stops at this node's next step. */
+static int check_interrupt(hm_node_t *n)
+{
+    if (!hm__interrupted(n->m) || aborted(n->m))
+        return HM_OK;
+    return stop(n->m, HM__END_INTERRUPTED,
+                hm__strdup_printf("interrupted at slot %lld of node %d (free-running clock)",
+                                  (long long)n->now, n->id));
 }
 
 /* Set the calling node's logical clock; past clock.max_slots the run stops. */
@@ -239,17 +238,11 @@ static int advance(hm_node_t *n, int64_t slot)
     hm__machine_t *m = n->m;
     if (slot <= n->now)
         return HM_OK;
-    if (slot >= m->opt.max_slots) {
-        pthread_mutex_lock(&m->free->g);
-        if (!aborted(m))
-            hm__stop(m, HM_EXIT_STUCK,
-                     hm__strdup_printf("clock.max_slots = %lld reached: the logical clock of "
-                                       "node %d reached slot %lld (free-running clock)",
-                                       (long long)m->opt.max_slots, n->id, (long long)slot));
-        pthread_mutex_unlock(&m->free->g);
-        wake_all(m);
-        return HM_EABORT;
-    }
+    if (slot >= m->opt.max_slots)
+        return stop(m, HM__END_MAX_SLOTS,
+                    hm__strdup_printf("clock.max_slots = %lld reached: the logical clock of "
+                                      "node %d reached slot %lld (free-running clock)",
+                                      (long long)m->opt.max_slots, n->id, (long long)slot));
     n->now = slot;
     return HM_OK;
 }
@@ -260,7 +253,7 @@ static int advance(hm_node_t *n, int64_t slot)
 static int deliver(hm_node_t *n, hm__copy_t *c)
 {
     hm__machine_t *m = n->m;
-    hm__free_t *F = m->free;
+    hm__free_t *F = m->tp_priv;
     fnode_t *me = &F->nodes[n->id], *rf = &F->nodes[c->dst];
     hm_node_t *r = &m->nodes[c->dst];
     size_t l = (size_t)c->src * (size_t)m->maxdeg + (size_t)c->sport;
@@ -289,7 +282,7 @@ static int deliver(hm_node_t *n, hm__copy_t *c)
         pthread_mutex_unlock(&rf->lock);
         return HM_EABORT;
     }
-    if (HM__PUSH(r->inbox, *c) != 0) {
+    if (hm__inbox_push(&r->inbox, c) != 0) {
         pthread_mutex_unlock(&rf->lock);
         n->failed = 1;
         return HM_ENOMEM;
@@ -308,9 +301,10 @@ static int deliver(hm_node_t *n, hm__copy_t *c)
     return HM_OK;
 }
 
-int hm__free_post(hm_node_t *n)
+/* Deliver n's outbox now (may block: backpressure). */
+static int post(hm_node_t *n)
 {
-    int rc = HM_OK;
+    int rc = check_interrupt(n);
     size_t k = 0;
     for (; k < n->outbox.n && rc == HM_OK; k++) {
         rc = deliver(n, &n->outbox.v[k]);
@@ -325,29 +319,35 @@ int hm__free_post(hm_node_t *n)
 
 /* ---- receiving ---------------------------------------------------------------- */
 
-int hm__free_pending(const hm_node_t *n)
+static int emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p)
 {
-    hm__free_t *F = n->m->free;
+    int rc = hm__emit_copies(n, ports, p);
+    return rc == HM_OK ? post(n) : rc;
+}
+
+static int pending(const hm_node_t *n)
+{
+    hm__free_t *F = n->m->tp_priv;
     fnode_t *f = &F->nodes[n->id];
     lock_counted(f, &f->lock);
-    int k = (int)(n->inbox.n - n->inbox_head);
+    int k = (int)n->inbox.n;
     pthread_mutex_unlock(&f->lock);
     return k;
 }
 
-int hm__free_recv(hm_node_t *n, hm_packet_t *out)
+static int recv(hm_node_t *n, hm_packet_t *out)
 {
     hm__machine_t *m = n->m;
-    hm__free_t *F = m->free;
+    hm__free_t *F = m->tp_priv;
     fnode_t *f = &F->nodes[n->id];
     hm__blob_release(n->held);
     n->held = NULL;
     lock_counted(f, &f->lock);
-    if (n->inbox_head >= n->inbox.n) {
+    if (n->inbox.n == 0) {
         pthread_mutex_unlock(&f->lock);
         return HM_ENOENT;
     }
-    hm__copy_t c = n->inbox.v[n->inbox_head++];
+    hm__copy_t c = hm__inbox_take(&n->inbox);
     size_t l = (size_t)c.src * (size_t)m->maxdeg + (size_t)c.sport;
     m->occ[l]--;
     if (F->link_blocked[l]) {
@@ -355,14 +355,6 @@ int hm__free_recv(hm_node_t *n, hm_packet_t *out)
         F->link_blocked[l] = 0;
         unblock(m, c.src);
         pthread_cond_signal(&F->nodes[c.src].cv);
-    }
-    if (n->inbox_head == n->inbox.n) {
-        n->inbox.n = n->inbox_head = 0;
-    } else if (n->inbox_head >= 64 && 2 * n->inbox_head >= n->inbox.n) {
-        memmove(n->inbox.v, n->inbox.v + n->inbox_head,
-                (n->inbox.n - n->inbox_head) * sizeof *n->inbox.v);
-        n->inbox.n -= n->inbox_head;
-        n->inbox_head = 0;
     }
     pthread_mutex_unlock(&f->lock);
 
@@ -384,17 +376,17 @@ int hm__free_recv(hm_node_t *n, hm_packet_t *out)
     return HM_OK;
 }
 
-int hm__free_wait_packet(hm_node_t *n, hm_packet_t *out, int64_t deadline)
+static int wait_packet(hm_node_t *n, hm_packet_t *out, int64_t deadline)
 {
     hm__machine_t *m = n->m;
-    hm__free_t *F = m->free;
+    hm__free_t *F = m->tp_priv;
     fnode_t *f = &F->nodes[n->id];
-    if (aborted(m))
+    if (aborted(m) || check_interrupt(n) != HM_OK)
         return HM_EABORT;
     lock_counted(f, &f->lock);
-    if (n->inbox.n > n->inbox_head) {
+    if (n->inbox.n > 0) {
         pthread_mutex_unlock(&f->lock);
-        return out ? hm__free_recv(n, out) : HM_OK;
+        return out ? recv(n, out) : HM_OK;
     }
     if (deadline >= 0) {
         /* No global time to wait for: jump to the deadline. */
@@ -420,28 +412,28 @@ int hm__free_wait_packet(hm_node_t *n, hm_packet_t *out, int64_t deadline)
         wake_all(m);
     if (dead || !woken || aborted(m))
         return HM_EABORT;
-    return out ? hm__free_recv(n, out) : HM_OK;
+    return out ? recv(n, out) : HM_OK;
 }
 
-int hm__free_wait_until(hm_node_t *n, int64_t slot)
+static int wait_until(hm_node_t *n, int64_t slot)
 {
-    if (aborted(n->m))
+    if (aborted(n->m) || check_interrupt(n) != HM_OK)
         return HM_EABORT;
     hm__blob_release(n->held);
     n->held = NULL;
     return advance(n, slot);
 }
 
-void hm__free_finish(hm_node_t *n)
+static void finish(hm_node_t *n)
 {
     hm__machine_t *m = n->m;
-    hm__free_t *F = m->free;
+    hm__free_t *F = m->tp_priv;
     pthread_mutex_lock(&F->g);
     F->nodes[n->id].state = FB_DONE;
     F->done++;
     int dead = --F->running == 0 && F->done < m->info.nodes && !aborted(m);
     if (dead)
-        hm__stop(m, HM_EXIT_STUCK, deadlock_report(m));
+        hm__stop(m, HM__END_DEADLOCK, deadlock_report(m));
     pthread_mutex_unlock(&F->g);
     if (dead)
         wake_all(m);
@@ -449,9 +441,9 @@ void hm__free_finish(hm_node_t *n)
 
 /* ---- after the run -------------------------------------------------------------- */
 
-void hm__free_collect(hm__machine_t *m)
+static void collect(hm__machine_t *m)
 {
-    hm__free_t *F = m->free;
+    hm__free_t *F = m->tp_priv;
     hm__stats_t *st = &m->stats;
     int64_t top = -1;
     for (int i = 0; i < m->info.nodes; i++) {
@@ -474,11 +466,9 @@ void hm__free_collect(hm__machine_t *m)
     st->slots_run = top + 1; /* the highest logical slot a node reached, + 1 */
 }
 
-json_t *hm__free_summary(const hm__machine_t *m)
+static json_t *summary(const hm__machine_t *m)
 {
-    const hm__free_t *F = m->free;
-    if (!F)
-        return NULL;
+    const hm__free_t *F = m->tp_priv;
     return json_pack("{s:b, s:b, s:I, s:I, s:I, s:f, s:f}", "port_model_enforced", 0,
                      "deterministic", 0, "lock_waits", (json_int_t)F->lock_waits, "blocked_sends",
                      (json_int_t)F->blocked_sends, "blocked_receives",
@@ -486,3 +476,20 @@ json_t *hm__free_summary(const hm__machine_t *m)
                      (double)F->blocked_ns * 1e-9, "max_node_blocked_seconds",
                      (double)F->max_node_blocked_ns * 1e-9);
 }
+
+const hm__transport_t hm__transport_free = {
+    .name = "the free-running clock",
+    .create = create,
+    .destroy = destroy,
+    .emit = emit,
+    .send_to = hm__send_to_neighbour,
+    .pending = pending,
+    .recv = recv,
+    .wait_packet = wait_packet,
+    .wait_until = wait_until,
+    .finish = finish,
+    .abort = abort_run,
+    .collect = collect,
+    .summary = summary,
+    .summary_key = "free",
+};

@@ -2,12 +2,12 @@
  * node.c — the node API of include/hypemu.h, called from inside node threads.
  *
  * Everything here touches only the calling node's own structures (its outbox, inbox,
- * log and stores) and reads the machine's immutable topology. The clock (clock.c)
- * moves packets between nodes while every node sleeps. Under the free-running clock
- * (m->free) sends, receives and waits go to engine/free.c instead, where the inboxes
- * are shared and locked.
+ * log and stores) and reads the machine's immutable topology. Sends, receives and
+ * waits go to the machine's transport (hm__transport_t in hm_internal.h), chosen once
+ * when the machine was created: this file knows no mode.
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,142 +54,148 @@ void *hm_state(const hm_node_t *n)
     return n->m->state;
 }
 
-void hm__blob_release(hm__blob_t *b)
-{
-    if (b && atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) == 1)
-        free(b);
-}
-
-/* One emission: a copy per port in `ports`, sharing one payload. */
-static int emit(hm_node_t *n, uint64_t ports, const hm_packet_t *p)
+/* One emission: a copy per port in `ports`, sharing one payload, into n's outbox. */
+int hm__emit_copies(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p)
 {
     hm__machine_t *m = n->m;
     int deg = m->deg[n->id];
-    if (!p || ports == 0 || (deg < 64 && (ports >> deg) != 0) || (p->len > 0 && !p->data))
-        return HM_EINVAL;
-    for (int port = 0; port < deg; port++)
-        if ((ports >> port & 1) && m->nbr[n->id * m->maxdeg + port] < 0)
-            return HM_EINVAL;
-    if (atomic_load(&m->aborted))
-        return HM_EABORT;
-    if (m->info.circuit) {
-        /* Circuit routing: one message per neighbour (ports/circuit.c). */
-        for (int port = 0; port < deg; port++)
-            if (ports >> port & 1) {
-                int to = m->nbr[n->id * m->maxdeg + port];
-                int rc = to < 0 ? HM_EINVAL : hm__circuit_send(n, to, p);
-                if (rc != HM_OK)
-                    return rc;
-            }
-        return HM_OK;
-    }
-    int copies = __builtin_popcountll(ports);
+    const int32_t *nbr = &m->nbr[n->id * m->maxdeg], *rport = &m->rport[n->id * m->maxdeg];
+    int copies = __builtin_popcountll(ports->mask), fail;
+    if (ports->all)
+        for (int port = copies = 0; port < deg; port++)
+            copies += nbr[port] >= 0;
     if (hm__grow((void **)&n->outbox.v, &n->outbox.cap, n->outbox.n + (size_t)copies,
                  sizeof *n->outbox.v) != 0) {
         n->failed = 1;
         return HM_ENOMEM;
     }
-    hm__blob_t *blob = NULL;
-    if (p->len > 0) {
-        blob = malloc(sizeof *blob + p->len);
-        if (!blob) {
-            n->failed = 1;
-            return HM_ENOMEM;
-        }
-        atomic_init(&blob->refs, copies);
-        blob->len = p->len;
-        memcpy(blob->bytes, p->data, p->len);
+    hm__blob_t *blob = hm__blob_new(p, copies, &fail);
+    if (fail) {
+        n->failed = 1;
+        return HM_ENOMEM;
     }
     uint32_t em = ++n->emissions;
     for (int port = 0; port < deg; port++) {
-        if (!(ports >> port & 1))
+        if (!hm__port_in(ports, port) || nbr[port] < 0)
             continue;
-        hm__copy_t c = {0};
-        c.pkt = *p;
-        c.pkt.data = blob ? blob->bytes : NULL;
-        c.blob = blob;
-        c.src = n->id;
-        c.dst = m->nbr[n->id * m->maxdeg + port];
-        c.sport = port;
-        c.dport = m->rport[n->id * m->maxdeg + port];
-        c.emission = em;
-        c.sent_slot = n->now;
-        c.flow = ((uint64_t)(uint32_t)n->id << 40) ^ ((uint64_t)em << 8) ^ (uint64_t)port;
-        c.dur = 1;
-        n->outbox.v[n->outbox.n++] = c; /* room was made above */
+        hm__copy_t *c = &n->outbox.v[n->outbox.n++]; /* room was made above */
+        *c = (hm__copy_t){.pkt = *p,
+                          .blob = blob,
+                          .src = n->id,
+                          .dst = nbr[port],
+                          .sport = port,
+                          .dport = rport[port],
+                          .emission = em,
+                          .sent_slot = n->now,
+                          .flow = hm__flow_id(n->id, em, port),
+                          .dur = 1};
+        c->pkt.data = blob ? blob->bytes : NULL;
         if (m->opt.record_events)
-            hm__log_event(n, HM__EV_SEND, n->now, port, c.dst, p->msg, p->value, 1, c.flow, NULL);
+            hm__log_event(n, HM__EV_SEND, n->now, port, c->dst, p->msg, p->value, 1, c->flow, NULL);
     }
-    if (m->free)
-        return hm__free_post(n); /* free-running clock: into the mailboxes now */
     return HM_OK;
+}
+
+/* The checks every transport relies on: ports name neighbours, bytes are given. */
+static int emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p)
+{
+    hm__machine_t *m = n->m;
+    int deg = m->deg[n->id];
+    if (!p || (!ports->all && ports->mask == 0) || (deg < 64 && (ports->mask >> deg) != 0) ||
+        (p->len > 0 && !p->data) || (ports->all && deg == 0))
+        return HM_EINVAL;
+    for (int port = 0; port < deg && !ports->all; port++)
+        if (hm__port_in(ports, port) && m->nbr[n->id * m->maxdeg + port] < 0)
+            return HM_EINVAL;
+    if (hm__aborted(m))
+        return HM_EABORT;
+    return m->tp->emit(n, ports, p);
 }
 
 int hm_send(hm_node_t *n, int port, const hm_packet_t *p)
 {
     if (port < 0 || port >= n->m->deg[n->id] || port >= 64)
         return HM_EINVAL;
-    return emit(n, UINT64_C(1) << port, p);
+    return emit(n, &(hm__ports_t){.mask = UINT64_C(1) << port}, p);
 }
 
 int hm_shout(hm_node_t *n, uint64_t ports, const hm_packet_t *p)
 {
-    return emit(n, ports, p);
+    return emit(n, &(hm__ports_t){.mask = ports}, p);
+}
+
+int hm_shout_all(hm_node_t *n, const hm_packet_t *p)
+{
+    return emit(n, &(hm__ports_t){.all = 1}, p);
+}
+
+int hm_send_to(hm_node_t *n, int dest, const hm_packet_t *p)
+{
+    hm__machine_t *m = n->m;
+    if (!p || dest < 0 || dest >= m->info.nodes || dest == n->id || (p->len > 0 && !p->data))
+        return HM_EINVAL;
+    if (hm__aborted(m))
+        return HM_EABORT;
+    return m->tp->send_to(n, dest, p);
+}
+
+int hm__send_to_neighbour(hm_node_t *n, int dest, const hm_packet_t *p)
+{
+    int port = hm_port_to(n, dest);
+    if (port < 0)
+        return HM_EINVAL;
+    return hm_send(n, port, p);
 }
 
 int hm_pending(const hm_node_t *n)
 {
-    if (n->m->free)
-        return hm__free_pending(n);
-    return (int)(n->inbox.n - n->inbox_head);
+    return n->m->tp->pending(n);
 }
 
 int hm_recv(hm_node_t *n, hm_packet_t *out)
 {
-    hm__machine_t *m = n->m;
-    if (m->free)
-        return hm__free_recv(n, out);
-    hm__blob_release(n->held);
-    n->held = NULL;
-    if (n->inbox_head >= n->inbox.n)
-        return HM_ENOENT;
-    hm__copy_t *c = &n->inbox.v[n->inbox_head++];
-    /* Reading frees its place in the link's mailbox (routed messages have none). */
-    if (c->sport >= 0)
-        m->occ[c->src * m->maxdeg + c->sport]--;
-    if (out)
-        *out = c->pkt;
-    n->held = c->blob;
-    /* Reuse the read part of the inbox once it is half of it. */
-    if (n->inbox_head == n->inbox.n) {
-        n->inbox.n = n->inbox_head = 0;
-    } else if (n->inbox_head >= 64 && 2 * n->inbox_head >= n->inbox.n) {
-        memmove(n->inbox.v, n->inbox.v + n->inbox_head,
-                (n->inbox.n - n->inbox_head) * sizeof *n->inbox.v);
-        n->inbox.n -= n->inbox_head;
-        n->inbox_head = 0;
+    return n->m->tp->recv(n, out);
+}
+
+int hm__inbox_push(hm__inbox_t *q, const hm__copy_t *c)
+{
+    if (q->n == q->cap) {
+        size_t cap = q->cap ? 2 * q->cap : 8;
+        hm__copy_t *v = malloc(cap * sizeof *v);
+        if (!v)
+            return -1;
+        /* Unroll the ring into the new array, oldest first. */
+        for (size_t i = 0; i < q->n; i++)
+            v[i] = q->v[(q->head + i) % q->cap];
+        free(q->v);
+        q->v = v;
+        q->cap = cap;
+        q->head = 0;
     }
-    return HM_OK;
+    q->v[(q->head + q->n) % q->cap] = *c;
+    q->n++;
+    return 0;
+}
+
+hm__copy_t hm__inbox_take(hm__inbox_t *q)
+{
+    hm__copy_t c = q->v[q->head];
+    q->head = q->head + 1 == q->cap ? 0 : q->head + 1;
+    q->n--;
+    return c;
+}
+
+void hm__inbox_free(hm__inbox_t *q)
+{
+    while (q->n > 0)
+        hm__blob_release(hm__inbox_take(q).blob);
+    free(q->v);
+    *q = (hm__inbox_t){0};
 }
 
 int hm_wait_packet_until(hm_node_t *n, hm_packet_t *out, int64_t deadline)
 {
-    if (n->m->free)
-        return hm__free_wait_packet(n, out, deadline);
-    if (hm_pending(n) > 0)
-        return out ? hm_recv(n, out) : HM_OK;
-    if (deadline >= 0 && deadline <= n->now)
-        return HM_ENOENT;
-    hm__blob_release(n->held);
-    n->held = NULL;
-    n->wait = HM__WAIT_PACKET;
-    n->wake_at = deadline;
-    int rc = hm__yield(n);
-    if (rc != HM_OK)
-        return rc;
-    if (!n->woke_by_packet && hm_pending(n) == 0)
-        return HM_ENOENT;
-    return out ? hm_recv(n, out) : HM_OK;
+    return n->m->tp->wait_packet(n, out, deadline);
 }
 
 int hm_wait_packet(hm_node_t *n, hm_packet_t *out)
@@ -201,13 +207,7 @@ int hm_wait_until(hm_node_t *n, int64_t slot)
 {
     if (slot <= n->now)
         return HM_EINVAL;
-    if (n->m->free)
-        return hm__free_wait_until(n, slot);
-    hm__blob_release(n->held);
-    n->held = NULL;
-    n->wait = HM__WAIT_TIMER;
-    n->wake_at = slot;
-    return hm__yield(n);
+    return n->m->tp->wait_until(n, slot);
 }
 
 int hm_next_slot(hm_node_t *n)
@@ -229,10 +229,15 @@ int hm_busy(hm_node_t *n, int64_t slots)
     return hm_wait_until(n, n->now + slots);
 }
 
+void *hm_out(hm_node_t *n)
+{
+    return n->out;
+}
+
 void hm_fail(hm_node_t *n, const char *what)
 {
     n->failed = 1;
-    n->fail_what = what;
+    snprintf(n->fail_what, sizeof n->fail_what, "%s", what ? what : "hm_fail");
 }
 
 void hm_store(hm_node_t *n, int64_t value)

@@ -3,6 +3,7 @@
  * the names of the registries, and per-node event logging.
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,5 +90,75 @@ void hm__log_event(hm_node_t *n, hm__event_kind_t kind, int64_t slot, int port, 
 char *hm__fail_message(const hm_node_t *n)
 {
     return hm__strdup_printf("node %d: %s", n->id,
-                             n->fail_what ? n->fail_what : "out of memory in its thread");
+                             n->fail_what[0] ? n->fail_what : "out of memory in its thread");
+}
+
+const char *hm__end_name(hm__end_t e)
+{
+    static const char *const names[] = {
+#define XX(id, name) name,
+        HM__END_MAP(XX)
+#undef XX
+    };
+    return e < HM__END_COUNT ? names[e] : "?";
+}
+
+hm__blob_t *hm__blob_new(const hm_packet_t *p, int refs, int *fail)
+{
+    *fail = 0;
+    if (p->len == 0)
+        return NULL;
+    hm__blob_t *b = malloc(sizeof *b + p->len);
+    if (!b) {
+        *fail = 1;
+        return NULL;
+    }
+    atomic_init(&b->refs, refs);
+    b->len = p->len;
+    memcpy(b->bytes, p->data, p->len);
+    return b;
+}
+
+void hm__blob_release(hm__blob_t *b)
+{
+    if (b && atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) == 1)
+        free(b);
+}
+
+/* Append a line to a growing report; keeps the report as it was if out of memory. */
+static char *append(char *s, size_t *len, const char *line)
+{
+    size_t l = strlen(line);
+    char *t = realloc(s, *len + l + 1);
+    if (!t)
+        return s;
+    memcpy(t + *len, line, l + 1);
+    *len += l;
+    return t;
+}
+
+char *hm__blocked_report(const char *head, int nodes,
+                         int (*line)(const void *ctx, int node, char *buf, size_t len),
+                         const void *ctx)
+{
+    size_t len = 0;
+    char *s = append(NULL, &len, head);
+    if (!s)
+        return NULL;
+    int shown = 0, total = 0;
+    for (int i = 0; i < nodes; i++) {
+        char buf[192];
+        if (!line(ctx, i, buf, sizeof buf))
+            continue;
+        if (total++ < 20) {
+            shown++;
+            s = append(s, &len, buf);
+        }
+    }
+    if (total > shown) {
+        char more[64];
+        snprintf(more, sizeof more, "\n  ... and %d more blocked nodes", total - shown);
+        s = append(s, &len, more);
+    }
+    return s;
 }

@@ -1,13 +1,13 @@
 /*
- * events.c — the merged timeline as JSON Lines (SPEC section 7), one event a line:
+ * events.c — the merged timeline as JSON Lines (README "Outputs"), one event a line:
  *   {"slot":3,"node":5,"event":"recv","port":1,"from":4,"msg":2}
  * A send names "to", a receive "from"; keys that do not apply are left out.
  */
 #include <errno.h>
 
-#include "cli/run.h"
+#include "out/writers.h"
 
-static void put_string(FILE *f, const char *s)
+void hm__put_json_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
@@ -22,11 +22,11 @@ static void put_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-int hm__write_events(const hm__machine_t *m, const hm__timeline_t *tl, FILE *f)
+int hm__write_events(const hm__outcome_t *o, FILE *f)
 {
-    (void)m;
+    const hm__timeline_t *tl = &o->timeline;
     for (size_t i = 0; i < tl->n; i++) {
-        const hm__event_t *e = tl->ev[i];
+        const hm__event_t *e = &tl->ev[i];
         fprintf(f, "{\"slot\":%lld,\"node\":%d,\"event\":\"%s\"", (long long)e->slot, e->node,
                 hm__event_name((hm__event_kind_t)e->kind));
         if (e->port >= 0)
@@ -54,7 +54,7 @@ int hm__write_events(const hm__machine_t *m, const hm__timeline_t *tl, FILE *f)
         }
         if (e->text) {
             fputs(",\"text\":", f);
-            put_string(f, e->text);
+            hm__put_json_string(f, e->text);
         }
         fputs("}\n", f);
     }

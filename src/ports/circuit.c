@@ -1,9 +1,12 @@
 /*
- * circuit.c — circuit routing and Seidel's message-length cost model (SPEC section 5;
- * Seidel 1993, section 2).
+ * circuit.c — circuit routing and Seidel's message-length cost model (README "Port models", circuit
+ * routing; Seidel 1993, section 2).
  *
- * Under "routing": "circuit" a node may send a message to any node (hm_send_to; a
- * plain hm_send or hm_shout is one message per neighbour). The message follows the
+ * This is the circuit transport (hm__transport_t): the barrier clock (engine/clock.c)
+ * hands it each slot's outboxes through its commit hook and asks it for the next slot
+ * in which a message starts or arrives. Under "routing": "circuit" a node may send a
+ * message to any node (hm_send_to; a plain hm_send or hm_shout is one message per
+ * neighbour). The message follows the
  * shortest path — along the row first, then the column, in a mesh; lowest dimension
  * first in a hypercube — holds every link of the path while it travels and does not
  * involve the nodes on the way. The model is Seidel's "transmit one and receive one":
@@ -43,7 +46,8 @@ typedef struct circ_s {
     int k;                 /* circuits on its busiest link when it started */
 } circ_t;
 
-struct hm__circuits_s {
+typedef struct circuits_s {
+    hm__links_t links;                /* the machine's, borrowed */
     HM__VEC(circ_t) pending;          /* sent, not started: in order of sending */
     HM__VEC(circ_t) flight;           /* started, not yet received */
     HM__VEC(size_t) picked;           /* scratch: pending entries starting now */
@@ -56,18 +60,17 @@ struct hm__circuits_s {
     int64_t started, link_contention, port_contention;
     int max_k;
     int hot_from, hot_to; /* the link where max_k was first seen */
-};
+} circuits_t;
 
-int hm__circuit_create(hm__machine_t *m)
+static int create(hm__machine_t *m)
 {
-    if (!m->info.circuit)
-        return 0;
-    struct hm__circuits_s *cs = calloc(1, sizeof *cs);
+    circuits_t *cs = calloc(1, sizeof *cs);
     if (!cs)
         return -1;
-    m->circ = cs;
+    m->tp_priv = cs;
     size_t n = (size_t)m->info.nodes, links = n * (size_t)m->maxdeg;
-    cs->maxpath = (size_t)m->info.rows + (size_t)m->info.cols + (size_t)m->info.dim + 2;
+    cs->links = (hm__links_t){m->maxdeg, m->deg, m->nbr, m->rport};
+    cs->maxpath = hm__route_max(&m->info);
     cs->send_busy = malloc(n * sizeof *cs->send_busy);
     cs->recv_busy = malloc(n * sizeof *cs->recv_busy);
     cs->send_stamp = calloc(n, sizeof *cs->send_stamp);
@@ -83,9 +86,9 @@ int hm__circuit_create(hm__machine_t *m)
     return 0;
 }
 
-void hm__circuit_destroy(hm__machine_t *m)
+static void destroy(hm__machine_t *m)
 {
-    struct hm__circuits_s *cs = m->circ;
+    circuits_t *cs = m->tp_priv;
     if (!cs)
         return;
     for (size_t i = 0; i < cs->pending.n; i++)
@@ -102,76 +105,38 @@ void hm__circuit_destroy(hm__machine_t *m)
     free(cs->load);
     free(cs->path);
     free(cs);
-    m->circ = NULL;
+    m->tp_priv = NULL;
 }
 
-/* ---- routes --------------------------------------------------------------- */
-
-/* The directed links (node * maxdeg + port) from s to d, in order; returns how many.
- * Linear arrays and meshes: port 0 west (x - 1), 1 east (x + 1), 2 north, 3 south;
- * the message goes along its row to the destination's column, then along that
- * column. Hypercubes: e-cube, lowest dimension first. */
+/* The directed links of the message's path: the topology's route (topo/). */
 static size_t route(const hm__machine_t *m, int s, int d, int32_t *links)
 {
-    size_t k = 0;
-    int deg = m->maxdeg;
-    if (m->info.topology == HM_TOPO_HYPERCUBE) {
-        int x = s;
-        for (int i = 0; i < m->info.dim; i++)
-            if (((x ^ d) >> i) & 1) {
-                links[k++] = x * deg + i;
-                x ^= 1 << i;
-            }
-        return k;
-    }
-    int c = m->info.cols;
-    int r0 = s / c, c0 = s % c, r1 = d / c, c1 = d % c;
-    int x = s;
-    for (int j = c0; j != c1; j += c1 > c0 ? 1 : -1) {
-        links[k++] = x * deg + (c1 > c0 ? 1 : 0);
-        x += c1 > c0 ? 1 : -1;
-    }
-    for (int i = r0; i != r1; i += r1 > r0 ? 1 : -1) {
-        links[k++] = x * deg + (r1 > r0 ? 3 : 2);
-        x += r1 > r0 ? c : -c;
-    }
-    return k;
+    const circuits_t *cs = m->tp_priv;
+    return hm__route(&m->info, &cs->links, s, d, links);
 }
 
 /* ---- sending (node threads) ----------------------------------------------- */
 
-int hm__circuit_send(hm_node_t *n, int dest, const hm_packet_t *p)
+static int send_to(hm_node_t *n, int dest, const hm_packet_t *p)
 {
-    hm__machine_t *m = n->m;
-    if (!p || dest < 0 || dest >= m->info.nodes || dest == n->id)
-        return HM_EINVAL;
-    if (p->len > 0 && !p->data)
-        return HM_EINVAL;
-    if (atomic_load(&m->aborted))
-        return HM_EABORT;
-    hm__blob_t *blob = NULL;
-    if (p->len > 0) {
-        blob = malloc(sizeof *blob + p->len);
-        if (!blob) {
-            n->failed = 1; /* the clock stops the run: exit 4 */
-            return HM_ENOMEM;
-        }
-        atomic_init(&blob->refs, 1);
-        blob->len = p->len;
-        memcpy(blob->bytes, p->data, p->len);
+    int fail;
+    hm__blob_t *blob = hm__blob_new(p, 1, &fail);
+    if (fail) {
+        n->failed = 1; /* the clock stops the run: exit 4 */
+        return HM_ENOMEM;
     }
     uint32_t em = ++n->emissions;
-    hm__copy_t c = {0};
-    c.pkt = *p;
+    hm__copy_t c = {.pkt = *p,
+                    .blob = blob,
+                    .src = n->id,
+                    .dst = dest,
+                    .sport = -1,
+                    .dport = -1,
+                    .emission = em,
+                    .sent_slot = n->now,
+                    .flow = hm__flow_id(n->id, em, 0xff),
+                    .dur = 1};
     c.pkt.data = blob ? blob->bytes : NULL;
-    c.blob = blob;
-    c.src = n->id;
-    c.dst = dest;
-    c.sport = c.dport = -1;
-    c.emission = em;
-    c.sent_slot = n->now;
-    c.flow = ((uint64_t)(uint32_t)n->id << 40) ^ ((uint64_t)em << 8) ^ 0xffu;
-    c.dur = 1;
     if (HM__PUSH(n->outbox, c) != 0) {
         hm__blob_release(blob);
         n->failed = 1;
@@ -180,14 +145,16 @@ int hm__circuit_send(hm_node_t *n, int dest, const hm_packet_t *p)
     return HM_OK;
 }
 
-int hm_send_to(hm_node_t *n, int dest, const hm_packet_t *p)
+/* hm_send and hm_shout: one message per neighbour. */
+static int emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p)
 {
-    if (n->m->info.circuit)
-        return hm__circuit_send(n, dest, p);
-    int port = hm_port_to(n, dest);
-    if (port < 0)
-        return HM_EINVAL;
-    return hm_send(n, port, p);
+    for (int port = 0; port < hm_degree(n); port++)
+        if (hm__port_in(ports, port) && hm_neighbor(n, port) >= 0) {
+            int rc = send_to(n, hm_neighbor(n, port), p);
+            if (rc != HM_OK)
+                return rc;
+        }
+    return HM_OK;
 }
 
 /* ---- the clock's side ------------------------------------------------------ */
@@ -201,7 +168,7 @@ static void link_ends(const hm__machine_t *m, int32_t link, int *from, int *to)
 /* Port contention: c cannot start in slot t because its receiver is busy. */
 static int port_busy(hm__machine_t *m, circ_t *c, int64_t t)
 {
-    struct hm__circuits_s *cs = m->circ;
+    circuits_t *cs = m->tp_priv;
     hm__copy_t *k = &c->c;
     char why[256];
     snprintf(why, sizeof why,
@@ -215,7 +182,7 @@ static int port_busy(hm__machine_t *m, circ_t *c, int64_t t)
         if (m->opt.record_events)
             hm__log_event(&m->nodes[k->src], HM__EV_CONFLICT, t, -1, k->dst, k->pkt.msg,
                           k->pkt.value, 1, 0, hm__strdup_printf("%s", why));
-        hm__stop(m, HM_EXIT_VERIFY, hm__strdup_printf("slot %lld: %s", (long long)t, why));
+        hm__stop(m, HM__END_CONFLICT, hm__strdup_printf("slot %lld: %s", (long long)t, why));
         return 0;
     }
     if (c->blocked_since < 0) {
@@ -230,101 +197,118 @@ static int port_busy(hm__machine_t *m, circ_t *c, int64_t t)
     return 0;
 }
 
+/* Link contention: c's busiest link carries more than link_capacity circuits. */
+static void link_contention(hm__machine_t *m, const hm__copy_t *k, int64_t t, int kmax,
+                            int64_t factor, int from, int to)
+{
+    circuits_t *cs = m->tp_priv;
+    char why[256];
+    snprintf(why, sizeof why,
+             "link contention: link %d->%d carries %d circuits (link_capacity %d): "
+             "msg %d %d->%d lasts %lld*a*m+b = %lld slots",
+             from, to, kmax, m->info.link_capacity, k->pkt.msg, k->src, k->dst, (long long)factor,
+             (long long)k->dur);
+    m->stats.conflicts++;
+    cs->link_contention++;
+    int strict = m->opt.contention == HM__CONTENTION_STRICT;
+    if (m->opt.record_events)
+        hm__log_event(&m->nodes[k->src], strict ? HM__EV_CONFLICT : HM__EV_DELAY, t, -1, k->dst,
+                      k->pkt.msg, k->pkt.value, k->dur, 0, hm__strdup_printf("%s", why));
+    if (strict)
+        hm__stop(m, HM__END_CONFLICT, hm__strdup_printf("slot %lld: %s", (long long)t, why));
+}
+
+/* Start circuit c in slot t, the loads of every circuit starting with it counted:
+ * its k, its duration, its ports busy until its last slot. */
+static void start_one(hm__machine_t *m, circ_t *c, int64_t t)
+{
+    circuits_t *cs = m->tp_priv;
+    const hm_machine_info_t *in = &m->info;
+    hm__copy_t *k = &c->c;
+    size_t len = route(m, k->src, k->dst, cs->path);
+    int kmax = 0;
+    int32_t hot = -1;
+    for (size_t j = 0; j < len; j++)
+        if (cs->load[cs->path[j]] > kmax) {
+            kmax = cs->load[cs->path[j]];
+            hot = cs->path[j];
+        }
+    int64_t factor = (kmax + in->link_capacity - 1) / in->link_capacity;
+    double v = (double)factor * in->cost_a * (double)k->pkt.len + in->cost_b;
+    int64_t dur = (int64_t)ceil(v - 1e-9);
+    if (dur < 1)
+        dur = 1;
+    c->k = kmax;
+    c->start = t;
+    c->end = t + dur - 1;
+    k->dur = dur;
+    cs->send_busy[k->src] = c->end;
+    cs->recv_busy[k->dst] = c->end;
+    cs->started++;
+    int from = -1, to = -1;
+    if (hot >= 0)
+        link_ends(m, hot, &from, &to);
+    if (kmax > cs->max_k) {
+        cs->max_k = kmax;
+        cs->hot_from = from;
+        cs->hot_to = to;
+    }
+    if (c->blocked_since >= 0)
+        m->stats.delay_slots += t - c->blocked_since;
+    if (m->opt.record_events)
+        hm__log_event(&m->nodes[k->src], HM__EV_SEND, t, -1, k->dst, k->pkt.msg, k->pkt.value, dur,
+                      k->flow, NULL);
+    if (kmax > in->link_capacity)
+        link_contention(m, k, t, kmax, factor, from, to);
+}
+
 /* Start the picked circuits in slot t: loads first (they share their slot), then
  * each one's k and duration. */
 static int start_picked(hm__machine_t *m, int64_t t)
 {
-    struct hm__circuits_s *cs = m->circ;
-    const hm_machine_info_t *in = &m->info;
+    circuits_t *cs = m->tp_priv;
     for (size_t i = 0; i < cs->picked.n; i++) {
         circ_t *c = &cs->pending.v[cs->picked.v[i]];
         size_t len = route(m, c->c.src, c->c.dst, cs->path);
         for (size_t j = 0; j < len; j++)
             cs->load[cs->path[j]]++;
     }
-    for (size_t i = 0; i < cs->picked.n; i++) {
-        circ_t *c = &cs->pending.v[cs->picked.v[i]];
-        hm__copy_t *k = &c->c;
-        size_t len = route(m, k->src, k->dst, cs->path);
-        int kmax = 0;
-        int32_t hot = -1;
-        for (size_t j = 0; j < len; j++)
-            if (cs->load[cs->path[j]] > kmax) {
-                kmax = cs->load[cs->path[j]];
-                hot = cs->path[j];
-            }
-        int64_t factor = (kmax + in->link_capacity - 1) / in->link_capacity;
-        double v = (double)factor * in->cost_a * (double)k->pkt.len + in->cost_b;
-        int64_t dur = (int64_t)ceil(v - 1e-9);
-        if (dur < 1)
-            dur = 1;
-        c->k = kmax;
-        c->start = t;
-        c->end = t + dur - 1;
-        k->dur = dur;
-        cs->send_busy[k->src] = c->end;
-        cs->recv_busy[k->dst] = c->end;
-        cs->started++;
-        int from = -1, to = -1;
-        if (hot >= 0)
-            link_ends(m, hot, &from, &to);
-        if (kmax > cs->max_k) {
-            cs->max_k = kmax;
-            cs->hot_from = from;
-            cs->hot_to = to;
-        }
-        if (c->blocked_since >= 0)
-            m->stats.delay_slots += t - c->blocked_since;
-        if (m->opt.record_events)
-            hm__log_event(&m->nodes[k->src], HM__EV_SEND, t, -1, k->dst, k->pkt.msg, k->pkt.value,
-                          dur, k->flow, NULL);
-        if (kmax > in->link_capacity) {
-            char why[256];
-            snprintf(why, sizeof why,
-                     "link contention: link %d->%d carries %d circuits (link_capacity %d): "
-                     "msg %d %d->%d lasts %lld*a*m+b = %lld slots",
-                     from, to, kmax, in->link_capacity, k->pkt.msg, k->src, k->dst,
-                     (long long)factor, (long long)dur);
-            m->stats.conflicts++;
-            cs->link_contention++;
-            if (m->opt.contention == HM__CONTENTION_STRICT) {
-                if (m->opt.record_events)
-                    hm__log_event(&m->nodes[k->src], HM__EV_CONFLICT, t, -1, k->dst, k->pkt.msg,
-                                  k->pkt.value, dur, 0, hm__strdup_printf("%s", why));
-                hm__stop(m, HM_EXIT_VERIFY, hm__strdup_printf("slot %lld: %s", (long long)t, why));
-            } else if (m->opt.record_events) {
-                hm__log_event(&m->nodes[k->src], HM__EV_DELAY, t, -1, k->dst, k->pkt.msg,
-                              k->pkt.value, dur, 0, hm__strdup_printf("%s", why));
-            }
-        }
-    }
+    for (size_t i = 0; i < cs->picked.n; i++)
+        start_one(m, &cs->pending.v[cs->picked.v[i]], t);
     /* Move them from pending to flight, keeping the order of the rest. */
     size_t keep = 0, pi = 0;
+    int rc = 0;
     for (size_t i = 0; i < cs->pending.n; i++) {
         if (pi < cs->picked.n && cs->picked.v[pi] == i) {
             pi++;
-            if (HM__PUSH(cs->flight, cs->pending.v[i]) != 0)
-                return -1;
+            if (HM__PUSH(cs->flight, cs->pending.v[i]) != 0) {
+                hm__blob_release(cs->pending.v[i].c.blob); /* the run stops */
+                rc = -1;
+            }
             continue;
         }
         cs->pending.v[keep++] = cs->pending.v[i];
     }
     cs->pending.n = keep;
     cs->picked.n = 0;
-    return 0;
+    return rc;
 }
 
-int hm__circuit_commit(hm__machine_t *m, int64_t t)
+static int commit(hm__machine_t *m, int64_t t)
 {
-    struct hm__circuits_s *cs = m->circ;
+    circuits_t *cs = m->tp_priv;
 
     /* 1. The slot's new messages, in node order. */
     for (size_t i = 0; i < m->active.n; i++) {
         hm_node_t *n = &m->nodes[m->active.v[i]];
         for (size_t k = 0; k < n->outbox.n; k++) {
             circ_t c = {.c = n->outbox.v[k], .blocked_since = -1};
-            if (HM__PUSH(cs->pending, c) != 0)
+            if (HM__PUSH(cs->pending, c) != 0) {
+                /* Out of memory: the messages taken so far are pending's now. */
+                memmove(n->outbox.v, n->outbox.v + k, (n->outbox.n - k) * sizeof *n->outbox.v);
+                n->outbox.n -= k;
                 return -1;
+            }
         }
         n->outbox.n = 0;
     }
@@ -356,6 +340,7 @@ int hm__circuit_commit(hm__machine_t *m, int64_t t)
 
     /* 3. What arrives in slot t: received now, read from t + 1. */
     size_t keep = 0;
+    int rc = 0;
     for (size_t i = 0; i < cs->flight.n; i++) {
         circ_t *c = &cs->flight.v[i];
         if (c->end != t) {
@@ -366,15 +351,15 @@ int hm__circuit_commit(hm__machine_t *m, int64_t t)
         for (size_t j = 0; j < len; j++)
             cs->load[cs->path[j]]--;
         if (hm__deliver(m, &c->c, t) != 0)
-            return -1;
+            rc = -1; /* the run stops; the list stays whole for destroy */
     }
     cs->flight.n = keep;
-    return 0;
+    return rc;
 }
 
-int64_t hm__circuit_next(hm__machine_t *m, int64_t t)
+static int64_t next(hm__machine_t *m, int64_t t)
 {
-    struct hm__circuits_s *cs = m->circ;
+    circuits_t *cs = m->tp_priv;
     int64_t next = INT64_MAX;
     for (size_t i = 0; i < cs->flight.n; i++)
         if (cs->flight.v[i].end < next)
@@ -398,11 +383,9 @@ int64_t hm__circuit_next(hm__machine_t *m, int64_t t)
     return next;
 }
 
-json_t *hm__circuit_summary(const hm__machine_t *m)
+static json_t *summary(const hm__machine_t *m)
 {
-    const struct hm__circuits_s *cs = m->circ;
-    if (!cs)
-        return NULL;
+    const circuits_t *cs = m->tp_priv;
     json_t *o = json_object();
     json_object_set_new(o, "messages", json_integer(cs->started));
     json_object_set_new(o, "max_link_sharing", json_integer(cs->max_k));
@@ -418,3 +401,21 @@ json_t *hm__circuit_summary(const hm__machine_t *m)
     json_object_set_new(o, "rho", json_real(m->info.cost_rho));
     return o;
 }
+
+const hm__transport_t hm__transport_circuit = {
+    .name = "the circuits",
+    .create = create,
+    .destroy = destroy,
+    .emit = emit,
+    .send_to = send_to,
+    .pending = hm__slot_pending,
+    .recv = hm__slot_recv,
+    .wait_packet = hm__slot_wait_packet,
+    .wait_until = hm__slot_wait_until,
+    .finish = hm__slot_finish,
+    .abort = hm__slot_abort,
+    .commit = commit,
+    .next = next,
+    .summary = summary,
+    .summary_key = "circuits",
+};

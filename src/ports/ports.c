@@ -1,8 +1,10 @@
 /*
- * ports.c — the port models of SPEC section 4, enforced by the engine.
+ * ports.c — the port models of README "Port models", enforced by the engine.
  *
- * The clock offers the slot's candidate copies one by one, oldest first; a copy is
- * admitted when the links and ports it needs still have room in this slot.
+ * The packet transport (engine/packet.c) offers the slot's candidate copies one by
+ * one, oldest first; a copy is admitted when the links and ports it needs still have
+ * room in this slot. These are pure rules: they read the candidates and record the
+ * slot's use of ports and links in hm__use_t, and call nothing in the engine.
  *
  *   all-port       every directed link carries link_capacity packets per slot, in
  *                  and out at once (Stamoulis-Tsitsiklis).
@@ -24,6 +26,7 @@
  * In every model a directed link carries at most link_capacity packets per slot.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "hm_internal.h"
 
@@ -37,120 +40,114 @@ static int32_t count(const int64_t *stamp, const int32_t *cnt, int i, int64_t t)
     return fresh(stamp, i, t) ? 0 : cnt[i];
 }
 
-static void describe(const hm__machine_t *m, int idx, char *buf, size_t len)
+static void describe(const hm__copy_t *cand, int idx, char *buf, size_t len)
 {
-    const hm__copy_t *c = &m->cand.v[idx];
+    const hm__copy_t *c = &cand[idx];
     snprintf(buf, len, "msg %d on link %d->%d (port %d)", c->pkt.msg, c->src, c->dst, c->sport);
 }
 
-int hm__port_admit(hm__machine_t *m, int idx, char *why, size_t whylen)
+/* What one rule needs to judge candidate cand[idx] in slot t. */
+typedef struct judge_s {
+    const hm__use_t *u;
+    const hm__copy_t *cand;
+    int idx, s, d;
+    int64_t t;
+    const char *model;
+    char self[96];
+    char *why;
+    size_t whylen;
+} judge_t;
+
+/* Refuse: why = fmt with the node, the model's name, then the two copies (this one
+ * first if self_first, else the one already admitted, cand[other_idx]). */
+static int refuse(judge_t *j, const char *fmt, int node, int other_idx, int self_first)
 {
-    hm__use_t *u = &m->use;
-    const hm__copy_t *c = &m->cand.v[idx];
-    int64_t t = m->now;
-    int s = c->src, d = c->dst, l = c->src * m->maxdeg + c->sport;
-    int32_t sends = count(u->send_stamp, u->send_count, s, t);
-    int32_t recvs = count(u->recv_stamp, u->recv_count, d, t);
-    int32_t src_recvs = count(u->recv_stamp, u->recv_count, s, t);
-    int32_t dst_sends = count(u->send_stamp, u->send_count, d, t);
-    char self[96], other[96];
-    const char *model = hm_ports_name(m->info.ports);
-    describe(m, idx, self, sizeof self);
+    char other[96];
+    describe(j->cand, other_idx, other, sizeof other);
+    const char *a = self_first ? j->self : other, *b = self_first ? other : j->self;
+    snprintf(j->why, j->whylen, fmt, node, j->model, a, b);
+    return 0;
+}
 
-    if (count(u->link_stamp, u->link_count, l, t) >= m->info.link_capacity) {
-        snprintf(why, whylen, "link %d->%d already carries %d packet(s) (link_capacity %d): %s", s,
-                 d, m->info.link_capacity, m->info.link_capacity, self);
-        return 0;
-    }
-    switch (m->info.ports) {
-    case HM_PORTS_ALL_PORT:
-        break;
-    case HM_PORTS_ONE_PORT_HALF:
-        if (src_recvs > 0) {
-            describe(m, u->recv_copy[s], other, sizeof other);
-            snprintf(why, whylen,
-                     "node %d cannot send and receive in one slot under %s: "
-                     "sends %s, receives %s",
-                     s, model, self, other);
-            return 0;
-        }
-        if (dst_sends > 0) {
-            describe(m, u->send_copy[d], other, sizeof other);
-            snprintf(why, whylen,
-                     "node %d cannot send and receive in one slot under %s: "
-                     "receives %s, sends %s",
-                     d, model, self, other);
-            return 0;
-        }
-        /* and, as in one-port-full, one send and one receive: */
-        __attribute__((fallthrough));
-    case HM_PORTS_ONE_PORT_FULL:
-        if (sends > 0) {
-            describe(m, u->send_copy[s], other, sizeof other);
-            snprintf(why, whylen, "node %d sends twice in one slot under %s: %s and %s", s, model,
-                     other, self);
-            return 0;
-        }
-        if (recvs > 0) {
-            describe(m, u->recv_copy[d], other, sizeof other);
-            snprintf(why, whylen, "node %d receives twice in one slot under %s: %s and %s", d,
-                     model, other, self);
-            return 0;
-        }
-        break;
-    case HM_PORTS_SHOUT:
-        if (sends > 0 && u->send_emission[s] != c->emission) {
-            describe(m, u->send_copy[s], other, sizeof other);
-            snprintf(why, whylen, "node %d makes two emissions in one slot under shout: %s and %s",
-                     s, other, self);
-            return 0;
-        }
-        if (recvs > 0) {
-            describe(m, u->recv_copy[d], other, sizeof other);
-            snprintf(why, whylen, "node %d receives two packets in one slot under shout: %s and %s",
-                     d, other, self);
-            return 0;
-        }
-        if (src_recvs > 0) {
-            describe(m, u->recv_copy[s], other, sizeof other);
-            snprintf(why, whylen,
-                     "node %d cannot emit and receive in one slot under shout: "
-                     "emits %s, receives %s",
-                     s, self, other);
-            return 0;
-        }
-        if (dst_sends > 0) {
-            describe(m, u->send_copy[d], other, sizeof other);
-            snprintf(why, whylen,
-                     "node %d cannot emit and receive in one slot under shout: "
-                     "receives %s, emits %s",
-                     d, self, other);
-            return 0;
-        }
-        break;
-    case HM_PORTS_BUS:
-        if (!fresh(&u->bus_stamp, 0, t) && (u->bus_src != s || u->bus_emission != c->emission)) {
-            describe(m, u->bus_copy, other, sizeof other);
-            if (u->bus_src == s)
-                snprintf(why, whylen,
-                         "node %d makes two emissions in one slot on the bus: "
-                         "%s and %s",
-                         s, other, self);
-            else
-                snprintf(why, whylen,
-                         "bus collision: nodes %d and %d both transmit in one "
-                         "slot: %s and %s",
-                         u->bus_src, s, other, self);
-            return 0;
-        }
-        break;
-    case HM_PORTS_COUNT:
-        snprintf(why, whylen, "port model %s is not available on this topology", model);
-        return 0;
-    }
+static int32_t sends_of(const judge_t *j, int x)
+{
+    return count(j->u->send_stamp, j->u->send_count, x, j->t);
+}
 
-    /* Admitted: record the use. */
-    if (m->info.ports == HM_PORTS_BUS && fresh(&u->bus_stamp, 0, t)) {
+static int32_t recvs_of(const judge_t *j, int x)
+{
+    return count(j->u->recv_stamp, j->u->recv_count, x, j->t);
+}
+
+/* one-port-full: one send and one receive per node; one-port-half: not both. */
+static int admit_one_port(judge_t *j, int half)
+{
+    const hm__use_t *u = j->u;
+    if (half && recvs_of(j, j->s) > 0)
+        return refuse(j,
+                      "node %d cannot send and receive in one slot under %s: sends %s, receives %s",
+                      j->s, u->recv_copy[j->s], 1);
+    if (half && sends_of(j, j->d) > 0)
+        return refuse(j,
+                      "node %d cannot send and receive in one slot under %s: receives %s, sends %s",
+                      j->d, u->send_copy[j->d], 1);
+    if (sends_of(j, j->s) > 0)
+        return refuse(j, "node %d sends twice in one slot under %s: %s and %s", j->s,
+                      u->send_copy[j->s], 0);
+    if (recvs_of(j, j->d) > 0)
+        return refuse(j, "node %d receives twice in one slot under %s: %s and %s", j->d,
+                      u->recv_copy[j->d], 0);
+    return 1;
+}
+
+/* shout: one emission (any set of neighbours) or one reception per node. */
+static int admit_shout(judge_t *j)
+{
+    const hm__use_t *u = j->u;
+    const hm__copy_t *c = &j->cand[j->idx];
+    if (sends_of(j, j->s) > 0 && u->send_emission[j->s] != c->emission)
+        return refuse(j, "node %d makes two emissions in one slot under %s: %s and %s", j->s,
+                      u->send_copy[j->s], 0);
+    if (recvs_of(j, j->d) > 0)
+        return refuse(j, "node %d receives two packets in one slot under %s: %s and %s", j->d,
+                      u->recv_copy[j->d], 0);
+    if (recvs_of(j, j->s) > 0)
+        return refuse(j,
+                      "node %d cannot emit and receive in one slot under %s: emits %s, "
+                      "receives %s",
+                      j->s, u->recv_copy[j->s], 1);
+    if (sends_of(j, j->d) > 0)
+        return refuse(j,
+                      "node %d cannot emit and receive in one slot under %s: receives %s, "
+                      "emits %s",
+                      j->d, u->send_copy[j->d], 1);
+    return 1;
+}
+
+/* bus: one emission, by one node, holds the channel in a slot. */
+static int admit_bus(judge_t *j)
+{
+    const hm__use_t *u = j->u;
+    const hm__copy_t *c = &j->cand[j->idx];
+    if (fresh(&u->bus_stamp, 0, j->t) || (u->bus_src == j->s && u->bus_emission == c->emission))
+        return 1;
+    if (u->bus_src == j->s)
+        return refuse(j, "node %d makes two emissions in one slot on the %s: %s and %s", j->s,
+                      u->bus_copy, 0);
+    char other[96];
+    describe(j->cand, u->bus_copy, other, sizeof other);
+    snprintf(j->why, j->whylen,
+             "bus collision: nodes %d and %d both transmit in one slot: %s and %s", u->bus_src,
+             j->s, other, j->self);
+    return 0;
+}
+
+/* Admitted: record the use of the channel, the link and both ports. */
+static void record(hm__use_t *u, const hm_machine_info_t *info, const hm__copy_t *c, int idx, int l,
+                   int64_t t)
+{
+    int s = c->src, d = c->dst;
+    if (info->ports == HM_PORTS_BUS && fresh(&u->bus_stamp, 0, t)) {
         u->bus_stamp = t + 1;
         u->bus_src = s;
         u->bus_emission = c->emission;
@@ -174,5 +171,79 @@ int hm__port_admit(hm__machine_t *m, int idx, char *why, size_t whylen)
         u->recv_copy[d] = idx;
     }
     u->recv_count[d]++;
-    return 1;
+}
+
+int hm__port_admit(hm__use_t *u, const hm_machine_info_t *info, const hm__copy_t *cand, int idx,
+                   int l, int64_t t, char *why, size_t whylen)
+{
+    const hm__copy_t *c = &cand[idx];
+    judge_t j = {.u = u,
+                 .cand = cand,
+                 .idx = idx,
+                 .s = c->src,
+                 .d = c->dst,
+                 .t = t,
+                 .model = hm_ports_name(info->ports),
+                 .why = why,
+                 .whylen = whylen};
+    describe(cand, idx, j.self, sizeof j.self);
+    if (count(u->link_stamp, u->link_count, l, t) >= info->link_capacity) {
+        snprintf(why, whylen, "link %d->%d already carries %d packet(s) (link_capacity %d): %s",
+                 j.s, j.d, info->link_capacity, info->link_capacity, j.self);
+        return 0;
+    }
+    int ok;
+    switch (info->ports) {
+    case HM_PORTS_ALL_PORT:
+        ok = 1;
+        break;
+    case HM_PORTS_ONE_PORT_HALF:
+    case HM_PORTS_ONE_PORT_FULL:
+        ok = admit_one_port(&j, info->ports == HM_PORTS_ONE_PORT_HALF);
+        break;
+    case HM_PORTS_SHOUT:
+        ok = admit_shout(&j);
+        break;
+    case HM_PORTS_BUS:
+        ok = admit_bus(&j);
+        break;
+    default:
+        snprintf(why, whylen, "port model %s is not available on this topology", j.model);
+        return 0;
+    }
+    if (ok)
+        record(u, info, c, idx, l, t);
+    return ok;
+}
+
+int hm__use_init(hm__use_t *u, size_t nodes, size_t links)
+{
+    *u = (hm__use_t){0};
+    links = links ? links : 1;
+    u->send_stamp = calloc(nodes, sizeof *u->send_stamp);
+    u->recv_stamp = calloc(nodes, sizeof *u->recv_stamp);
+    u->link_stamp = calloc(links, sizeof *u->link_stamp);
+    u->send_count = calloc(nodes, sizeof *u->send_count);
+    u->recv_count = calloc(nodes, sizeof *u->recv_count);
+    u->link_count = calloc(links, sizeof *u->link_count);
+    u->send_emission = calloc(nodes, sizeof *u->send_emission);
+    u->send_copy = calloc(nodes, sizeof *u->send_copy);
+    u->recv_copy = calloc(nodes, sizeof *u->recv_copy);
+    if (!u->send_stamp || !u->recv_stamp || !u->link_stamp || !u->send_count || !u->recv_count ||
+        !u->link_count || !u->send_emission || !u->send_copy || !u->recv_copy)
+        return -1;
+    return 0;
+}
+
+void hm__use_free(hm__use_t *u)
+{
+    free(u->send_stamp);
+    free(u->recv_stamp);
+    free(u->link_stamp);
+    free(u->send_count);
+    free(u->recv_count);
+    free(u->link_count);
+    free(u->send_emission);
+    free(u->send_copy);
+    free(u->recv_copy);
 }

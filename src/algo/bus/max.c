@@ -52,14 +52,23 @@
 #include "../common/rng.h"
 #include "hypemu.h"
 
-enum { TDMA, NONE };
+#define MAX_SCHEDULE_MAP(XX)                                                                       \
+    XX(TDMA, "tdma")                                                                               \
+    XX(NONE, "none")
 
-/* Records that processors store, read back by verify. */
+enum { MAX_SCHEDULE_MAP(HM_ENUM_ID) };
+static const char *const max_schedules[] = {MAX_SCHEDULE_MAP(HM_ENUM_NAME) NULL};
+
+/* Records that processors store, read back by verify: the kind in bits 40.., the
+ * trial (< 2^17) in bits 8..24, the slot's low 8 bits in bits 0..7 and its high bits
+ * in bits 25..39 (a bus of up to 1025 nodes has slots beyond 255). */
 enum { REC_SPOKE = 1, REC_COMPARED = 2 };
-#define REC(kind, trial, slot) (((int64_t)(kind) << 40) | ((int64_t)(trial) << 8) | (slot))
+#define REC(kind, trial, slot)                                                                     \
+    (((int64_t)(kind) << 40) | ((int64_t)((slot) >> 8) << 25) | ((int64_t)(trial) << 8) |          \
+     ((slot)&0xFF))
 #define REC_KIND(r) ((int)((r) >> 40))
-#define REC_TRIAL(r) (((r) >> 8) & 0xFFFFFFFF)
-#define REC_SLOT(r) ((int)((r)&0xFF))
+#define REC_TRIAL(r) (((r) >> 8) & 0x1FFFF)
+#define REC_SLOT(r) ((int)(((r)&0xFF) | ((((r) >> 25) & 0x7FFF) << 8)))
 
 typedef struct max_state_s {
     int k;            /* processors; the output processor is node k */
@@ -75,14 +84,42 @@ typedef struct max_entry_s {
     int64_t value;
 } max_entry_t;
 
-static const hm_param_t max_params[] = {
-    {"values", HM_PARAM_INT_LIST, "k integers", "drawn", "the processors' values, P_1 first"},
-    {"n", HM_PARAM_INT, "k", "k", "without values: a random permutation of 1..n (seeded)"},
-    {"trials", HM_PARAM_INT, "1..100000", "1", "independent instances (seeded permutations)"},
-    {"silent_slots", HM_PARAM_INT, "0..1", "1", "slots an empty turn takes"},
-    {"schedule", HM_PARAM_STRING, "tdma|none", "tdma",
-     "tdma: the paper's turns; none: everyone at once (collides)"},
-    {NULL, 0, NULL, NULL, NULL},
+static const hm_param_spec_t max_specs[] = {
+    {.name = "values",
+     .type = HM_PARAM_INT_LIST,
+     .min = INT64_MIN,
+     .max = INT64_MAX,
+     .len_min_of = HM_QTY_PROCESSORS,
+     .len_max_of = HM_QTY_PROCESSORS,
+     .flags = HM_PARAM_OPTIONAL,
+     .default_text = "drawn",
+     .help = "the processors' values, P_1 first"},
+    {.name = "n",
+     .type = HM_PARAM_INT,
+     .min_of = HM_QTY_PROCESSORS,
+     .max_of = HM_QTY_PROCESSORS,
+     .def_of = HM_QTY_PROCESSORS,
+     .flags = HM_PARAM_OPTIONAL,
+     .default_text = "k",
+     .help = "without values: a random permutation of 1..n (seeded)"},
+    {.name = "trials",
+     .type = HM_PARAM_INT,
+     .min = 1,
+     .max = 100000,
+     .def = 1,
+     .help = "independent instances (seeded permutations)"},
+    {.name = "silent_slots",
+     .type = HM_PARAM_INT,
+     .min = 0,
+     .max = 1,
+     .def = 1,
+     .help = "slots an empty turn takes"},
+    {.name = "schedule",
+     .type = HM_PARAM_ENUM,
+     .choices = max_schedules,
+     .def = TDMA,
+     .help = "tdma: the paper's turns; none: everyone at once (collides)"},
+    HM_PARAM_END,
 };
 
 static void max_free(void *state)
@@ -97,16 +134,12 @@ static void max_free(void *state)
 static int max_setup(hm_setup_t *s)
 {
     int k = s->machine->nodes - 1;
-    int64_t trials, silent, n;
-    const char *schedule;
+    int64_t trials = hm_param_get_int(s, "trials"), silent = hm_param_get_int(s, "silent_slots");
+    int64_t n;
     hm_rng_t rng;
     hm_rng_seed(&rng, s->machine->seed);
-    if (hm_param_int(s, "trials", 1, 1, 100000, &trials) ||
-        hm_param_int(s, "silent_slots", 1, 0, 1, &silent) ||
-        hm_param_string(s, "schedule", "tdma", &schedule))
-        return -1;
     int64_t *first;
-    if (hm_bus_read_values(s, k, k, k, &rng, &first, &n))
+    if (hm_bus_read_values(s, &rng, &first, &n))
         return -1;
     max_state_t *st = calloc(1, sizeof *st);
     if (!st) {
@@ -116,7 +149,7 @@ static int max_setup(hm_setup_t *s)
     st->k = k;
     st->trials = trials;
     st->silent_slots = (int)silent;
-    st->schedule = strcmp(schedule, "none") == 0 ? NONE : TDMA;
+    st->schedule = hm_param_get_enum(s, "schedule");
     st->v = malloc((size_t)(trials * k) * sizeof *st->v);
     if (!st->v) {
         free(first);
@@ -182,7 +215,7 @@ static int64_t speak(hm_node_t *n, const max_state_t *st, const char *speak_in)
         }
         if (st->trials == 1)
             hm_log(n, "P%d broadcasts %lld", me + 1, (long long)p.value);
-        rc = hm_shout(n, hm_bus_everyone(n), &p);
+        rc = hm_shout_all(n, &p);
     }
     free(e);
     return rc < 0 ? rc : count;
@@ -295,6 +328,94 @@ static double expected_comparisons(int k)
     return tk;
 }
 
+/* What the processors' records say: broadcasts, comparisons (one per broadcast slot
+ * of an instance that somebody still in the race compared), and the slot in which
+ * each processor spoke in instance 0 (-1: silent). Returns -1 if out of memory. */
+static int count_records(const hm_report_t *r, const max_state_t *st, int64_t *broadcasts,
+                         int64_t *comparisons, int64_t *slot_of)
+{
+    int k = st->k;
+    size_t words = ((size_t)k + 64) / 64; /* slots 0..k of one instance */
+    uint64_t *compared = calloc((size_t)st->trials * words, sizeof *compared);
+    if (!compared)
+        return -1;
+    *broadcasts = *comparisons = 0;
+    for (int j = 0; j < k; j++) {
+        size_t cnt;
+        const int64_t *rec = hm_report_stores(r, j, &cnt);
+        slot_of[j] = -1;
+        for (size_t i = 0; i < cnt; i++) {
+            int64_t t = REC_TRIAL(rec[i]);
+            int slot = REC_SLOT(rec[i]);
+            if (REC_KIND(rec[i]) == REC_SPOKE) {
+                ++*broadcasts;
+                if (t == 0)
+                    slot_of[j] = slot;
+            } else if (slot <= k) {
+                compared[(size_t)t * words + (size_t)slot / 64] |= UINT64_C(1) << (slot % 64);
+            }
+        }
+    }
+    for (size_t w = 0; w < (size_t)st->trials * words; w++)
+        *comparisons += __builtin_popcountll(compared[w]);
+    free(compared);
+    return 0;
+}
+
+/* Instance 0's speakers in the order they spoke (slot order = turn order under tdma;
+ * under none they all sent in slot 0, listed by node), as arrays and as "P1 P3". */
+static void list_speakers(const max_state_t *st, const int64_t *slot_of, json_t *speakers,
+                          json_t *said, char *order, size_t len)
+{
+    order[0] = 0;
+    for (int s = 0; s < st->k + 1; s++)
+        for (int j = 0; j < st->k; j++)
+            if (slot_of[j] == s) {
+                json_array_append_new(speakers, json_integer(j));
+                json_array_append_new(said, json_integer(st->v[j]));
+                size_t used = strlen(order);
+                snprintf(order + used, len - used, "%sP%d", used ? " " : "", j + 1);
+            }
+}
+
+/* The first instance whose maximum the output processor did not store, or -1. */
+static int64_t first_wrong(const hm_report_t *r, const max_state_t *st)
+{
+    int k = st->k;
+    size_t cnt;
+    const int64_t *out = hm_report_stores(r, k, &cnt);
+    for (int64_t t = 0; t < st->trials; t++) {
+        int best = 0;
+        for (int j = 1; j < k; j++)
+            if (hm_bus_beats(st->v[t * k + j], j, st->v[t * k + best], best))
+                best = j;
+        if ((size_t)t >= cnt || out[t] != st->v[t * k + best])
+            return t;
+    }
+    return cnt != (size_t)st->trials ? st->trials : -1;
+}
+
+static void max_extra(hm_report_t *r, const max_state_t *st, int64_t broadcasts,
+                      int64_t comparisons, int64_t silent)
+{
+    int64_t T = st->trials;
+    json_t *x = r->extra;
+    json_object_set_new(x, "trials", json_integer(T));
+    json_object_set_new(x, "broadcasts", json_integer(broadcasts));
+    json_object_set_new(x, "silent_turns", json_integer(silent));
+    json_object_set_new(x, "silent_slots", json_integer(st->silent_slots));
+    json_object_set_new(x, "channel_slots", json_integer(broadcasts + st->silent_slots * silent));
+    json_object_set_new(x, "comparisons", json_integer(comparisons));
+    json_object_set_new(x, "mean_broadcasts", json_real((double)broadcasts / (double)T));
+    json_object_set_new(x, "mean_comparisons", json_real((double)comparisons / (double)T));
+    json_object_set_new(x, "expected_comparisons",
+                        json_pack("{s:s, s:f}", "expression",
+                                  "T(k)=1+(1/k)sum_{i<k}T(i), T(0)=T(1)=0; = H_k-1/2", "value",
+                                  expected_comparisons(st->k)));
+    json_object_set_new(x, "comparisons_bound",
+                        json_pack("{s:s, s:f}", "expression", "log2(k)", "value", log2(st->k)));
+}
+
 static void max_verify(hm_report_t *r)
 {
     const max_state_t *st = r->state;
@@ -302,56 +423,16 @@ static void max_verify(hm_report_t *r)
     int64_t T = st->trials;
     size_t cnt;
     const int64_t *out = hm_report_stores(r, k, &cnt);
-
-    /* The maximum of every instance. */
-    int64_t wrong = -1;
-    for (int64_t t = 0; t < T && wrong < 0; t++) {
-        int best = 0;
-        for (int j = 1; j < k; j++)
-            if (hm_bus_beats(st->v[t * k + j], j, st->v[t * k + best], best))
-                best = j;
-        if ((size_t)t >= cnt || out[t] != st->v[t * k + best])
-            wrong = t;
-    }
-    if (wrong < 0 && cnt != (size_t)T)
-        wrong = T;
-
-    /* Broadcasts, comparisons and the speakers, from the processors' records. */
-    uint64_t *compared = calloc((size_t)T, sizeof *compared);
-    if (!compared)
-        r->error = "out of memory counting the comparisons";
+    int64_t wrong = first_wrong(r, st);
     int64_t broadcasts = 0, comparisons = 0;
+    int64_t *slot_of = malloc((size_t)k * sizeof *slot_of);
     json_t *speakers = json_array(), *said = json_array();
-    int64_t slot_of[64];
-    for (int j = 0; j < k; j++)
-        slot_of[j] = -1;
-    for (int j = 0; j < k; j++) {
-        const int64_t *rec = hm_report_stores(r, j, &cnt);
-        for (size_t i = 0; i < cnt; i++) {
-            int64_t t = REC_TRIAL(rec[i]);
-            if (REC_KIND(rec[i]) == REC_SPOKE) {
-                broadcasts++;
-                if (t == 0)
-                    slot_of[j] = REC_SLOT(rec[i]);
-            } else if (compared) {
-                compared[t] |= UINT64_C(1) << REC_SLOT(rec[i]);
-            }
-        }
-    }
-    for (int64_t t = 0; compared && t < T; t++)
-        comparisons += __builtin_popcountll(compared[t]);
-    free(compared);
-    /* Instance 0's speakers in the order they spoke (slot order = turn order under
-     * tdma; under none they all sent in slot 0, listed by node). */
-    char order[64 * 5] = "";
-    for (int s = 0; s < k + 1; s++)
-        for (int j = 0; j < k; j++)
-            if (slot_of[j] == s) {
-                json_array_append_new(speakers, json_integer(j));
-                json_array_append_new(said, json_integer(st->v[j]));
-                size_t len = strlen(order);
-                snprintf(order + len, sizeof order - len, "%sP%d", len ? " " : "", j + 1);
-            }
+    char order[512] = "";
+    if (!slot_of || count_records(r, st, &broadcasts, &comparisons, slot_of) != 0)
+        r->error = "out of memory counting the comparisons";
+    else
+        list_speakers(st, slot_of, speakers, said, order, sizeof order);
+    free(slot_of);
     int64_t silent = st->schedule == TDMA ? T * k - broadcasts : 0;
 
     r->verified = wrong < 0;
@@ -370,28 +451,12 @@ static void max_verify(hm_report_t *r)
                  (long long)T);
     r->bound_expr = "k";
     r->bound = k;
-
-    double expect = expected_comparisons(k);
-    json_t *x = r->extra;
-    json_object_set_new(x, "trials", json_integer(T));
-    json_object_set_new(x, "broadcasts", json_integer(broadcasts));
-    json_object_set_new(x, "silent_turns", json_integer(silent));
-    json_object_set_new(x, "silent_slots", json_integer(st->silent_slots));
-    json_object_set_new(x, "channel_slots", json_integer(broadcasts + st->silent_slots * silent));
-    json_object_set_new(x, "comparisons", json_integer(comparisons));
-    json_object_set_new(x, "mean_broadcasts", json_real((double)broadcasts / (double)T));
-    json_object_set_new(x, "mean_comparisons", json_real((double)comparisons / (double)T));
-    json_object_set_new(x, "expected_comparisons",
-                        json_pack("{s:s, s:f}", "expression",
-                                  "T(k)=1+(1/k)sum_{i<k}T(i), T(0)=T(1)=0; = H_k-1/2", "value",
-                                  expect));
-    json_object_set_new(x, "comparisons_bound",
-                        json_pack("{s:s, s:f}", "expression", "log2(k)", "value", log2(k)));
+    max_extra(r, st, broadcasts, comparisons, silent);
     if (T == 1 && wrong < 0)
-        json_object_set_new(x, "result", json_integer(out[0]));
+        json_object_set_new(r->extra, "result", json_integer(out[0]));
     if (T == 1) {
-        json_object_set_new(x, "speakers", speakers);
-        json_object_set_new(x, "broadcast_values", said);
+        json_object_set_new(r->extra, "speakers", speakers);
+        json_object_set_new(r->extra, "broadcast_values", said);
     } else {
         json_decref(speakers);
         json_decref(said);
@@ -405,7 +470,9 @@ const hm_algorithm_t hm_algo_max = {
     .topologies = HM_BIT(HM_TOPO_BUS),
     .ports = HM_BIT(HM_PORTS_BUS),
     .default_ports = HM_PORTS_BUS,
-    .params = max_params,
+    .specs = max_specs,
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET)},
+    .problem = HM_PROBLEM_MAX,
     .setup = max_setup,
     .node_main = max_node,
     .verify = max_verify,

@@ -24,12 +24,12 @@ static inline int hm_bus_beats(int64_t va, int pa, int64_t vb, int pb)
     return va > vb || (va == vb && pa < pb);
 }
 
-/* The input list: algorithm.values if given (its length within min_n..max_n), else
- * algorithm.n values (default def_n) drawn with the seed: a random permutation of
- * 1..n, so all elements are distinct. *out is malloc'd. Returns 0 or -1 with
+/* The input list: the parameter "values" if given, else "n" values drawn with the
+ * seed: a random permutation of 1..n, so all elements are distinct. The algorithm's
+ * specs declare both (their lengths, ranges and n's default); this checks only that
+ * an n given with values is their number. *out is malloc'd. Returns 0 or -1 with
  * s->error set. */
-int hm_bus_read_values(hm_setup_t *s, int64_t def_n, int64_t min_n, int64_t max_n, hm_rng_t *rng,
-                       int64_t **out, int64_t *n);
+int hm_bus_read_values(hm_setup_t *s, hm_rng_t *rng, int64_t **out, int64_t *n);
 
 /* Fisher-Yates shuffle of v[0..n-1]. */
 void hm_bus_shuffle(hm_rng_t *rng, int64_t *v, int64_t n);

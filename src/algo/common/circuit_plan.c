@@ -65,9 +65,12 @@ static void push_op(hm_plan_t *p, int node, hm_plan_op_t op)
         p->last_step = op.step;
 }
 
+/* Piece i is the bytes [i*u, (i+1)*u) of the message, u = ceil(bytes/pieces), cut
+ * at the end of the message (circuit_plan.h). */
 static int64_t off(const hm_plan_t *p, int piece)
 {
-    return (int64_t)piece * p->bytes / p->pieces;
+    int64_t u = (p->bytes + p->pieces - 1) / p->pieces, o = (int64_t)piece * u;
+    return o < p->bytes ? o : p->bytes;
 }
 
 /* The pieces of a set are base | s for every s within mask, in increasing order:
@@ -159,40 +162,137 @@ void hm_plan_finish(hm_plan_t *p)
     }
 }
 
+static uint32_t set_size(uint32_t mask)
+{
+    uint32_t c = 1;
+    for (; mask; mask &= mask - 1)
+        c *= 2;
+    return c;
+}
+
+int64_t hm_plan_slots(double x)
+{
+    /* !(x < limit) also catches NaN and infinities: no conversion can overflow. */
+    if (!(x < (double)HM_PLAN_MAX_SLOTS))
+        return HM_PLAN_MAX_SLOTS;
+    if (x < -(double)HM_PLAN_MAX_SLOTS)
+        return -HM_PLAN_MAX_SLOTS;
+    return (int64_t)ceil(x - 1e-9);
+}
+
+/* The directed links a circuit from physical s to d holds, as in the cost model
+ * (doc/seidel.md, "The engine"): along the row to d's column, then along the column;
+ * link = node * 4 + port (0 west, 1 east, 2 north, 3 south). Adds delta to each
+ * link's load, or (delta 0) returns the largest load on the path. */
+static int path_load(int32_t *load, int cols, int s, int d, int delta)
+{
+    int r0 = s / cols, c0 = s % cols, r1 = d / cols, c1 = d % cols, x = s, k = 0;
+    for (int j = c0; j != c1; j += c1 > c0 ? 1 : -1) {
+        int32_t *l = &load[x * 4 + (c1 > c0 ? 1 : 0)];
+        *l += delta;
+        k = *l > k ? *l : k;
+        x += c1 > c0 ? 1 : -1;
+    }
+    for (int i = r0; i != r1; i += r1 > r0 ? 1 : -1) {
+        int32_t *l = &load[x * 4 + (r1 > r0 ? 3 : 2)];
+        *l += delta;
+        k = *l > k ? *l : k;
+        x += r1 > r0 ? cols : -cols;
+    }
+    return k;
+}
+
 int hm_plan_time(hm_plan_t *p, const hm_machine_info_t *mi, int until)
 {
+    int rc = -1;
     p->timed_until = until;
-    size_t steps = (size_t)p->last_step + 2;
+    size_t steps = (size_t)p->last_step + 2, total = 0;
     int64_t *dur = calloc(steps, sizeof *dur);
+    size_t *first = calloc(steps + 1, sizeof *first);
+    int32_t *load = calloc((size_t)p->nodes * 4, sizeof *load);
+    size_t *stamp = calloc((size_t)p->nodes * 2, sizeof *stamp);
     p->start = calloc(steps, sizeof *p->start);
-    if (!dur || !p->start) {
-        free(dur);
-        return -1;
-    }
     for (int n = 0; n < p->nodes; n++)
-        for (size_t i = 0; i < p->nops[n]; i++) {
-            const hm_plan_op_t *op = &p->ops[n][i];
+        total += p->nops[n];
+    /* The sends of each step, bucketed: (node, op index) pairs. */
+    int32_t(*by)[2] = malloc((total ? total : 1) * sizeof *by);
+    if (!dur || !first || !load || !stamp || !p->start || !by)
+        goto done;
+    for (int n = 0; n < p->nodes; n++)
+        for (size_t i = 0; i < p->nops[n]; i++)
+            first[p->ops[n][i].step + 1]++;
+    for (size_t s = 1; s <= steps; s++)
+        first[s] += first[s - 1];
+    {
+        size_t *fill = calloc(steps, sizeof *fill);
+        if (!fill)
+            goto done;
+        for (int n = 0; n < p->nodes; n++)
+            for (size_t i = 0; i < p->nops[n]; i++) {
+                int st = p->ops[n][i].step;
+                size_t at = first[st] + fill[st]++;
+                by[at][0] = n;
+                by[at][1] = (int32_t)i;
+            }
+        free(fill);
+    }
+    /* The paper's lengths at m' = pieces * u: every piece counts u = ceil(bytes/pieces)
+     * bytes, as if the message were padded to a multiple of the pieces (no piece is
+     * longer; only the last ones are shorter). */
+    double unit = (double)((p->bytes + p->pieces - 1) / p->pieces);
+    int cols = mi->cols > 0 ? mi->cols : p->nodes;
+    for (size_t s = 0; s + 1 < steps && (int)s <= until; s++) {
+        for (size_t q = first[s]; q < first[s + 1]; q++) {
+            const hm_plan_op_t *op = &p->ops[by[q][0]][by[q][1]];
+            if (op->kind != HM_PLAN_SEND)
+                continue;
+            path_load(load, cols, by[q][0], op->peer, 1);
+            /* One send and one receive per node and step (Seidel's "transmit one and
+             * receive one"), or the step would outlast its nominal length: a builder
+             * bug, caught here rather than as a slower run. */
+            if (stamp[2 * by[q][0]] == s + 1 || stamp[2 * op->peer + 1] == s + 1) {
+                rc = -3;
+                goto done;
+            }
+            stamp[2 * by[q][0]] = stamp[2 * op->peer + 1] = s + 1;
+        }
+        for (size_t q = first[s]; q < first[s + 1]; q++) {
+            const hm_plan_op_t *op = &p->ops[by[q][0]][by[q][1]];
             int64_t d = op->slots;
             if (op->kind == HM_PLAN_SEND) {
-                double bytes = 0;
-                uint32_t sub = 0;
-                do {
-                    int pc = (int)(op->base | sub);
-                    bytes += (double)(off(p, pc + 1) - off(p, pc));
-                    sub = (sub - op->mask) & op->mask;
-                } while (sub);
-                double v = mi->cost_a * bytes + mi->cost_b;
-                d = (int64_t)ceil(v - 1e-9);
+                /* ceil(k/2^nu) * a * m + b, k the circuits on its busiest link. */
+                int k = path_load(load, cols, by[q][0], op->peer, 0);
+                double factor = (double)((k + mi->link_capacity - 1) / mi->link_capacity);
+                double pieces = (double)set_size(op->mask);
+                d = hm_plan_slots(factor * mi->cost_a * pieces * unit + mi->cost_b);
                 if (d < 1)
                     d = 1;
             }
-            if (d > dur[op->step])
-                dur[op->step] = d;
+            if (d > dur[s])
+                dur[s] = d;
         }
-    for (size_t s = 1; s < steps; s++)
+        for (size_t q = first[s]; q < first[s + 1]; q++) {
+            const hm_plan_op_t *op = &p->ops[by[q][0]][by[q][1]];
+            if (op->kind == HM_PLAN_SEND)
+                path_load(load, cols, by[q][0], op->peer, -1);
+        }
+    }
+    rc = 0;
+    for (size_t s = 1; s < steps; s++) {
         p->start[s] = p->start[s - 1] + dur[s - 1];
+        if (p->start[s] >= HM_PLAN_MAX_SLOTS) {
+            p->start[s] = HM_PLAN_MAX_SLOTS;
+            rc = -2;
+        }
+    }
+    p->timed_end = p->start[steps - 1];
+done:
     free(dur);
-    return 0;
+    free(first);
+    free(load);
+    free(stamp);
+    free(by);
+    return rc;
 }
 
 /* ---- building blocks ------------------------------------------------------------ */
@@ -307,9 +407,12 @@ void hm_plan_node(hm_node_t *n, const hm_plan_t *p, const unsigned char *msg, un
                 goto done;
             continue;
         }
-        /* A step-synchronous plan: not before the step starts. */
-        if (p->start && op->step <= p->timed_until && hm_now(n) < p->start[op->step] &&
-            hm_wait_until(n, p->start[op->step]) != HM_OK)
+        /* A step-synchronous plan: not before the step starts; the steps after the
+         * timed ones (the companions') not before the timed ones end. */
+        int64_t from = 0;
+        if (p->start)
+            from = op->step <= p->timed_until ? p->start[op->step] : p->timed_end;
+        if (hm_now(n) < from && hm_wait_until(n, from) != HM_OK)
             goto done;
         /* Wait for the pieces, then pack them in the order the receiver expects. */
         int64_t at = 0;

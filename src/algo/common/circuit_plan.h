@@ -5,13 +5,18 @@
  * A plan says, for every node, which pieces of the message it sends to whom, in which
  * order, and when it is busy copying. Setup builds it step by step as the paper draws
  * it (a step is one column of the paper's figures); the node program (hm_plan_node)
- * then runs it data-driven: a node sends a piece as soon as it holds it and its
- * earlier sends are queued, the engine's transmit port serialising them. Nothing in
- * the node program knows the cost constants: the observed times come from the
- * emulator alone.
+ * then runs it step-synchronously, as the paper's analysis assumes: a send of step s
+ * starts at the step's nominal slot (hm_plan_time: the steps before it, each as long
+ * as its longest message under the cost model) once its pieces are there. The node
+ * program knows only those start slots; how long each message really takes, whether
+ * two meet at a port or share a link, comes from the emulator alone, and the tests
+ * hold it to the paper's formulas.
  *
- * The message of `bytes` bytes is cut into `pieces` = 2^k pieces; piece i is the bytes
- * [i*bytes/pieces, (i+1)*bytes/pieces). A send names a set of pieces by a base and
+ * The message of `bytes` bytes is cut into `pieces` = 2^k pieces of u = ceil(bytes /
+ * pieces) bytes, the last ones cut at the end of the message: piece i is the bytes
+ * [min(i*u, bytes), min((i+1)*u, bytes)). So a set of c pieces never holds more than
+ * c*u bytes, the paper's c*m'/pieces at m' = pieces*u, and when m >= pieces/2 the
+ * first half of the pieces holds exactly m'/2 bytes. A send names a set of pieces by a base and
  * a mask (base & mask = 0): the pieces base | s for every s within mask, carried in
  * increasing order. An aligned range of 2^c pieces is one mask of c low bits; the
  * interleaved sets of the recursive halving distribution and of the mesh BST (every
@@ -54,7 +59,8 @@ typedef struct hm_plan_s {
     int64_t *start; /* if not NULL: a send of step s <= timed_until waits for slot
                        start[s] */
     int timed_until;
-    int failed; /* an allocation failed */
+    int64_t timed_end; /* the nominal end of step timed_until */
+    int failed;        /* an allocation failed */
     int last_step;
 } hm_plan_t;
 
@@ -77,13 +83,25 @@ void hm_plan_send_set_phys(hm_plan_t *p, int step, int from, int to, uint32_t ba
 void hm_plan_busy(hm_plan_t *p, int step, int node, int64_t slots);
 /* Sort every node's operations by step (stable); call once, after building. */
 void hm_plan_finish(hm_plan_t *p);
-/* Make the plan step-synchronous: a send of step s starts no earlier than the
- * nominal start of step s, every step lasting as long as its longest message under
- * the cost model of mi without contention (busy steps: their busy time); steps after
- * `until` (the companions') stay data-driven. Needed where
- * a node would otherwise run ahead of the paper's steps: a node simulating virtual
- * nodes has idle steps in its own schedule (section 5.1). Returns 0 or -1. */
+/* Make the plan step-synchronous, as the paper's analysis assumes: a send of step
+ * s <= until starts at the nominal start of step s, every step lasting as long as its
+ * longest message under the cost model of mi, ceil(k/2^nu)*a*len + b with k the
+ * circuits of the step on the message's busiest link and len its number of pieces
+ * times ceil(bytes/pieces), the paper's length with the message padded to a multiple
+ * of the pieces (busy steps: their busy time). No piece is longer, so every message
+ * of a step ends by the step's end, whatever m: two messages never meet at a receive
+ * port, and the whole plan lasts the paper's formula at m' = pieces * ceil(m/pieces).
+ * Steps after `until` (the companions') wait for the nominal end of step `until`,
+ * then run data-driven. Returns 0, -1 (out of memory), -2 (the plan would last
+ * HM_PLAN_MAX_SLOTS slots or more) or -3 (a node sends or receives twice in one step:
+ * a builder bug). */
 int hm_plan_time(hm_plan_t *p, const hm_machine_info_t *mi, int until);
+
+/* The largest slot count a plan works with: 2^53, exact in a double. */
+#define HM_PLAN_MAX_SLOTS (INT64_C(1) << 53)
+/* x rounded up to a whole slot, saturated at +-HM_PLAN_MAX_SLOTS (NaN: the
+ * maximum), so that no double -> int64 conversion can overflow. */
+int64_t hm_plan_slots(double x);
 
 /* ---- the paper's building blocks, on a line of 2^e logical nodes ------------
  * line[x] is the logical node at position x; positions are XOR-ed with the root's

@@ -1,6 +1,6 @@
 /*
  * rng.h — a small deterministic pseudo-random generator for algorithms that choose
- * at random "with the seed" (SPEC section 3: same config and seed, same run).
+ * at random "with the seed" (README "Slot semantics": same config and seed, same run).
  *
  * splitmix64 (Steele, Lea, Flood 2014): one 64-bit word of state, every seed valid,
  * no thread-shared state. A node that needs its own stream seeds one generator with

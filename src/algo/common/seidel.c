@@ -10,13 +10,12 @@
 
 int64_t hm_seidel_slots(double x)
 {
-    int64_t v = (int64_t)ceil(x - 1e-9);
-    return v;
+    return hm_plan_slots(x);
 }
 
 int64_t hm_seidel_msg_cost(const hm_machine_info_t *mi, int k, double bytes)
 {
-    int64_t factor = (k + mi->link_capacity - 1) / mi->link_capacity;
+    int64_t factor = ((int64_t)k + mi->link_capacity - 1) / mi->link_capacity;
     int64_t v = hm_seidel_slots((double)factor * mi->cost_a * bytes + mi->cost_b);
     return v < 1 ? 1 : v;
 }
@@ -59,6 +58,9 @@ static int map_axis(int n, int rc, hm_sizing_t sz, int *d, int32_t **map, int32_
     return 0;
 }
 
+const char *const hm_seidel_sizings[] = {HM_SEIDEL_SIZING_MAP(HM_ENUM_NAME) NULL};
+const char *const hm_seidel_variants[] = {HM_SEIDEL_VARIANT_MAP(HM_ENUM_NAME) NULL};
+
 static int oom(hm_setup_t *s)
 {
     snprintf(s->error, sizeof s->error, "%s: out of memory in setup",
@@ -71,29 +73,18 @@ int hm_seidel_setup(hm_setup_t *s, const char *algo, int allow_virtual, int with
 {
     const hm_machine_info_t *mi = s->machine;
     *out = NULL;
-    if (!mi->circuit) {
-        snprintf(s->error, sizeof s->error,
-                 "%s: ports.routing: found \"packet\"; allowed for %s: \"circuit\" (Seidel's "
-                 "circuit-switched model, SPEC section 5)",
-                 s->file ? s->file : "(config)", algo);
-        return -1;
-    }
-    int64_t root, bytes;
-    const char *sizing, *variant = "better";
-    if (hm_param_int(s, "root", 0, 0, mi->nodes - 1, &root) ||
-        hm_param_int(s, "message_bytes", 4096, 1, 16777216, &bytes) ||
-        hm_param_string(s, "sizing", "companions", &sizing) ||
-        (with_variant && hm_param_string(s, "variant", "better", &variant)))
-        return -1;
+    /* Packet routing is refused by the config check (HM_SEIDEL_NEEDS); the ranges by
+     * the specs (HM_SEIDEL_SPECS_COMMON). */
+    int64_t root = hm_param_get_int(s, "root"), bytes = hm_param_get_int(s, "message_bytes");
+    hm_sizing_t sz = (hm_sizing_t)hm_param_get_enum(s, "sizing");
+    int variant = with_variant ? hm_param_get_enum(s, "variant") : HM_SEIDEL_BETTER;
+    int better = variant == HM_SEIDEL_BETTER;
     if ((double)bytes * mi->nodes > 512.0 * 1024 * 1024) {
         char found[96];
         snprintf(found, sizeof found, "%lld bytes on %d nodes", (long long)bytes, mi->nodes);
         return hm_setup_fail(s, "message_bytes", found,
                              "at most 512 MiB of buffers in all (bytes x nodes)");
     }
-    hm_sizing_t sz =
-        strcmp(sizing, "virtual-nodes") == 0 ? HM_SIZING_VIRTUAL : HM_SIZING_COMPANIONS;
-    int better = strcmp(variant, "better") == 0;
     int nu_cap = floor_lg(mi->link_capacity);
     int mesh = mi->topology == HM_TOPO_MESH;
     if (sz == HM_SIZING_VIRTUAL) {
@@ -107,10 +98,10 @@ int hm_seidel_setup(hm_setup_t *s, const char *algo, int allow_virtual, int with
             return hm_setup_fail(s, "sizing", found,
                                  "\"companions\" when link_capacity > 1 (virtual nodes apply "
                                  "to nu = 0 only, section 5.3)");
-        if (mesh && better)
+        if (mesh && variant != HM_SEIDEL_SIMPLE)
             return hm_setup_fail(s, "sizing", found,
-                                 "\"companions\" with variant \"better\" (virtual nodes apply "
-                                 "to the simple mesh variants only, section 5.1)");
+                                 "\"companions\" with a variant other than \"simple\" (virtual "
+                                 "nodes apply to the simple mesh variants only, section 5.1)");
     }
 
     hm_seidel_t *st = calloc(1, sizeof *st);
@@ -126,6 +117,7 @@ int hm_seidel_setup(hm_setup_t *s, const char *algo, int allow_virtual, int with
     st->bytes = bytes;
     st->sizing = sz;
     st->better = better;
+    st->colrow = variant == HM_SEIDEL_COLUMN_ROW;
     if (map_axis(st->n1, st->root / st->n2, sz, &st->d1, &st->rowmap, &st->rowcomp, &st->li) ||
         map_axis(st->n2, st->root % st->n2, sz, &st->d2, &st->colmap, &st->colcomp, &st->lj))
         return oom(s);
@@ -173,9 +165,26 @@ int hm_seidel_plan(hm_setup_t *s, hm_seidel_t *st, int bits)
     free(map);
     if (!st->plan)
         return oom(s);
+    /* The length the formulas see: m padded to a multiple of the pieces (seidel.h). */
+    int64_t P = st->plan->pieces;
+    st->mpad = (st->bytes + P - 1) / P * P;
     /* Virtual nodes: the last node simulates many, and receives each piece once. */
     st->plan->dedup = st->sizing == HM_SIZING_VIRTUAL;
     return 0;
+}
+
+/* Costs so large that the broadcast would last more than HM_PLAN_MAX_SLOTS slots:
+ * refused, so that no slot count overflows (README, "circuit routing"). */
+static int too_long(hm_setup_t *s, const hm_seidel_t *st, const char *what)
+{
+    const hm_machine_info_t *mi = s->machine;
+    snprintf(s->error, sizeof s->error,
+             "%s: ports.cost: found a = %g, b = %g, rho = %g: %s of %lld bytes would last more "
+             "than 2^53 slots (%s); allowed: costs and message_bytes for which the broadcast "
+             "lasts at most 2^53 slots",
+             s->file ? s->file : "(config)", mi->cost_a, mi->cost_b, mi->cost_rho, st->algo,
+             (long long)st->bytes, what);
+    return -1;
 }
 
 int hm_seidel_finish(hm_setup_t *s, hm_seidel_t *st, int last_step)
@@ -192,7 +201,7 @@ int hm_seidel_finish(hm_setup_t *s, hm_seidel_t *st, int last_step)
     const hm_machine_info_t *mi = s->machine;
     double m = (double)st->bytes;
     both = rows && cols;
-    st->companion_bst = both && all >= 2 && st->bytes % 2 == 0 &&
+    st->companion_bst = both && all >= 2 && st->mpad == st->bytes &&
                         3 * hm_seidel_msg_cost(mi, 1, m / 2) < 2 * hm_seidel_msg_cost(mi, 1, m);
     for (int i = 0; i < l1; i++)
         for (int j = 0; j < l2; j++) {
@@ -224,10 +233,22 @@ int hm_seidel_finish(hm_setup_t *s, hm_seidel_t *st, int last_step)
     hm_plan_finish(st->plan);
     if (st->plan->failed)
         return oom(s);
-    /* Virtual nodes: the last node has idle steps of its own; keep it to the paper's
-     * steps (section 5.1 assumes synchronous steps). */
-    if ((st->sizing == HM_SIZING_VIRTUAL || st->timed) &&
-        hm_plan_time(st->plan, s->machine, last_step))
+    /* Every step of the paper's plan is timed (circuit_plan.h): the steps are
+     * synchronous in the paper's analysis, and a node that ran ahead (a node simulating
+     * virtual nodes has idle steps, section 5.1; the delayed classes of the "better"
+     * mesh variants, section 3.2.1; a piece a byte shorter than its neighbour when the
+     * pieces do not divide m) would meet another message at a receive port. */
+    int rc = hm_plan_time(st->plan, s->machine, last_step);
+    if (rc == -2)
+        return too_long(s, st, "its plan's steps");
+    if (rc == -3) {
+        snprintf(s->error, sizeof s->error,
+                 "%s: %s: internal error: its plan has a node sending or receiving twice in "
+                 "one step (not step-synchronous); please report it",
+                 s->file ? s->file : "(config)", st->algo);
+        return -1;
+    }
+    if (rc != 0)
         return oom(s);
     return 0;
 }
@@ -310,15 +331,30 @@ int hm_seidel_nu(const hm_seidel_t *st, int e)
 
 void hm_seidel_bound(hm_seidel_t *st, const hm_machine_info_t *mi, const char *expr, double value)
 {
+    /* For m the pieces do not divide, the formula is taken at m' (seidel.h): say so
+     * next to it, before the companions' steps, which are at m. */
+    char core[200];
+    int P = st->plan->pieces;
+    if (st->mpad != st->bytes) {
+        int small = P >= 2 && 2 * st->bytes < P;
+        snprintf(core, sizeof core, "[%s at m' = %lld = %d*ceil(m/%d)%s]", expr,
+                 (long long)st->mpad, P, P, small ? ", - (m'/2-m)*a" : "");
+        /* The pieces past m are empty: the last step, whose halves carry m'/2 bytes
+         * when m >= P/2, carries m bytes (circuit_plan.h). */
+        if (small)
+            value -= ((double)st->mpad / 2 - (double)st->bytes) * mi->cost_a;
+    } else {
+        snprintf(core, sizeof core, "%s", expr);
+    }
     st->bound = hm_seidel_slots(value);
     if (st->companion_bst) {
         st->bound += 3 * hm_seidel_msg_cost(mi, 1, (double)st->bytes / 2);
-        snprintf(st->expr, sizeof st->expr, "%s + 3*(m*a/2+b)", expr);
+        snprintf(st->expr, sizeof st->expr, "%s + 3*(m*a/2+b)", core);
     } else if (st->companion_steps > 0) {
         st->bound += st->companion_steps * hm_seidel_msg_cost(mi, 1, (double)st->bytes);
-        snprintf(st->expr, sizeof st->expr, "%s + %d*(m*a+b)", expr, st->companion_steps);
+        snprintf(st->expr, sizeof st->expr, "%s + %d*(m*a+b)", core, st->companion_steps);
     } else {
-        snprintf(st->expr, sizeof st->expr, "%s", expr);
+        snprintf(st->expr, sizeof st->expr, "%s", core);
     }
     st->bound_expr = st->expr;
 }
@@ -450,6 +486,11 @@ int hm_seidel_setup_with(hm_setup_t *s, const char *algo, int allow_virtual, int
     }
     hm_seidel_bound(st, s->machine, out.expr, out.value);
     free(line);
+    if (st->bound >= HM_PLAN_MAX_SLOTS) {
+        too_long(s, st, "its bound");
+        hm_seidel_teardown(st);
+        return -1;
+    }
     s->state = st;
     return 0;
 }

@@ -16,13 +16,34 @@
  *                   steps of ma + b, and a 2 x 2 BST broadcast, three of ma/2 + b);
  *   virtual nodes   d = ceil(lg n); logical positions >= n are simulated by the last
  *                   physical one (section 5.1).
+ *
+ * Message lengths: an algorithm cuts m into P pieces (the summary's "pieces": 2^nu,
+ * 2^(nu+1), 4^nu, 4^(nu+1), 2 * 4^(nu+1) or 2^d); the paper assumes P divides m. For
+ * any m the pieces are ceil(m/P) bytes (the last ones shorter) and the plan is
+ * step-synchronous, so the cost is the paper's formula at m' = P*ceil(m/P) (mpad) in
+ * the transmission terms, m in m*rho and in the companions' steps; and when m < P/2,
+ * where the second half of the pieces is empty, minus (m'/2 - m)*a, the last step
+ * carrying m bytes instead of m'/2 (doc/seidel.md, "Message lengths").
  */
 #ifndef HM_ALGO_SEIDEL_H
 #define HM_ALGO_SEIDEL_H
 
 #include "circuit_plan.h"
 
-typedef enum { HM_SIZING_COMPANIONS, HM_SIZING_VIRTUAL } hm_sizing_t;
+/* How a size that is not a power of two is handled (section 5), and the mesh
+ * variants: the only lists of them, the parameters' choices. */
+#define HM_SEIDEL_SIZING_MAP(XX)                                                                   \
+    XX(HM_SIZING_COMPANIONS, "companions")                                                         \
+    XX(HM_SIZING_VIRTUAL, "virtual-nodes")
+#define HM_SEIDEL_VARIANT_MAP(XX)                                                                  \
+    XX(HM_SEIDEL_SIMPLE, "simple")                                                                 \
+    XX(HM_SEIDEL_BETTER, "better")                                                                 \
+    XX(HM_SEIDEL_COLUMN_ROW, "column-row")
+
+typedef enum { HM_SEIDEL_SIZING_MAP(HM_ENUM_ID) } hm_sizing_t;
+enum { HM_SEIDEL_VARIANT_MAP(HM_ENUM_ID) };
+extern const char *const hm_seidel_sizings[];  /* NULL-terminated */
+extern const char *const hm_seidel_variants[]; /* NULL-terminated */
 
 typedef struct hm_seidel_s {
     int mesh;   /* 1 on a mesh */
@@ -33,9 +54,11 @@ typedef struct hm_seidel_s {
     int root;   /* physical */
     int li, lj; /* the root's logical row and column */
     int64_t bytes;
+    int64_t mpad; /* bytes padded to a multiple of the pieces: the m of the formulas */
     hm_sizing_t sizing;
     int better;                 /* variant "better" (mesh ST and BST) */
-    int timed;                  /* make the plan step-synchronous (hm_plan_time) */
+    int colrow;                 /* variant "column-row": a full linear broadcast down
+                                   the root's column, then along every row */
     int32_t *rowmap, *colmap;   /* logical -> physical row / column */
     int32_t *rowcomp, *colcomp; /* logical -> physical companion row / column, -1 */
     unsigned char *msg;         /* the root's message */
@@ -43,7 +66,7 @@ typedef struct hm_seidel_s {
     hm_plan_t *plan;
     /* Filled by the algorithm for verify. */
     const char *bound_expr; /* = expr */
-    char expr[192];
+    char expr[256];
     int64_t bound;       /* the paper's cost for the logical machine + companions */
     int companion_steps; /* 0, 1, 2 (ST on 2 x 2) or 3 (BST on 2 x 2) */
     int companion_bst;   /* the companions of a mesh get a 2 x 2 BST broadcast */
@@ -51,14 +74,29 @@ typedef struct hm_seidel_s {
 } hm_seidel_t;
 
 /* Parameters shared by the three algorithms (each table adds "variant" if it has
- * one, then the terminator). */
-#define HM_SEIDEL_PARAMS_COMMON                                                                    \
-    {"root", HM_PARAM_INT, "0..p-1", "0", "the node that holds the message"},                      \
-        {"message_bytes", HM_PARAM_INT, "1..16777216", "4096",                                     \
-         "message length m in bytes (a multiple of 8*2^d gives the paper's costs)"},               \
+ * one, then HM_PARAM_END). */
+#define HM_SEIDEL_SPECS_COMMON                                                                     \
+    {.name = "root",                                                                               \
+     .type = HM_PARAM_INT,                                                                         \
+     .max_of = HM_QTY_NODES_MINUS_1,                                                               \
+     .help = "the node that holds the message"},                                                   \
+        {.name = "message_bytes",                                                                  \
+         .type = HM_PARAM_INT,                                                                     \
+         .min = 1,                                                                                 \
+         .max = 16777216,                                                                          \
+         .def = 4096,                                                                              \
+         .help = "message length m in bytes (a multiple of 8*2^d gives the paper's costs)"},       \
     {                                                                                              \
-        "sizing", HM_PARAM_STRING, "companions|virtual-nodes", "companions",                       \
-            "how a size that is not a power of two is handled (Seidel section 5)"                  \
+        .name = "sizing", .type = HM_PARAM_ENUM, .choices = hm_seidel_sizings,                     \
+        .def = HM_SIZING_COMPANIONS,                                                               \
+        .help = "how a size that is not a power of two is handled (Seidel section 5)"              \
+    }
+
+/* What the three need of the machine: Seidel's circuit-switched model (README.md,
+ * "Port models"), which the free-running clock cannot hold. */
+#define HM_SEIDEL_NEEDS                                                                            \
+    {                                                                                              \
+        .routing = HM_BIT(HM_ROUTING_CIRCUIT)                                                      \
     }
 
 /* Reads the parameters and maps the machine (allow_virtual: the algorithm can use
@@ -102,7 +140,8 @@ void hm_seidel_teardown(void *state);
 /* Duration of one message of `bytes` bytes sharing links with k circuits in all: the
  * cost model, for the bounds (ceil(k/2^nu)*a*m + b, rounded up). */
 int64_t hm_seidel_msg_cost(const hm_machine_info_t *mi, int k, double bytes);
-/* x rounded up to a whole slot (formulas evaluated in floating point). */
+/* x rounded up to a whole slot (formulas evaluated in floating point), saturated at
+ * HM_PLAN_MAX_SLOTS: no overflow, whatever the costs. */
 int64_t hm_seidel_slots(double x);
 
 #endif
@@ -117,7 +156,8 @@ int hm_seidel_line(const hm_seidel_t *st, int32_t *line, int *e, int *pos);
 int hm_seidel_nu(const hm_seidel_t *st, int e);
 
 /* Sets the bound: the paper's formula `expr` evaluated to `value` (rounded up to a
- * slot), plus the companions' steps of m*a + b each. Call after hm_seidel_finish. */
+ * slot) at m = st->mpad, plus the companions' steps of m*a + b each (real m). Call
+ * after hm_seidel_finish. */
 void hm_seidel_bound(hm_seidel_t *st, const hm_machine_info_t *mi, const char *expr, double value);
 
 /* ---- meshes: grids of logical nodes ----------------------------------------------

@@ -3,9 +3,9 @@
  * description of who broadcasts what, the three-phase algorithm of Stamoulis and
  * Tsitsiklis section 3.2 as a node program, and the checks run after the run.
  *
- * The state is built by setup and read by every node. Its one writable part is obs:
- * entry x is written by node x only, during the run, and read by verify after every
- * thread has been joined.
+ * The state is built by setup and only read by the nodes. What each node observes
+ * (hm_st_obs_t) goes into its own output area (hm_out; the descriptors declare
+ * out_size = sizeof(hm_st_obs_t)), and verify reads it with hm_st_obs.
  */
 #ifndef HM_ALGO_STAMOULIS_H
 #define HM_ALGO_STAMOULIS_H
@@ -18,13 +18,14 @@
 typedef enum {
     HM_ST_PREFIX,       /* 3.2: parallel prefix, routing to the roots, broadcasts */
     HM_ST_RANDOMIZED,   /* 3.2, last paragraphs: random roots, no prefix phase */
+    HM_ST_RANDOM_FIXED, /* 3.2, the same with fixed windows (correct w.h.p. only) */
     HM_ST_MULTINODE,    /* 3.2 with K = 2^d: r_x = 2^d - x known, no prefix phase */
     HM_ST_SAME_ORDER,   /* 3.3.1 */
     HM_ST_PRIORITY,     /* 3.3.2 */
     HM_ST_RANK_ROTATED, /* 3.3.3 */
 } hm_st_variant_t;
 
-/* What one node saw (written by that node only). */
+/* What one node saw: its output area (hm_out), written by that node only. */
 typedef struct hm_st_obs_s {
     int64_t root_count;   /* root e_j: packets it received for T^(j) (N_j) */
     int64_t root_last;    /* root e_j: slot of the last one, -1 if none */
@@ -33,6 +34,9 @@ typedef struct hm_st_obs_s {
     int64_t go_slot;      /* node 0, randomized: slot it told the roots to go, -1 */
     int64_t prefix_total; /* node 0, prefix: K as computed by the parallel prefix */
     int64_t rank;         /* rank r_x as the node knew or computed it, -1 if none */
+    int64_t emitted;      /* root e_j: data packets it broadcast in phase 3 */
+    int64_t dropped;      /* randomized-window: routing packets dropped at the end of
+                             phase 2 */
 } hm_st_obs_t;
 
 typedef struct hm_st_state_s {
@@ -45,10 +49,19 @@ typedef struct hm_st_state_s {
     int64_t *ids;     /* the K packet identifiers, ascending */
     int ranks_prefix; /* rank-rotated: compute the ranks with the prefix phase */
     int c_star;       /* randomized: the paper's C* > e */
-    int64_t window;   /* randomized: slots of the phase-2 window */
+    int64_t window;   /* randomized: slot at which phase 3 starts when every N_j fits
+                         the window; randomized-window: length of phase 2 */
     uint64_t seed;
-    hm_st_obs_t *obs;
 } hm_st_state_t;
+
+/* The calling node's observations, set to "nothing seen" (-1): call it once. */
+hm_st_obs_t *hm_st_obs_open(hm_node_t *n);
+
+/* Node x's observations after the run (verify). */
+static inline const hm_st_obs_t *hm_st_obs(const hm_report_t *r, int x)
+{
+    return (const hm_st_obs_t *)hm_report_out(r, x);
+}
 
 /* The identifier of node x's m-th packet (m = 1..packets). */
 static inline int64_t hm_st_packet_id(const hm_st_state_t *st, int x, int m)
@@ -62,7 +75,8 @@ hm_st_state_t *hm_st_state_new(const hm_machine_info_t *mi, hm_st_variant_t vari
                                int packets);
 void hm_st_state_free(void *state);
 
-/* Section 3.2 (variants prefix, randomized, multinode) as a node program. */
+/* Section 3.2 (variants prefix, randomized, randomized-window, multinode) as a node
+ * program. */
 void hm_st_three_phase_node(hm_node_t *n, void *state);
 
 /* Section 3.2's report: delivery, bound, phases, N_j (and the randomized window). */

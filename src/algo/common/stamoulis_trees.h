@@ -28,7 +28,14 @@ uint64_t hm_cut_children(int d, uint32_t root, int first, uint32_t u);
 /* Port leading to u's father in that tree, -1 for the root. */
 int hm_cut_parent_port(int d, uint32_t root, int first, uint32_t u);
 
-/* e_j = 2^(j-1), the root of T^(j), j = 1..d. */
+/* Is j the number of one of the d trees, 1..d? A packet's tree number comes from
+ * another node: check it before any of the functions below shifts by j - 1. */
+static inline int hm_st_tree_valid(int64_t j, int d)
+{
+    return j >= 1 && j <= d;
+}
+
+/* e_j = 2^(j-1), the root of T^(j), j = 1..d (hm_st_tree_valid). */
 static inline uint32_t hm_st_root(int j)
 {
     return UINT32_C(1) << (j - 1);

@@ -6,7 +6,7 @@
  *
  * Paper: lecture notes "Distributed Memory Systems: Part III", section "Collision
  * Avoiding Spanning Trees for Multi-Broadcast Operations". The variant "esbt" of
- * the registered algorithm multinode-broadcast (SPEC section 6).
+ * the registered algorithm multinode-broadcast (README "Algorithms").
  *
  * The idea (notes). Build one spanning tree T_0 rooted at 0 whose edges are
  * scheduled in steps 1..m, with the sets A_i of edges of step i such that
@@ -78,7 +78,8 @@
 #include "../common/trees.h"
 #include "esbt.h"
 
-enum { SEARCHED, LITERAL };
+enum { SEARCHED = HM_ESBT_SEARCHED, LITERAL = HM_ESBT_LITERAL };
+static const char *const construction_names[] = {HM_ESBT_CONSTRUCTION_MAP(HM_ENUM_NAME) NULL};
 
 /* The backtracking search gives up after this many backtracks (it needs at most 12
  * for d <= 16). */
@@ -95,12 +96,6 @@ typedef struct esbt_s {
     int unreached;   /* nodes of T_0 with no path to the root */
     char first[160]; /* the first conflict, in words ("" if none) */
 } esbt_t;
-
-const hm_param_t hm_esbt_params[] = {
-    {"construction", HM_PARAM_STRING, "searched|literal", "searched",
-     "esbt trees: the shipped search, or the lecture notes read literally"},
-    {NULL, 0, NULL, NULL, NULL},
-};
 
 static int step_of(const esbt_t *e, int32_t n)
 {
@@ -363,11 +358,7 @@ void hm_esbt_teardown(void *state)
 
 int hm_esbt_setup(hm_setup_t *s)
 {
-    const char *kind;
-    if (hm_param_string(s, "construction", "searched", &kind))
-        return -1;
-    if (strcmp(kind, "searched") != 0 && strcmp(kind, "literal") != 0)
-        return hm_setup_fail(s, "construction", kind, "searched|literal");
+    int kind = hm_param_get_enum(s, "construction");
     if (s->machine->topology != HM_TOPO_HYPERCUBE)
         return hm_setup_fail(s, "name", "a non-hypercube topology", "hypercube only");
     esbt_t *e = calloc(1, sizeof *e);
@@ -376,7 +367,7 @@ int hm_esbt_setup(hm_setup_t *s)
     e->d = s->machine->dim;
     e->p = s->machine->nodes;
     e->m = e->d ? (e->p - 1 + e->d - 1) / e->d : 0;
-    e->kind = strcmp(kind, "literal") == 0 ? LITERAL : SEARCHED;
+    e->kind = kind;
     e->order = calloc((size_t)e->p, sizeof *e->order);
     e->parent = calloc((size_t)e->p, sizeof *e->parent);
     e->port = calloc((size_t)e->p, sizeof *e->port);
@@ -533,8 +524,7 @@ void hm_esbt_verify(hm_report_t *r)
     r->lower_expr = "max(d,ceil((2^d-1)/d))";
     r->lower = e->m > e->d ? e->m : e->d;
     json_object_set_new(r->extra, "broadcasts", json_integer(p));
-    json_object_set_new(r->extra, "construction",
-                        json_string(e->kind == LITERAL ? "literal" : "searched"));
+    json_object_set_new(r->extra, "construction", json_string(construction_names[e->kind]));
     json_object_set_new(r->extra, "construction_conflicts", json_integer(e->conflicts));
     if (e->first[0])
         json_object_set_new(r->extra, "construction_first_conflict", json_string(e->first));

@@ -5,16 +5,21 @@
  * Operations"), in ceil((2^d - 1)/d) slots under all-port. See esbt.c.
  *
  * The registered algorithm "multinode-broadcast" dispatches its variant "esbt" to
- * these functions; they read their own parameters (hm_esbt_params) from the same
- * "algorithm" object.
+ * these functions; its descriptor declares the parameter "construction", whose
+ * choices are HM_ESBT_CONSTRUCTION_MAP, and hm_esbt_setup reads it.
  */
 #ifndef HM_ALGO_ESBT_H
 #define HM_ALGO_ESBT_H
 
 #include "hypemu.h"
 
-/* Extra parameters of the esbt variant, terminated by {NULL}. */
-extern const hm_param_t hm_esbt_params[];
+/* The constructions of the trees: the shipped search, or the lecture notes read
+ * literally (esbt.c). */
+#define HM_ESBT_CONSTRUCTION_MAP(XX)                                                               \
+    XX(HM_ESBT_SEARCHED, "searched")                                                               \
+    XX(HM_ESBT_LITERAL, "literal")
+
+enum { HM_ESBT_CONSTRUCTION_MAP(HM_ENUM_ID) };
 
 int hm_esbt_setup(hm_setup_t *s);
 void hm_esbt_node(hm_node_t *n, void *state);

@@ -8,8 +8,9 @@
  *              At most 2 ceil(2^d/d) + 2d - 1 slots, all-port, no conflict.
  *   esbt       the lecture notes' collision-avoiding trees, ceil((2^d - 1)/d) slots:
  *              src/algo/hypercube/esbt.c (hm_esbt_setup, hm_esbt_node,
- *              hm_esbt_verify), wired in through the table below; its parameter
- *              "construction" (searched | literal) is listed here too.
+ *              hm_esbt_verify), wired in through MNB_VARIANT_MAP below; its parameter
+ *              "construction" (searched | literal, HM_ESBT_CONSTRUCTION_MAP) is
+ *              declared here with only_if "variant=esbt".
  *
  * The descriptor dispatches on the variant: setup keeps the chosen row of the table
  * next to that variant's own state.
@@ -24,13 +25,10 @@
 static int stamoulis_setup(hm_setup_t *s)
 {
     const hm_machine_info_t *mi = s->machine;
-    if (json_object_get(s->params, "construction"))
-        return hm_setup_fail(s, "construction", "a construction for variant stamoulis",
-                             "construction only with variant esbt");
     if (mi->dim < 1) {
         char found[64];
         snprintf(found, sizeof found, "a hypercube of dimension %d", mi->dim);
-        return hm_setup_fail(s, "name", found, "topology.dim >= 1");
+        return hm_setup_fail(s, "variant", found, "topology.dim >= 1 for variant stamoulis");
     }
     int *a = malloc((size_t)mi->nodes * sizeof *a);
     if (!a)
@@ -42,8 +40,18 @@ static int stamoulis_setup(hm_setup_t *s)
     return s->state ? 0 : -1;
 }
 
+/* The variants: one row each, the only list of them. --list shows the names (the
+ * "variant" parameter's choices); setup picks the row's functions. */
+#define MNB_VARIANT_MAP(XX)                                                                        \
+    XX(STAMOULIS, "stamoulis", stamoulis_setup, hm_st_three_phase_node, hm_st_three_phase_verify,  \
+       hm_st_state_free)                                                                           \
+    XX(ESBT, "esbt", hm_esbt_setup, hm_esbt_node, hm_esbt_verify, hm_esbt_teardown)
+
+enum { MNB_VARIANT_MAP(HM_ENUM_ID) };
+static const char *const mnb_variant_names[] = {MNB_VARIANT_MAP(HM_ENUM_NAME) NULL};
+static const char *const esbt_constructions[] = {HM_ESBT_CONSTRUCTION_MAP(HM_ENUM_NAME) NULL};
+
 typedef struct mnb_variant_s {
-    const char *name;
     int (*setup)(hm_setup_t *s);
     void (*node_main)(hm_node_t *n, void *state);
     void (*verify)(hm_report_t *r);
@@ -51,9 +59,9 @@ typedef struct mnb_variant_s {
 } mnb_variant_t;
 
 static const mnb_variant_t mnb_variants[] = {
-    {"stamoulis", stamoulis_setup, hm_st_three_phase_node, hm_st_three_phase_verify,
-     hm_st_state_free},
-    {"esbt", hm_esbt_setup, hm_esbt_node, hm_esbt_verify, hm_esbt_teardown},
+#define XX(id, name, setup, node, verify, teardown) {setup, node, verify, teardown},
+    MNB_VARIANT_MAP(XX)
+#undef XX
 };
 
 typedef struct mnb_state_s {
@@ -61,22 +69,25 @@ typedef struct mnb_state_s {
     void *inner;
 } mnb_state_t;
 
-static const hm_param_t mnb_params[] = {
-    {"variant", HM_PARAM_STRING, "stamoulis|esbt", "stamoulis", "which multinode broadcast"},
-    {"construction", HM_PARAM_STRING, "searched|literal", "searched",
-     "esbt only: the shipped searched trees, or the lecture notes read literally"},
-    {NULL, 0, NULL, NULL, NULL},
+static const hm_param_spec_t mnb_specs[] = {
+    {.name = "variant",
+     .type = HM_PARAM_ENUM,
+     .choices = mnb_variant_names,
+     .def = STAMOULIS,
+     .help = "which multinode broadcast: stamoulis (section 3.2, K = 2^d) or esbt (the "
+             "lecture notes' collision-avoiding trees)"},
+    {.name = "construction",
+     .type = HM_PARAM_ENUM,
+     .choices = esbt_constructions,
+     .def = HM_ESBT_SEARCHED,
+     .only_if = "variant=esbt",
+     .help = "the shipped searched trees, or the lecture notes read literally"},
+    HM_PARAM_END,
 };
 
 static int mnb_setup(hm_setup_t *s)
 {
-    const char *name;
-    if (hm_param_string(s, "variant", "stamoulis", &name))
-        return -1;
-    const mnb_variant_t *v = &mnb_variants[0];
-    for (size_t i = 0; i < sizeof mnb_variants / sizeof mnb_variants[0]; i++)
-        if (strcmp(name, mnb_variants[i].name) == 0)
-            v = &mnb_variants[i];
+    const mnb_variant_t *v = &mnb_variants[hm_param_get_enum(s, "variant")];
     mnb_state_t *st = calloc(1, sizeof *st);
     if (!st)
         return -1;
@@ -122,9 +133,16 @@ const hm_algorithm_t hm_algo_multinode_broadcast = {
     .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
     .ports = HM_BIT(HM_PORTS_ALL_PORT),
     .default_ports = HM_PORTS_ALL_PORT,
-    .params = mnb_params,
+    .specs = mnb_specs,
+    /* Both variants time their packets by the global slot (section 3.2's phases, the
+     * esbt schedule's steps). */
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET),
+              .clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
+              .clock_why = "its phases and tree steps are timed by the global slot"},
+    .problem = HM_PROBLEM_ALLGATHER,
     .setup = mnb_setup,
     .node_main = mnb_node,
     .verify = mnb_verify,
     .teardown = mnb_teardown,
+    .out_size = sizeof(hm_st_obs_t), /* the stamoulis variant's observations */
 };

@@ -26,19 +26,22 @@ typedef struct sbt_state_s {
     uint32_t root;
 } sbt_state_t;
 
-static const hm_param_t sbt_params[] = {
-    {"root", HM_PARAM_INT, "0..p-1", "0", "the node that broadcasts"},
-    {"rotation", HM_PARAM_INT, "0..d-1", "0", "use R^rotation(SBT(root))"},
-    {NULL, 0, NULL, NULL, NULL},
+static const hm_param_spec_t sbt_specs[] = {
+    {.name = "root",
+     .type = HM_PARAM_INT,
+     .max_of = HM_QTY_NODES_MINUS_1,
+     .help = "the node that broadcasts"},
+    {.name = "rotation",
+     .type = HM_PARAM_INT,
+     .max_of = HM_QTY_DIM_MINUS_1,
+     .help = "use R^rotation(SBT(root))"},
+    HM_PARAM_END,
 };
 
 static int sbt_setup(hm_setup_t *s)
 {
     const hm_machine_info_t *mi = s->machine;
-    int64_t root, rot;
-    if (hm_param_int(s, "root", 0, 0, mi->nodes - 1, &root) ||
-        hm_param_int(s, "rotation", 0, 0, mi->dim > 0 ? mi->dim - 1 : 0, &rot))
-        return -1;
+    int64_t root = hm_param_get_int(s, "root"), rot = hm_param_get_int(s, "rotation");
     sbt_state_t *st = calloc(1, sizeof *st);
     if (!st)
         return -1;
@@ -114,7 +117,8 @@ const hm_algorithm_t hm_algo_sbt_broadcast = {
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL) |
              HM_BIT(HM_PORTS_ONE_PORT_HALF) | HM_BIT(HM_PORTS_SHOUT),
     .default_ports = HM_PORTS_SHOUT,
-    .params = sbt_params,
+    .specs = sbt_specs,
+    .problem = HM_PROBLEM_BROADCAST,
     .setup = sbt_setup,
     .node_main = sbt_node,
     .verify = sbt_verify,

@@ -11,9 +11,21 @@
  *                 d edge-disjoint trees T^(j), pipelined broadcasts along T^(j) with
  *                 termination packets (src/algo/common/stamoulis.c).
  *                 2 ceil(K/d) + 4d slots.
- *   randomized    section 3.2, last paragraphs: j(x) drawn at random with the seed,
- *                 no prefix phase; the run reports the largest N_j and whether the
- *                 C* K/d window sufficed or the fallback termination was needed.
+ *   randomized    section 3.2, last paragraph but two: j(x) drawn at random with the
+ *                 seed, no prefix phase, the paper's guaranteed termination ("run
+ *                 phase 2 until e_1..e_d receive a total of K packets"): always
+ *                 correct, time 2 ceil(C* K/d) + 2d + 1 when max N_j fits the window
+ *                 (with high probability), 2 max(ceil(C* K/d), max N_j) + 2d + 1 for
+ *                 every draw (the bound verify checks; derivation in
+ *                 src/algo/common/stamoulis.c). The paper states no time for a draw
+ *                 that misses the window: a bound that held only with high probability
+ *                 could not be checked on every run.
+ *   randomized-window  the same paragraph, first option: fixed windows, phase 2 for
+ *                 W + d - 1 slots and phase 3 for W + d, W = ceil(C* K/d): at most
+ *                 2 ceil(C* K/d) + 2d - 1 slots, correct if and only if max N_j <= W
+ *                 (with high probability by the Chernoff bound, C* > e); the summary
+ *                 says whether it succeeded ("succeeded", "lost"), and a run that
+ *                 lost packets does not verify.
  *   same-order    section 3.3.1: every source broadcasts along its own completely
  *                 unbalanced tree, all trees crossing the dimensions in increasing
  *                 order; one FIFO queue per link. At most d + K - 1 slots.
@@ -40,60 +52,98 @@
 #include "../common/stamoulis.h"
 #include "../common/stamoulis_trees.h"
 
-static const hm_param_t sim_params[] = {
-    {"variant", HM_PARAM_STRING, "prefix|randomized|same-order|priority|rank-rotated", "prefix",
-     "which algorithm of section 3"},
-    {"sources", HM_PARAM_INT_LIST, "distinct nodes 0..p-1", "none (k nodes drawn with the seed)",
-     "the broadcasting nodes (instead of k)"},
-    {"k", HM_PARAM_INT, "1..p", "d (2 for priority)",
-     "number of broadcasting nodes, chosen with the seed (instead of sources)"},
-    {"packets", HM_PARAM_INT, "1..64", "1", "packets per broadcasting node"},
-    {"ranks", HM_PARAM_STRING, "known|prefix", "known",
-     "rank-rotated: ranks known in advance or computed by the parallel prefix"},
-    {"c_star", HM_PARAM_INT, "0..64", "3",
-     "randomized: the window constant C* (the paper takes C* > e; 0 = no window)"},
-    {NULL, 0, NULL, NULL, NULL},
-};
+/* The K a variant needs: any, exactly 2 (section 3.3.2), or exactly d (3.3.3). */
+enum { K_ANY, K_TWO, K_DIM };
+
+/* The variants of section 3, the only list of them: name, the state's variant, the K
+ * it needs. */
+#define SIM_VARIANT_MAP(XX)                                                                        \
+    XX(SIM_PREFIX, "prefix", HM_ST_PREFIX, K_ANY)                                                  \
+    XX(SIM_RANDOMIZED, "randomized", HM_ST_RANDOMIZED, K_ANY)                                      \
+    XX(SIM_RANDOMIZED_WINDOW, "randomized-window", HM_ST_RANDOM_FIXED, K_ANY)                      \
+    XX(SIM_SAME_ORDER, "same-order", HM_ST_SAME_ORDER, K_ANY)                                      \
+    XX(SIM_PRIORITY, "priority", HM_ST_PRIORITY, K_TWO)                                            \
+    XX(SIM_RANK_ROTATED, "rank-rotated", HM_ST_RANK_ROTATED, K_DIM)
+
+#define SIM_RANKS_MAP(XX)                                                                          \
+    XX(RANKS_KNOWN, "known")                                                                       \
+    XX(RANKS_PREFIX, "prefix")
+
+enum { SIM_VARIANT_MAP(HM_ENUM_ID) };
+enum { SIM_RANKS_MAP(HM_ENUM_ID) };
+static const char *const sim_variant_names[] = {SIM_VARIANT_MAP(HM_ENUM_NAME) NULL};
+static const char *const sim_ranks_names[] = {SIM_RANKS_MAP(HM_ENUM_NAME) NULL};
 
 static const struct {
-    const char *name;
     hm_st_variant_t v;
+    int needs_k;
 } sim_variants[] = {
-    {"prefix", HM_ST_PREFIX},
-    {"randomized", HM_ST_RANDOMIZED},
-    {"same-order", HM_ST_SAME_ORDER},
-    {"priority", HM_ST_PRIORITY},
-    {"rank-rotated", HM_ST_RANK_ROTATED},
+#define XX(id, name, v, k) {v, k},
+    SIM_VARIANT_MAP(XX)
+#undef XX
 };
 
-/* The broadcasting nodes: the list, or k nodes drawn with the seed. */
-static int read_sources(hm_setup_t *s, int p, int64_t defk, int *a, int64_t packets)
+static const hm_param_spec_t sim_specs[] = {
+    {.name = "variant",
+     .type = HM_PARAM_ENUM,
+     .choices = sim_variant_names,
+     .def = SIM_PREFIX,
+     .help = "which algorithm of section 3"},
+    {.name = "sources",
+     .type = HM_PARAM_INT_LIST,
+     .max_of = HM_QTY_NODES_MINUS_1,
+     .len_min = 1,
+     .len_max_of = HM_QTY_NODES,
+     .flags = HM_PARAM_OPTIONAL | HM_PARAM_DISTINCT,
+     .default_text = "none (k nodes drawn with the seed)",
+     .help = "the broadcasting nodes (instead of k)"},
+    {.name = "k",
+     .type = HM_PARAM_INT,
+     .min = 1,
+     .max_of = HM_QTY_NODES,
+     .def_of = HM_QTY_DIM,
+     .flags = HM_PARAM_OPTIONAL,
+     .default_text = "d (2 for priority)",
+     .help = "number of broadcasting nodes, chosen with the seed (instead of sources)"},
+    {.name = "packets",
+     .type = HM_PARAM_INT,
+     .min = 1,
+     .max = 64,
+     .def = 1,
+     .help = "packets per broadcasting node"},
+    {.name = "ranks",
+     .type = HM_PARAM_ENUM,
+     .choices = sim_ranks_names,
+     .def = RANKS_KNOWN,
+     .only_if = "variant=rank-rotated",
+     .help = "ranks known in advance or computed by the parallel prefix"},
+    {.name = "c_star",
+     .type = HM_PARAM_INT,
+     .min = 0,
+     .max = 64,
+     .def = 3,
+     .only_if = "variant=randomized|randomized-window",
+     .help = "the window constant C* (the paper takes C* > e; 0 = no window, randomized "
+             "only)"},
+    HM_PARAM_END,
+};
+
+/* The broadcasting nodes: the list, or k nodes drawn with the seed (the loader has
+ * checked the list: distinct nodes, 1 to p of them, and k's range). */
+static int read_sources(hm_setup_t *s, int p, int64_t k, int *a, int64_t packets)
 {
-    const json_t *list = json_object_get(s->params, "sources");
-    json_t *kv = json_object_get(s->params, "k");
-    char found[64], allowed[64];
-    if (list && kv)
+    if (hm_param_is_set(s, "sources") && hm_param_is_set(s, "k"))
         return hm_setup_fail(s, "sources", "both sources and k", "one of them");
-    if (list) {
-        size_t i;
-        json_t *e;
-        if (!json_is_array(list) || json_array_size(list) == 0)
-            return hm_setup_fail(s, "sources", "an empty list", "a list of distinct nodes");
-        snprintf(allowed, sizeof allowed, "distinct nodes from 0 to %d", p - 1);
-        json_array_foreach(list, i, e) {
-            json_int_t x = json_is_integer(e) ? json_integer_value(e) : -1;
-            if (x < 0 || x >= p || a[x]) {
-                snprintf(found, sizeof found, "%s%lld", x >= 0 && x < p ? "repeated node " : "",
-                         (long long)x);
-                return hm_setup_fail(s, "sources", found, allowed);
-            }
-            a[x] = (int)packets;
-        }
+    if (hm_param_is_set(s, "sources")) {
+        int64_t *list = malloc((size_t)p * sizeof *list);
+        if (!list)
+            return -1;
+        size_t n = hm_param_get_list(s, "sources", list, (size_t)p);
+        for (size_t i = 0; i < n && i < (size_t)p; i++)
+            a[list[i]] = (int)packets;
+        free(list);
         return 0;
     }
-    int64_t k;
-    if (hm_param_int(s, "k", defk, 1, p, &k))
-        return -1;
     /* Partial Fisher-Yates over 0..p-1. */
     int *perm = malloc((size_t)p * sizeof *perm);
     if (!perm)
@@ -116,26 +166,17 @@ static int read_sources(hm_setup_t *s, int p, int64_t defk, int *a, int64_t pack
 static int sim_setup(hm_setup_t *s)
 {
     const hm_machine_info_t *mi = s->machine;
-    const char *vname, *ranks;
-    int64_t packets, c_star;
+    int64_t packets = hm_param_get_int(s, "packets"), c_star = hm_param_get_int(s, "c_star");
+    int row = hm_param_get_enum(s, "variant");
+    hm_st_variant_t v = sim_variants[row].v;
+    int needs_k = sim_variants[row].needs_k;
+    /* k: given, else 2 where the variant needs K = 2, else the spec's default (d). */
+    int64_t k = !hm_param_is_set(s, "k") && needs_k == K_TWO ? 2 : hm_param_get_int(s, "k");
     char found[64];
-    if (hm_param_string(s, "variant", "prefix", &vname) ||
-        hm_param_string(s, "ranks", "known", &ranks) ||
-        hm_param_int(s, "packets", 1, 1, 64, &packets) ||
-        hm_param_int(s, "c_star", 3, 0, 64, &c_star))
-        return -1;
-    hm_st_variant_t v = HM_ST_PREFIX;
-    for (size_t i = 0; i < sizeof sim_variants / sizeof sim_variants[0]; i++)
-        if (strcmp(vname, sim_variants[i].name) == 0)
-            v = sim_variants[i].v;
-    if (mi->dim < 1) {
-        snprintf(found, sizeof found, "a hypercube of dimension %d", mi->dim);
-        return hm_setup_fail(s, "name", found, "topology.dim >= 1");
-    }
     int *a = calloc((size_t)mi->nodes, sizeof *a);
     if (!a)
         return -1;
-    if (read_sources(s, mi->nodes, v == HM_ST_PRIORITY ? 2 : mi->dim, a, packets)) {
+    if (read_sources(s, mi->nodes, k, a, packets)) {
         free(a);
         return -1;
     }
@@ -144,22 +185,31 @@ static int sim_setup(hm_setup_t *s)
     if (!st)
         return -1;
     snprintf(found, sizeof found, "K = %lld packets", (long long)st->K);
-    if (v == HM_ST_PRIORITY && (st->K != 2 || packets != 1)) {
+    if (needs_k == K_TWO && (st->K != 2 || packets != 1)) {
         hm_st_state_free(st);
         return hm_setup_fail(s, "variant", found,
                              "priority needs K = 2 distinct sources with one packet each");
     }
-    if (v == HM_ST_RANK_ROTATED && st->K != mi->dim) {
+    if (needs_k == K_DIM && st->K != mi->dim) {
         char allowed[64];
         snprintf(allowed, sizeof allowed, "rank-rotated needs K = d = %d", mi->dim);
         hm_st_state_free(st);
         return hm_setup_fail(s, "variant", found, allowed);
     }
-    st->ranks_prefix = strcmp(ranks, "prefix") == 0;
+    st->ranks_prefix = hm_param_get_enum(s, "ranks") == RANKS_PREFIX;
     st->c_star = (int)c_star;
     /* Randomized: the phase-2 window ceil(C* K/d) + d - 1, plus the two slots in
-     * which the roots' counts reach node 0 and its go comes back. */
+     * which the roots' counts reach node 0 and its go comes back. Randomized-window:
+     * the window alone. */
     st->window = (c_star * st->K + mi->dim - 1) / mi->dim + mi->dim + 1;
+    if (v == HM_ST_RANDOM_FIXED) {
+        st->window -= 2;
+        if (c_star < 1) {
+            hm_st_state_free(st);
+            return hm_setup_fail(s, "c_star", "0 with variant randomized-window",
+                                 "1..64 (a fixed window needs C* > 0; the paper takes C* > e)");
+        }
+    }
     s->state = st;
     return 0;
 }
@@ -236,7 +286,7 @@ enum { TAG_RANKS = 1 };
 
 static void rank_node(hm_node_t *n, void *state)
 {
-    hm_st_state_t *st = state;
+    const hm_st_state_t *st = state;
     uint32_t x = (uint32_t)hm_id(n);
     int d = st->d;
     int64_t a = st->a[x], r = st->rank[x];
@@ -245,7 +295,7 @@ static void rank_node(hm_node_t *n, void *state)
         if (hm_prefix_suffix(n, d, a, TAG_RANKS, &r, &total) != HM_OK)
             return;
     }
-    st->obs[x].rank = r;
+    hm_st_obs_open(n)->rank = r;
     if (a > 0)
         hm_log(n, "ranks %lld..%lld", (long long)(r - a + 1), (long long)r);
     int64_t t0 = hm_now(n);
@@ -300,7 +350,8 @@ static void sim_node(hm_node_t *n, void *state)
 static void sim_verify(hm_report_t *r)
 {
     const hm_st_state_t *st = r->state;
-    if (st->variant == HM_ST_PREFIX || st->variant == HM_ST_RANDOMIZED) {
+    if (st->variant == HM_ST_PREFIX || st->variant == HM_ST_RANDOMIZED ||
+        st->variant == HM_ST_RANDOM_FIXED) {
         hm_st_three_phase_verify(r);
         return;
     }
@@ -328,10 +379,10 @@ static void sim_verify(hm_report_t *r)
             json_object_set_new(r->extra, "phases", ph);
         }
         for (int x = 0; x < st->p && ok; x++)
-            if (st->obs[x].rank != st->rank[x]) {
+            if (hm_st_obs(r, x)->rank != st->rank[x]) {
                 ok = 0;
                 snprintf(why, sizeof why, "node %d used rank %lld instead of %lld", x,
-                         (long long)st->obs[x].rank, (long long)st->rank[x]);
+                         (long long)hm_st_obs(r, x)->rank, (long long)st->rank[x]);
             }
         break;
     }
@@ -347,16 +398,22 @@ static void sim_verify(hm_report_t *r)
 
 const hm_algorithm_t hm_algo_simultaneous_broadcast = {
     .name = "simultaneous-broadcast",
-    .description = "K nodes broadcast at once: prefix, randomized, same-order, priority, "
-                   "rank-rotated",
+    .description = "K nodes broadcast at once: prefix, randomized, randomized-window, "
+                   "same-order, priority, rank-rotated",
     .paper = "Stamoulis-Tsitsiklis, multiple simultaneous broadcasts in the hypercube, "
              "sections 3.2-3.3",
     .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
     .ports = HM_BIT(HM_PORTS_ALL_PORT),
     .default_ports = HM_PORTS_ALL_PORT,
-    .params = sim_params,
+    .specs = sim_specs,
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET),
+              .clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
+              .clock_why = "its phases are timed by the global slot",
+              .min_dim = 1},
+    .problem = HM_PROBLEM_BROADCAST,
     .setup = sim_setup,
     .node_main = sim_node,
     .verify = sim_verify,
     .teardown = hm_st_state_free,
+    .out_size = sizeof(hm_st_obs_t),
 };

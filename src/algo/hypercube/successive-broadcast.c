@@ -20,30 +20,66 @@
  *                 Proposition 1: 2p + log2 p - 2 slots, no conflict (Lemma 3), every
  *                 node stores in order (Lemma 1).
  *
+ * Section 1's model (variant sequential, parameters items and t_comp): n >= p data
+ * mu_1..mu_n, mu_i held by x^((i-1) mod p + 1) (by turns, so every processor holds
+ * ceil(n/p) or floor(n/p) of them); step i broadcasts mu_i along SBT(its holder) in
+ * d = t_broad(p) slots, then every processor updates each datum it holds in t_comp
+ * slots (hm_busy). The broadcasts "are performed in distinct phases": step i + 1
+ * starts when step i's slowest update is over, so the run takes exactly
+ * n (t_broad(p) + ceil(n/p) t_comp) = n (d + ceil(n/p) t_comp) slots. With the
+ * defaults (n = p, t_comp = 0) this is the sequential variant above.
+ *
  * Lower bound: every node receives p - 1 messages and emits one: p slots.
  * Proposition 2: 2p - alpha(d) - 1, alpha(d) the most leaves of a spanning tree of
  * Q_d, used where alpha(d) is known exactly (d <= 4: 2, 2, 4, 10, checked by
- * tests/check_trees.c by exhaustive search).
+ * tests/check_trees.c by exhaustive search; d = 5: 22, found with a SAT solver by
+ * scripts/alpha-sat.py and checked by tests/check_hypercube.c, see
+ * doc/papers/desprez-fraigniaud-tourancheau.md).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/trees.h"
 #include "hypemu.h"
 
-enum { SEQUENTIAL, INTERLEAVED, ROTATED };
+#define SUCC_VARIANT_MAP(XX)                                                                       \
+    XX(SEQUENTIAL, "sequential")                                                                   \
+    XX(INTERLEAVED, "interleaved")                                                                 \
+    XX(ROTATED, "rotated")
+
+enum { SUCC_VARIANT_MAP(HM_ENUM_ID) };
+static const char *const succ_variants[] = {SUCC_VARIANT_MAP(HM_ENUM_NAME) NULL};
 
 typedef struct succ_state_s {
     int d, p, variant, gap;
+    int64_t items;    /* section 1's n (p unless the model is used) */
+    int64_t t_comp;   /* section 1's t_comp(F), slots per datum and step */
+    int model;        /* items != p or t_comp > 0: section 1's schedule */
     uint32_t *holder; /* holder[j] = x^(j), j = 1..p */
     int *index;       /* index[x] = j such that x^(j) = x */
     int *rot;         /* rot[j]: rotation of broadcast j's tree */
 } succ_state_t;
 
-static const hm_param_t succ_params[] = {
-    {"variant", HM_PARAM_STRING, "sequential|interleaved|rotated", "rotated",
-     "how the p broadcasts are scheduled"},
-    {NULL, 0, NULL, NULL, NULL},
+static const hm_param_spec_t succ_specs[] = {
+    {.name = "variant",
+     .type = HM_PARAM_ENUM,
+     .choices = succ_variants,
+     .def = ROTATED,
+     .help = "how the p broadcasts are scheduled"},
+    {.name = "items",
+     .type = HM_PARAM_INT,
+     .min_of = HM_QTY_NODES,
+     .max = INT64_C(1) << 20,
+     .def_of = HM_QTY_NODES,
+     .only_if = "variant=sequential",
+     .help = "section 1's n data mu_1..mu_n, held by turns (n > p)"},
+    {.name = "t_comp",
+     .type = HM_PARAM_INT,
+     .max = 1000,
+     .only_if = "variant=sequential",
+     .help = "section 1's t_comp(F), slots to update one datum after each broadcast"},
+    HM_PARAM_END,
 };
 
 static void succ_free(void *state)
@@ -59,17 +95,18 @@ static void succ_free(void *state)
 
 static int succ_setup(hm_setup_t *s)
 {
-    const char *variant;
-    if (hm_param_string(s, "variant", "rotated", &variant))
-        return -1;
+    /* items and t_comp exist with variant sequential only (the loader refuses them
+     * otherwise); their defaults, p and 0, are the plain sequential schedule. */
+    int64_t items = hm_param_get_int(s, "items"), t_comp = hm_param_get_int(s, "t_comp");
     succ_state_t *st = calloc(1, sizeof *st);
     if (!st)
         return -1;
     st->d = s->machine->dim;
     st->p = s->machine->nodes;
-    st->variant = strcmp(variant, "sequential") == 0    ? SEQUENTIAL
-                  : strcmp(variant, "interleaved") == 0 ? INTERLEAVED
-                                                        : ROTATED;
+    st->variant = hm_param_get_enum(s, "variant");
+    st->items = items;
+    st->t_comp = t_comp;
+    st->model = items != st->p || t_comp > 0;
     st->gap = st->variant == SEQUENTIAL ? st->d : 2;
     st->holder = calloc((size_t)st->p + 2, sizeof *st->holder);
     st->index = calloc((size_t)st->p, sizeof *st->index);
@@ -88,19 +125,63 @@ static int succ_setup(hm_setup_t *s)
     return 0;
 }
 
-/* Forward mu_j (or start it, at its holder) to the children in broadcast j's tree. */
-static void emit(hm_node_t *n, const succ_state_t *st, int j)
+/* Forward mu_i (or start it, at its holder) to the children in the tree of broadcast
+ * j (i = j but in section 1's model, where mu_i uses its holder x^(j)'s tree). */
+static void emit(hm_node_t *n, const succ_state_t *st, int j, int64_t i)
 {
     uint64_t children = hm_sbt_children(st->d, st->holder[j], st->rot[j], (uint32_t)hm_id(n));
     if (!children)
         return;
-    hm_packet_t p = {.msg = j, .origin = (int32_t)st->holder[j], .value = j};
+    hm_packet_t p = {.msg = (int32_t)i, .origin = (int32_t)st->holder[j], .value = i};
     hm_shout(n, children, &p);
+}
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* Section 1's model: a fixed schedule of n steps of d + ceil(n/p) t_comp slots. In
+ * step i the holder of mu_i starts its broadcast; every node forwards mu_i the slot
+ * after it receives it, and once the broadcast is over (slot start + d) updates its
+ * own data, t_comp slots each. */
+static void model_node(hm_node_t *n, const succ_state_t *st)
+{
+    int me = st->index[hm_id(n)];
+    int64_t step = st->d + ceil_div(st->items, st->p) * st->t_comp;
+    /* Data held: mu_i with (i - 1) mod p + 1 = me. */
+    int64_t own = st->items / st->p + (me <= st->items % st->p);
+    for (int64_t i = 1; i <= st->items; i++) {
+        int64_t start = (i - 1) * step;
+        int j = (int)((i - 1) % st->p) + 1; /* the tree of mu_i: its holder's */
+        if (hm_now(n) < start && hm_wait_until(n, start) != HM_OK)
+            return;
+        if (j == me) {
+            hm_store(n, i);
+            emit(n, st, j, i);
+        } else {
+            hm_packet_t pk;
+            if (hm_wait_packet(n, &pk) != HM_OK)
+                return;
+            hm_store(n, pk.value);
+            emit(n, st, j, pk.value);
+        }
+        if (st->t_comp > 0 && own > 0) {
+            if (hm_now(n) < start + st->d && hm_wait_until(n, start + st->d) != HM_OK)
+                return;
+            if (hm_busy(n, own * st->t_comp) != HM_OK)
+                return;
+        }
+    }
 }
 
 static void succ_node(hm_node_t *n, void *state)
 {
     const succ_state_t *st = state;
+    if (st->model) {
+        model_node(n, st);
+        return;
+    }
     int me = st->index[hm_id(n)];
     int64_t my_start = me == 1 ? 0 : -1; /* known once mu_(me-1) arrives */
     int stored = 0;
@@ -111,7 +192,7 @@ static void succ_node(hm_node_t *n, void *state)
         if (my_start >= 0 && my_start <= hm_now(n)) {
             hm_store(n, me);
             stored++;
-            emit(n, st, me);
+            emit(n, st, me, me);
             my_start = -2; /* done */
         }
         /* Packets received in the previous slot: store, forward now. */
@@ -119,7 +200,7 @@ static void succ_node(hm_node_t *n, void *state)
         while (hm_recv(n, &pk) == HM_OK) {
             hm_store(n, pk.msg);
             stored++;
-            emit(n, st, pk.msg);
+            emit(n, st, pk.msg, pk.msg);
             if (pk.msg == me - 1)
                 my_start = pk.recv_slot + st->gap;
         }
@@ -135,39 +216,55 @@ static void succ_node(hm_node_t *n, void *state)
 static void succ_verify(hm_report_t *r)
 {
     const succ_state_t *st = r->state;
-    int bad = -1, badpos = -1;
+    int bad = -1;
+    int64_t badpos = -1;
     for (int x = 0; x < st->p && bad < 0; x++) {
         size_t k;
         const int64_t *v = hm_report_stores(r, x, &k);
-        if (k != (size_t)st->p)
-            bad = x, badpos = (int)k;
+        if (k != (size_t)st->items)
+            bad = x, badpos = (int64_t)k;
         for (size_t i = 0; i < k && bad < 0; i++)
             if (v[i] != (int64_t)i + 1)
-                bad = x, badpos = (int)i;
+                bad = x, badpos = (int64_t)i;
     }
     r->verified = bad < 0;
     if (bad < 0)
-        snprintf(r->verification, sizeof r->verification, "every node stored mu_1..mu_%d in order",
-                 st->p);
+        snprintf(r->verification, sizeof r->verification,
+                 "every node stored mu_1..mu_%lld in order", (long long)st->items);
     else
         snprintf(r->verification, sizeof r->verification,
-                 "node %d did not store mu_1..mu_%d in order (first wrong store: #%d)", bad, st->p,
-                 badpos + 1);
-    if (st->variant == SEQUENTIAL) {
+                 "node %d did not store mu_1..mu_%lld in order (first wrong store: #%lld)", bad,
+                 (long long)st->items, (long long)badpos + 1);
+    if (st->model) {
+        /* Section 1: n (t_broad(p) + ceil(n/p) t_comp(F)), t_broad(p) = log2 p. */
+        r->bound_expr = "n*(log2(p)+ceil(n/p)*t_comp)";
+        r->bound = st->items * (st->d + ceil_div(st->items, st->p) * st->t_comp);
+        if (r->verified && r->completion_slots != r->bound) {
+            r->verified = 0;
+            snprintf(r->verification, sizeof r->verification,
+                     "%lld slots where section 1 gives exactly n(t_broad + ceil(n/p) t_comp) "
+                     "= %lld",
+                     (long long)r->completion_slots, (long long)r->bound);
+        }
+    } else if (st->variant == SEQUENTIAL) {
         r->bound_expr = "p*log2(p)";
         r->bound = (int64_t)st->p * st->d;
     } else {
         r->bound_expr = "2p+log2(p)-2";
         r->bound = 2 * (int64_t)st->p + st->d - 2;
     }
-    static const int alpha[] = {1, 2, 2, 4, 10};
+    static const int alpha[] = {1, 2, 2, 4, 10, 22};
     r->lower_expr = "p";
     r->lower = st->p;
-    if (st->d >= 1 && st->d <= 4 && 2 * (int64_t)st->p - alpha[st->d] - 1 > r->lower) {
+    if (st->d >= 1 && st->d <= 5 && 2 * (int64_t)st->p - alpha[st->d] - 1 > r->lower) {
         r->lower_expr = "2p-alpha(d)-1";
         r->lower = 2 * (int64_t)st->p - alpha[st->d] - 1;
     }
-    json_object_set_new(r->extra, "broadcasts", json_integer(st->p));
+    json_object_set_new(r->extra, "broadcasts", json_integer(st->items));
+    if (st->model) {
+        json_object_set_new(r->extra, "items", json_integer(st->items));
+        json_object_set_new(r->extra, "t_comp", json_integer(st->t_comp));
+    }
 }
 
 const hm_algorithm_t hm_algo_successive_broadcast = {
@@ -177,7 +274,9 @@ const hm_algorithm_t hm_algo_successive_broadcast = {
     .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
     .ports = HM_BIT(HM_PORTS_SHOUT) | HM_BIT(HM_PORTS_ALL_PORT),
     .default_ports = HM_PORTS_SHOUT,
-    .params = succ_params,
+    .specs = succ_specs,
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET)},
+    .problem = HM_PROBLEM_BROADCAST,
     .setup = succ_setup,
     .node_main = succ_node,
     .verify = succ_verify,

@@ -18,18 +18,30 @@
  *
  * Mesh: variant "simple" is the linear BST on the mesh seen as a linear array of
  * 2^(d1+d2) nodes in row-major order (section 3.4.1, (9): (d1+d2+1)(ma/2+b) for
- * nu = 0). Variant "better" is not implemented yet (see NOTES-issue4.md).
+ * nu = 0). Variant "column-row" (section 3.4.1, first algorithm) is the linear BST
+ * down the root's column, then along every row from the root's column: (8) on 2^d1
+ * nodes plus (8) on 2^d2, for nu = 0 (d1+d2+2)(ma/2+b). Variant "better" (section
+ * 3.4.1, Figures 9 and 10; 3.4.2 for nu > 0, Table I): bst_better_grid below.
+ *
+ * Every cost above assumes that the P pieces (the summary's "pieces") divide m. For
+ * any other m the plan is step-synchronous with pieces of ceil(m/P) bytes and costs
+ * the same formula at m' = P*ceil(m/P), m itself in m*rho and in the companions'
+ * steps, minus (m'/2 - m)*a when m < P/2 (seidel.h, doc/seidel.md "Message lengths").
  */
 #include <stdlib.h>
 
 #include "../common/seidel.h"
 
-static const hm_param_t bst_params[] = {
-    HM_SEIDEL_PARAMS_COMMON,
-    {"variant", HM_PARAM_STRING, "simple|better", "better",
-     "mesh only: the mesh as one linear array (simple) or the interleaved submeshes "
-     "(better)"},
-    {NULL, 0, NULL, NULL, NULL},
+static const hm_param_spec_t bst_specs[] = {
+    HM_SEIDEL_SPECS_COMMON,
+    {.name = "variant",
+     .type = HM_PARAM_ENUM,
+     .choices = hm_seidel_variants,
+     .def = HM_SEIDEL_BETTER,
+     .help = "mesh only: the mesh as one linear array (simple), the interleaved submeshes "
+             "(better), or a full linear broadcast down the root's column, then along every row "
+             "(column-row, section 3.4.1: (d1+d2+2)(ma/2+b))"},
+    HM_PARAM_END,
 };
 
 /* Linear BST with nu on a line of 2^e logical nodes (e > nu), pieces
@@ -134,6 +146,26 @@ static int bst_build(hm_setup_t *s, hm_seidel_t *st, int32_t *line, hm_seidel_bu
     const char *expr = NULL;
     double value = 0;
     int is_line = hm_seidel_line(st, line, &e, &pos);
+    if (!is_line && st->colrow) {
+        int d1 = st->d1, d2 = st->d2;
+        int nu = st->nu = hm_seidel_nu(st, d1 < d2 ? d1 : d2);
+        if (hm_seidel_plan(s, st, nu + 1) != 0)
+            return -1;
+        m = (double)st->mpad; /* the formulas' m (seidel.h) */
+        for (int i = 0; i < (1 << d1); i++)
+            line[i] = hm_seidel_lid(st, i, st->lj);
+        int s1 = bst_line(st->plan, 0, line, d1, st->li, nu, 0, 2 << nu);
+        for (int i = 0; i < (1 << d1); i++) {
+            for (int j = 0; j < (1 << d2); j++)
+                line[j] = hm_seidel_lid(st, i, j);
+            last = bst_line(st->plan, s1, line, d2, st->lj, nu, 0, 2 << nu);
+        }
+        out->last = last;
+        out->expr = "(4+(d1+d2-2nu-6)/2^(nu+1))*m*a+(d1+d2+2nu+2)*b";
+        out->value =
+            (4.0 + (double)(d1 + d2 - 2 * nu - 6) / (2 << nu)) * m * a + (d1 + d2 + 2 * nu + 2) * b;
+        return 0;
+    }
     if (!is_line && !st->better) {
         /* The mesh as one linear array of 2^(d1+d2) nodes, row-major (section 3.4.1). */
         e = st->d1 + st->d2;
@@ -147,11 +179,13 @@ static int bst_build(hm_setup_t *s, hm_seidel_t *st, int32_t *line, hm_seidel_bu
             st->nu = 0;
             if (hm_seidel_plan(s, st, 0) != 0)
                 return -1;
+            m = (double)st->mpad; /* the formulas' m (seidel.h) */
             expr = "0";
         } else {
             int nu = st->nu = hm_seidel_nu(st, e);
             if (hm_seidel_plan(s, st, nu + 1) != 0)
                 return -1;
+            m = (double)st->mpad; /* the formulas' m (seidel.h) */
             last = bst_line(st->plan, 0, line, e, pos, nu, 0, 2 << nu);
             expr = "(2+(d-nu-3)/2^(nu+1))*m*a+(d+nu+1)*b";
             value = (2.0 + (double)(e - nu - 3) / (2 << nu)) * m * a + (e + nu + 1) * b;
@@ -159,9 +193,9 @@ static int bst_build(hm_setup_t *s, hm_seidel_t *st, int32_t *line, hm_seidel_bu
     } else {
         int d1 = st->d1, d2 = st->d2, mx = d1 > d2 ? d1 : d2;
         int nu = st->nu = hm_seidel_nu(st, d1 < d2 ? d1 : d2);
-        st->timed = 1; /* the delayed classes of hm_grid_rb */
         if (hm_seidel_plan(s, st, 2 * nu + 3) != 0)
             return -1;
+        m = (double)st->mpad; /* the formulas' m (seidel.h) */
         last = hm_seidel_mesh_better(st, nu, 8, bst_better_grid);
         expr = "(2+(2max(d1,d2)-2nu-5)/2^(2nu+3))*m*a+(2max(d1,d2)+2nu+3)*b";
         value = (2.0 + (double)(2 * mx - 2 * nu - 5) / (8 << (2 * nu))) * m * a +
@@ -190,7 +224,9 @@ const hm_algorithm_t hm_algo_bst_broadcast = {
     .topologies = HM_BIT(HM_TOPO_LINEAR) | HM_BIT(HM_TOPO_MESH),
     .ports = HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
-    .params = bst_params,
+    .specs = bst_specs,
+    .needs = HM_SEIDEL_NEEDS,
+    .problem = HM_PROBLEM_BROADCAST,
     .setup = bst_setup,
     .node_main = hm_seidel_node,
     .verify = hm_seidel_verify,

@@ -26,14 +26,19 @@
  * exchanges). Table I: (2 + (2(d2-d1)-3)/2^(d1+nu+2) + 1/2^(2nu+3) - 1/2^(d1+d2))ma
  * + 2(d1+d2)b + m*rho for nu < d1 <= d2 (symmetric in d1, d2 here). Meshes of one
  * logical row or column run the linear algorithm.
+ *
+ * Every cost above assumes that the P pieces (the summary's "pieces") divide m. For
+ * any other m the plan is step-synchronous with pieces of ceil(m/P) bytes and costs
+ * the same formula at m' = P*ceil(m/P), m itself in m*rho and in the companions'
+ * steps, minus (m'/2 - m)*a when m < P/2 (seidel.h, doc/seidel.md "Message lengths").
  */
 #include <stdlib.h>
 
 #include "../common/seidel.h"
 
-static const hm_param_t rh_params[] = {
-    HM_SEIDEL_PARAMS_COMMON,
-    {NULL, 0, NULL, NULL, NULL},
+static const hm_param_spec_t rh_specs[] = {
+    HM_SEIDEL_SPECS_COMMON,
+    HM_PARAM_END,
 };
 
 /* RH on a line of 2^e logical nodes; pieces 0..2^e-1. Returns the last step. */
@@ -171,26 +176,28 @@ static int rh_build(hm_setup_t *s, hm_seidel_t *st, int32_t *line, hm_seidel_bui
         int nu = st->nu = hm_seidel_nu(st, e);
         if (hm_seidel_plan(s, st, e) != 0)
             return -1;
+        m = (double)st->mpad; /* the formulas' m (seidel.h) */
         /* 0. The root's permutation. */
-        hm_plan_busy(st->plan, 0, st->root, hm_seidel_slots(rho * m));
+        hm_plan_busy(st->plan, 0, st->root, hm_seidel_slots(rho * (double)st->bytes));
         last = rh_line(st->plan, line, e, pos);
         expr = "(2+(d-nu-2)/2^(nu+1)-1/2^d)*m*a+2*d*b+m*rho";
-        value = e == 0 ? hm_seidel_slots(rho * m)
+        value = e == 0 ? hm_seidel_slots(rho * (double)st->bytes)
                        : (2.0 + (double)(e - nu - 2) / (2 << nu) - 1.0 / (1 << e)) * m * a +
-                             2 * e * b + hm_seidel_slots(rho * m);
+                             2 * e * b + hm_seidel_slots(rho * (double)st->bytes);
     } else {
         int d1 = st->d1, d2 = st->d2, D = d1 < d2 ? d1 : d2;
         st->nu = hm_seidel_nu(st, D);
         if (hm_seidel_plan(s, st, d1 + d2) != 0)
             return -1;
-        hm_plan_busy(st->plan, 0, st->root, hm_seidel_slots(rho * m));
+        m = (double)st->mpad; /* the formulas' m (seidel.h) */
+        hm_plan_busy(st->plan, 0, st->root, hm_seidel_slots(rho * (double)st->bytes));
         last = rh_mesh(st->plan, st);
         /* Section 3.6, the sum of the exchanges with the link capacity itself (it is
          * Table I's closed form whenever nu < min(d1, d2)): the distribution, then
          * step i (from the last) carries m/2^(i+1) bytes over 2^(floor(i/2)-1)
          * circuits a link in the interleaved pairs, 2^(i-D) in the first X steps. */
         double abar = mi->cost_abar, tot = (1 - 1.0 / (1 << (d1 + d2))) * m * a + (d1 + d2) * b +
-                                           hm_seidel_slots(rho * m);
+                                           hm_seidel_slots(rho * (double)st->bytes);
         for (int i = 0; i < d1 + d2; i++) {
             double k = i < 2 * D ? (i / 2 >= 1 ? (double)(1 << (i / 2 - 1)) : 0.5)
                                  : (double)(1 << (i - D));
@@ -219,7 +226,9 @@ const hm_algorithm_t hm_algo_rh_broadcast = {
     .topologies = HM_BIT(HM_TOPO_LINEAR) | HM_BIT(HM_TOPO_MESH),
     .ports = HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
-    .params = rh_params,
+    .specs = rh_specs,
+    .needs = HM_SEIDEL_NEEDS,
+    .problem = HM_PROBLEM_BROADCAST,
     .setup = rh_setup,
     .node_main = hm_seidel_node,
     .verify = hm_seidel_verify,

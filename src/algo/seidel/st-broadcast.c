@@ -26,8 +26,13 @@
  *   final exchange in every 2^nu x 2^nu block rebuilds the message. Cost
  *   (1-2^-nu)ma + nu*b + (d1-nu)(ma/2^nu+b) + (1-2^-nu)ma/2^nu + nu*b
  *   + (d2-nu)(ma/2^(2nu)+b) + (1-2^-2nu)ma + 2nu*b; the paper's sum (4) is larger by
- *   (1-2^-nu)^2 ma (its phases add up to this, see NOTES-issue4.md); nu = 0:
+ *   (1-2^-nu)^2 ma (its phases add up to this; doc/seidel.md, "Equation (4)"); nu = 0:
  *   (d1+d2)(ma+b).
+ * Mesh, variant "column-row" (section 3.2.2, equation (3)): the linear ST above, with
+ *   its distribution and its collection, down the root's column, then the same along
+ *   every row from the root's column: (2) on 2^d1 nodes plus (2) on 2^d2,
+ *   (4 + (d1+d2-2nu-4)/2^nu)ma + (d1+d2+2nu)b; nu = 0: (d1+d2)(ma+b), as "simple".
+ *   Equation (4)'s five phases ("simple") are cheaper for nu > 0.
  * Mesh, variant "better" (sections 3.2.1 and 3.2.2, Table I):
  *   1. distribute to the 2^nu x 2^nu block of the root: m/2^(2nu) to each;
  *   2. each of them runs, on its interleaved submesh of 2^(d1-nu) x 2^(d2-nu) nodes,
@@ -39,16 +44,26 @@
  *   Table I: (2 + (max(d1,d2)-nu-2)/2^(2nu+1))ma + (2max(d1,d2)+2nu+2)b.
  *   From a root other than (0,0) the trees are XOR-ed with the root's block and
  *   submesh coordinates (the paper's conjecture, section 4).
+ *
+ * Every cost above assumes that the P pieces (the summary's "pieces") divide m. For
+ * any other m the plan is step-synchronous with pieces of ceil(m/P) bytes and costs
+ * the same formula at m' = P*ceil(m/P), m itself in m*rho and in the companions'
+ * steps, minus (m'/2 - m)*a when m < P/2 (seidel.h, doc/seidel.md "Message lengths").
  */
 #include <stdlib.h>
 
 #include "../common/seidel.h"
 
-static const hm_param_t st_params[] = {
-    HM_SEIDEL_PARAMS_COMMON,
-    {"variant", HM_PARAM_STRING, "simple|better", "better",
-     "mesh only: column-then-rows (simple) or the interleaved submeshes (better)"},
-    {NULL, 0, NULL, NULL, NULL},
+static const hm_param_spec_t st_specs[] = {
+    HM_SEIDEL_SPECS_COMMON,
+    {.name = "variant",
+     .type = HM_PARAM_ENUM,
+     .choices = hm_seidel_variants,
+     .def = HM_SEIDEL_BETTER,
+     .help = "mesh only: column-then-rows (simple), the interleaved submeshes (better), or a "
+             "full linear broadcast down the root's column, then along every row (column-row, "
+             "equation (3))"},
+    HM_PARAM_END,
 };
 
 /* Linear ST with nu on a line of 2^e logical nodes, pieces [first, first + count),
@@ -179,16 +194,35 @@ static int st_build(hm_setup_t *s, hm_seidel_t *st, int32_t *line, hm_seidel_bui
         int nu = st->nu = hm_seidel_nu(st, e);
         if (hm_seidel_plan(s, st, nu) != 0)
             return -1;
+        m = (double)st->mpad; /* the formulas' m (seidel.h) */
         last = st_line(st->plan, 0, line, e, pos, nu, 0, 1 << nu);
         expr = "(2+(d-nu-2)/2^nu)*m*a+(d+nu)*b";
         value = (2.0 + (double)(e - nu - 2) / (1 << nu)) * m * a + (e + nu) * b;
+    } else if (st->colrow) {
+        int d1 = st->d1, d2 = st->d2;
+        int nu = st->nu = hm_seidel_nu(st, d1 < d2 ? d1 : d2);
+        if (hm_seidel_plan(s, st, nu) != 0)
+            return -1;
+        m = (double)st->mpad; /* the formulas' m (seidel.h) */
+        /* Down the root's column, then along every row from it. */
+        for (int i = 0; i < (1 << d1); i++)
+            line[i] = hm_seidel_lid(st, i, st->lj);
+        int s1 = st_line(st->plan, 0, line, d1, st->li, nu, 0, 1 << nu);
+        for (int i = 0; i < (1 << d1); i++) {
+            for (int j = 0; j < (1 << d2); j++)
+                line[j] = hm_seidel_lid(st, i, j);
+            last = st_line(st->plan, s1, line, d2, st->lj, nu, 0, 1 << nu);
+        }
+        expr = "(4+(d1+d2-2nu-4)/2^nu)*m*a+(d1+d2+2nu)*b";
+        value = (4.0 + (double)(d1 + d2 - 2 * nu - 4) / (1 << nu)) * m * a + (d1 + d2 + 2 * nu) * b;
     } else if (!st->better) {
         int d1 = st->d1, d2 = st->d2;
         int nu = st->nu = hm_seidel_nu(st, d1 < d2 ? d1 : d2);
         double q = 1 << nu;
         if (hm_seidel_plan(s, st, 2 * nu) != 0)
             return -1;
-        int rf = d1 > d2; /* the shorter axis first */
+        m = (double)st->mpad; /* the formulas' m (seidel.h) */
+        int rf = d1 > d2;     /* the shorter axis first */
         last = st_mesh_simple(st, nu, rf);
         if (rf) {
             d1 = st->d2;
@@ -204,9 +238,9 @@ static int st_build(hm_setup_t *s, hm_seidel_t *st, int32_t *line, hm_seidel_bui
     } else {
         int d1 = st->d1, d2 = st->d2, mx = d1 > d2 ? d1 : d2;
         int nu = st->nu = hm_seidel_nu(st, d1 < d2 ? d1 : d2);
-        st->timed = 1; /* the delayed classes of hm_grid_rb */
         if (hm_seidel_plan(s, st, 2 * nu + 2) != 0)
             return -1;
+        m = (double)st->mpad; /* the formulas' m (seidel.h) */
         last = hm_seidel_mesh_better(st, nu, 4, st_better_grid);
         expr = "(2+(max(d1,d2)-nu-2)/2^(2nu+1))*m*a+(2max(d1,d2)+2nu+2)*b";
         value = (2.0 + (double)(mx - nu - 2) / (2 << (2 * nu))) * m * a + (2 * mx + 2 * nu + 2) * b;
@@ -230,7 +264,9 @@ const hm_algorithm_t hm_algo_st_broadcast = {
     .topologies = HM_BIT(HM_TOPO_LINEAR) | HM_BIT(HM_TOPO_MESH),
     .ports = HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
-    .params = st_params,
+    .specs = st_specs,
+    .needs = HM_SEIDEL_NEEDS,
+    .problem = HM_PROBLEM_BROADCAST,
     .setup = st_setup,
     .node_main = hm_seidel_node,
     .verify = hm_seidel_verify,

@@ -1,0 +1,73 @@
+/*
+ * allgather-ring — every block goes once round the Gray-code ring of the hypercube
+ * (consecutive nodes of the binary reflected Gray code, and the last and the first,
+ * are neighbours).
+ *
+ * Steps (Thakur-Rabenseifner-Gropp 2005, section 4.2, ring algorithm; Chan et al.
+ * 2007, section 5). Node x is at ring position i = gray^-1(x); part q of its buffer
+ * is the block of position q. In slot s = 0..p-2 position i sends block (i - s) mod p
+ * to position i + 1 and receives block (i - s - 1) mod p from position i - 1.
+ *
+ * Cost under unit slots: exactly p - 1 slots, p(p-1) packets of one block (combining
+ * when b > 1). A node sends and receives in one slot: all-port and one-port-full, no
+ * conflict.
+ */
+#include <stdlib.h>
+
+#include "../common/problem.h"
+#include "../common/trees.h"
+
+static const hm_param_spec_t allgather_ring_specs[] = {
+    HM_PROB_PARAM_BLOCK,
+    HM_PROB_PARAM_END,
+};
+
+static int allgather_ring_setup(hm_setup_t *s)
+{
+    s->state = hm_prob_setup(s, HM_PROBLEM_ALLGATHER);
+    return s->state ? 0 : -1;
+}
+
+static void allgather_ring_node(hm_node_t *n, void *state)
+{
+    const hm_prob_t *pb = state;
+    size_t b = (size_t)pb->block, count, all = (size_t)pb->p * b;
+    int pos = hm_prob_gray_pos((uint32_t)hm_id(n));
+    int64_t *buf = hm_prob_alloc(n, all);
+    size_t *off = buf ? hm_prob_offsets(n, all, pb->p) : NULL;
+    if (!off)
+        goto done;
+    const int64_t *in = hm_prob_input(n, pb, &count);
+    for (size_t i = 0; i < b; i++)
+        buf[off[pos] + i] = in[i];
+    if (hm_prob_allgather_ring(n, pb, pos, 0, buf, off) != HM_OK)
+        goto done;
+    /* Ring order to node order: node y is at position gray^-1(y). */
+    for (int y = 0; y < pb->p; y++)
+        hm_prob_store(n, buf + off[hm_prob_gray_pos((uint32_t)y)], b);
+done:
+    free(buf);
+    free(off);
+}
+
+static void allgather_ring_verify(hm_report_t *r)
+{
+    const hm_prob_t *pb = r->state;
+    hm_prob_verify(r, "p-1", pb->p - 1, pb->block > 1);
+}
+
+const hm_algorithm_t hm_algo_allgather_ring = {
+    .name = "allgather-ring",
+    .description = "allgather: every block goes once round the Gray-code ring, p-1 slots",
+    .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.2; Chan et al. 2007, section 5",
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
+    .default_ports = HM_PORTS_ONE_PORT_FULL,
+    .specs = allgather_ring_specs,
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
+    .problem = HM_PROBLEM_ALLGATHER,
+    .setup = allgather_ring_setup,
+    .node_main = allgather_ring_node,
+    .verify = allgather_ring_verify,
+    .teardown = hm_prob_free,
+};

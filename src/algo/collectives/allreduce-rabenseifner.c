@@ -1,0 +1,79 @@
+/*
+ * allreduce-rabenseifner — recursive halving reduce-scatter, then recursive doubling
+ * allgather.
+ *
+ * Steps (Thakur-Rabenseifner-Gropp 2005, section 4.5, Rabenseifner's algorithm for
+ * long messages). The b values are cut into p chunks, chunk c being values
+ * [c*b/p, (c+1)*b/p) (empty chunks, when b < p, travel as empty packets).
+ *   1. recursive halving, slots 0..d-1: in slot d-1-k node x sends on port k the
+ *      half of its chunks that x XOR 2^k keeps (chunks [(x^2^k)>>k<<k, +2^k)) and
+ *      combines the half it keeps; x ends with chunk x reduced;
+ *   2. recursive doubling, slots d..2d-1: in slot d+k node x exchanges chunks
+ *      [x>>k<<k, +2^k) with x XOR 2^k.
+ *
+ * Cost under unit slots: exactly 2*log2 p slots, 2p*log2 p packets (combining when
+ * b > 1). A node sends and receives in one slot: all-port and one-port-full, no
+ * conflict.
+ */
+#include <stdlib.h>
+
+#include "../common/problem.h"
+
+static const hm_param_spec_t allreduce_rab_specs[] = {
+    HM_PROB_PARAM_BLOCK,
+    HM_PROB_PARAM_OP,
+    HM_PROB_PARAM_END,
+};
+
+static int allreduce_rab_setup(hm_setup_t *s)
+{
+    s->state = hm_prob_setup(s, HM_PROBLEM_ALLREDUCE);
+    return s->state ? 0 : -1;
+}
+
+static void allreduce_rab_node(hm_node_t *n, void *state)
+{
+    const hm_prob_t *pb = state;
+    size_t b = (size_t)pb->block, count;
+    int x = hm_id(n);
+    int64_t *buf = hm_prob_alloc(n, 2 * b);
+    size_t *off = buf ? hm_prob_offsets(n, b, pb->p) : NULL;
+    if (!off)
+        goto done;
+    const int64_t *in = hm_prob_input(n, pb, &count);
+    for (size_t i = 0; i < b; i++)
+        buf[i] = in[i];
+    if (hm_prob_reduce_scatter_rh(n, pb, x, buf, buf + b, off) == HM_OK &&
+        hm_prob_allgather_rd(n, pb, x, buf, off) == HM_OK)
+        hm_prob_store(n, buf, b);
+done:
+    free(buf);
+    free(off);
+}
+
+static void allreduce_rab_verify(hm_report_t *r)
+{
+    const hm_prob_t *pb = r->state;
+    hm_prob_verify(r, "2*log2(p)", 2 * (int64_t)pb->d, pb->block > 1);
+}
+
+const hm_algorithm_t hm_algo_allreduce_rabenseifner = {
+    .name = "allreduce-rabenseifner",
+    .description = "allreduce: recursive halving reduce-scatter + recursive doubling allgather",
+    .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.5 (Rabenseifner)",
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
+    .default_ports = HM_PORTS_ONE_PORT_FULL,
+    .specs = allreduce_rab_specs,
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET),
+              .clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
+              .clock_why = "its halving and doubling steps take the next packet as that step's, "
+                           "which only lock step guarantees",
+              .min_dim = 1,
+              .pow2_nodes = 1},
+    .problem = HM_PROBLEM_ALLREDUCE,
+    .setup = allreduce_rab_setup,
+    .node_main = allreduce_rab_node,
+    .verify = allreduce_rab_verify,
+    .teardown = hm_prob_free,
+};

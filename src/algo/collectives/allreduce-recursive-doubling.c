@@ -1,0 +1,78 @@
+/*
+ * allreduce-recursive-doubling — every node exchanges its partial result with its
+ * neighbour across each dimension in turn and combines.
+ *
+ * Steps (Thakur-Rabenseifner-Gropp 2005, section 4.5, short messages; Bertsekas-
+ * Tsitsiklis section 1.3, multinode accumulation by dimension). In slot k = 0..d-1
+ * node x sends its b partial values on port k to x XOR 2^k and combines the b it
+ * receives. After slot k it holds op over the 2^(k+1) nodes that agree with it above
+ * bit k; after d slots, op over all.
+ *
+ * Cost under unit slots: exactly log2 p slots, p*log2 p packets of b values
+ * (combining when b > 1). A node sends and receives in one slot: all-port and
+ * one-port-full, no conflict.
+ */
+#include <stdlib.h>
+
+#include "../common/problem.h"
+
+static const hm_param_spec_t allreduce_rd_specs[] = {
+    HM_PROB_PARAM_BLOCK,
+    HM_PROB_PARAM_OP,
+    HM_PROB_PARAM_END,
+};
+
+static int allreduce_rd_setup(hm_setup_t *s)
+{
+    s->state = hm_prob_setup(s, HM_PROBLEM_ALLREDUCE);
+    return s->state ? 0 : -1;
+}
+
+static void allreduce_rd_node(hm_node_t *n, void *state)
+{
+    const hm_prob_t *pb = state;
+    size_t b = (size_t)pb->block, count;
+    int64_t *acc = hm_prob_alloc(n, 2 * b);
+    if (!acc)
+        return;
+    int64_t *tmp = acc + b;
+    const int64_t *in = hm_prob_input(n, pb, &count);
+    for (size_t i = 0; i < b; i++)
+        acc[i] = in[i];
+    for (int k = 0; k < pb->d; k++) {
+        if (hm_prob_send(n, pb, k, k, acc, b) != HM_OK ||
+            hm_prob_recv(n, tmp, b, &count, NULL) != HM_OK)
+            goto done;
+        hm_prob_combine(pb, acc, tmp, count);
+    }
+    hm_prob_store(n, acc, b);
+done:
+    free(acc);
+}
+
+static void allreduce_rd_verify(hm_report_t *r)
+{
+    const hm_prob_t *pb = r->state;
+    hm_prob_verify(r, "log2(p)", pb->d, pb->block > 1);
+}
+
+const hm_algorithm_t hm_algo_allreduce_recursive_doubling = {
+    .name = "allreduce-recursive-doubling",
+    .description = "allreduce: exchange and combine across each dimension, log2 p slots",
+    .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.5; Bertsekas-Tsitsiklis section 1.3",
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
+    .default_ports = HM_PORTS_ONE_PORT_FULL,
+    .specs = allreduce_rd_specs,
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET),
+              .clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
+              .clock_why = "each step takes the next packet as that step's partner's, which only "
+                           "lock step guarantees",
+              .min_dim = 1,
+              .pow2_nodes = 1},
+    .problem = HM_PROBLEM_ALLREDUCE,
+    .setup = allreduce_rd_setup,
+    .node_main = allreduce_rd_node,
+    .verify = allreduce_rd_verify,
+    .teardown = hm_prob_free,
+};

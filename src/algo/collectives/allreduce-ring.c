@@ -1,0 +1,83 @@
+/*
+ * allreduce-ring — the bandwidth-optimal allreduce: a ring reduce-scatter followed
+ * by a ring allgather, on the Gray-code ring of the hypercube (consecutive nodes of
+ * the binary reflected Gray code, and the last and the first, are neighbours).
+ *
+ * Steps (Chan et al. 2007, section 5, reduce-scatter + allgather; Thakur-
+ * Rabenseifner-Gropp 2005, section 4.5). The b values are cut into p chunks, chunk c
+ * being values [c*b/p, (c+1)*b/p) (empty chunks, when b < p, travel as empty
+ * packets). Node x is at ring position i = gray^-1(x).
+ *   1. reduce-scatter, slots 0..p-2: in slot s position i sends its partial chunk
+ *      (i - s) mod p to position i + 1 and combines the chunk (i - s - 1) mod p it
+ *      receives into its own; position i ends with chunk (i + 1) mod p reduced;
+ *   2. allgather, slots p-1..2p-3: the chunks go round once more.
+ *
+ * Cost under unit slots: exactly 2(p - 1) slots, 2p(p-1) packets of a chunk
+ * (combining when b > p). A node sends and receives in one slot: all-port and
+ * one-port-full, no conflict.
+ */
+#include <stdlib.h>
+
+#include "../common/problem.h"
+
+static const hm_param_spec_t allreduce_ring_specs[] = {
+    HM_PROB_PARAM_BLOCK,
+    HM_PROB_PARAM_OP,
+    HM_PROB_PARAM_END,
+};
+
+static int allreduce_ring_setup(hm_setup_t *s)
+{
+    s->state = hm_prob_setup(s, HM_PROBLEM_ALLREDUCE);
+    return s->state ? 0 : -1;
+}
+
+static void allreduce_ring_node(hm_node_t *n, void *state)
+{
+    const hm_prob_t *pb = state;
+    size_t b = (size_t)pb->block, count;
+    int p = pb->p, pos = hm_prob_gray_pos((uint32_t)hm_id(n));
+    int next = hm_prob_ring_next_port(pos, pb->d);
+    int64_t *buf = hm_prob_alloc(n, 2 * b);
+    size_t *off = buf ? hm_prob_offsets(n, b, p) : NULL;
+    if (!off)
+        goto done;
+    int64_t *tmp = buf + b;
+    const int64_t *in = hm_prob_input(n, pb, &count);
+    for (size_t i = 0; i < b; i++)
+        buf[i] = in[i];
+    for (int s = 0; s < p - 1; s++) {
+        int out = ((pos - s) % p + p) % p, c = ((pos - s - 1) % p + p) % p;
+        if (hm_prob_send(n, pb, next, s, buf + off[out], off[out + 1] - off[out]) != HM_OK ||
+            hm_prob_recv(n, tmp, off[c + 1] - off[c], &count, NULL) != HM_OK)
+            goto done;
+        hm_prob_combine(pb, buf + off[c], tmp, count);
+    }
+    if (hm_prob_allgather_ring(n, pb, pos, 1, buf, off) == HM_OK)
+        hm_prob_store(n, buf, b);
+done:
+    free(buf);
+    free(off);
+}
+
+static void allreduce_ring_verify(hm_report_t *r)
+{
+    const hm_prob_t *pb = r->state;
+    hm_prob_verify(r, "2(p-1)", 2 * ((int64_t)pb->p - 1), pb->block > pb->p);
+}
+
+const hm_algorithm_t hm_algo_allreduce_ring = {
+    .name = "allreduce-ring",
+    .description = "allreduce: ring reduce-scatter + ring allgather on the Gray-code ring",
+    .paper = "Chan et al. 2007, section 5; Thakur-Rabenseifner-Gropp 2005, section 4.5",
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
+    .default_ports = HM_PORTS_ONE_PORT_FULL,
+    .specs = allreduce_ring_specs,
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
+    .problem = HM_PROBLEM_ALLREDUCE,
+    .setup = allreduce_ring_setup,
+    .node_main = allreduce_ring_node,
+    .verify = allreduce_ring_verify,
+    .teardown = hm_prob_free,
+};

@@ -1,0 +1,90 @@
+/*
+ * alltoall-dimension-exchange — Johnsson and Ho's standard exchange: in slot k node x
+ * sends across dimension k, in one packet, every block it holds whose destination
+ * differs from x in bit k.
+ *
+ * Steps (Johnsson-Ho 1989, section 5, one-port personalized communication by
+ * dimension; Bertsekas-Tsitsiklis section 1.3, total exchange). Before slot k node x
+ * holds p blocks (src, dst) with src agreeing with x on bits >= k and dst agreeing
+ * with x on bits < k, kept at index j = (src's bits < k) | (dst's bits >= k). In
+ * slot k it sends the p/2 blocks whose dst bit k differs from x's, in increasing j,
+ * and files the p/2 it receives at j XOR 2^k. After d slots index j holds (j, x).
+ *
+ * Cost under unit slots: exactly log2 p slots, p*log2 p packets of (p/2)*b values
+ * (combining when p > 2 or b > 1). A node sends and receives in one slot: all-port
+ * and one-port-full, no conflict.
+ */
+#include <stdlib.h>
+
+#include "../common/problem.h"
+
+static const hm_param_spec_t a2a_dx_specs[] = {
+    HM_PROB_PARAM_BLOCK,
+    HM_PROB_PARAM_END,
+};
+
+static int a2a_dx_setup(hm_setup_t *s)
+{
+    s->state = hm_prob_setup(s, HM_PROBLEM_ALLTOALL);
+    return s->state ? 0 : -1;
+}
+
+static void a2a_dx_node(hm_node_t *n, void *state)
+{
+    const hm_prob_t *pb = state;
+    size_t b = (size_t)pb->block, count, all = (size_t)pb->p * b, half = all / 2;
+    int x = hm_id(n);
+    int64_t *buf = hm_prob_alloc(n, 2 * all);
+    if (!buf)
+        return;
+    int64_t *pack = buf + all;
+    const int64_t *in = hm_prob_input(n, pb, &count);
+    for (size_t i = 0; i < all; i++)
+        buf[i] = in[i]; /* index j = dst before slot 0 */
+    for (int k = 0; k < pb->d; k++) {
+        size_t m = 0;
+        for (int j = 0; j < pb->p; j++)
+            if ((j ^ x) >> k & 1)
+                for (size_t i = 0; i < b; i++)
+                    pack[m++] = buf[(size_t)j * b + i];
+        if (hm_prob_send(n, pb, k, k, pack, half) != HM_OK ||
+            hm_prob_recv(n, pack, half, &count, NULL) != HM_OK)
+            goto done;
+        m = 0;
+        for (int j = 0; j < pb->p; j++)
+            if (!((j ^ x) >> k & 1))
+                for (size_t i = 0; i < b; i++)
+                    buf[(size_t)(j ^ (1 << k)) * b + i] = pack[m++];
+    }
+    hm_prob_store(n, buf, all);
+done:
+    free(buf);
+}
+
+static void a2a_dx_verify(hm_report_t *r)
+{
+    const hm_prob_t *pb = r->state;
+    hm_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
+}
+
+const hm_algorithm_t hm_algo_alltoall_dimension_exchange = {
+    .name = "alltoall-dimension-exchange",
+    .description = "alltoall: Johnsson-Ho standard exchange, p/2 blocks across each dimension",
+    .paper = "Johnsson-Ho 1989, section 5; Bertsekas-Tsitsiklis section 1.3",
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
+    .default_ports = HM_PORTS_ONE_PORT_FULL,
+    .specs = a2a_dx_specs,
+    .needs =
+        {.routing = HM_BIT(HM_ROUTING_PACKET),
+         .clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
+         .clock_why =
+             "each step takes the next packet as that dimension's, which only lock step guarantees",
+         .min_dim = 1,
+         .pow2_nodes = 1},
+    .problem = HM_PROBLEM_ALLTOALL,
+    .setup = a2a_dx_setup,
+    .node_main = a2a_dx_node,
+    .verify = a2a_dx_verify,
+    .teardown = hm_prob_free,
+};

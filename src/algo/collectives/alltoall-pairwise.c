@@ -1,0 +1,75 @@
+/*
+ * alltoall-pairwise — in step s = 1..p-1 node x sends its block for x XOR s to that
+ * node and receives that node's block for x.
+ *
+ * Steps (Thakur-Rabenseifner-Gropp 2005, section 4.7, pairwise exchange with the XOR
+ * partner order of a power of two). Under packet routing to neighbours only, the
+ * block travels along the dimensions of s, lowest first (e-cube routing,
+ * Bertsekas-Tsitsiklis section 1.3): every node sends in the same dimension in the
+ * same slot, so each hop is a conflict-free exchange. Steps follow one another.
+ *
+ * Cost under unit slots: exactly sum over s = 1..p-1 of popcount(s) = (p/2)*log2 p
+ * slots, as many packets a node, each of one block (combining when b > 1). A node
+ * sends and receives in one slot: all-port and one-port-full, no conflict.
+ */
+#include <stdlib.h>
+
+#include "../common/problem.h"
+
+static const hm_param_spec_t a2a_pw_specs[] = {
+    HM_PROB_PARAM_BLOCK,
+    HM_PROB_PARAM_END,
+};
+
+static int a2a_pw_setup(hm_setup_t *s)
+{
+    s->state = hm_prob_setup(s, HM_PROBLEM_ALLTOALL);
+    return s->state ? 0 : -1;
+}
+
+static void a2a_pw_node(hm_node_t *n, void *state)
+{
+    const hm_prob_t *pb = state;
+    size_t b = (size_t)pb->block, count, all = (size_t)pb->p * b;
+    int x = hm_id(n);
+    int64_t *buf = hm_prob_alloc(n, all);
+    if (!buf)
+        return;
+    const int64_t *in = hm_prob_input(n, pb, &count);
+    for (size_t i = 0; i < b; i++)
+        buf[(size_t)x * b + i] = in[(size_t)x * b + i];
+    for (int s = 1; s < pb->p; s++) {
+        size_t y = (size_t)(x ^ s);
+        if (hm_prob_xor_route(n, pb, s, in + y * b, buf + y * b, b) != HM_OK)
+            goto done;
+    }
+    hm_prob_store(n, buf, all);
+done:
+    free(buf);
+}
+
+static void a2a_pw_verify(hm_report_t *r)
+{
+    const hm_prob_t *pb = r->state;
+    hm_prob_verify(r, "(p/2)*log2(p)", (int64_t)pb->p / 2 * pb->d, pb->block > 1);
+}
+
+const hm_algorithm_t hm_algo_alltoall_pairwise = {
+    .name = "alltoall-pairwise",
+    .description = "alltoall: pairwise exchange in XOR order, e-cube routed",
+    .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.7; Bertsekas-Tsitsiklis section 1.3",
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
+    .default_ports = HM_PORTS_ONE_PORT_FULL,
+    .specs = a2a_pw_specs,
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET),
+              .clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
+              .clock_why = "its routed exchanges tell packets apart by the slot they arrive in",
+              .min_dim = 1,
+              .pow2_nodes = 1},
+    .problem = HM_PROBLEM_ALLTOALL,
+    .setup = a2a_pw_setup,
+    .node_main = a2a_pw_node,
+    .verify = a2a_pw_verify,
+    .teardown = hm_prob_free,
+};

@@ -1,0 +1,80 @@
+/*
+ * bcast-binomial — broadcast of the root's block along a binomial tree.
+ *
+ * Steps (Thakur-Rabenseifner-Gropp 2005, section 4.1 "Broadcast", short messages;
+ * Bertsekas-Tsitsiklis section 1.3, the hypercube table: single node broadcast in
+ * log2 p steps). Relative number r = x XOR root. In slot k = 0..d-1 every node with
+ * r < 2^k sends the whole block on port k to r + 2^k. Node r != 0 receives in slot
+ * h(r), its highest bit, and sends in slots h(r)+1 .. d-1.
+ *
+ * Cost under unit slots (packet routing on Q_d): exactly d = log2 p slots, p - 1
+ * packets, each carrying the b values of the block (combining when b > 1). Every
+ * node sends or receives one packet per slot: legal under all-port, one-port-full,
+ * one-port-half and shout, with no conflict.
+ */
+#include <stdlib.h>
+
+#include "../common/problem.h"
+
+static const hm_param_spec_t bcast_binomial_specs[] = {
+    HM_PROB_PARAM_BLOCK,
+    HM_PROB_PARAM_ROOT,
+    HM_PROB_PARAM_END,
+};
+
+static int bcast_binomial_setup(hm_setup_t *s)
+{
+    s->state = hm_prob_setup(s, HM_PROBLEM_BROADCAST);
+    return s->state ? 0 : -1;
+}
+
+static void bcast_binomial_node(hm_node_t *n, void *state)
+{
+    const hm_prob_t *pb = state;
+    size_t b = (size_t)pb->block, k;
+    int r = hm_id(n) ^ hm_prob_root(n, pb), first = 0;
+    int64_t *buf = hm_prob_alloc(n, b);
+    if (!buf)
+        return;
+    if (r == 0) {
+        const int64_t *in = hm_prob_input(n, pb, &k);
+        for (size_t i = 0; i < b; i++)
+            buf[i] = in[i];
+    } else {
+        if (hm_prob_recv(n, buf, b, &k, NULL) != HM_OK)
+            goto done;
+        first = 32 - __builtin_clz((unsigned)r); /* h(r) + 1 */
+    }
+    hm_prob_store(n, buf, b);
+    for (int j = first; j < pb->d; j++) {
+        if (j > first && hm_next_slot(n) != HM_OK)
+            break;
+        if (hm_prob_send(n, pb, j, j, buf, b) != HM_OK)
+            break;
+    }
+done:
+    free(buf);
+}
+
+static void bcast_binomial_verify(hm_report_t *r)
+{
+    const hm_prob_t *pb = r->state;
+    hm_prob_verify(r, "log2(p)", pb->d, pb->block > 1);
+}
+
+const hm_algorithm_t hm_algo_bcast_binomial = {
+    .name = "bcast-binomial",
+    .description = "broadcast: binomial tree, the whole block in every packet, log2 p slots",
+    .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.1; Bertsekas-Tsitsiklis section 1.3",
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL) |
+             HM_BIT(HM_PORTS_ONE_PORT_HALF) | HM_BIT(HM_PORTS_SHOUT),
+    .default_ports = HM_PORTS_ONE_PORT_FULL,
+    .specs = bcast_binomial_specs,
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
+    .problem = HM_PROBLEM_BROADCAST,
+    .setup = bcast_binomial_setup,
+    .node_main = bcast_binomial_node,
+    .verify = bcast_binomial_verify,
+    .teardown = hm_prob_free,
+};

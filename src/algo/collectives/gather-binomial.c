@@ -1,0 +1,78 @@
+/*
+ * gather-binomial — every node's block reaches the root along a binomial tree, the
+ * blocks of a subtree travelling together.
+ *
+ * Steps (Thakur-Rabenseifner-Gropp 2005, section 4.3; Bertsekas-Tsitsiklis section
+ * 1.3, single node gather). Relative numbers r = x XOR root. In slot k = 0..d-1
+ * every node r whose lowest set bit is k sends the parts [r, r+2^k) it holds (its
+ * own block and its subtree's) on port k to r - 2^k. The root reorders the parts by
+ * absolute node number before storing.
+ *
+ * Cost under unit slots: exactly log2 p slots and p - 1 packets, the last carrying
+ * p/2 blocks (combining when p > 2 or b > 1). A node sends or receives one packet a
+ * slot: all-port, one-port-full, one-port-half and shout, no conflict.
+ */
+#include <stdlib.h>
+
+#include "../common/problem.h"
+
+static const hm_param_spec_t gather_binomial_specs[] = {
+    HM_PROB_PARAM_BLOCK,
+    HM_PROB_PARAM_ROOT,
+    HM_PROB_PARAM_END,
+};
+
+static int gather_binomial_setup(hm_setup_t *s)
+{
+    s->state = hm_prob_setup(s, HM_PROBLEM_GATHER);
+    return s->state ? 0 : -1;
+}
+
+static void gather_binomial_node(hm_node_t *n, void *state)
+{
+    const hm_prob_t *pb = state;
+    size_t b = (size_t)pb->block, count;
+    int root = hm_prob_root(n, pb), r = hm_id(n) ^ root;
+    int64_t *buf = hm_prob_alloc(n, (size_t)pb->p * b);
+    size_t *off = buf ? hm_prob_offsets(n, (size_t)pb->p * b, pb->p) : NULL;
+    if (!off)
+        goto done;
+    const int64_t *in = hm_prob_input(n, pb, &count);
+    for (size_t i = 0; i < b; i++)
+        buf[off[r] + i] = in[i];
+    if (hm_prob_gather_tree(n, pb, r, buf, off) != HM_OK || r != 0)
+        goto done;
+    for (int y = 0; y < pb->p; y++)
+        hm_prob_store(n, buf + off[y ^ root], b);
+done:
+    free(buf);
+    free(off);
+}
+
+static void gather_binomial_verify(hm_report_t *r)
+{
+    const hm_prob_t *pb = r->state;
+    hm_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
+}
+
+const hm_algorithm_t hm_algo_gather_binomial = {
+    .name = "gather-binomial",
+    .description = "gather: binomial tree, subtrees' blocks travel together, log2 p slots",
+    .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.3; Bertsekas-Tsitsiklis section 1.3",
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL) |
+             HM_BIT(HM_PORTS_ONE_PORT_HALF) | HM_BIT(HM_PORTS_SHOUT),
+    .default_ports = HM_PORTS_ONE_PORT_FULL,
+    .specs = gather_binomial_specs,
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET),
+              .clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
+              .clock_why = "a node takes its children's blocks in slot order; free clocks deliver "
+                           "them in any order",
+              .min_dim = 1,
+              .pow2_nodes = 1},
+    .problem = HM_PROBLEM_GATHER,
+    .setup = gather_binomial_setup,
+    .node_main = gather_binomial_node,
+    .verify = gather_binomial_verify,
+    .teardown = hm_prob_free,
+};

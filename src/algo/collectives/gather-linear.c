@@ -1,0 +1,86 @@
+/*
+ * gather-linear — the flat gather on a hypercube: the root receives the p - 1 blocks
+ * one after the other, nearest first, up the Gray-code chain.
+ *
+ * Steps (Thakur-Rabenseifner-Gropp 2005, section 4.3, the linear algorithm, in the
+ * chain form of scatter-linear run backwards). Position i of the chain is node
+ * root XOR gray(i). In slot t, position m >= 1 sends the block of position m + t
+ * (its own in slot 0, then those it received from m + 1 in slot t - 1) towards the
+ * root; the root receives the block of position t + 1 in slot t.
+ *
+ * Cost under unit slots: exactly p - 1 slots, p(p-1)/2 packets of one block each
+ * (combining when b > 1). A node sends and receives in one slot: all-port and
+ * one-port-full, no conflict.
+ */
+#include <stdlib.h>
+
+#include "../common/problem.h"
+#include "../common/trees.h"
+
+static const hm_param_spec_t gather_linear_specs[] = {
+    HM_PROB_PARAM_BLOCK,
+    HM_PROB_PARAM_ROOT,
+    HM_PROB_PARAM_END,
+};
+
+static int gather_linear_setup(hm_setup_t *s)
+{
+    s->state = hm_prob_setup(s, HM_PROBLEM_GATHER);
+    return s->state ? 0 : -1;
+}
+
+static void gather_linear_node(hm_node_t *n, void *state)
+{
+    const hm_prob_t *pb = state;
+    size_t b = (size_t)pb->block, count;
+    int root = hm_prob_root(n, pb), p = pb->p;
+    int pos = hm_prob_gray_pos((uint32_t)(hm_id(n) ^ root));
+    int prev = hm_prob_ring_prev_port(pos, pb->d);
+    const int64_t *in = hm_prob_input(n, pb, &count);
+    int64_t *buf = hm_prob_alloc(n, pos == 0 ? (size_t)p * b : b);
+    if (!buf)
+        return;
+    if (pos == 0) {
+        /* Blocks by absolute node number; position q is node root XOR gray(q). */
+        for (size_t i = 0; i < b; i++)
+            buf[(size_t)root * b + i] = in[i];
+        for (int q = 1; q < p; q++) {
+            size_t x = (size_t)(root ^ (int)hm_gray((uint32_t)q));
+            if (hm_prob_recv(n, buf + x * b, b, &count, NULL) != HM_OK)
+                goto done;
+        }
+        hm_prob_store(n, buf, (size_t)p * b);
+        goto done;
+    }
+    if (hm_prob_send(n, pb, prev, pos, in, b) != HM_OK)
+        goto done;
+    for (int t = 1; pos + t < p; t++) {
+        if (hm_prob_recv(n, buf, b, &count, NULL) != HM_OK ||
+            hm_prob_send(n, pb, prev, pos + t, buf, b) != HM_OK)
+            goto done;
+    }
+done:
+    free(buf);
+}
+
+static void gather_linear_verify(hm_report_t *r)
+{
+    const hm_prob_t *pb = r->state;
+    hm_prob_verify(r, "p-1", pb->p - 1, pb->block > 1);
+}
+
+const hm_algorithm_t hm_algo_gather_linear = {
+    .name = "gather-linear",
+    .description = "gather: the root receives p-1 blocks, nearest first, up the Gray-code chain",
+    .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.3; Bertsekas-Tsitsiklis section 1.3",
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
+    .default_ports = HM_PORTS_ONE_PORT_FULL,
+    .specs = gather_linear_specs,
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
+    .problem = HM_PROBLEM_GATHER,
+    .setup = gather_linear_setup,
+    .node_main = gather_linear_node,
+    .verify = gather_linear_verify,
+    .teardown = hm_prob_free,
+};

@@ -1,0 +1,78 @@
+/*
+ * reduce-binomial — the gather tree, combining instead of concatenating: every
+ * packet carries one partial result of b values.
+ *
+ * Steps (Thakur-Rabenseifner-Gropp 2005, section 4.4, short messages; Bertsekas-
+ * Tsitsiklis section 1.3, single node accumulation). Relative numbers r = x XOR root.
+ * Node r whose lowest set bit is j receives in slots 0..j-1 the partial results of
+ * its children r + 2^i, combining each into its own, and sends its partial result in
+ * slot j on port j to r - 2^j; the root (j = d) ends with op over all nodes.
+ *
+ * Cost under unit slots: exactly log2 p slots, p - 1 packets of b values (combining
+ * when b > 1). A node sends or receives one packet a slot: all-port, one-port-full,
+ * one-port-half and shout, no conflict.
+ */
+#include <stdlib.h>
+
+#include "../common/problem.h"
+
+static const hm_param_spec_t reduce_binomial_specs[] = {
+    HM_PROB_PARAM_BLOCK,
+    HM_PROB_PARAM_ROOT,
+    HM_PROB_PARAM_OP,
+    HM_PROB_PARAM_END,
+};
+
+static int reduce_binomial_setup(hm_setup_t *s)
+{
+    s->state = hm_prob_setup(s, HM_PROBLEM_REDUCE);
+    return s->state ? 0 : -1;
+}
+
+static void reduce_binomial_node(hm_node_t *n, void *state)
+{
+    const hm_prob_t *pb = state;
+    size_t b = (size_t)pb->block, count;
+    int r = hm_id(n) ^ hm_prob_root(n, pb), j = r ? __builtin_ctz((unsigned)r) : pb->d;
+    int64_t *acc = hm_prob_alloc(n, 2 * b);
+    if (!acc)
+        return;
+    int64_t *tmp = acc + b;
+    const int64_t *in = hm_prob_input(n, pb, &count);
+    for (size_t i = 0; i < b; i++)
+        acc[i] = in[i];
+    for (int i = 0; i < j; i++) {
+        if (hm_prob_recv(n, tmp, b, &count, NULL) != HM_OK)
+            goto done;
+        hm_prob_combine(pb, acc, tmp, count);
+    }
+    if (r)
+        hm_prob_send(n, pb, j, j, acc, b);
+    else
+        hm_prob_store(n, acc, b);
+done:
+    free(acc);
+}
+
+static void reduce_binomial_verify(hm_report_t *r)
+{
+    const hm_prob_t *pb = r->state;
+    hm_prob_verify(r, "log2(p)", pb->d, pb->block > 1);
+}
+
+const hm_algorithm_t hm_algo_reduce_binomial = {
+    .name = "reduce-binomial",
+    .description = "reduce: binomial tree, partial results of b values, log2 p slots",
+    .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.4; Bertsekas-Tsitsiklis section 1.3",
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL) |
+             HM_BIT(HM_PORTS_ONE_PORT_HALF) | HM_BIT(HM_PORTS_SHOUT),
+    .default_ports = HM_PORTS_ONE_PORT_FULL,
+    .specs = reduce_binomial_specs,
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
+    .problem = HM_PROBLEM_REDUCE,
+    .setup = reduce_binomial_setup,
+    .node_main = reduce_binomial_node,
+    .verify = reduce_binomial_verify,
+    .teardown = hm_prob_free,
+};

@@ -1,0 +1,82 @@
+/*
+ * reduce-rabenseifner — reduce for long messages: recursive halving reduce-scatter,
+ * then a binomial gather of the reduced chunks to the root.
+ *
+ * Steps (Thakur-Rabenseifner-Gropp 2005, section 4.4, Rabenseifner's algorithm for
+ * long messages). Relative numbers r = x XOR root. The b values are cut into p
+ * chunks, chunk c being values [c*b/p, (c+1)*b/p) (empty chunks, when b < p, travel
+ * as empty packets).
+ *   1. recursive halving, slots 0..d-1: in slot d-1-k node r sends on port k the
+ *      half of its chunks that r XOR 2^k keeps and combines the half it keeps; r ends
+ *      with chunk r reduced over all nodes;
+ *   2. binomial gather, slots d..2d-1: in slot d+k every node r whose lowest set bit
+ *      is k sends chunks [r, r+2^k) to r - 2^k.
+ *
+ * Cost under unit slots: exactly 2*log2 p slots, p*log2 p + p - 1 packets (combining
+ * when b > 1). A node sends and receives in one slot: all-port and one-port-full,
+ * no conflict.
+ */
+#include <stdlib.h>
+
+#include "../common/problem.h"
+
+static const hm_param_spec_t reduce_rab_specs[] = {
+    HM_PROB_PARAM_BLOCK,
+    HM_PROB_PARAM_ROOT,
+    HM_PROB_PARAM_OP,
+    HM_PROB_PARAM_END,
+};
+
+static int reduce_rab_setup(hm_setup_t *s)
+{
+    s->state = hm_prob_setup(s, HM_PROBLEM_REDUCE);
+    return s->state ? 0 : -1;
+}
+
+static void reduce_rab_node(hm_node_t *n, void *state)
+{
+    const hm_prob_t *pb = state;
+    size_t b = (size_t)pb->block, count;
+    int r = hm_id(n) ^ hm_prob_root(n, pb);
+    int64_t *buf = hm_prob_alloc(n, 2 * b);
+    size_t *off = buf ? hm_prob_offsets(n, b, pb->p) : NULL;
+    if (!off)
+        goto done;
+    const int64_t *in = hm_prob_input(n, pb, &count);
+    for (size_t i = 0; i < b; i++)
+        buf[i] = in[i];
+    /* Both phases run in lock step: every node leaves the first in slot d. */
+    if (hm_prob_reduce_scatter_rh(n, pb, r, buf, buf + b, off) == HM_OK &&
+        hm_prob_gather_tree(n, pb, r, buf, off) == HM_OK && r == 0)
+        hm_prob_store(n, buf, b);
+done:
+    free(buf);
+    free(off);
+}
+
+static void reduce_rab_verify(hm_report_t *r)
+{
+    const hm_prob_t *pb = r->state;
+    hm_prob_verify(r, "2*log2(p)", 2 * (int64_t)pb->d, pb->block > 1);
+}
+
+const hm_algorithm_t hm_algo_reduce_rabenseifner = {
+    .name = "reduce-rabenseifner",
+    .description = "reduce: recursive halving reduce-scatter + binomial gather to the root",
+    .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.4 (Rabenseifner)",
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
+    .default_ports = HM_PORTS_ONE_PORT_FULL,
+    .specs = reduce_rab_specs,
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET),
+              .clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
+              .clock_why = "its halving and gather steps take the next packet as that step's, "
+                           "which only lock step guarantees",
+              .min_dim = 1,
+              .pow2_nodes = 1},
+    .problem = HM_PROBLEM_REDUCE,
+    .setup = reduce_rab_setup,
+    .node_main = reduce_rab_node,
+    .verify = reduce_rab_verify,
+    .teardown = hm_prob_free,
+};

@@ -1,0 +1,77 @@
+/*
+ * reduce-scatter-pairwise — in step s = 1..p-1 node x sends its block for x XOR s to
+ * that node and combines the block it receives from it.
+ *
+ * Steps (Thakur-Rabenseifner-Gropp 2005, section 4.6, pairwise exchange, with the
+ * XOR partner order of a power of two). Under packet routing to neighbours only, the
+ * block for x XOR s travels along the dimensions of s, lowest first (e-cube routing,
+ * Bertsekas-Tsitsiklis section 1.3): every node sends in the same dimension in the
+ * same slot, so each hop is a conflict-free exchange. Steps follow one another.
+ *
+ * Cost under unit slots: exactly sum over s = 1..p-1 of popcount(s) = (p/2)*log2 p
+ * slots, as many packets a node, each of one block (combining when b > 1). A node
+ * sends and receives in one slot: all-port and one-port-full, no conflict.
+ */
+#include <stdlib.h>
+
+#include "../common/problem.h"
+
+static const hm_param_spec_t rs_pw_specs[] = {
+    HM_PROB_PARAM_BLOCK,
+    HM_PROB_PARAM_OP,
+    HM_PROB_PARAM_END,
+};
+
+static int rs_pw_setup(hm_setup_t *s)
+{
+    s->state = hm_prob_setup(s, HM_PROBLEM_REDUCE_SCATTER);
+    return s->state ? 0 : -1;
+}
+
+static void rs_pw_node(hm_node_t *n, void *state)
+{
+    const hm_prob_t *pb = state;
+    size_t b = (size_t)pb->block, count;
+    int x = hm_id(n);
+    int64_t *acc = hm_prob_alloc(n, 2 * b);
+    if (!acc)
+        return;
+    int64_t *tmp = acc + b;
+    const int64_t *in = hm_prob_input(n, pb, &count);
+    for (size_t i = 0; i < b; i++)
+        acc[i] = in[(size_t)x * b + i];
+    for (int s = 1; s < pb->p; s++) {
+        if (hm_prob_xor_route(n, pb, s, in + (size_t)(x ^ s) * b, tmp, b) != HM_OK)
+            goto done;
+        hm_prob_combine(pb, acc, tmp, b);
+    }
+    hm_prob_store(n, acc, b);
+done:
+    free(acc);
+}
+
+static void rs_pw_verify(hm_report_t *r)
+{
+    const hm_prob_t *pb = r->state;
+    hm_prob_verify(r, "(p/2)*log2(p)", (int64_t)pb->p / 2 * pb->d, pb->block > 1);
+}
+
+const hm_algorithm_t hm_algo_reduce_scatter_pairwise = {
+    .name = "reduce-scatter-pairwise",
+    .description = "reduce-scatter: pairwise exchange in XOR order, e-cube routed",
+    .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.6; Bertsekas-Tsitsiklis section 1.3",
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
+    .default_ports = HM_PORTS_ONE_PORT_FULL,
+    .specs = rs_pw_specs,
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET),
+              .clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
+              .clock_why = "its routed exchanges tell packets apart by the slot they arrive in",
+              .min_dim = 1,
+              .pow2_nodes = 1},
+    .problem = HM_PROBLEM_REDUCE_SCATTER,
+    .setup = rs_pw_setup,
+    .node_main = rs_pw_node,
+    .verify = rs_pw_verify,
+    .teardown = hm_prob_free,
+};

@@ -1,0 +1,74 @@
+/*
+ * scatter-binomial — the root sends each node its block along a binomial tree,
+ * halving the data at every level.
+ *
+ * Steps (Thakur-Rabenseifner-Gropp 2005, section 4.3; Bertsekas-Tsitsiklis section
+ * 1.3, single node scatter). Relative numbers r = x XOR root; part c of the root's
+ * buffer is the block of relative node c. In slot k = 0..d-1, with i = d-1-k, every
+ * node r with r mod 2^(i+1) = 0 sends parts [r+2^i, r+2^(i+1)) on port i.
+ *
+ * Cost under unit slots: exactly log2 p slots and p - 1 packets; the first carries
+ * p/2 blocks (combining when p > 2 or b > 1). A node sends or receives one packet a
+ * slot: all-port, one-port-full, one-port-half and shout, no conflict.
+ */
+#include <stdlib.h>
+
+#include "../common/problem.h"
+
+static const hm_param_spec_t scatter_binomial_specs[] = {
+    HM_PROB_PARAM_BLOCK,
+    HM_PROB_PARAM_ROOT,
+    HM_PROB_PARAM_END,
+};
+
+static int scatter_binomial_setup(hm_setup_t *s)
+{
+    s->state = hm_prob_setup(s, HM_PROBLEM_SCATTER);
+    return s->state ? 0 : -1;
+}
+
+static void scatter_binomial_node(hm_node_t *n, void *state)
+{
+    const hm_prob_t *pb = state;
+    size_t b = (size_t)pb->block, count;
+    int root = hm_prob_root(n, pb), r = hm_id(n) ^ root;
+    int64_t *buf = hm_prob_alloc(n, (size_t)pb->p * b);
+    size_t *off = buf ? hm_prob_offsets(n, (size_t)pb->p * b, pb->p) : NULL;
+    if (!off)
+        goto done;
+    if (r == 0) {
+        /* Relative order: part c is the block of node c XOR root. */
+        const int64_t *in = hm_prob_input(n, pb, &count);
+        for (int c = 0; c < pb->p; c++)
+            for (size_t i = 0; i < b; i++)
+                buf[off[c] + i] = in[(size_t)(c ^ root) * b + i];
+    }
+    if (hm_prob_scatter_tree(n, pb, r, buf, off) == HM_OK)
+        hm_prob_store(n, buf + off[r], b);
+done:
+    free(buf);
+    free(off);
+}
+
+static void scatter_binomial_verify(hm_report_t *r)
+{
+    const hm_prob_t *pb = r->state;
+    hm_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
+}
+
+const hm_algorithm_t hm_algo_scatter_binomial = {
+    .name = "scatter-binomial",
+    .description = "scatter: binomial tree, half the remaining blocks at each level, log2 p slots",
+    .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.3; Bertsekas-Tsitsiklis section 1.3",
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL) |
+             HM_BIT(HM_PORTS_ONE_PORT_HALF) | HM_BIT(HM_PORTS_SHOUT),
+    .default_ports = HM_PORTS_ONE_PORT_FULL,
+    .specs = scatter_binomial_specs,
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
+    .problem = HM_PROBLEM_SCATTER,
+    .setup = scatter_binomial_setup,
+    .node_main = scatter_binomial_node,
+    .verify = scatter_binomial_verify,
+    .teardown = hm_prob_free,
+};

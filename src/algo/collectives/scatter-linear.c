@@ -1,0 +1,88 @@
+/*
+ * scatter-linear — the flat scatter on a hypercube: the root sends the p - 1 blocks
+ * one after the other, farthest first, down the Gray-code chain, and every node
+ * passes on the blocks that are not its own.
+ *
+ * Steps (Thakur-Rabenseifner-Gropp 2005, section 4.3, the linear algorithm; with
+ * packet routing to neighbours only, the root's p - 1 sends become a pipeline along
+ * the chain of Bertsekas-Tsitsiklis section 1.3). Position i of the chain is node
+ * root XOR gray(i) (consecutive positions are neighbours). The root sends the block
+ * of position j in slot p-1-j (j = p-1 .. 1); position i receives block j in slot
+ * p-2-j+i and forwards it in the next slot unless j = i. Every block arrives in
+ * slot p - 2.
+ *
+ * Cost under unit slots: exactly p - 1 slots, p(p-1)/2 packets of one block each
+ * (combining when b > 1). A node sends and receives in one slot: all-port and
+ * one-port-full, no conflict.
+ */
+#include <stdlib.h>
+
+#include "../common/problem.h"
+#include "../common/trees.h"
+
+static const hm_param_spec_t scatter_linear_specs[] = {
+    HM_PROB_PARAM_BLOCK,
+    HM_PROB_PARAM_ROOT,
+    HM_PROB_PARAM_END,
+};
+
+static int scatter_linear_setup(hm_setup_t *s)
+{
+    s->state = hm_prob_setup(s, HM_PROBLEM_SCATTER);
+    return s->state ? 0 : -1;
+}
+
+static void scatter_linear_node(hm_node_t *n, void *state)
+{
+    const hm_prob_t *pb = state;
+    size_t b = (size_t)pb->block, count;
+    int root = hm_prob_root(n, pb);
+    int pos = hm_prob_gray_pos((uint32_t)(hm_id(n) ^ root)), next;
+    next = hm_prob_ring_next_port(pos, pb->d);
+    const int64_t *in = hm_prob_input(n, pb, &count);
+    if (pos == 0) {
+        for (int j = pb->p - 1; j >= 1; j--) {
+            size_t x = (size_t)(root ^ (int)hm_gray((uint32_t)j));
+            if (hm_prob_send(n, pb, next, j, in + x * b, b) != HM_OK)
+                return;
+            if (j > 1 && hm_next_slot(n) != HM_OK)
+                return;
+        }
+        hm_prob_store(n, in + (size_t)root * b, b);
+        return;
+    }
+    int64_t *buf = hm_prob_alloc(n, b);
+    if (!buf)
+        return;
+    for (int j = pb->p - 1; j >= pos; j--) {
+        if (hm_prob_recv(n, buf, b, &count, NULL) != HM_OK)
+            goto done;
+        if (j > pos && hm_prob_send(n, pb, next, j, buf, b) != HM_OK)
+            goto done;
+    }
+    hm_prob_store(n, buf, b);
+done:
+    free(buf);
+}
+
+static void scatter_linear_verify(hm_report_t *r)
+{
+    const hm_prob_t *pb = r->state;
+    hm_prob_verify(r, "p-1", pb->p - 1, pb->block > 1);
+}
+
+const hm_algorithm_t hm_algo_scatter_linear = {
+    .name = "scatter-linear",
+    .description = "scatter: the root sends p-1 blocks, farthest first, down the Gray-code chain",
+    .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.3; Bertsekas-Tsitsiklis section 1.3",
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
+    .default_ports = HM_PORTS_ONE_PORT_FULL,
+    .specs = scatter_linear_specs,
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
+    .problem = HM_PROBLEM_SCATTER,
+    .setup = scatter_linear_setup,
+    .node_main = scatter_linear_node,
+    .verify = scatter_linear_verify,
+    .teardown = hm_prob_free,
+};

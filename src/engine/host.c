@@ -1,0 +1,121 @@
+/*
+ * host.c — how many threads the host lets this process create (README "Many
+ * nodes"). Every node is a thread, and creating one fails at the first of these
+ * limits that is reached:
+ *
+ *   kernel.pid_max        every thread takes a task id; counts all tasks of the host
+ *   kernel.threads-max    the kernel's ceiling on tasks
+ *   vm.max_map_count      mappings per process: a thread's stack and its guard page
+ *   RLIMIT_NPROC          ulimit -u: tasks per user (not enforced for root)
+ *   memory                a thread's kernel stack and structures, its touched stack
+ *
+ * The figures come from /proc and getrlimit at the moment of the call; the tasks
+ * already on the host (/proc/loadavg) and this process's mappings are subtracted.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "hm_internal.h"
+
+/* The first integer in a /proc file after `key` (NULL: at the start), or -1. */
+static int64_t read_proc(const char *path, const char *key)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[256];
+    long long v = -1;
+    while (fgets(line, sizeof line, f)) {
+        const char *p = key ? strstr(line, key) : line;
+        if (p && sscanf(p + (key ? strlen(key) : 0), "%lld", &v) == 1)
+            break;
+        v = -1;
+    }
+    fclose(f);
+    return v;
+}
+
+/* Tasks (threads) on the host: the fourth field of /proc/loadavg, "running/total". */
+static int64_t host_tasks(void)
+{
+    FILE *f = fopen("/proc/loadavg", "r");
+    long long total = 0;
+    if (f) {
+        if (fscanf(f, "%*s %*s %*s %*d/%lld", &total) != 1)
+            total = 0;
+        fclose(f);
+    }
+    return total;
+}
+
+static int64_t count_lines(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    int64_t n = 0;
+    for (int c; (c = fgetc(f)) != EOF;)
+        n += c == '\n';
+    fclose(f);
+    return n;
+}
+
+typedef struct limit_s {
+    const char *name;
+    int64_t value; /* the limit, -1 if unknown or unlimited */
+    int64_t room;  /* threads it still allows this process */
+    const char *fix;
+} limit_t;
+
+int64_t hm__host_thread_limit(int64_t want, size_t stack, char *buf, size_t len)
+{
+    int64_t tasks = host_tasks(), maps = count_lines("/proc/self/maps");
+    int64_t mem_kb = read_proc("/proc/meminfo", "MemAvailable:");
+    struct rlimit rl = {RLIM_INFINITY, RLIM_INFINITY};
+    getrlimit(RLIMIT_NPROC, &rl);
+    int64_t threads = read_proc("/proc/self/status", "Threads:");
+    /* Per thread: about 32 KiB of kernel stack and structures plus the pages of its
+     * stack it touches (a quarter of it, a rough guess). */
+    int64_t per_thread = 32 * 1024 + (int64_t)stack / 4;
+    limit_t lim[5] = {
+        {"kernel.pid_max", read_proc("/proc/sys/kernel/pid_max", NULL), 0,
+         "sysctl -w kernel.pid_max=4194304"},
+        {"kernel.threads-max", read_proc("/proc/sys/kernel/threads-max", NULL), 0,
+         "sysctl -w kernel.threads-max=..."},
+        {"vm.max_map_count", read_proc("/proc/sys/vm/max_map_count", NULL), 0,
+         "sysctl -w vm.max_map_count=262144"},
+        {"RLIMIT_NPROC (ulimit -u)",
+         rl.rlim_cur == RLIM_INFINITY || geteuid() == 0 ? -1 : (int64_t)rl.rlim_cur, 0,
+         "ulimit -u ..."},
+        {"memory (MemAvailable, kB)", mem_kb, 0, "fewer nodes or a smaller stack"},
+    };
+    lim[0].room = lim[0].value - tasks;
+    lim[1].room = lim[1].value - tasks;
+    lim[2].room = (lim[2].value - maps) / 2;
+    lim[3].room = lim[3].value - (threads > 0 ? threads : 1);
+    lim[4].room = mem_kb * 1024 / per_thread;
+    int tight = -1, first_short = -1;
+    for (int i = 0; i < 5; i++) {
+        if (lim[i].value < 0)
+            continue;
+        if (tight < 0 || lim[i].room < lim[tight].room)
+            tight = i;
+        if (first_short < 0 && lim[i].room < want)
+            first_short = i;
+    }
+    int pick = first_short >= 0 ? first_short : tight;
+    if (buf && len) {
+        if (pick < 0)
+            snprintf(buf, len, "no host limit on threads could be read");
+        else
+            snprintf(buf, len,
+                     "the host limit reached is %s = %lld (%lld tasks on the host, room for "
+                     "about %lld more threads; raise it: %s, see README \"Many nodes\")",
+                     lim[pick].name, (long long)lim[pick].value, (long long)tasks,
+                     (long long)(lim[pick].room > 0 ? lim[pick].room : 0), lim[pick].fix);
+    }
+    return tight < 0 ? INT64_MAX : (lim[tight].room > 0 ? lim[tight].room : 0);
+}

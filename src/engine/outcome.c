@@ -1,0 +1,119 @@
+/*
+ * outcome.c — what a run leaves once its machine is gone (hm__outcome_t): how it
+ * ended, its figures, every node's stores and output area, and the merged timeline,
+ * which owns the events moved out of the per-node logs. Verify (through
+ * hm_report_t.priv), the writers (out/writers.h) and the summary read it; nothing
+ * changes it.
+ *
+ * The timeline is ordered by (slot, node, sequence): each node's log is already in
+ * sequence order and nearly in slot order (the clock appends a receive at the slot
+ * it happened), and the key is unique, so the order does not depend on the sort.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hm_internal.h"
+
+static int cmp_event(const void *a, const void *b)
+{
+    const hm__event_t *x = a, *y = b;
+    if (x->slot != y->slot)
+        return x->slot < y->slot ? -1 : 1;
+    if (x->node != y->node)
+        return x->node < y->node ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Every node's log, moved into one array and sorted. */
+static int merge_logs(hm__machine_t *m, hm__timeline_t *tl)
+{
+    size_t total = 0;
+    for (int i = 0; i < m->info.nodes; i++)
+        total += m->nodes[i].log.n;
+    tl->ev = malloc((total ? total : 1) * sizeof *tl->ev);
+    if (!tl->ev)
+        return -1;
+    tl->n = 0;
+    for (int i = 0; i < m->info.nodes; i++) {
+        hm__log_t *log = &m->nodes[i].log;
+        if (log->n)
+            memcpy(tl->ev + tl->n, log->v, log->n * sizeof *log->v);
+        tl->n += log->n;
+        free(log->v); /* the texts now belong to the timeline */
+        *log = (hm__log_t){0};
+    }
+    qsort(tl->ev, tl->n, sizeof *tl->ev, cmp_event);
+    return 0;
+}
+
+int hm__outcome_take(hm__machine_t *m, hm__outcome_t **out)
+{
+    hm__outcome_t *o = calloc(1, sizeof *o);
+    *out = NULL;
+    if (!o)
+        return -1;
+    o->stores = calloc((size_t)m->info.nodes, sizeof *o->stores);
+    if (m->tp->summary) {
+        o->transport = m->tp->summary(m);
+        o->transport_key = m->tp->summary_key;
+    }
+    if (!o->stores || (m->tp->summary && !o->transport) || merge_logs(m, &o->timeline) != 0) {
+        hm__outcome_free(o);
+        return -1;
+    }
+    o->end = m->end;
+    o->reason = m->stop_reason;
+    m->stop_reason = NULL;
+    o->info = m->info;
+    o->algorithm = m->algo ? m->algo->name : "?";
+    o->stats = m->stats;
+    for (int i = 0; i < m->info.nodes; i++) {
+        o->stores[i] = m->nodes[i].stores;
+        m->nodes[i].stores = (hm__int64vec_t){0};
+    }
+    o->out = m->out;
+    o->out_size = m->algo ? m->algo->out_size : 0;
+    m->out = NULL;
+    for (int i = 0; i < m->info.nodes; i++)
+        m->nodes[i].out = NULL;
+    *out = o;
+    return 0;
+}
+
+void hm__outcome_free(hm__outcome_t *o)
+{
+    if (!o)
+        return;
+    for (size_t i = 0; i < o->timeline.n; i++)
+        free(o->timeline.ev[i].text);
+    free(o->timeline.ev);
+    if (o->stores)
+        for (int i = 0; i < o->info.nodes; i++)
+            free(o->stores[i].v);
+    free(o->stores);
+    free(o->out);
+    free(o->reason);
+    json_decref(o->transport);
+    free(o);
+}
+
+/* ---- what verify may read (include/hypemu.h) ---------------------------------- */
+
+const int64_t *hm_report_stores(const hm_report_t *r, int node, size_t *count)
+{
+    const hm__outcome_t *o = r->priv;
+    if (!o || node < 0 || node >= o->info.nodes) {
+        *count = 0;
+        return NULL;
+    }
+    *count = o->stores[node].n;
+    return o->stores[node].v;
+}
+
+const void *hm_report_out(const hm_report_t *r, int node)
+{
+    const hm__outcome_t *o = r->priv;
+    if (!o || !o->out || node < 0 || node >= o->info.nodes)
+        return NULL;
+    return o->out + (size_t)node * o->out_size;
+}

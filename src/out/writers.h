@@ -1,0 +1,33 @@
+/*
+ * writers.h — the output files of README "Outputs": each writer takes the run's
+ * outcome (hm__outcome_t, immutable; the machine is gone) and an open FILE, and
+ * returns 0 or -1 with errno set. The command line opens and closes the files.
+ */
+#ifndef HM_WRITERS_H
+#define HM_WRITERS_H
+
+#include <stdio.h>
+
+#include "hm_internal.h"
+
+int hm__write_events(const hm__outcome_t *o, FILE *f); /* out/events.c: JSON Lines */
+/* out/events.c: s as a JSON string, quotes and escapes included. */
+void hm__put_json_string(FILE *f, const char *s);
+int hm__write_timeline(const hm__outcome_t *o, FILE *f); /* out/timeline.c: text */
+int hm__write_trace(const hm__outcome_t *o, FILE *f);    /* out/trace.c: Chrome trace */
+
+/* out/timeline.c: the text timeline with only the nodes whose show[] byte is set
+ * (show NULL: every node, as hm__write_timeline). */
+int hm__write_timeline_nodes(const hm__outcome_t *o, const unsigned char *show, FILE *f);
+
+/* out/svg.c: the picture of a run (README "Outputs", doc/pictures.md), titled with the
+ * summary line; output.svg_colour picks what colours a packet's arrow. */
+enum { HM__SVG_BY_MESSAGE, HM__SVG_BY_SENDER };
+int hm__write_svg(const hm__outcome_t *o, const char *title, int colour, FILE *f);
+
+/* out/otf2.c, built when configure finds the OTF2 library (HM_HAVE_OTF2): the run as an
+ * OTF2 archive in directory `dir`, written aside and renamed into place. Returns 0, or
+ * -1 with a message in err. */
+int hm__write_otf2(const hm__outcome_t *o, const char *dir, char *err, size_t errlen);
+
+#endif

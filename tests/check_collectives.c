@@ -1,0 +1,443 @@
+/*
+ * check_collectives.c — the collective problems and their algorithms
+ * (doc/collectives.md): every algorithm on p = 2..1024 under every legal port model,
+ * random roots, blocks and seeds: verified, no conflict under strict, completion equal
+ * to the slot count of its reference (computed here from the formula), never below
+ * the problem's lower bound; and each problem's check catches a wrong store with the
+ * exact message.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algo/common/problem.h"
+#include "algo/common/rng.h"
+#include "helpers.h"
+
+/* sum over s = 1..p-1 of popcount(s): the hops of the XOR-order pairwise exchange
+ * under e-cube routing (Bertsekas-Tsitsiklis section 1.3). */
+static int64_t pairwise_hops(int p)
+{
+    int64_t h = 0;
+    for (int s = 1; s < p; s++)
+        h += __builtin_popcount((unsigned)s);
+    return h;
+}
+
+enum { F_LOG, F_2LOG, F_P1, F_2P1, F_CHAIN, F_MSBT, F_PAIRWISE };
+
+/* The exact slot counts of the references (the header of each algorithm's file). */
+static int64_t formula(int f, int d, int64_t b)
+{
+    int64_t p = INT64_C(1) << d;
+    switch (f) {
+    case F_LOG: /* binomial trees, recursive doubling / halving, dimension exchange */
+        return d;
+    case F_2LOG: /* van de Geijn, Rabenseifner: two log p phases */
+        return 2 * d;
+    case F_P1: /* linear / ring: p - 1 steps */
+        return p - 1;
+    case F_2P1: /* ring reduce-scatter + ring allgather */
+        return 2 * (p - 1);
+    case F_CHAIN: /* pipelined chain: p - 1 hops, b - 1 more values */
+        return p - 1 + b - 1;
+    case F_MSBT: /* Johnsson-Ho: ceil(b/d) values down d trees of height d + 1 */
+        return d == 1 ? b : (b + d - 1) / d + d;
+    default:
+        return pairwise_hops((int)p);
+    }
+}
+
+#define ALL4 "all-port one-port-full one-port-half shout"
+#define ALL2 "all-port one-port-full"
+
+static const struct {
+    const char *name, *problem;
+    int rooted, reduces, f, maxd;
+    const char *ports;
+} algos[] = {
+    {"bcast-binomial", "broadcast", 1, 0, F_LOG, 10, ALL4},
+    {"bcast-chain", "broadcast", 1, 0, F_CHAIN, 8, ALL2},
+    {"bcast-scatter-allgather", "broadcast", 1, 0, F_2LOG, 10, ALL2},
+    {"bcast-msbt", "broadcast", 1, 0, F_MSBT, 10, "all-port"},
+    {"scatter-binomial", "scatter", 1, 0, F_LOG, 10, ALL4},
+    {"scatter-linear", "scatter", 1, 0, F_P1, 7, ALL2},
+    {"gather-binomial", "gather", 1, 0, F_LOG, 10, ALL4},
+    {"gather-linear", "gather", 1, 0, F_P1, 7, ALL2},
+    {"reduce-binomial", "reduce", 1, 1, F_LOG, 10, ALL4},
+    {"reduce-rabenseifner", "reduce", 1, 1, F_2LOG, 10, ALL2},
+    {"allreduce-recursive-doubling", "allreduce", 0, 1, F_LOG, 10, ALL2},
+    {"allreduce-ring", "allreduce", 0, 1, F_2P1, 7, ALL2},
+    {"allreduce-rabenseifner", "allreduce", 0, 1, F_2LOG, 10, ALL2},
+    {"allgather-recursive-doubling", "allgather", 0, 0, F_LOG, 9, ALL2},
+    {"allgather-ring", "allgather", 0, 0, F_P1, 7, ALL2},
+    {"reduce-scatter-recursive-halving", "reduce-scatter", 0, 1, F_LOG, 9, ALL2},
+    {"reduce-scatter-pairwise", "reduce-scatter", 0, 1, F_PAIRWISE, 6, ALL2},
+    {"alltoall-pairwise", "alltoall", 0, 0, F_PAIRWISE, 6, ALL2},
+    {"alltoall-dimension-exchange", "alltoall", 0, 0, F_LOG, 9, ALL2},
+};
+#define NALGOS ((int)(sizeof algos / sizeof algos[0]))
+
+static const char *const ports_names[] = {"all-port", "one-port-full", "one-port-half", "shout"};
+static const char *const ops[] = {"sum", "max", "min"};
+
+/* Run one algorithm and check everything a run of it must show. */
+static void check_run(int a, int d, const char *ports, int64_t root, int64_t block, int op,
+                      uint64_t seed)
+{
+    char cfg[768], extra[96] = "";
+    if (algos[a].rooted)
+        snprintf(extra, sizeof extra, ",\"root\":%lld", (long long)root);
+    if (algos[a].reduces)
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ",\"op\":\"%s\"", ops[op]);
+    snprintf(cfg, sizeof cfg,
+             "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},\"ports\":{\"model\":\"%s\"},"
+             "\"contention\":\"strict\",\"seed\":%llu,"
+             "\"algorithm\":{\"name\":\"%s\",\"block\":%lld%s}}",
+             d, ports, (unsigned long long)seed, algos[a].name, (long long)block, extra);
+    hm_trun_t r = hm_t_run(cfg, NULL);
+    int64_t want = formula(algos[a].f, d, block);
+    ck_assert_msg(r.rc == 0 && r.summary, "%s: rc=%d %s", cfg, r.rc, r.message ? r.message : "");
+    ck_assert_msg(hm_t_int(&r, "verified") == 1, "%s: %s", cfg, hm_t_str(&r, "verification"));
+    ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+    ck_assert_msg(hm_t_int(&r, "completion_slots") == want, "%s: completion %lld, formula %lld",
+                  cfg, (long long)hm_t_int(&r, "completion_slots"), (long long)want);
+    ck_assert_int_eq(hm_t_bound(&r, "bound"), want);
+    int64_t lower = hm_t_bound(&r, "lower_bound");
+    ck_assert_msg(lower >= d && lower <= want, "%s: lower bound %lld", cfg, (long long)lower);
+    ck_assert_str_eq(hm_t_str(&r, "problem"), algos[a].problem);
+    ck_assert_int_eq(hm_t_int(&r, "block"), block);
+    /* Every packet counted by the algorithm is one transmission; one that does not
+     * combine never puts two values in a packet. */
+    ck_assert_int_eq(hm_t_int(&r, "packets"), hm_t_int(&r, "transmissions"));
+    if (!hm_t_int(&r, "combining"))
+        ck_assert_int_le(hm_t_int(&r, "max_values_per_packet"), 1);
+    hm_t_free(&r);
+}
+
+/* One algorithm (the loop index) on p = 2 .. 2^maxd: every legal port model for
+ * d <= 3, one of them in turn beyond; random root, block, operator and seed. */
+START_TEST(test_algorithm_sizes)
+{
+    int a = _i;
+    hm_rng_t rng;
+    hm_rng_seed(&rng, 0xC011EC7 + (uint64_t)a);
+    for (int d = 1; d <= algos[a].maxd; d++) {
+        int legal = 0, turn = 0;
+        for (int m = 0; m < 4; m++)
+            legal += strstr(algos[a].ports, ports_names[m]) != NULL;
+        for (int m = 0; m < 4; m++) {
+            if (!strstr(algos[a].ports, ports_names[m]))
+                continue;
+            if (d > 3 && turn++ != (d + a) % legal)
+                continue;
+            int64_t p = INT64_C(1) << d;
+            int64_t root = (int64_t)hm_rng_below(&rng, (uint64_t)p);
+            /* Blocks 1..5 everywhere, larger ones where the run stays small. */
+            int64_t block = 1 + (int64_t)hm_rng_below(&rng, d <= 6 ? 40 : 5);
+            int op = (int)hm_rng_below(&rng, 3);
+            check_run(a, d, ports_names[m], root, block, op, hm_rng_next(&rng) >> 20);
+        }
+    }
+}
+END_TEST
+
+/* The volume bounds without combining, and the latency bound with it. */
+START_TEST(test_lower_bounds)
+{
+    static const struct {
+        const char *cfg, *expr;
+        int64_t value;
+    } cases[] = {
+        /* b - 1 + log2 p = 6 + 3 under one-port; ceil(7/3) + 3 - 1 under all-port. */
+        {"\"dim\":3},\"ports\":{\"model\":\"one-port-full\"},\"algorithm\":{\"name\":"
+         "\"bcast-chain\",\"block\":7}",
+         "block-1+log2(p)", 9},
+        {"\"dim\":3},\"ports\":{\"model\":\"all-port\"},\"algorithm\":{\"name\":"
+         "\"bcast-chain\",\"block\":7}",
+         "ceil(block/log2(p))+log2(p)-1", 5},
+        /* Each node receives p - 1 values, one a slot: the ring is optimal. */
+        {"\"dim\":4},\"ports\":{\"model\":\"one-port-full\"},\"algorithm\":{\"name\":"
+         "\"allgather-ring\"}",
+         "(p-1)*block", 15},
+        /* (p/2)^2 values cross the p/2 links of a bisection each way. */
+        {"\"dim\":4},\"ports\":{\"model\":\"all-port\"},\"algorithm\":{\"name\":"
+         "\"alltoall-pairwise\"}",
+         "p*block/2 (bisection)", 8},
+        {"\"dim\":4},\"ports\":{\"model\":\"one-port-full\"},\"algorithm\":{\"name\":"
+         "\"alltoall-pairwise\"}",
+         "(p-1)*block", 15},
+        /* Combining: only the latency bound. */
+        {"\"dim\":5},\"ports\":{\"model\":\"one-port-full\"},\"algorithm\":{\"name\":"
+         "\"allgather-recursive-doubling\"}",
+         "log2(p)", 5},
+        {"\"dim\":5},\"ports\":{\"model\":\"all-port\"},\"algorithm\":{\"name\":"
+         "\"alltoall-dimension-exchange\"}",
+         "diameter", 5},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cfg[512];
+        snprintf(cfg, sizeof cfg, "{\"topology\":{\"kind\":\"hypercube\",%s}", cases[i].cfg);
+        hm_trun_t r = hm_t_run(cfg, NULL);
+        ck_assert_msg(r.rc == 0, "%s: %s", cfg, r.message ? r.message : "");
+        json_t *lb = json_object_get(r.summary, "lower_bound");
+        ck_assert_str_eq(json_string_value(json_object_get(lb, "expression")), cases[i].expr);
+        ck_assert_int_eq(hm_t_bound(&r, "lower_bound"), cases[i].value);
+        hm_t_free(&r);
+    }
+}
+END_TEST
+
+/* The summary of one run, key by key: the problem's keys and the counts. */
+START_TEST(test_summary_keys)
+{
+    hm_trun_t r = hm_t_run("{\"topology\":{\"kind\":\"hypercube\",\"dim\":4},"
+                           "\"algorithm\":{\"name\":\"allreduce-ring\",\"block\":32,"
+                           "\"op\":\"max\"}}",
+                           NULL);
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_str_eq(hm_t_str(&r, "problem"), "allreduce");
+    ck_assert_str_eq(hm_t_str(&r, "op"), "max");
+    ck_assert_str_eq(hm_t_str(&r, "ports"), "one-port-full");
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 30);
+    /* 2(p-1) slots, p packets each, every chunk of 32/16 = 2 values. */
+    ck_assert_int_eq(hm_t_int(&r, "packets"), 2 * 15 * 16);
+    ck_assert_int_eq(hm_t_int(&r, "values"), 2 * 15 * 16 * 2);
+    ck_assert_int_eq(hm_t_int(&r, "max_values_per_packet"), 2);
+    ck_assert_int_eq(hm_t_int(&r, "combining"), 1);
+    ck_assert_str_eq(hm_t_str(&r, "verification"),
+                     "allreduce: all 16 nodes stored the right values in order, in exactly "
+                     "2(p-1) slots");
+    hm_t_free(&r);
+}
+END_TEST
+
+/* One algorithm (the loop index): the catalogue gives its problem; under free clocks
+ * it either runs right in exactly its formula's slots (d = 1..5, the ports it
+ * defaults to) or the config is refused, naming clock.mode and why. */
+START_TEST(test_free_clock)
+{
+    int a = _i;
+    const hm_algorithm_t *al = hm_algorithm_find(algos[a].name);
+    ck_assert_ptr_nonnull(al);
+    ck_assert_str_eq(hm_problem_name(al->problem), algos[a].problem);
+    ck_assert_int_eq(hm_prob_rooted(al->problem), algos[a].rooted);
+    ck_assert_int_eq(hm_prob_reduces(al->problem), algos[a].reduces);
+    int free_ok = !al->needs.clock_modes || (al->needs.clock_modes & HM_BIT(HM_CLOCK_FREE));
+    for (int d = 1; d <= (algos[a].maxd < 5 ? algos[a].maxd : 5); d++) {
+        int64_t block = d + 1;
+        char cfg[512];
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},\"seed\":%d,"
+                 "\"clock\":{\"mode\":\"free\"},"
+                 "\"algorithm\":{\"name\":\"%s\",\"block\":%lld}}",
+                 d, 7 * d, algos[a].name, (long long)block);
+        hm_trun_t r = hm_t_run(cfg, NULL);
+        if (free_ok) {
+            ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
+                          r.message ? r.message : hm_t_str(&r, "verification"));
+            ck_assert_int_eq(hm_t_int(&r, "completion_slots"), formula(algos[a].f, d, block));
+        } else {
+            char want[400];
+            snprintf(want, sizeof want,
+                     "clock.mode: found \"free\"; allowed for %s: \"slotted\" (%s)", algos[a].name,
+                     al->needs.clock_why);
+            ck_assert_int_eq(r.rc, 2);
+            ck_assert_msg(r.message && strstr(r.message, want), "%s: %s", cfg,
+                          r.message ? r.message : "(none)");
+        }
+        hm_t_free(&r);
+    }
+}
+END_TEST
+
+/* ---- a deliberately wrong store is caught ---------------------------------------- */
+
+/* The test's own oracle: what node x must store at index i (problem.h's table). */
+static int64_t oracle(const hm_prob_t *pb, int x, size_t i)
+{
+    size_t b = (size_t)pb->block;
+    int64_t acc = 0;
+    int reduce_index = -1;
+    switch (pb->kind) {
+    case HM_PROBLEM_BROADCAST:
+        return pb->in[pb->root][i];
+    case HM_PROBLEM_SCATTER:
+        return pb->in[pb->root][(size_t)x * b + i];
+    case HM_PROBLEM_GATHER:
+    case HM_PROBLEM_ALLGATHER:
+        return pb->in[i / b][i % b];
+    case HM_PROBLEM_ALLTOALL:
+        return pb->in[i / b][(size_t)x * b + i % b];
+    case HM_PROBLEM_REDUCE_SCATTER:
+        reduce_index = (int)((size_t)x * b + i);
+        break;
+    default:
+        reduce_index = (int)i;
+        break;
+    }
+    for (int y = 0; y < pb->p; y++) {
+        int64_t v = pb->in[y][reduce_index];
+        acc = y == 0                ? v
+              : pb->op == HM_OP_SUM ? acc + v
+              : pb->op == HM_OP_MAX ? (v > acc ? v : acc)
+                                    : (v < acc ? v : acc);
+    }
+    return acc;
+}
+
+enum { WRONG_VALUE, WRONG_MISSING, WRONG_EXTRA };
+static int wrong_mode, wrong_node;
+static int64_t wrong_expected;
+
+/* Stores what the problem wants, but node wrong_node spoils index 3. */
+static void wrong_node_main(hm_node_t *n, void *state)
+{
+    const hm_prob_t *pb = state;
+    int x = hm_id(n);
+    size_t want = hm_prob_expected_count(pb, x);
+    for (size_t i = 0; i < want; i++) {
+        int64_t v = oracle(pb, x, i);
+        if (x == wrong_node && i == 3) {
+            if (wrong_mode == WRONG_MISSING)
+                return;
+            if (wrong_mode == WRONG_VALUE)
+                v = 1000000;
+        }
+        hm_store(n, v);
+    }
+    if (x == wrong_node && wrong_mode == WRONG_EXTRA)
+        hm_store(n, 777);
+}
+
+static void (*real_verify)(hm_report_t *);
+static void wrong_verify(hm_report_t *r)
+{
+    wrong_expected = oracle(r->state, wrong_node, 3);
+    real_verify(r);
+}
+
+/* One problem per loop index: its first algorithm with the spoiled node program. */
+START_TEST(test_wrong_store_caught)
+{
+    static const char *const first[] = {
+        "bcast-binomial", "scatter-binomial", "gather-binomial",         "reduce-binomial",
+        "allreduce-ring", "allgather-ring",   "reduce-scatter-pairwise", "alltoall-pairwise",
+    };
+    const hm_algorithm_t *base = hm_algorithm_find(first[_i]);
+    ck_assert_ptr_nonnull(base);
+    hm_algorithm_t algo = *base;
+    algo.node_main = wrong_node_main;
+    real_verify = base->verify;
+    hm_problem_t kind = base->problem;
+    algo.verify = wrong_verify;
+    /* Node 5 stores p*b = 32 values for gather (it is the root), allgather and
+     * alltoall, b = 4 for the others. */
+    int many =
+        kind == HM_PROBLEM_GATHER || kind == HM_PROBLEM_ALLGATHER || kind == HM_PROBLEM_ALLTOALL;
+    int count = many ? 32 : 4;
+    wrong_node = 5;
+    char cfg[512], want[200];
+    snprintf(cfg, sizeof cfg,
+             "{\"topology\":{\"kind\":\"hypercube\",\"dim\":3},\"seed\":11,"
+             "\"algorithm\":{\"name\":\"%s\",\"block\":4%s}}",
+             first[_i], hm_prob_rooted(kind) ? ",\"root\":5" : "");
+    for (wrong_mode = WRONG_VALUE; wrong_mode <= WRONG_EXTRA; wrong_mode++) {
+        hm_trun_t r = hm_t_run_algo(cfg, &algo);
+        ck_assert_int_eq(hm_t_int(&r, "verified"), 0);
+        if (wrong_mode == WRONG_VALUE)
+            snprintf(want, sizeof want, "node 5: index 3: found 1000000, expected %lld",
+                     (long long)wrong_expected);
+        else if (wrong_mode == WRONG_MISSING)
+            snprintf(want, sizeof want, "node 5: index 3: missing, expected %lld",
+                     (long long)wrong_expected);
+        else
+            snprintf(want, sizeof want, "node 5: index %d: found 777, expected nothing (%d values)",
+                     count, count);
+        ck_assert_str_eq(hm_t_str(&r, "verification"), want);
+        hm_t_free(&r);
+    }
+}
+END_TEST
+
+/* Right stores, wrong time: a run that takes longer than its own formula fails. */
+static void late_node_main(hm_node_t *n, void *state)
+{
+    const hm_prob_t *pb = state;
+    int x = hm_id(n);
+    /* One packet in slot 3 keeps the run busy beyond log2 p = 2 slots. */
+    if (x == 0 && hm_wait_until(n, 3) == HM_OK) {
+        int64_t v = 0;
+        hm_prob_send(n, pb, 0, 0, &v, 1);
+    }
+    size_t want = hm_prob_expected_count(pb, x);
+    for (size_t i = 0; i < want; i++)
+        hm_store(n, oracle(pb, x, i));
+}
+
+START_TEST(test_over_formula_fails)
+{
+    const hm_algorithm_t *base = hm_algorithm_find("allreduce-recursive-doubling");
+    ck_assert_ptr_nonnull(base);
+    hm_algorithm_t algo = *base;
+    algo.node_main = late_node_main;
+    hm_trun_t r = hm_t_run_algo("{\"topology\":{\"kind\":\"hypercube\",\"dim\":2},"
+                                "\"algorithm\":{\"name\":\"allreduce-recursive-doubling\"}}",
+                                &algo);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 4);
+    ck_assert_int_eq(hm_t_int(&r, "verified"), 0);
+    ck_assert_str_eq(hm_t_str(&r, "verification"),
+                     "allreduce stored right, but completion 4 slots is not the algorithm's "
+                     "exact cost log2(p) = 2");
+    hm_t_free(&r);
+}
+END_TEST
+
+/* Bad parameters and machines are config errors (exit 2) that say what is allowed. */
+START_TEST(test_setup_errors)
+{
+    static const struct {
+        const char *topo, *algo, *want;
+    } cases[] = {
+        {"\"dim\":10", "\"alltoall-pairwise\",\"block\":65536",
+         "algorithm.block: found 65536 (68719476736 input values in all); allowed: a block "
+         "with at most 16777216 input values in all"},
+        {"\"dim\":2", "\"allreduce-ring\",\"op\":\"prod\"",
+         "algorithm.op: found \"prod\"; allowed: one of sum|max|min"},
+        {"\"dim\":2", "\"bcast-binomial\",\"root\":4",
+         "algorithm.root: found 4; allowed: an integer from 0 to 3"},
+        {"\"dim\":0", "\"allgather-ring\"",
+         "topology.dim: found 0; allowed for allgather-ring: topology.dim >= 1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cfg[512];
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\":{\"kind\":\"hypercube\",%s},\"algorithm\":{\"name\":%s}}",
+                 cases[i].topo, cases[i].algo);
+        hm_trun_t r = hm_t_run(cfg, NULL);
+        ck_assert_int_eq(r.rc, 2);
+        ck_assert_msg(r.message && strstr(r.message, cases[i].want), "%s: %s", cfg,
+                      r.message ? r.message : "(none)");
+        hm_t_free(&r);
+    }
+}
+END_TEST
+
+Suite *hm_suite_collectives(void)
+{
+    Suite *s = suite_create("collectives");
+    TCase *tc = tcase_create("algorithms");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, test_algorithm_sizes, 0, NALGOS);
+    tcase_add_loop_test(tc, test_free_clock, 0, NALGOS);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("problems");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_lower_bounds);
+    tcase_add_test(tc, test_summary_keys);
+    tcase_add_loop_test(tc, test_wrong_store_caught, 0, 8);
+    tcase_add_test(tc, test_over_formula_fails);
+    tcase_add_test(tc, test_setup_errors);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,468 @@
+/*
+ * check_robust.c — bad input never crashes, hangs or gives a silent wrong result:
+ * the reproducers of the robustness issue (README.md, "Config ranges" and "Exit
+ * codes"), each with its exit code and its exact message. A program of its own, so
+ * that it adds no suite to the shared runner.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "out/writers.h"
+
+#define Q4 "configs/q4_successive.json"
+#define RH "configs/linear_rh.json"
+#define Q4_TEXT                                                                                    \
+    "{\"topology\":{\"kind\":\"hypercube\",\"dim\":2},\"clock\":{\"max_slots\":100},"              \
+    "\"algorithm\":{\"name\":\"successive-broadcast\"}}"
+
+/* The config errors of Q4_TEXT with the --set overrides (NULL-terminated): the
+ * exit code must be 2. */
+static char *set_errors(const char *const *sets)
+{
+    hm_trun_t r = hm_t_run(Q4_TEXT, sets);
+    ck_assert_msg(r.rc == 2, "exit %d, expected 2: %s", r.rc, r.message ? r.message : "");
+    char *m = r.message;
+    r.message = NULL;
+    hm_t_free(&r);
+    return m;
+}
+
+/* Defect 3: a key that is not UTF-8 made jansson free the new child object, which
+ * the walk went on using; as the last key the override was silently dropped. */
+START_TEST(test_set_key_not_utf8)
+{
+    char *m = set_errors((const char *const[]){"\xff.x=1", NULL});
+    ck_assert_str_eq(m, "test.json: --set \\xff.x=1: key 1 \"\\xff\" is not UTF-8 text; "
+                        "allowed: keys in UTF-8\n");
+    free(m);
+    m = set_errors((const char *const[]){"clock.max_slots=5", "clock.\xc3\x28=1", NULL});
+    ck_assert_str_eq(m, "test.json: --set clock.\\xc3(=1: key 2 \"\\xc3(\" is not UTF-8 text; "
+                        "allowed: keys in UTF-8\n");
+    free(m);
+    /* Overlong forms and surrogates are not UTF-8 either (jansson's rules). */
+    m = set_errors((const char *const[]){"a.\xc0\xaf=1", "\xed\xa0\x80=1", NULL});
+    ck_assert_str_eq(m, "test.json: --set a.\\xc0\\xaf=1: key 2 \"\\xc0\\xaf\" is not UTF-8 "
+                        "text; allowed: keys in UTF-8\n"
+                        "test.json: --set \\xed\\xa0\\x80=1: key 1 \"\\xed\\xa0\\x80\" is not "
+                        "UTF-8 text; allowed: keys in UTF-8\n");
+    free(m);
+    /* A value that is not UTF-8 was dropped too (json_string refuses it). */
+    m = set_errors((const char *const[]){"algorithm.variant=\xfe", NULL});
+    ck_assert_str_eq(m, "test.json: --set algorithm.variant=\\xfe: the value is not UTF-8 text; "
+                        "allowed: JSON or UTF-8 text\n");
+    free(m);
+    /* UTF-8 keys and values go through, and reach the checks. */
+    m = set_errors((const char *const[]){"clock.\xce\xbc=\xce\xbc", NULL});
+    ck_assert_str_eq(m, "test.json: clock.\xce\xbc: unknown key; allowed keys: mode, "
+                        "max_slots\n");
+    free(m);
+
+    /* The program: exit 2 and the message, also with the bad key last. */
+    char *out, *err;
+    ck_assert_int_eq(hm_t_exec(NULL, &out, &err,
+                               (const char *[]){"--validate", "--set", "clock.max_slots=9", "--set",
+                                                "\xff.x=1", Q4, NULL}),
+                     2);
+    ck_assert_str_eq(out, "");
+    ck_assert_str_eq(err, Q4 ": --set \\xff.x=1: key 1 \"\\xff\" is not UTF-8 text; allowed: "
+                             "keys in UTF-8\n");
+    free(out);
+    free(err);
+}
+END_TEST
+
+/* Defect 4: empty keys were silently accepted ("." made a key ""). */
+START_TEST(test_set_empty_key)
+{
+    char *m = set_errors((const char *const[]){".=1", "a..b=1", "clock.=1", "=1", NULL});
+    ck_assert_str_eq(m, "test.json: --set .=1: key 1 of 2 in the path is empty; allowed: "
+                        "non-empty keys joined by single dots, e.g. topology.dim=6\n"
+                        "test.json: --set a..b=1: key 2 of 3 in the path is empty; allowed: "
+                        "non-empty keys joined by single dots, e.g. topology.dim=6\n"
+                        "test.json: --set clock.=1: key 2 of 2 in the path is empty; allowed: "
+                        "non-empty keys joined by single dots, e.g. topology.dim=6\n"
+                        "test.json: --set =1: expected PATH=VALUE, e.g. topology.dim=6\n");
+    free(m);
+}
+END_TEST
+
+/* "x" and n - 1 times ".a" = "=" value. */
+static char *deep_set(size_t n, const char *value)
+{
+    char *s = malloc(2 * n + strlen(value) + 2);
+    ck_assert_ptr_nonnull(s);
+    char *p = s;
+    *p++ = 'x';
+    for (size_t i = 1; i < n; i++) {
+        *p++ = '.';
+        *p++ = 'a';
+    }
+    sprintf(p, "=%s", value);
+    return s;
+}
+
+/* The document after the overrides, dumped and read back by jansson: is it within
+ * jansson's nesting limit? Returns the config errors, the document in *doc. */
+static char *set_document(const char *set, int *reloads)
+{
+    hm__config_t cfg;
+    char *const sets[] = {(char *)set};
+    hm__config_load_string(&cfg, "test.json", Q4_TEXT, sets, 1);
+    char *text = json_dumps(cfg.root, 0);
+    ck_assert_ptr_nonnull(text);
+    json_error_t je;
+    json_t *back = json_loads(text, 0, &je);
+    *reloads = back != NULL;
+    json_decref(back);
+    free(text);
+    size_t len = 1;
+    for (size_t i = 0; i < cfg.nerrors; i++)
+        len += strlen(cfg.errors[i]) + 1;
+    char *m = calloc(1, len);
+    for (size_t i = 0; i < cfg.nerrors; i++) {
+        strcat(m, cfg.errors[i]);
+        strcat(m, "\n");
+    }
+    hm__config_free(&cfg);
+    return m;
+}
+
+/* Defect 4: a path of 40,000 keys overflowed the stack (jansson's dump and free
+ * recurse once per level). --set keeps within jansson's own limit of 2048 levels:
+ * what it builds, jansson reads back. */
+START_TEST(test_set_depth_limit)
+{
+    int reloads;
+    /* 2047 keys and a scalar: the value is level 2048, the deepest jansson reads. */
+    char *set = deep_set(2047, "1");
+    char *m = set_document(set, &reloads);
+    ck_assert_str_eq(m, "test.json: x: unknown key; allowed keys: topology, ports, mailbox, "
+                        "contention, algorithm, clock, seed, output\n");
+    ck_assert_int_eq(reloads, 1);
+    free(m);
+    free(set);
+    /* 2046 keys and [1]: 2048 again. */
+    set = deep_set(2046, "[1]");
+    m = set_document(set, &reloads);
+    ck_assert_int_eq(reloads, 1);
+    free(m);
+    free(set);
+    /* One level more is refused, and the document stays as jansson read it. */
+    set = deep_set(2047, "[1]");
+    m = set_document(set, &reloads);
+    ck_assert_str_eq(m, "test.json: --set x.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a."
+                        "a.a.a.a....: found a path of 2047 keys and a value 2 levels deep; "
+                        "allowed: at most 2048 levels in all (jansson's limit)\n");
+    ck_assert_int_eq(reloads, 1);
+    free(m);
+    free(set);
+    set = deep_set(2048, "1");
+    m = set_document(set, &reloads);
+    ck_assert_str_eq(m, "test.json: --set x.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a."
+                        "a.a.a.a....: found a path of 2048 keys; allowed: at most 2047 keys, "
+                        "fewer for a nested value (2048 levels in all, jansson's limit)\n");
+    free(m);
+    free(set);
+
+    /* The reproducer: seed.a.a... with 40,000 components, through the program. */
+    char *big = malloc(4 + 2 * 40000 + 3);
+    strcpy(big, "seed");
+    for (int i = 0; i < 40000; i++)
+        strcat(big + 4 + 2 * i, ".a");
+    strcat(big, "=1");
+    char *out, *err;
+    ck_assert_int_eq(hm_t_exec(NULL, &out, &err, (const char *[]){"--set", big, RH, NULL}), 2);
+    ck_assert_str_eq(out, "");
+    ck_assert_str_eq(err, RH ": --set seed.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a."
+                             "a.a.a...: found a path of 40001 keys; allowed: at most 2047 keys, "
+                             "fewer for a nested value (2048 levels in all, jansson's limit)\n");
+    free(out);
+    free(err);
+    free(big);
+}
+END_TEST
+
+/* Defect 5: costs and max_slots beyond what 64-bit slot counts hold were accepted;
+ * a = 1e18 ran "verified" in 264 slots (the cost wrapped). */
+START_TEST(test_cost_and_clock_ranges)
+{
+    static const struct {
+        const char *set, *err;
+    } bad[] = {
+        {"ports.cost.a=1e18", "ports.cost.a: found 1e18; allowed: a number from 0 to 1048576"},
+        {"ports.cost.b=1e308",
+         "ports.cost.b: found 1e308; allowed: a number from 0 to 1099511627776"},
+        {"ports.cost.rho=1e308", "ports.cost.rho: found 1e308; allowed: a number from 0 to "
+                                 "1048576"},
+        {"ports.cost.abar=1048577",
+         "ports.cost.abar: found 1048577; allowed: a number from 0 to 1048576"},
+        {"ports.cost.a=-0.5", "ports.cost.a: found -0.5; allowed: a number from 0 to 1048576"},
+        {"clock.max_slots=1099511627777",
+         "clock.max_slots: found 1099511627777; allowed: an integer from 1 to 1099511627776"},
+        {"clock.max_slots=9223372036854775807",
+         "clock.max_slots: found 9223372036854775807; allowed: an integer from 1 to "
+         "1099511627776"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *out, *err, want[256];
+        ck_assert_int_eq(
+            hm_t_exec(NULL, &out, &err, (const char *[]){"--set", bad[i].set, RH, NULL}), 2);
+        snprintf(want, sizeof want, RH ": %s\n", bad[i].err);
+        ck_assert_str_eq(err, want);
+        ck_assert_str_eq(out, "");
+        free(out);
+        free(err);
+    }
+    /* a = abar x link_capacity when a is not given: abar may be in range, a not. */
+    char *out, *err;
+    ck_assert_int_eq(hm_t_exec(NULL, &out, &err,
+                               (const char *[]){"--validate", "--set", "ports.link_capacity=1024",
+                                                "--set", "ports.cost={\"abar\":1025}", RH, NULL}),
+                     2);
+    ck_assert_str_eq(err, RH ": ports.cost.abar: found 1025, making a = abar x link_capacity = "
+                             "1049600; allowed: abar x link_capacity from 0 to 1048576\n");
+    free(out);
+    free(err);
+
+    /* The largest values are legal and run to a truthful end: b = 2^40 makes the
+     * first message outlast max_slots, the run stops with exit 3, not "verified". */
+    hm_trun_t r = hm_t_run("{\"topology\":{\"kind\":\"linear\",\"nodes\":4},"
+                           "\"ports\":{\"cost\":{\"a\":1048576,\"b\":1099511627776,"
+                           "\"rho\":1048576}},\"clock\":{\"max_slots\":1099511627776},"
+                           "\"algorithm\":{\"name\":\"st-broadcast\",\"message_bytes\":16}}",
+                           NULL);
+    ck_assert_int_eq(r.rc, 3);
+    ck_assert_int_eq(hm_t_int(&r, "verified"), 0);
+    ck_assert_int_eq(hm_t_bound(&r, "bound"), 2 * (16 * INT64_C(1048576) + INT64_C(1099511627776)));
+    hm_t_free(&r);
+    /* And at the edge a = 2^20 with a small message completes exactly: one message of
+     * 16 bytes costs 16 * 2^20 + 20 slots, two such steps on 4 nodes. */
+    r = hm_t_run("{\"topology\":{\"kind\":\"linear\",\"nodes\":4},"
+                 "\"ports\":{\"cost\":{\"a\":1048576,\"b\":20}},"
+                 "\"algorithm\":{\"name\":\"st-broadcast\",\"message_bytes\":16}}",
+                 (const char *const[]){"clock.max_slots=1099511627776", NULL});
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 2 * (16 * 1048576 + 20));
+    ck_assert_int_eq(hm_t_bound(&r, "bound"), 2 * (16 * 1048576 + 20));
+    hm_t_free(&r);
+}
+END_TEST
+
+/* Defect 5, the trace writer: slot * 1000 overflowed for slots past INT64_MAX / 1000
+ * and wrote wrapped times. The digits stay exact. */
+START_TEST(test_trace_huge_slots)
+{
+    hm__outcome_t o;
+    memset(&o, 0, sizeof o);
+    o.algorithm = "test";
+    o.info.nodes = 2;
+    o.info.topology = HM_TOPO_LINEAR;
+    hm__event_t ev[] = {{.slot = INT64_C(10000000000000000),
+                         .node = 0,
+                         .kind = HM__EV_BUSY,
+                         .dur = INT64_C(9000000000000000)},
+                        {.slot = INT64_C(9223372036854775807),
+                         .node = 1,
+                         .kind = HM__EV_RECV,
+                         .peer = 0,
+                         .port = 0,
+                         .msg = 1,
+                         .dur = 2}};
+    o.timeline.ev = ev;
+    o.timeline.n = 2;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ck_assert_int_eq(hm__write_trace(&o, f), 0);
+    fclose(f);
+    ck_assert_msg(strstr(text, "\"ts\":10000000000000000000,\"dur\":9000000000000000000,"
+                               "\"name\":\"busy\"") != NULL,
+                  "%s", text);
+    ck_assert_msg(strstr(text, "\"ts\":9223372036854775806000,\"dur\":2000,\"name\":\"recv msg "
+                               "1\"") != NULL,
+                  "%s", text);
+    /* The times are numbers JSON readers take (as reals past 2^63). */
+    json_error_t je;
+    json_t *j = json_loads(text, JSON_DECODE_INT_AS_REAL, &je);
+    ck_assert_msg(j != NULL, "%s: %s", je.text, text);
+    json_decref(j);
+    free(text);
+}
+END_TEST
+
+/* Run the program with stdout on /dev/full; returns the exit code, stderr in *err. */
+static int exec_to_full(char **err, const char *const *args)
+{
+    char errpath[] = "/tmp/hypemu-err-XXXXXX";
+    int efd = mkstemp(errpath);
+    ck_assert(efd >= 0);
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        int full = open("/dev/full", O_WRONLY);
+        if (full < 0 || chdir(HM_SRCDIR) != 0)
+            _exit(126);
+        dup2(full, 1);
+        dup2(efd, 2);
+        char *argv[16] = {HM_BUILDDIR "/hypemu"};
+        for (int i = 0; args[i] && i < 14; i++)
+            argv[i + 1] = (char *)args[i];
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    close(efd);
+    *err = hm_t_slurp(errpath, NULL);
+    unlink(errpath);
+    ck_assert_msg(WIFEXITED(st), "hypemu died of signal %d", WTERMSIG(st));
+    return WEXITSTATUS(st);
+}
+
+/* Defect 9: a run to /dev/full exited 4 with no message; --validate, --list,
+ * --help, --version to /dev/full exited 0. */
+START_TEST(test_stdout_write_error)
+{
+    if (access("/dev/full", W_OK) != 0)
+        return; /* not Linux: nothing to write to that always fails */
+    static const char *const cases[][6] = {
+        {"--help", NULL},
+        {"--version", NULL},
+        {"--list", NULL},
+        {"--validate", Q4, NULL},
+        {"--set", "output=null", Q4, NULL},
+        {"--json", "--set", "output=null", Q4, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *err;
+        ck_assert_int_eq(exec_to_full(&err, cases[i]), 4);
+        ck_assert_str_eq(err, "hypemu: cannot write standard output: No space left on device\n");
+        free(err);
+    }
+    /* A run that stops early says why, then that its summary is lost: exit 4. */
+    char *err;
+    ck_assert_int_eq(exec_to_full(&err, (const char *[]){"--set", "output=null", "--set",
+                                                         "clock.max_slots=20", Q4, NULL}),
+                     4);
+    ck_assert_str_eq(err, "hypemu: clock.max_slots = 20 reached: the next slot with work is 20, "
+                          "with 16 of 16 nodes still running\n"
+                          "hypemu: cannot write standard output: No space left on device\n");
+    free(err);
+}
+END_TEST
+
+/* Defect 9: the config path. A directory was "invalid JSON"; ENAMETOOLONG and ELOOP
+ * exited 4 (system error) though the path is the user's mistake. */
+START_TEST(test_config_path_errors)
+{
+    char *tmp = hm_t_tmpdir();
+    char *out, *err;
+    ck_assert_int_eq(hm_t_exec(NULL, &out, &err, (const char *[]){"configs", NULL}), 2);
+    ck_assert_str_eq(err, "configs: cannot open: Is a directory; allowed: a JSON file\n");
+    free(out);
+    free(err);
+
+    char loop[512];
+    snprintf(loop, sizeof loop, "%s/loop.json", tmp);
+    ck_assert_int_eq(symlink("loop.json", loop), 0);
+    ck_assert_int_eq(hm_t_exec(tmp, &out, &err, (const char *[]){"loop.json", NULL}), 2);
+    ck_assert_str_eq(err, "loop.json: cannot open: Too many levels of symbolic links\n");
+    free(out);
+    free(err);
+
+    char *lng = malloc(5001);
+    memset(lng, 'n', 5000);
+    lng[5000] = 0;
+    ck_assert_int_eq(hm_t_exec(tmp, &out, &err, (const char *[]){lng, NULL}), 2);
+    char want[5100];
+    snprintf(want, sizeof want, "%s: cannot open: File name too long\n", lng);
+    ck_assert_str_eq(err, want);
+    free(out);
+    free(err);
+    free(lng);
+    hm_t_rmtree(tmp);
+}
+END_TEST
+
+/* Defect 9: outputs naming one file silently kept the last writer's. */
+START_TEST(test_outputs_one_file)
+{
+    char *tmp = hm_t_tmpdir();
+    char *out, *err;
+    ck_assert_int_eq(hm_t_exec(tmp, &out, &err,
+                               (const char *[]){"--set", "output.timeline=run.out", "--set",
+                                                "output.trace=./run.out", "--set",
+                                                "output.events=run.out", HM_SRCDIR "/" Q4, NULL}),
+                     2);
+    ck_assert_str_eq(out, "");
+    ck_assert_str_eq(err,
+                     HM_SRCDIR "/" Q4 ": output.trace: found \"./run.out\", the same file as "
+                               "output.timeline (\"run.out\"); allowed: a file no other "
+                               "output writes (devices such as /dev/null may be shared)\n" HM_SRCDIR
+                               "/" Q4 ": output.events: found \"run.out\", the same file as "
+                               "output.timeline (\"run.out\"); allowed: a file no other "
+                               "output writes (devices such as /dev/null may be shared)\n");
+    free(out);
+    free(err);
+    /* A symbolic link to an existing output is the same file too. */
+    char path[512];
+    snprintf(path, sizeof path, "%s/t.json", tmp);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/link.json", tmp);
+    ck_assert_int_eq(symlink("t.json", path), 0);
+    ck_assert_int_eq(hm_t_exec(tmp, &out, &err,
+                               (const char *[]){"--validate", "--set", "output=null", "--set",
+                                                "output.trace=t.json", "--set",
+                                                "output.events=link.json", HM_SRCDIR "/" Q4, NULL}),
+                     2);
+    ck_assert_str_eq(err, HM_SRCDIR "/" Q4 ": output.events: found \"link.json\", the same file "
+                                    "as output.trace (\"t.json\"); allowed: a file no other "
+                                    "output writes (devices such as /dev/null may be shared)\n");
+    free(out);
+    free(err);
+    /* /dev/null for all three is fine. */
+    ck_assert_int_eq(hm_t_exec(tmp, &out, &err,
+                               (const char *[]){"--validate", "--set", "output.timeline=/dev/null",
+                                                "--set", "output.trace=/dev/null", "--set",
+                                                "output.events=/dev/null", HM_SRCDIR "/" Q4, NULL}),
+                     0);
+    free(out);
+    free(err);
+    hm_t_rmtree(tmp);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("robust");
+    TCase *set = tcase_create("set");
+    tcase_add_test(set, test_set_key_not_utf8);
+    tcase_add_test(set, test_set_empty_key);
+    tcase_add_test(set, test_set_depth_limit);
+    tcase_set_timeout(set, 60);
+    suite_add_tcase(s, set);
+    TCase *ranges = tcase_create("ranges");
+    tcase_add_test(ranges, test_cost_and_clock_ranges);
+    tcase_add_test(ranges, test_trace_huge_slots);
+    tcase_set_timeout(ranges, 60);
+    suite_add_tcase(s, ranges);
+    TCase *io = tcase_create("io");
+    tcase_add_test(io, test_stdout_write_error);
+    tcase_add_test(io, test_config_path_errors);
+    tcase_add_test(io, test_outputs_one_file);
+    tcase_set_timeout(io, 60);
+    suite_add_tcase(s, io);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
