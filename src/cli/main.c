@@ -20,16 +20,27 @@
 
 /* Ctrl-C and SIGTERM: the first raises the engine's interrupt flag, so that the run
  * stops at the end of its slot and the summary and every output are written for what
- * was done; a second one exits at once. */
+ * was done. A second one removes the output file being written and ends the process
+ * at once, killed by that signal (the shell reports 130 or 143; README "Exit codes"):
+ * the default action comes back and the signal is raised again. No _exit here: under
+ * ThreadSanitizer that runs the sanitizer's finalisation beside running threads. */
 static atomic_int interrupt_flag;
 static volatile sig_atomic_t interrupt_signal;
 
 static void on_signal(int sig)
 {
-    if (interrupt_signal)
-        _exit(128 + sig);
-    interrupt_signal = sig;
-    atomic_store(&interrupt_flag, 1);
+    if (!interrupt_signal) {
+        interrupt_signal = sig;
+        atomic_store(&interrupt_flag, 1);
+        return;
+    }
+    hm__cli_discard_temp_output();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, NULL);
+    raise(sig);
 }
 
 static void catch_signals(void)

@@ -4,6 +4,7 @@
  * summary read the outcome only.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -75,6 +76,17 @@ static void add_message(hm__result_t *res, const char *fmt, const char *path, co
     res->message = msg;
 }
 
+/* The temporary file being written, if any: a second Ctrl-C removes it before the
+ * process dies (main.c, README "Exit codes"). Atomic, as a signal handler reads it. */
+static _Atomic(char *) temp_output;
+
+void hm__cli_discard_temp_output(void)
+{
+    char *path = atomic_load(&temp_output);
+    if (path)
+        unlink(path);
+}
+
 /* Write one output. A regular file (or a new one) is written to a temporary file in
  * the same directory and renamed over its name once complete (README "Outputs"): a
  * reader never sees a cut file, and a run that fails keeps the previous one. A device
@@ -90,6 +102,7 @@ static int write_one(const hm__config_t *cfg, hm__result_t *res, const char *pat
         add_message(res, "cannot write %s: %s", path, strerror(ENOMEM));
         return -1;
     }
+    atomic_store(&temp_output, tmp);
     FILE *f = fopen(in_place ? path : tmp, "w");
     int ok = f && fn(cfg, res, f) == 0;
     int err = errno;
@@ -99,6 +112,7 @@ static int write_one(const hm__config_t *cfg, hm__result_t *res, const char *pat
         ok = 0, err = errno;
     if (!ok && tmp)
         unlink(tmp);
+    atomic_store(&temp_output, NULL);
     free(tmp);
     if (ok)
         return 0;

@@ -22,6 +22,10 @@ typedef struct hm__result_s {
 int hm__run_config(const hm__config_t *cfg, hm__result_t *res);
 void hm__result_free(hm__result_t *res);
 
+/* Remove the output file being written, if any (async-signal-safe: for a second
+ * Ctrl-C, which ends the process at once). */
+void hm__cli_discard_temp_output(void);
+
 /* The exit code of a run that ended so (verified or not aside). */
 int hm__exit_code_of(hm__end_t end);
 
