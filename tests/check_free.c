@@ -673,6 +673,21 @@ START_TEST(test_repeat)
     json_decref(j);
     free(out);
     free(err);
+    /* Runs that stop early (max_slots: exit 3) are listed but not counted. */
+    rc = hm_t_exec(NULL, &out, &err,
+                   (const char *[]){"--repeat", "2", "--json", "--set", "output=null", "--set",
+                                    "topology.dim=2", "--set", "clock.max_slots=1", cfg, NULL});
+    ck_assert_int_eq(rc, 3);
+    j = json_loads(out, 0, NULL);
+    ck_assert_ptr_nonnull(j);
+    ck_assert_int_eq(json_array_size(json_object_get(j, "runs")), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(
+                         json_array_get(json_object_get(j, "runs"), 1), "exit_code")),
+                     3);
+    ck_assert_int_eq(json_object_size(json_object_get(j, "stats")), 0);
+    json_decref(j);
+    free(out);
+    free(err);
     rc = hm_t_exec(NULL, &out, &err, (const char *[]){"--repeat", "0", cfg, NULL});
     ck_assert_int_eq(rc, 2);
     ck_assert_str_eq(err, "hypemu: --repeat: found 0; allowed: a number of runs 1..1000\n");

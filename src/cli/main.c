@@ -366,6 +366,19 @@ static int stdout_done(int rc)
     return HM_EXIT_SYSTEM;
 }
 
+/* --repeat N: N in 1..1000, or -1 after saying what is allowed. */
+static int repeat_arg(const char *v)
+{
+    char *end = NULL;
+    long n = v ? strtol(v, &end, 10) : 0;
+    if (!v || end == v || *end || n < 1 || n > 1000) {
+        fprintf(stderr, "hypemu: --repeat: found %s; allowed: a number of runs 1..1000\n",
+                v ? v : "nothing");
+        return -1;
+    }
+    return (int)n;
+}
+
 int main(int argc, char **argv)
 {
     int json = 0, validate = 0, repeat = 0;
@@ -409,16 +422,10 @@ int main(int argc, char **argv)
                 return HM_EXIT_USAGE;
             }
         } else if (strcmp(a, "--repeat") == 0) {
-            char *end = NULL;
-            long v = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
-            if (!end || end == argv[i + 1] || *end || v < 1 || v > 1000) {
-                fprintf(stderr, "hypemu: --repeat: found %s; allowed: a number of runs 1..1000\n",
-                        i + 1 < argc ? argv[i + 1] : "nothing");
+            if ((repeat = repeat_arg(i + 1 < argc ? argv[++i] : NULL)) < 0) {
                 free(sets);
                 return HM_EXIT_USAGE;
             }
-            repeat = (int)v;
-            i++;
         } else if (strcmp(a, "--timeline-nodes") == 0) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "hypemu: --timeline-nodes needs a list of nodes, e.g. 0-3,8\n");
@@ -478,6 +485,8 @@ int main(int argc, char **argv)
     catch_signals();
     if (repeat > 0) {
         rc = hm__run_repeat(&cfg, repeat, json, stdout);
+        if (rc == HM_EXIT_INTERRUPTED && interrupt_signal == SIGTERM)
+            rc = 128 + SIGTERM;
         hm__config_free(&cfg);
         return stdout_done(rc);
     }

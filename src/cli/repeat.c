@@ -76,11 +76,23 @@ static json_t *stats_of(double *v, int n)
                      "mean", mean, "ci95", ci);
 }
 
-/* Every figure of the first run, over the runs that have it. */
+/* A run that ran to its end (exit 0, or 1: not verified): its figures count. */
+static int complete(json_t *run)
+{
+    json_int_t rc = json_integer_value(json_object_get(run, "exit_code"));
+    return rc == HM_EXIT_OK || rc == HM_EXIT_VERIFY;
+}
+
+/* Every figure of the first complete run, over the complete runs that have it (a run
+ * stopped by a deadlock, max_slots or a signal is listed, not counted). */
 static json_t *all_stats(json_t *runs)
 {
-    json_t *out = json_object(), *first = json_object_get(json_array_get(runs, 0), "figures");
+    json_t *out = json_object(), *first = NULL, *r;
     int n = (int)json_array_size(runs);
+    size_t i;
+    json_array_foreach(runs, i, r)
+        if (!first && complete(r))
+            first = json_object_get(r, "figures");
     double *v = malloc((size_t)(n ? n : 1) * sizeof *v);
     const char *k;
     json_t *x;
@@ -91,13 +103,13 @@ static json_t *all_stats(json_t *runs)
     }
     json_object_foreach(first, k, x) {
         int m = 0;
-        for (int i = 0; i < n; i++) {
-            json_t *f =
-                json_object_get(json_object_get(json_array_get(runs, (size_t)i), "figures"), k);
-            if (json_is_number(f))
+        json_array_foreach(runs, i, r) {
+            json_t *f = json_object_get(json_object_get(r, "figures"), k);
+            if (complete(r) && json_is_number(f))
                 v[m++] = json_number_value(f);
         }
-        json_object_set_new(out, k, stats_of(v, m));
+        if (m > 0)
+            json_object_set_new(out, k, stats_of(v, m));
     }
     free(v);
     return out;
