@@ -86,6 +86,7 @@ typedef struct hm__event_s {
     int64_t dur;   /* slots the transmission or busy period lasts */
     uint64_t flow; /* send<->recv pairing id for traces (0: none) */
     char *text;    /* owned; algorithm log text or conflict explanation */
+    int64_t ns;    /* free-running clock: CLOCK_MONOTONIC ns of the event (0: slotted) */
 } hm__event_t;
 
 typedef HM__VEC(hm__event_t) hm__log_t;
@@ -113,9 +114,10 @@ typedef struct hm__copy_s {
     int32_t dport;     /* receiver's port */
     uint32_t emission; /* sender-local emission number (a shout is one emission) */
     int64_t sent_slot;
-    uint64_t flow; /* unique id pairing the send and recv events */
-    int64_t dur;   /* slots the transmission lasts (1 in packet routing) */
-    int delayed;   /* already counted as delayed */
+    uint64_t flow;   /* unique id pairing the send and recv events */
+    int64_t dur;     /* slots the transmission lasts (1 in packet routing) */
+    int delayed;     /* already counted as delayed */
+    int64_t sent_ns; /* free-running clock: CLOCK_MONOTONIC ns it entered the mailbox */
 } hm__copy_t;
 
 typedef HM__VEC(hm__copy_t) hm__copyvec_t;
@@ -220,6 +222,10 @@ typedef struct hm__stats_s {
     int64_t slots_run;     /* slots the clock actually opened */
 } hm__stats_t;
 
+/* clock.affinity: none, compact, scatter or a CPU list (README "Free-running mode"). */
+enum { HM__AFFINITY_NONE, HM__AFFINITY_COMPACT, HM__AFFINITY_SCATTER, HM__AFFINITY_LIST };
+#define HM__AFFINITY_MAX 1024 /* CPUs 0..1023 (CPU_SETSIZE) */
+
 typedef struct hm__options_s {
     hm_machine_info_t info;
     int mailbox_capacity;
@@ -234,6 +240,10 @@ typedef struct hm__options_s {
      * receive or wait of any node) with the end cause HM__END_INTERRUPTED; the
      * outcome holds everything done until then. The flag is only read. */
     atomic_int *interrupt;
+    /* clock.affinity (engine/host.c): how node threads are pinned to CPUs. */
+    int affinity;   /* HM__AFFINITY_NONE, _COMPACT, _SCATTER or _LIST */
+    int affinity_n; /* _LIST: the CPUs, in order */
+    uint16_t affinity_cpus[HM__AFFINITY_MAX];
 } hm__options_t;
 
 /* The ports of one emission: those of the mask, or every port that leads to a
@@ -353,6 +363,15 @@ static inline int hm__interrupted(const hm__machine_t *m)
  * call it with buf NULL. */
 int64_t hm__host_thread_limit(int64_t want, size_t stack, char *buf, size_t len);
 
+/* The CPU node `node` of `nodes` is pinned to under opt's clock.affinity, given the
+ * CPUs this process may use (cpus[0..n-1], ascending); -1: not pinned. */
+int hm__affinity_cpu(const hm__options_t *opt, const int *cpus, int n, int node, int nodes);
+/* The CPUs this process may use (sched_getaffinity), ascending, into cpus (room for
+ * HM__AFFINITY_MAX); returns how many. */
+int hm__allowed_cpus(int *cpus);
+/* The host, for the free-running clock's summary: CPUs, CPU model, kernel, affinity. */
+json_t *hm__host_json(const hm__machine_t *m);
+
 /* engine/clock.c: the barrier clock of the slotted transports. */
 void hm__clock_commit(hm__machine_t *m);
 /* Register what node n asked for when it ended its slot (timer, packet, done). */
@@ -406,6 +425,7 @@ size_t hm__route(const hm_machine_info_t *info, const hm__links_t *l, int s, int
 size_t hm__route_max(const hm_machine_info_t *info);
 
 /* util */
+int64_t hm__now_ns(void); /* CLOCK_MONOTONIC in ns (the free-running clock's stamps) */
 char *hm__fail_message(const hm_node_t *n); /* why node n failed (allocated) */
 char *hm__strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A report of blocked nodes: head, then one line per node for which line() writes

@@ -23,6 +23,19 @@ static char *cube(int d, const char *model, const char *algo, const char *extra)
     return buf;
 }
 
+/* All-port with link_capacity 2: two packets of a link in flight, so that a mailbox of
+ * capacity 1 fills before the port model stops the sender. */
+static char *cube_lc2(int d, const char *extra)
+{
+    static char buf[1024];
+    snprintf(buf, sizeof buf,
+             "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},"
+             "\"ports\":{\"model\":\"all-port\",\"link_capacity\":2},"
+             "\"clock\":{\"mode\":\"free\"},\"algorithm\":{\"name\":\"sbt-broadcast\"}%s}",
+             d, extra ? extra : "");
+    return buf;
+}
+
 static json_t *free_obj(const hm_trun_t *r)
 {
     json_t *f = json_object_get(r->summary, "free");
@@ -62,7 +75,7 @@ START_TEST(test_sbt_free)
         ck_assert_int_eq(hm_t_int(&r, "transmissions"), p - 1);
         ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
         ck_assert_int_eq(hm_t_int(&r, "delayed_packets"), 0);
-        ck_assert(json_is_false(json_object_get(free_obj(&r), "port_model_enforced")));
+        ck_assert(json_is_true(json_object_get(free_obj(&r), "port_model_enforced")));
         ck_assert(json_is_false(json_object_get(free_obj(&r), "deterministic")));
         ck_assert_int_eq(free_int(&r, "blocked_sends"), 0);
         hm_t_free(&r);
@@ -70,80 +83,68 @@ START_TEST(test_sbt_free)
 }
 END_TEST
 
-/* The successive broadcasts' own verify, plus a check that holds in free mode: every
- * node stored every mu_j exactly once ("permutation" in the summary). */
-static void (*succ_verify)(hm_report_t *);
+/* Every algorithm the free-running clock accepts on the hypercube verifies under it,
+ * with the same packets as the slotted run, under each port model it allows: the
+ * tree broadcasts (sbt, binomial, chain) on Q_4..Q_8, and Q_10 for the largest tree. */
+static const char *const free_algos[] = {
+    "sbt-broadcast", "bcast-binomial",  "bcast-chain",    "scatter-binomial", "scatter-linear",
+    "gather-linear", "reduce-binomial", "allreduce-ring", "allgather-ring",   NULL};
 
-static void succ_verify_free(hm_report_t *r)
+static void free_matches_slotted(const char *algo, const char *model, int d)
 {
-    succ_verify(r);
-    int p = r->machine->nodes, ok = 1;
-    char *seen = calloc((size_t)p + 1, 1);
-    for (int x = 0; x < p && ok; x++) {
-        size_t k;
-        const int64_t *v = hm_report_stores(r, x, &k);
-        memset(seen, 0, (size_t)p + 1);
-        ok = k == (size_t)p;
-        for (size_t i = 0; i < k && ok; i++) {
-            ok = v[i] >= 1 && v[i] <= p && !seen[v[i]];
-            if (ok)
-                seen[v[i]] = 1;
-        }
+    char cfg[1024];
+    snprintf(cfg, sizeof cfg, "%s", cube(d, model, algo, NULL));
+    hm_trun_t s = hm_t_run(cfg, (const char *[]){"clock.mode=slotted", NULL});
+    if (s.rc == 2) { /* the model is not one this algorithm allows */
+        hm_t_free(&s);
+        return;
     }
-    free(seen);
-    json_object_set_new(r->extra, "permutation", json_boolean(ok));
+    ck_assert_msg(s.rc == 0, "%s %s d=%d slotted: rc %d", algo, model, d, s.rc);
+    hm_trun_t r = hm_t_run(cfg, NULL);
+    ck_assert_msg(r.rc == 0, "%s %s d=%d free: rc %d %s", algo, model, d, r.rc,
+                  r.message ? r.message : "");
+    ck_assert_int_eq(hm_t_int(&r, "verified"), 1);
+    ck_assert_int_eq(hm_t_int(&r, "transmissions"), hm_t_int(&s, "transmissions"));
+    ck_assert(json_is_true(json_object_get(free_obj(&r), "port_model_enforced")));
+    hm_t_free(&s);
+    hm_t_free(&r);
 }
 
-/* Free mode keeps the causal order along one path (links are FIFO, each node forwards
- * in receive order), but mu_j and mu_(j+1) reach a node along different trees: with
- * no barrier, mu_(j+1) can overtake mu_j, and the paper's order (Lemma 1 rests on the
- * slot timing) may break. So: either the run verifies, or verify names the first
- * node out of order; always every node stores each mu_j exactly once, p(p-1) packets,
- * no conflict. Mailboxes as large as the p packets a link may carry, so that no send
- * blocks (blocking sends can close cycles of full mailboxes in free mode). */
-START_TEST(test_successive_free)
+START_TEST(test_free_algorithms_verify)
 {
-    int d = _i;
-    int p = 1 << d;
-    const hm_algorithm_t *orig = hm_algorithm_find("successive-broadcast");
-    ck_assert_ptr_nonnull(orig);
-    hm_algorithm_t a = *orig;
-    succ_verify = orig->verify;
-    a.verify = succ_verify_free;
-    char extra[128];
-    snprintf(extra, sizeof extra, ",\"mailbox\":{\"capacity\":%d}", p);
-    char cfg[1024];
-    snprintf(cfg, sizeof cfg, "%s", cube(d, "shout", "successive-broadcast", extra));
-    hm_trun_t r = hm_t_run_algo(cfg, &a);
-    ck_assert_msg(r.rc == 0 || r.rc == 1, "d=%d: rc %d %s", d, r.rc, r.message ? r.message : "");
-    char want[128];
-    const char *got = hm_t_str(&r, "verification");
-    if (r.rc == 0) {
-        snprintf(want, sizeof want, "every node stored mu_1..mu_%d in order", p);
-        ck_assert_str_eq(got, want);
-    } else {
-        snprintf(want, sizeof want, " did not store mu_1..mu_%d in order (first wrong store: #", p);
-        ck_assert_msg(strncmp(got, "node ", 5) == 0 && strstr(got, want), "%s", got);
-    }
-    ck_assert_int_eq(hm_t_int(&r, "permutation"), 1);
-    ck_assert_int_eq(hm_t_int(&r, "transmissions"), (int64_t)p * (p - 1));
-    ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
-    ck_assert_int_eq(free_int(&r, "blocked_sends"), 0);
-    ck_assert_int_le(hm_t_int(&r, "max_mailbox_depth"), p);
-    hm_t_free(&r);
+    static const char *const models[] = {"all-port", "one-port-full", "one-port-half", "shout"};
+    int d = 4 + _i;
+    for (int k = 0; free_algos[k]; k++)
+        for (int m = 0; m < 4; m++)
+            free_matches_slotted(free_algos[k], models[m], d);
 }
 END_TEST
 
-/* Q_1 has one link: mu_2 starts after node 1 read mu_1, so the order always holds. */
-START_TEST(test_successive_free_q1_in_order)
+START_TEST(test_free_trees_q10)
 {
-    for (int i = 0; i < 20; i++) {
-        hm_trun_t r = hm_t_run(cube(1, "shout", "successive-broadcast", NULL), NULL);
-        ck_assert_int_eq(r.rc, 0);
-        ck_assert_str_eq(hm_t_str(&r, "verification"), "every node stored mu_1..mu_2 in order");
-        ck_assert_int_eq(hm_t_int(&r, "transmissions"), 2);
-        hm_t_free(&r);
-    }
+    free_matches_slotted("sbt-broadcast", "shout", 10);
+    free_matches_slotted("bcast-binomial", "one-port-full", 10);
+}
+END_TEST
+
+/* The algorithms that need the global slot are refused, naming the modes they run
+ * under and why. */
+START_TEST(test_free_refuses_slot_algorithms)
+{
+    hm_trun_t r = hm_t_run(cube(3, "shout", "successive-broadcast", NULL), NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_str_eq(r.message,
+                     "test.json: clock.mode: found \"free\"; allowed for successive-broadcast: "
+                     "\"slotted\" (Lemma 1's order rests on the slot timing: without the global "
+                     "slot mu_(j+1) overtakes mu_j, and under the port model the broadcasts "
+                     "block one another)\n");
+    hm_t_free(&r);
+    r = hm_t_run(cube(3, "one-port-full", "gather-binomial", NULL), NULL);
+    ck_assert_int_eq(r.rc, 2);
+    const char *want = "test.json: clock.mode: found \"free\"; allowed for gather-binomial: "
+                       "\"slotted\" (";
+    ck_assert_msg(strncmp(r.message, want, strlen(want)) == 0, "%s", r.message);
+    hm_t_free(&r);
 }
 END_TEST
 
@@ -154,15 +155,21 @@ START_TEST(test_shipped_free_config)
     char *out, *err;
     int rc = hm_t_exec(NULL, &out, &err,
                        (const char *[]){"--json", "--set", "output=null",
-                                        HM_SRCDIR "/configs/q8_successive_free.json", NULL});
-    ck_assert_msg(rc == 0 || rc == 1, "rc %d: %s", rc, err);
+                                        HM_SRCDIR "/configs/q8_allgather_ring_free.json", NULL});
+    ck_assert_msg(rc == 0, "rc %d: %s", rc, err);
     json_t *j = json_loads(out, 0, NULL);
     ck_assert_ptr_nonnull(j);
     ck_assert_int_eq(json_integer_value(json_object_get(j, "nodes")), 256);
     ck_assert_int_eq(json_integer_value(json_object_get(j, "transmissions")), 256 * 255);
     ck_assert_int_eq(json_integer_value(json_object_get(j, "conflicts")), 0);
+    ck_assert(json_is_true(json_object_get(j, "verified")));
+    /* One-port: one packet of a node in flight, so never two unread on a link. */
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "max_mailbox_depth")), 1);
     json_t *f = json_object_get(j, "free");
-    ck_assert(json_is_false(json_object_get(f, "port_model_enforced")));
+    ck_assert(json_is_true(json_object_get(f, "port_model_enforced")));
+    ck_assert_int_eq(json_array_size(json_object_get(f, "links")), 256);
+    ck_assert_int_eq(json_array_size(json_object_get(f, "nodes")), 256);
+    ck_assert_int_eq(json_array_size(json_object_get(f, "hottest_links")), 5);
     ck_assert(json_is_integer(json_object_get(f, "lock_waits")));
     ck_assert(json_is_real(json_object_get(f, "blocked_seconds")));
     json_decref(j);
@@ -171,60 +178,118 @@ START_TEST(test_shipped_free_config)
 }
 END_TEST
 
-/* The event log of a free run is causally consistent: every packet is received in a
- * logical slot no earlier than the one it was sent in. */
-START_TEST(test_free_events_causal)
+/* The event log of a free run, read back: every send and receive carries its wall
+ * clock ("ns"); a link is FIFO, so the k-th send on a link pairs with the k-th receive
+ * on it. Causality: a packet is received in a logical slot no earlier than its send
+ * slot, and no earlier in wall time. The port model: under one-port a node never has
+ * two packets in flight (its next send is stamped no earlier than the receive of the
+ * one before); under all-port a link never carries two. */
+enum { EV_MAX = 4096 };
+typedef struct evl_s {
+    int n;
+    int node[EV_MAX], peer[EV_MAX], port[EV_MAX], send[EV_MAX];
+    int64_t slot[EV_MAX], ns[EV_MAX];
+} evl_t;
+
+static void read_events(const char *path, evl_t *ev)
 {
-    char *tmp = hm_t_tmpdir();
-    char path[512], sets[600];
-    snprintf(path, sizeof path, "%s/e.jsonl", tmp);
-    snprintf(sets, sizeof sets, "output.events=%s", path);
-    hm_trun_t r =
-        hm_t_run(cube(3, "shout", "successive-broadcast", ",\"mailbox\":{\"capacity\":8}"),
-                 (const char *[]){sets, NULL});
-    ck_assert_msg(r.rc == 0 || r.rc == 1, "rc %d", r.rc);
     size_t len;
     char *text = hm_t_slurp(path, &len);
     ck_assert_ptr_nonnull(text);
-    /* send slot of (from, to, msg): successive broadcasts send each msg once a link. */
-    static int64_t sent[8][8][9];
-    for (int a = 0; a < 8; a++)
-        for (int b = 0; b < 8; b++)
-            for (int k = 0; k < 9; k++)
-                sent[a][b][k] = -1;
-    int recvs = 0, sends = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        for (char *line = text; line && *line;) {
-            char *nl = strchr(line, '\n');
-            if (nl)
-                *nl = 0;
-            json_t *e = json_loads(line, 0, NULL);
-            ck_assert_ptr_nonnull(e);
-            const char *kind = json_string_value(json_object_get(e, "event"));
-            int64_t slot = json_integer_value(json_object_get(e, "slot"));
-            int node = (int)json_integer_value(json_object_get(e, "node"));
-            int msg = (int)json_integer_value(json_object_get(e, "msg"));
-            if (pass == 0 && strcmp(kind, "send") == 0) {
-                int to = (int)json_integer_value(json_object_get(e, "to"));
-                sent[node][to][msg] = slot;
-                sends++;
-            }
-            if (pass == 1 && strcmp(kind, "recv") == 0) {
-                int from = (int)json_integer_value(json_object_get(e, "from"));
-                ck_assert_int_ge(sent[from][node][msg], 0);
-                ck_assert_int_le(sent[from][node][msg], slot);
-                recvs++;
-            }
-            json_decref(e);
-            if (nl)
-                *nl = '\n';
-            line = nl ? nl + 1 : NULL;
+    ev->n = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        json_t *e = json_loads(line, 0, NULL);
+        ck_assert_ptr_nonnull(e);
+        const char *kind = json_string_value(json_object_get(e, "event"));
+        ck_assert_msg(json_integer_value(json_object_get(e, "ns")) > 0, "no ns: %s", line);
+        int send = strcmp(kind, "send") == 0;
+        if (send || strcmp(kind, "recv") == 0) {
+            ck_assert_int_lt(ev->n, EV_MAX);
+            int k = ev->n++;
+            ev->send[k] = send;
+            ev->node[k] = (int)json_integer_value(json_object_get(e, "node"));
+            ev->peer[k] = (int)json_integer_value(json_object_get(e, send ? "to" : "from"));
+            ev->port[k] = (int)json_integer_value(json_object_get(e, "port"));
+            ev->slot[k] = json_integer_value(json_object_get(e, "slot"));
+            ev->ns[k] = json_integer_value(json_object_get(e, "ns"));
         }
+        json_decref(e);
     }
-    ck_assert_int_eq(sends, 8 * 7);
-    ck_assert_int_eq(recvs, 8 * 7);
     free(text);
+}
+
+/* match[k] = the receive of send k (k-th on its link), by FIFO order per link. */
+static void pair_events(const evl_t *ev, int *match)
+{
+    for (int k = 0; k < ev->n; k++) {
+        match[k] = -1;
+        if (!ev->send[k])
+            continue;
+        int before = 0;
+        for (int j = 0; j < k; j++)
+            before += ev->send[j] && ev->node[j] == ev->node[k] && ev->port[j] == ev->port[k];
+        /* Sends of one node come in its log order; receives on the link likewise. */
+        for (int j = 0; j < ev->n && match[k] < 0; j++)
+            if (!ev->send[j] && ev->node[j] == ev->peer[k] && ev->peer[j] == ev->node[k] &&
+                before-- == 0)
+                match[k] = j;
+        ck_assert_int_ge(match[k], 0);
+        ck_assert_int_le(ev->slot[k], ev->slot[match[k]]);
+        ck_assert_int_le(ev->ns[k], ev->ns[match[k]]);
+    }
+}
+
+/* Under the port model: a node's (one-port) or a link's (all-port) packets in flight
+ * never overlap in wall time. */
+static int count_overlaps(const evl_t *ev, const int *match, int per_link)
+{
+    int overlaps = 0;
+    for (int k = 0; k < ev->n; k++)
+        for (int j = 0; j < ev->n; j++) {
+            if (j == k || !ev->send[k] || !ev->send[j] || ev->node[j] != ev->node[k] ||
+                (per_link && ev->port[j] != ev->port[k]))
+                continue;
+            /* j sent after k, before k was read: two in flight. */
+            if (ev->ns[j] >= ev->ns[k] && ev->ns[j] < ev->ns[match[k]])
+                overlaps++;
+        }
+    return overlaps;
+}
+
+static void run_logged(const char *cfg, const char *path, evl_t *ev, int *match, int *sends)
+{
+    char sets[600];
+    snprintf(sets, sizeof sets, "output.events=%s", path);
+    hm_trun_t r = hm_t_run(cfg, (const char *[]){sets, NULL});
+    ck_assert_msg(r.rc == 0, "rc %d %s", r.rc, r.message ? r.message : "");
+    read_events(path, ev);
+    pair_events(ev, match);
+    *sends = 0;
+    for (int k = 0; k < ev->n; k++)
+        *sends += ev->send[k];
+    ck_assert_int_eq(*sends, hm_t_int(&r, "transmissions"));
     hm_t_free(&r);
+}
+
+START_TEST(test_free_events_port_model)
+{
+    static evl_t ev;
+    static int match[EV_MAX];
+    char *tmp = hm_t_tmpdir();
+    char path[512];
+    snprintf(path, sizeof path, "%s/e.jsonl", tmp);
+    int sends;
+    /* Q_4, one-port: every node sends 15 packets on one link of the Gray-code ring. */
+    run_logged(cube(4, "one-port-full", "allgather-ring", NULL), path, &ev, match, &sends);
+    ck_assert_int_eq(sends, 16 * 15);
+    ck_assert_int_eq(count_overlaps(&ev, match, 0), 0);
+    /* Binomial reduce on Q_5 under one-port-half: also one packet a node. */
+    run_logged(cube(5, "one-port-half", "reduce-binomial", NULL), path, &ev, match, &sends);
+    ck_assert_int_eq(sends, 31);
+    ck_assert_int_eq(count_overlaps(&ev, match, 0), 0);
+    /* All-port ring allreduce: one packet per link in flight. */
+    run_logged(cube(3, "all-port", "allreduce-ring", NULL), path, &ev, match, &sends);
+    ck_assert_int_eq(count_overlaps(&ev, match, 1), 0);
     hm_t_rmtree(tmp);
 }
 END_TEST
@@ -291,8 +356,7 @@ static void send_two(hm_node_t *n, void *s)
 START_TEST(test_deadlock_full_mailboxes)
 {
     hm_algorithm_t a = hm_t_algo(send_two, hm_t_verify_ok);
-    hm_trun_t r =
-        hm_t_run_algo(cube(1, "all-port", "sbt-broadcast", ",\"mailbox\":{\"capacity\":1}"), &a);
+    hm_trun_t r = hm_t_run_algo(cube_lc2(1, ",\"mailbox\":{\"capacity\":1}"), &a);
     ck_assert_int_eq(r.rc, 3);
     ck_assert_str_eq(r.message,
                      "deadlock (free-running clock): every node that has not returned is "
@@ -355,8 +419,7 @@ static void verify_fifo(hm_report_t *r)
 START_TEST(test_backpressure)
 {
     hm_algorithm_t a = hm_t_algo(producer_consumer, verify_fifo);
-    hm_trun_t r =
-        hm_t_run_algo(cube(1, "all-port", "sbt-broadcast", ",\"mailbox\":{\"capacity\":1}"), &a);
+    hm_trun_t r = hm_t_run_algo(cube_lc2(1, ",\"mailbox\":{\"capacity\":1}"), &a);
     ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.message ? r.message : "");
     ck_assert_str_eq(hm_t_str(&r, "verification"), "100 packets in order");
     ck_assert_int_eq(hm_t_int(&r, "transmissions"), BP_PACKETS);
@@ -366,6 +429,270 @@ START_TEST(test_backpressure)
     ck_assert_int_eq(hm_t_int(&r, "stalls"), free_int(&r, "blocked_sends"));
     ck_assert(json_real_value(json_object_get(free_obj(&r), "blocked_seconds")) > 0.0);
     hm_t_free(&r);
+}
+END_TEST
+
+/* ---- the port model in wall-clock time ------------------------------------------------ */
+
+/* send_two under all-port, one packet a link: the second send waits for the port
+ * (the first packet is never read), on both nodes: a deadlock that names the port. */
+START_TEST(test_deadlock_port)
+{
+    hm_algorithm_t a = hm_t_algo(send_two, hm_t_verify_ok);
+    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "sbt-broadcast", NULL), &a);
+    ck_assert_int_eq(r.rc, 3);
+    ck_assert_str_eq(r.message,
+                     "deadlock (free-running clock): every node that has not returned is "
+                     "blocked\n"
+                     "  node 0 waits on node 1 (all-port port busy: its packet to node 1 is "
+                     "unread), at slot 1\n"
+                     "  node 1 waits on node 0 (all-port port busy: its packet to node 0 is "
+                     "unread), at slot 1");
+    json_t *t = json_object_get(free_obj(&r), "totals");
+    ck_assert_int_eq(json_integer_value(json_object_get(t, "port_waits")), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(t, "mailbox_full_waits")), 0);
+    ck_assert_int_eq(hm_t_int(&r, "transmissions"), 2);
+    hm_t_free(&r);
+}
+END_TEST
+
+/* The producer of test_backpressure under one-port: its port holds one packet until
+ * the consumer reads it, so the producer waits on its port and the mailbox (4) never
+ * holds more than one. */
+START_TEST(test_port_backpressure)
+{
+    hm_algorithm_t a = hm_t_algo(producer_consumer, verify_fifo);
+    hm_trun_t r = hm_t_run_algo(cube(1, "one-port-full", "sbt-broadcast", NULL), &a);
+    ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.message ? r.message : "");
+    ck_assert_str_eq(hm_t_str(&r, "verification"), "100 packets in order");
+    ck_assert_int_eq(hm_t_int(&r, "max_mailbox_depth"), 1);
+    json_t *t = json_object_get(free_obj(&r), "totals");
+    ck_assert_int_gt(json_integer_value(json_object_get(t, "port_waits")), 0);
+    ck_assert_int_gt(json_integer_value(json_object_get(t, "port_wait_ns")), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(t, "mailbox_full_waits")), 0);
+    ck_assert_int_eq(free_int(&r, "blocked_sends"), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(t, "packets")), BP_PACKETS);
+    hm_t_free(&r);
+}
+END_TEST
+
+/* ---- per link and per node ------------------------------------------------------------- */
+
+static int64_t sum_of(json_t *arr, const char *key)
+{
+    int64_t s = 0;
+    size_t i;
+    json_t *x;
+    json_array_foreach(arr, i, x)
+        s += json_integer_value(json_object_get(x, key));
+    return s;
+}
+
+static int64_t lat(json_t *o, const char *q)
+{
+    return json_integer_value(json_object_get(json_object_get(o, "latency_ns"), q));
+}
+
+/* The per-link and per-node figures add up to the totals; the totals' latency spans
+ * every link's; the hottest links are the links of most contention, in order. */
+static void check_sums(const hm_trun_t *r, int64_t packets, int64_t bytes)
+{
+    json_t *f = free_obj(r), *t = json_object_get(f, "totals");
+    json_t *links = json_object_get(f, "links"), *nodes = json_object_get(f, "nodes");
+    ck_assert_int_eq(json_integer_value(json_object_get(t, "packets")), packets);
+    ck_assert_int_eq(json_integer_value(json_object_get(t, "bytes")), bytes);
+    ck_assert_int_eq(hm_t_int(r, "transmissions"), packets);
+    static const char *const both[] = {
+        "packets",         "bytes", "port_waits", "port_wait_ns", "mailbox_full_waits",
+        "mailbox_full_ns", NULL};
+    for (int k = 0; both[k]; k++) {
+        int64_t want = json_integer_value(json_object_get(t, both[k]));
+        ck_assert_msg(sum_of(links, both[k]) == want, "links: %s", both[k]);
+        ck_assert_msg(sum_of(nodes, both[k]) == want, "nodes: %s", both[k]);
+    }
+    static const char *const by_node[] = {"lock_waits", "lock_wait_ns", "blocked_receives",
+                                          "blocked_receive_ns", NULL};
+    for (int k = 0; by_node[k]; k++)
+        ck_assert_msg(sum_of(nodes, by_node[k]) ==
+                          json_integer_value(json_object_get(t, by_node[k])),
+                      "nodes: %s", by_node[k]);
+    ck_assert_int_eq(free_int(r, "lock_waits"),
+                     json_integer_value(json_object_get(t, "lock_waits")));
+    ck_assert_int_le(sum_of(links, "lock_waits"), free_int(r, "lock_waits"));
+    size_t i;
+    json_t *x;
+    json_array_foreach(links, i, x) {
+        ck_assert_int_ge(lat(x, "min"), lat(t, "min"));
+        ck_assert_int_le(lat(x, "max"), lat(t, "max"));
+        ck_assert_int_le(lat(x, "p50"), lat(x, "p99"));
+    }
+    json_t *hot = json_object_get(f, "hottest_links");
+    int64_t top = INT64_MAX;
+    json_array_foreach(hot, i, x) {
+        int64_t c = json_integer_value(json_object_get(x, "contention_ns"));
+        ck_assert_int_le(c, top);
+        top = c;
+    }
+    json_array_foreach(links, i, x)
+        ck_assert_int_le(json_integer_value(json_object_get(x, "contention_ns")),
+                         json_array_size(hot) == 5 ? INT64_MAX : top);
+}
+
+START_TEST(test_link_node_sums)
+{
+    /* Ring allgather on Q_5: 32 * 31 packets of one 8-byte value each. */
+    hm_trun_t r = hm_t_run(cube(5, "one-port-full", "allgather-ring", NULL), NULL);
+    ck_assert_msg(r.rc == 0, "rc %d %s", r.rc, r.message ? r.message : "");
+    check_sums(&r, 32 * 31, 32 * 31 * 8);
+    ck_assert_int_eq(json_array_size(json_object_get(free_obj(&r), "links")), 32);
+    ck_assert_int_eq(json_array_size(json_object_get(free_obj(&r), "nodes")), 32);
+    ck_assert_int_eq(json_array_size(json_object_get(free_obj(&r), "hottest_links")), 5);
+    hm_t_free(&r);
+    /* Backpressure on a full mailbox: its time is on the link and its sender. */
+    hm_algorithm_t a = hm_t_algo(producer_consumer, verify_fifo);
+    r = hm_t_run_algo(cube_lc2(1, ",\"mailbox\":{\"capacity\":1}"), &a);
+    ck_assert_int_eq(r.rc, 0);
+    check_sums(&r, BP_PACKETS, 0);
+    json_t *link = json_array_get(json_object_get(free_obj(&r), "links"), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(link, "from")), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(link, "to")), 1);
+    ck_assert_int_gt(json_integer_value(json_object_get(link, "mailbox_full_ns")), 0);
+    hm_t_free(&r);
+}
+END_TEST
+
+/* ---- host controls ---------------------------------------------------------------------- */
+
+START_TEST(test_affinity_map)
+{
+    static const int cpus[] = {2, 5};
+    hm__options_t o = {.affinity = HM__AFFINITY_COMPACT};
+    static const int compact[8] = {2, 2, 2, 2, 5, 5, 5, 5}, scatter[8] = {2, 5, 2, 5, 2, 5, 2, 5};
+    for (int i = 0; i < 8; i++)
+        ck_assert_int_eq(hm__affinity_cpu(&o, cpus, 2, i, 8), compact[i]);
+    o.affinity = HM__AFFINITY_SCATTER;
+    for (int i = 0; i < 8; i++)
+        ck_assert_int_eq(hm__affinity_cpu(&o, cpus, 2, i, 8), scatter[i]);
+    /* Fewer nodes than CPUs: spread evenly (scatter), packed (compact). */
+    static const int many[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    ck_assert_int_eq(hm__affinity_cpu(&o, many, 8, 1, 2), 4);
+    o.affinity = HM__AFFINITY_COMPACT;
+    ck_assert_int_eq(hm__affinity_cpu(&o, many, 8, 1, 2), 1);
+    o.affinity = HM__AFFINITY_LIST;
+    o.affinity_n = 3;
+    o.affinity_cpus[0] = 7, o.affinity_cpus[1] = 3, o.affinity_cpus[2] = 1;
+    ck_assert_int_eq(hm__affinity_cpu(&o, cpus, 2, 4, 8), 3);
+    o.affinity = HM__AFFINITY_NONE;
+    ck_assert_int_eq(hm__affinity_cpu(&o, cpus, 2, 4, 8), -1);
+}
+END_TEST
+
+START_TEST(test_affinity_config)
+{
+    /* Pinned to CPU 0 (every host has it): the summary says so, and the run verifies. */
+    hm_trun_t r = hm_t_run(cube(3, "shout", "sbt-broadcast", NULL),
+                           (const char *[]){"clock.affinity=\"0\"", NULL});
+    ck_assert_msg(r.rc == 0, "rc %d %s", r.rc, r.message ? r.message : "");
+    json_t *h = json_object_get(free_obj(&r), "host");
+    ck_assert_str_eq(json_string_value(json_object_get(h, "affinity")), "list");
+    char *used = json_dumps(json_object_get(h, "pinned_cpus"), JSON_COMPACT);
+    ck_assert_str_eq(used, "[0]");
+    free(used);
+    ck_assert_int_ge(json_integer_value(json_object_get(h, "cpus_online")), 1);
+    ck_assert_ptr_nonnull(json_string_value(json_object_get(h, "cpu_model")));
+    ck_assert_msg(strncmp(json_string_value(json_object_get(h, "kernel")), "Linux ", 6) == 0, "%s",
+                  json_string_value(json_object_get(h, "kernel")));
+    hm_t_free(&r);
+    r = hm_t_run(cube(3, "shout", "sbt-broadcast", NULL),
+                 (const char *[]){"clock.affinity=compact", NULL});
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_str_eq(
+        json_string_value(json_object_get(json_object_get(free_obj(&r), "host"), "affinity")),
+        "compact");
+    hm_t_free(&r);
+    r = hm_t_run(cube(3, "shout", "sbt-broadcast", NULL),
+                 (const char *[]){"clock.affinity=\"0-\"", NULL});
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_str_eq(r.message, "test.json: clock.affinity: found \"0-\"; allowed: \"none\", "
+                                "\"compact\", \"scatter\", or CPUs: \"0-3,8\" or [0, 1]\n");
+    hm_t_free(&r);
+    r = hm_t_run(cube(3, "shout", "sbt-broadcast", NULL),
+                 (const char *[]){"clock.affinity=[0,1023]", NULL});
+    ck_assert_int_eq(r.rc, 2);
+    const char *want = "test.json: clock.affinity: found CPU 1023; allowed: the CPUs this "
+                       "process may use (0";
+    ck_assert_msg(strncmp(r.message, want, strlen(want)) == 0, "%s", r.message);
+    hm_t_free(&r);
+}
+END_TEST
+
+/* --repeat 3: three runs, each on its line, then the figures' min, median and max;
+ * in JSON the median is the middle of the three runs' values, the interval holds the
+ * mean. */
+START_TEST(test_repeat)
+{
+    char *out, *err;
+    const char *cfg = HM_SRCDIR "/configs/q8_allgather_ring_free.json";
+    int rc = hm_t_exec(NULL, &out, &err,
+                       (const char *[]){"--repeat", "3", "--set", "output=null", "--set",
+                                        "topology.dim=4", cfg, NULL});
+    ck_assert_msg(rc == 0, "rc %d: %s", rc, err);
+    ck_assert_msg(strstr(out, "run 1: exit 0, verified, wall ") == out, "%s", out);
+    ck_assert_ptr_nonnull(strstr(out, "\nrun 2: exit 0, verified, wall "));
+    ck_assert_ptr_nonnull(strstr(out, "\nrun 3: exit 0, verified, wall "));
+    ck_assert_ptr_null(strstr(out, "run 4:"));
+    ck_assert_ptr_nonnull(strstr(out, "\nfigure "));
+    ck_assert_ptr_nonnull(strstr(out, " median "));
+    ck_assert_ptr_nonnull(strstr(out, "\nfree.totals.packets                           240         "
+                                      "   240            240  [240, 240]\n"));
+    free(out);
+    free(err);
+    rc = hm_t_exec(NULL, &out, &err,
+                   (const char *[]){"--repeat", "3", "--json", "--set", "output=null", "--set",
+                                    "topology.dim=4", cfg, NULL});
+    ck_assert_int_eq(rc, 0);
+    json_t *j = json_loads(out, 0, NULL);
+    ck_assert_ptr_nonnull(j);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "repeat")), 3);
+    json_t *runs = json_object_get(j, "runs");
+    ck_assert_int_eq(json_array_size(runs), 3);
+    double w[3];
+    for (int i = 0; i < 3; i++)
+        w[i] = json_real_value(json_object_get(
+            json_object_get(json_array_get(runs, (size_t)i), "figures"), "wall_seconds"));
+    double lo = w[0] < w[1] ? w[0] : w[1], hi = w[0] < w[1] ? w[1] : w[0];
+    double mid = w[2] < lo ? lo : w[2] > hi ? hi : w[2];
+    json_t *ws = json_object_get(json_object_get(j, "stats"), "wall_seconds");
+    ck_assert(json_real_value(json_object_get(ws, "median")) == mid);
+    double mean = json_real_value(json_object_get(ws, "mean"));
+    json_t *ci = json_object_get(ws, "ci95");
+    ck_assert(json_real_value(json_array_get(ci, 0)) <= mean);
+    ck_assert(json_real_value(json_array_get(ci, 1)) >= mean);
+    json_t *pk = json_object_get(json_object_get(j, "stats"), "free.totals.packets");
+    ck_assert(json_real_value(json_object_get(pk, "median")) == 240.0);
+    json_decref(j);
+    free(out);
+    free(err);
+    /* Runs that stop early (max_slots: exit 3) are listed but not counted. */
+    rc = hm_t_exec(NULL, &out, &err,
+                   (const char *[]){"--repeat", "2", "--json", "--set", "output=null", "--set",
+                                    "topology.dim=2", "--set", "clock.max_slots=1", cfg, NULL});
+    ck_assert_int_eq(rc, 3);
+    j = json_loads(out, 0, NULL);
+    ck_assert_ptr_nonnull(j);
+    ck_assert_int_eq(json_array_size(json_object_get(j, "runs")), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(
+                         json_array_get(json_object_get(j, "runs"), 1), "exit_code")),
+                     3);
+    ck_assert_int_eq(json_object_size(json_object_get(j, "stats")), 0);
+    json_decref(j);
+    free(out);
+    free(err);
+    rc = hm_t_exec(NULL, &out, &err, (const char *[]){"--repeat", "0", cfg, NULL});
+    ck_assert_int_eq(rc, 2);
+    ck_assert_str_eq(err, "hypemu: --repeat: found 0; allowed: a number of runs 1..1000\n");
+    free(out);
+    free(err);
 }
 END_TEST
 
@@ -456,8 +783,8 @@ END_TEST
 START_TEST(test_max_slots_during_startup)
 {
     const char *cfg = "{\"topology\":{\"kind\":\"hypercube\",\"dim\":4},"
-                      "\"ports\":{\"model\":\"shout\"},\"mailbox\":{\"capacity\":256},"
-                      "\"algorithm\":{\"name\":\"successive-broadcast\",\"variant\":\"rotated\"},"
+                      "\"ports\":{\"model\":\"one-port-full\"},\"mailbox\":{\"capacity\":256},"
+                      "\"algorithm\":{\"name\":\"allgather-ring\"},"
                       "\"clock\":{\"mode\":\"free\",\"max_slots\":1}}";
     for (int i = 0; i < 40; i++) {
         hm_trun_t r = hm_t_run(cfg, NULL);
@@ -512,10 +839,11 @@ Suite *hm_suite_free(void)
     Suite *s = suite_create("free");
     TCase *algos = tcase_create("algorithms");
     tcase_add_loop_test(algos, test_sbt_free, 1, 9);
-    tcase_add_loop_test(algos, test_successive_free, 1, 9);
-    tcase_add_test(algos, test_successive_free_q1_in_order);
+    tcase_add_loop_test(algos, test_free_algorithms_verify, 0, 5);
+    tcase_add_test(algos, test_free_trees_q10);
+    tcase_add_test(algos, test_free_refuses_slot_algorithms);
     tcase_add_test(algos, test_shipped_free_config);
-    tcase_add_test(algos, test_free_events_causal);
+    tcase_add_test(algos, test_free_events_port_model);
     tcase_set_timeout(algos, 60);
     suite_add_tcase(s, algos);
     TCase *engine = tcase_create("engine");
@@ -523,6 +851,12 @@ Suite *hm_suite_free(void)
     tcase_add_test(engine, test_deadlock_after_return);
     tcase_add_test(engine, test_deadlock_full_mailboxes);
     tcase_add_test(engine, test_backpressure);
+    tcase_add_test(engine, test_deadlock_port);
+    tcase_add_test(engine, test_port_backpressure);
+    tcase_add_test(engine, test_link_node_sums);
+    tcase_add_test(engine, test_affinity_map);
+    tcase_add_test(engine, test_affinity_config);
+    tcase_add_test(engine, test_repeat);
     tcase_add_test(engine, test_logical_clock);
     tcase_add_test(engine, test_max_slots);
     tcase_add_test(engine, test_max_slots_during_startup);

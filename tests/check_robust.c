@@ -60,7 +60,7 @@ START_TEST(test_set_key_not_utf8)
     /* UTF-8 keys and values go through, and reach the checks. */
     m = set_errors((const char *const[]){"clock.\xce\xbc=\xce\xbc", NULL});
     ck_assert_str_eq(m, "test.json: clock.\xce\xbc: unknown key; allowed keys: mode, "
-                        "max_slots\n");
+                        "max_slots, affinity\n");
     free(m);
 
     /* The program: exit 2 and the message, also with the bad key last. */

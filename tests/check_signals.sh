@@ -66,3 +66,23 @@ if int(open(tmp + "/twice.rc").read()) != 130:
          open(tmp + "/twice.err").read().strip()))
 print("SIGINT 130, SIGTERM 143: summaries interrupted, outputs parse")
 PY
+# --repeat (doc/contention.md): SIGTERM stops the repetitions; exit 143, the runs done
+# so far listed, the last one interrupted (130), the statistics over the complete ones.
+("$bin" --repeat 1000 --json --set output=null --set topology.dim=8 "$cfg" \
+    >"$tmp/rep.json" 2>"$tmp/rep.err") &
+pid=$!
+sleep 1
+kill -s TERM "$pid" 2>/dev/null || true
+rc=0
+wait "$pid" || rc=$?
+python3 - "$tmp/rep.json" "$rc" <<'PY'
+import json, sys
+doc, rc = json.load(open(sys.argv[1])), int(sys.argv[2])
+runs = doc["runs"]
+if rc != 143 or not 1 <= len(runs) < 1000 or runs[-1]["exit_code"] != 130:
+    sys.exit("FAIL: --repeat and SIGTERM: exit %d, %d runs, last exit %s"
+             % (rc, len(runs), runs[-1]["exit_code"] if runs else None))
+if len(runs) > 1 and doc["stats"]["wall_seconds"]["min"] <= 0:
+    sys.exit("FAIL: --repeat stats %s" % doc["stats"])
+print("--repeat: SIGTERM after %d runs, exit 143" % len(runs))
+PY

@@ -69,6 +69,8 @@ static void usage(FILE *f)
             "                    (with --json: the whole catalogue as one JSON document)\n"
             "  --timeline-nodes LIST  the text timeline shows these nodes only, e.g. 0-3,8\n"
             "                    (the same as --set output.nodes=LIST)\n"
+            "  --repeat N        run N times (1..1000); min, median, max and a 95%% interval\n"
+            "                    of the wall time and of each contention figure\n"
             "\n"
             "exit codes: 0 verified, 1 verification failed or strict port-model violation,\n"
             "            2 bad usage or config, 3 deadlock or clock.max_slots, 4 system error\n");
@@ -375,9 +377,22 @@ static int stdout_done(int rc)
     return HM_EXIT_SYSTEM;
 }
 
+/* --repeat N: N in 1..1000, or -1 after saying what is allowed. */
+static int repeat_arg(const char *v)
+{
+    char *end = NULL;
+    long n = v ? strtol(v, &end, 10) : 0;
+    if (!v || end == v || *end || n < 1 || n > 1000) {
+        fprintf(stderr, "hypemu: --repeat: found %s; allowed: a number of runs 1..1000\n",
+                v ? v : "nothing");
+        return -1;
+    }
+    return (int)n;
+}
+
 int main(int argc, char **argv)
 {
-    int json = 0, validate = 0;
+    int json = 0, validate = 0, repeat = 0;
     const char *timeline_nodes = NULL; /* --timeline-nodes LIST */
     const char *file = NULL;
     char **sets = calloc((size_t)argc, sizeof *sets);
@@ -417,6 +432,11 @@ int main(int argc, char **argv)
                 free(sets);
                 return HM_EXIT_USAGE;
             }
+        } else if (strcmp(a, "--repeat") == 0) {
+            if ((repeat = repeat_arg(i + 1 < argc ? argv[++i] : NULL)) < 0) {
+                free(sets);
+                return HM_EXIT_USAGE;
+            }
         } else if (strcmp(a, "--timeline-nodes") == 0) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "hypemu: --timeline-nodes needs a list of nodes, e.g. 0-3,8\n");
@@ -427,7 +447,7 @@ int main(int argc, char **argv)
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr,
                     "hypemu: unknown option %s; allowed: --json, --set, --timeline-nodes, "
-                    "--validate, --list, --help, --version\n",
+                    "--validate, --list, --help, --version, --repeat\n",
                     a);
             free(sets);
             return HM_EXIT_USAGE;
@@ -474,6 +494,13 @@ int main(int argc, char **argv)
     hm__result_t res;
     cfg.opt.interrupt = &interrupt_flag;
     catch_signals();
+    if (repeat > 0) {
+        rc = hm__run_repeat(&cfg, repeat, json, stdout);
+        if (rc == HM_EXIT_INTERRUPTED && interrupt_signal == SIGTERM)
+            rc = 128 + SIGTERM;
+        hm__config_free(&cfg);
+        return stdout_done(rc);
+    }
     rc = hm__run_config(&cfg, &res);
     if (rc == HM_EXIT_INTERRUPTED && interrupt_signal == SIGTERM) {
         rc = 128 + SIGTERM;

@@ -29,6 +29,11 @@ void hm__cli_discard_temp_output(void);
 /* The exit code of a run that ended so (verified or not aside). */
 int hm__exit_code_of(hm__end_t end);
 
+/* repeat.c: --repeat N: cfg run n times; each run, then min/median/max and a 95%
+ * interval of every figure, on out (as one JSON object with as_json). Returns the
+ * first nonzero exit code of the runs, else 0. */
+int hm__run_repeat(const hm__config_t *cfg, int n, int as_json, FILE *out);
+
 /* summary.c */
 json_t *hm__summary_build(const hm__config_t *cfg, const hm__result_t *res);
 void hm__summary_print(FILE *f, const json_t *summary);

@@ -68,6 +68,33 @@ json_t *hm__summary_build(const hm__config_t *cfg, const hm__result_t *res)
     return o;
 }
 
+/* The free-running clock's object: its figures on one line, the hottest links one a
+ * line; the per-link and per-node lists only in --json. */
+static void print_free(FILE *f, const char *k, json_t *v)
+{
+    json_t *head = json_copy(v);
+    json_t *hot = json_object_get(v, "hottest_links");
+    size_t i;
+    json_t *x;
+    if (head) {
+        json_object_del(head, "links");
+        json_object_del(head, "nodes");
+        json_object_del(head, "hottest_links");
+    }
+    char *text = head ? json_dumps(head, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    fprintf(f, "%-18s %s\n", k, text ? text : "?");
+    free(text);
+    json_decref(head);
+    json_array_foreach(hot, i, x) {
+        text = json_dumps(x, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        fprintf(f, "%-18s %s\n", i ? "" : "hottest_links", text ? text : "?");
+        free(text);
+    }
+    fprintf(f, "%-18s %zu links, %zu nodes: in --json\n", "per_link_node",
+            json_array_size(json_object_get(v, "links")),
+            json_array_size(json_object_get(v, "nodes")));
+}
+
 void hm__summary_print(FILE *f, const json_t *s)
 {
     const char *k;
@@ -84,6 +111,10 @@ void hm__summary_print(FILE *f, const json_t *s)
             fprintf(f, "%-18s %lld  (%s)\n", k,
                     (long long)json_integer_value(json_object_get(v, "value")),
                     json_string_value(json_object_get(v, "expression")));
+            continue;
+        }
+        if (json_is_object(v) && json_is_array(json_object_get(v, "links"))) {
+            print_free(f, k, v);
             continue;
         }
         if (json_is_string(v)) {

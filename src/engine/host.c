@@ -12,10 +12,12 @@
  * The figures come from /proc and getrlimit at the moment of the call; the tasks
  * already on the host (/proc/loadavg) and this process's mappings are subtracted.
  */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "hm_internal.h"
@@ -118,4 +120,87 @@ int64_t hm__host_thread_limit(int64_t want, size_t stack, char *buf, size_t len)
                      (long long)(lim[pick].room > 0 ? lim[pick].room : 0), lim[pick].fix);
     }
     return tight < 0 ? INT64_MAX : (lim[tight].room > 0 ? lim[tight].room : 0);
+}
+
+/* ---- CPUs and affinity (clock.affinity, README "Free-running mode") ---- */
+
+int hm__allowed_cpus(int *cpus)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    int n = 0;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return 0;
+    for (int c = 0; c < CPU_SETSIZE && c < HM__AFFINITY_MAX; c++)
+        if (CPU_ISSET(c, &set))
+            cpus[n++] = c;
+    return n;
+}
+
+/* compact: consecutive nodes share a CPU, node i on CPU i / ceil(nodes / n); scatter:
+ * consecutive nodes on different CPUs, node i on CPU i mod n (spread evenly when
+ * there are fewer nodes than CPUs); a list: node i on the list's CPU i mod length. */
+int hm__affinity_cpu(const hm__options_t *opt, const int *cpus, int n, int node, int nodes)
+{
+    switch (opt->affinity) {
+    case HM__AFFINITY_COMPACT:
+        return n > 0 ? cpus[node / ((nodes + n - 1) / n)] : -1;
+    case HM__AFFINITY_SCATTER:
+        if (n <= 0)
+            return -1;
+        return nodes < n ? cpus[(int64_t)node * n / nodes] : cpus[node % n];
+    case HM__AFFINITY_LIST:
+        return opt->affinity_cpus[node % opt->affinity_n];
+    default:
+        return -1;
+    }
+}
+
+/* "model name" of /proc/cpuinfo (the first CPU), or "unknown". */
+static void cpu_model(char *buf, size_t len)
+{
+    snprintf(buf, len, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (strncmp(line, "model name", 10) != 0 || !colon)
+            continue;
+        colon += strspn(colon + 1, " \t") + 1;
+        colon[strcspn(colon, "\n")] = '\0';
+        snprintf(buf, len, "%s", colon);
+        break;
+    }
+    fclose(f);
+}
+
+json_t *hm__host_json(const hm__machine_t *m)
+{
+    static const char *const names[] = {"none", "compact", "scatter", "list"};
+    int cpus[HM__AFFINITY_MAX];
+    int allowed = hm__allowed_cpus(cpus);
+    char model[256], kernel[300] = "unknown";
+    cpu_model(model, sizeof model);
+    struct utsname u;
+    if (uname(&u) == 0)
+        snprintf(kernel, sizeof kernel, "%s %s %s", u.sysname, u.release, u.machine);
+    json_t *used = json_array();
+    if (m->opt.affinity != HM__AFFINITY_NONE) {
+        /* The distinct CPUs the node threads were pinned to, ascending. */
+        char seen[HM__AFFINITY_MAX] = {0};
+        for (int i = 0; i < m->info.nodes; i++) {
+            int c = hm__affinity_cpu(&m->opt, cpus, allowed, i, m->info.nodes);
+            if (c >= 0 && c < HM__AFFINITY_MAX)
+                seen[c] = 1;
+        }
+        for (int c = 0; c < HM__AFFINITY_MAX; c++)
+            if (seen[c])
+                json_array_append_new(used, json_integer(c));
+    }
+    return json_pack("{s:I, s:i, s:s, s:s, s:s, s:o}", "cpus_online",
+                     (json_int_t)sysconf(_SC_NPROCESSORS_ONLN), "cpus_allowed", allowed,
+                     "cpu_model", model, "kernel", kernel, "affinity", names[m->opt.affinity],
+                     "pinned_cpus", used);
 }

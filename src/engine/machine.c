@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <sched.h>
+
 #include "hm_internal.h"
 
 const hm__transport_t *hm__transport_for(const hm__options_t *opt)
@@ -102,6 +104,18 @@ int hm__machine_create(hm__machine_t **out, const hm__options_t *opt, const hm_a
     return 0;
 }
 
+/* clock.affinity: the CPU of node i's thread, in its attributes. */
+static void pin(const hm__machine_t *m, pthread_attr_t *attr, const int *cpus, int n, int i)
+{
+    int c = hm__affinity_cpu(&m->opt, cpus, n, i, m->info.nodes);
+    if (c < 0)
+        return;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(c, &set);
+    pthread_attr_setaffinity_np(attr, sizeof set, &set);
+}
+
 /* Create the node threads; returns how many exist. */
 static int start_threads(hm__machine_t *m)
 {
@@ -115,9 +129,11 @@ static int start_threads(hm__machine_t *m)
     if (stack < (size_t)PTHREAD_STACK_MIN)
         stack = PTHREAD_STACK_MIN;
     pthread_attr_setstacksize(&attr, stack);
+    int cpus[HM__AFFINITY_MAX], ncpus = hm__allowed_cpus(cpus);
     int created = 0;
     for (; created < n; created++) {
         hm_node_t *nd = &m->nodes[created];
+        pin(m, &attr, cpus, ncpus, created);
         nd->started = 1; /* before the thread exists: it may end slot 0 at once */
         int rc = pthread_create(&nd->thread, &attr, node_thread, nd);
         /* EAGAIN can be passing (other processes' threads, a system limit): try again

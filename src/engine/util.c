@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hm_internal.h"
 
@@ -65,6 +66,13 @@ const char *hm_ports_name(hm_ports_kind_t k)
 
 /* Append an event to node n's own log. Called by n's thread during its slot, or by
  * the clock while every node sleeps: never by two threads at once, so no lock. */
+int64_t hm__now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 void hm__log_event(hm_node_t *n, hm__event_kind_t kind, int64_t slot, int port, int peer, int msg,
                    int64_t value, int64_t dur, uint64_t flow, char *text)
 {
@@ -80,6 +88,7 @@ void hm__log_event(hm_node_t *n, hm__event_kind_t kind, int64_t slot, int port, 
         .dur = dur,
         .flow = flow,
         .text = text,
+        .ns = n->m->opt.free_mode ? hm__now_ns() : 0,
     };
     if (HM__PUSH(n->log, e) != 0) {
         free(text);

@@ -56,6 +56,8 @@ int hm__write_events(const hm__outcome_t *o, FILE *f)
             fputs(",\"text\":", f);
             hm__put_json_string(f, e->text);
         }
+        if (e->ns > 0) /* the free-running clock's wall-clock stamp */
+            fprintf(f, ",\"ns\":%lld", (long long)e->ns);
         fputs("}\n", f);
     }
     return ferror(f) ? -1 : 0;

@@ -275,7 +275,11 @@ const hm_algorithm_t hm_algo_successive_broadcast = {
     .ports = HM_BIT(HM_PORTS_SHOUT) | HM_BIT(HM_PORTS_ALL_PORT),
     .default_ports = HM_PORTS_SHOUT,
     .specs = succ_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET)},
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET),
+              .clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
+              .clock_why = "Lemma 1's order rests on the slot timing: without the global slot "
+                           "mu_(j+1) overtakes mu_j, and under the port model the broadcasts "
+                           "block one another"},
     .problem = HM_PROBLEM_BROADCAST,
     .setup = succ_setup,
     .node_main = succ_node,
