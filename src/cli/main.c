@@ -58,6 +58,9 @@ static void usage(FILE *f)
             "                    (with --json: the whole catalogue as one JSON document)\n"
             "  --timeline-nodes LIST  the text timeline shows these nodes only, e.g. 0-3,8\n"
             "                    (the same as --set output.nodes=LIST)\n"
+            "  --progress        a progress line on stderr during the run, even when stderr\n"
+            "                    is not a terminal (by default: on a terminal, after 2 s)\n"
+            "  --quiet           no progress line\n"
             "\n"
             "exit codes: 0 verified, 1 verification failed or strict port-model violation,\n"
             "            2 bad usage or config, 3 deadlock or clock.max_slots, 4 system error\n");
@@ -344,6 +347,15 @@ static int validate_config(const hm__config_t *cfg, const char *file)
     }
     if (cfg->algo->teardown)
         cfg->algo->teardown(s.state);
+    /* A warning, not an error: the host's room for threads changes with its load
+     * (README "Many nodes"). */
+    char why[512];
+    int64_t nodes = cfg->opt.info.nodes;
+    if (hm__host_thread_limit(nodes, hm__stack_size(&cfg->opt), why, sizeof why) < nodes)
+        fprintf(stderr,
+                "hypemu: %s: warning: the run needs %lld threads (one per node), more than the "
+                "host allows now: %s\n",
+                file, (long long)nodes, why);
     printf("%s: valid (%s on %s, %d nodes, %s ports)\n", file, cfg->algo->name,
            hm_topology_name(cfg->opt.info.topology), cfg->opt.info.nodes,
            hm_ports_name(cfg->opt.info.ports));
@@ -366,8 +378,8 @@ static int stdout_done(int rc)
 
 int main(int argc, char **argv)
 {
-    int json = 0, validate = 0;
-    const char *timeline_nodes = NULL; /* --timeline-nodes LIST */
+    int json = 0, validate = 0, progress = 0; /* --progress 1, --quiet -1 */
+    const char *timeline_nodes = NULL;        /* --timeline-nodes LIST */
     const char *file = NULL;
     char **sets = calloc((size_t)argc, sizeof *sets);
     int nsets = 0;
@@ -396,6 +408,8 @@ int main(int argc, char **argv)
             json = 1;
         } else if (strcmp(a, "--validate") == 0) {
             validate = 1;
+        } else if (strcmp(a, "--progress") == 0 || strcmp(a, "--quiet") == 0) {
+            progress = a[2] == 'p' ? 1 : -1;
         } else if (strcmp(a, "--set") == 0 || strncmp(a, "--set=", 6) == 0) {
             if (a[5] == '=')
                 sets[nsets++] = argv[i] + 6;
@@ -416,7 +430,7 @@ int main(int argc, char **argv)
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr,
                     "hypemu: unknown option %s; allowed: --json, --set, --timeline-nodes, "
-                    "--validate, --list, --help, --version\n",
+                    "--validate, --list, --progress, --quiet, --help, --version\n",
                     a);
             free(sets);
             return HM_EXIT_USAGE;
@@ -462,6 +476,7 @@ int main(int argc, char **argv)
 
     hm__result_t res;
     cfg.opt.interrupt = &interrupt_flag;
+    cfg.progress = progress;
     catch_signals();
     rc = hm__run_config(&cfg, &res);
     if (rc == HM_EXIT_INTERRUPTED && interrupt_signal == SIGTERM) {
