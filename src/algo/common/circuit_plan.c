@@ -202,81 +202,114 @@ static int path_load(int32_t *load, int cols, int s, int d, int delta)
     return k;
 }
 
+/* The timing of one plan: its sends bucketed by step, and the links they load. */
+typedef struct timing_s {
+    hm_plan_t *p;
+    const hm_machine_info_t *mi;
+    size_t *first;    /* first[s]..first[s + 1]: step s's entries of by */
+    int32_t (*by)[2]; /* (node, op index) */
+    int32_t *load;    /* circuits per directed link */
+    size_t *stamp;    /* per node: the last step (+1) it sent in, it received in */
+    double unit;      /* bytes a piece counts */
+    int cols;
+} timing_t;
+
+/* Bucket the ops by step (counting sort, building order kept). Returns 0 or -1. */
+static int bucket_steps(timing_t *t, size_t steps)
+{
+    hm_plan_t *p = t->p;
+    for (int n = 0; n < p->nodes; n++)
+        for (size_t i = 0; i < p->nops[n]; i++)
+            t->first[p->ops[n][i].step + 1]++;
+    for (size_t s = 1; s <= steps; s++)
+        t->first[s] += t->first[s - 1];
+    size_t *fill = calloc(steps, sizeof *fill);
+    if (!fill)
+        return -1;
+    for (int n = 0; n < p->nodes; n++)
+        for (size_t i = 0; i < p->nops[n]; i++) {
+            int st = p->ops[n][i].step;
+            size_t at = t->first[st] + fill[st]++;
+            t->by[at][0] = n;
+            t->by[at][1] = (int32_t)i;
+        }
+    free(fill);
+    return 0;
+}
+
+/* The length of step s: its longest op, every send costed with the circuits that
+ * share its busiest link. Returns it, or -3 when a node sends or receives twice. */
+static int64_t step_length(timing_t *t, size_t s)
+{
+    hm_plan_t *p = t->p;
+    const hm_machine_info_t *mi = t->mi;
+    int64_t dur = 0;
+    for (size_t q = t->first[s]; q < t->first[s + 1]; q++) {
+        const hm_plan_op_t *op = &p->ops[t->by[q][0]][t->by[q][1]];
+        if (op->kind != HM_PLAN_SEND)
+            continue;
+        path_load(t->load, t->cols, t->by[q][0], op->peer, 1);
+        /* One send and one receive per node and step (Seidel's "transmit one and
+         * receive one"), or the step would outlast its nominal length: a builder
+         * bug, caught here rather than as a slower run. */
+        if (t->stamp[2 * t->by[q][0]] == s + 1 || t->stamp[2 * op->peer + 1] == s + 1)
+            return -3;
+        t->stamp[2 * t->by[q][0]] = t->stamp[2 * op->peer + 1] = s + 1;
+    }
+    for (size_t q = t->first[s]; q < t->first[s + 1]; q++) {
+        const hm_plan_op_t *op = &p->ops[t->by[q][0]][t->by[q][1]];
+        int64_t d = op->slots;
+        if (op->kind == HM_PLAN_SEND) {
+            /* ceil(k/2^nu) * a * m + b, k the circuits on its busiest link. */
+            int k = path_load(t->load, t->cols, t->by[q][0], op->peer, 0);
+            double factor = (double)((k + mi->link_capacity - 1) / mi->link_capacity);
+            double pieces = (double)set_size(op->mask);
+            d = hm_plan_slots(factor * mi->cost_a * pieces * t->unit + mi->cost_b);
+            if (d < 1)
+                d = 1;
+        }
+        if (d > dur)
+            dur = d;
+    }
+    for (size_t q = t->first[s]; q < t->first[s + 1]; q++) {
+        const hm_plan_op_t *op = &p->ops[t->by[q][0]][t->by[q][1]];
+        if (op->kind == HM_PLAN_SEND)
+            path_load(t->load, t->cols, t->by[q][0], op->peer, -1);
+    }
+    return dur;
+}
+
 int hm_plan_time(hm_plan_t *p, const hm_machine_info_t *mi, int until)
 {
     int rc = -1;
     p->timed_until = until;
     size_t steps = (size_t)p->last_step + 2, total = 0;
     int64_t *dur = calloc(steps, sizeof *dur);
-    size_t *first = calloc(steps + 1, sizeof *first);
-    int32_t *load = calloc((size_t)p->nodes * 4, sizeof *load);
-    size_t *stamp = calloc((size_t)p->nodes * 2, sizeof *stamp);
+    timing_t t = {p,
+                  mi,
+                  calloc(steps + 1, sizeof *t.first),
+                  NULL,
+                  calloc((size_t)p->nodes * 4, sizeof *t.load),
+                  calloc((size_t)p->nodes * 2, sizeof *t.stamp),
+                  0,
+                  0};
     p->start = calloc(steps, sizeof *p->start);
     for (int n = 0; n < p->nodes; n++)
         total += p->nops[n];
     /* The sends of each step, bucketed: (node, op index) pairs. */
-    int32_t(*by)[2] = malloc((total ? total : 1) * sizeof *by);
-    if (!dur || !first || !load || !stamp || !p->start || !by)
+    t.by = malloc((total ? total : 1) * sizeof *t.by);
+    if (!dur || !t.first || !t.load || !t.stamp || !p->start || !t.by || bucket_steps(&t, steps))
         goto done;
-    for (int n = 0; n < p->nodes; n++)
-        for (size_t i = 0; i < p->nops[n]; i++)
-            first[p->ops[n][i].step + 1]++;
-    for (size_t s = 1; s <= steps; s++)
-        first[s] += first[s - 1];
-    {
-        size_t *fill = calloc(steps, sizeof *fill);
-        if (!fill)
-            goto done;
-        for (int n = 0; n < p->nodes; n++)
-            for (size_t i = 0; i < p->nops[n]; i++) {
-                int st = p->ops[n][i].step;
-                size_t at = first[st] + fill[st]++;
-                by[at][0] = n;
-                by[at][1] = (int32_t)i;
-            }
-        free(fill);
-    }
     /* The paper's lengths at m' = pieces * u: every piece counts u = ceil(bytes/pieces)
      * bytes, as if the message were padded to a multiple of the pieces (no piece is
      * longer; only the last ones are shorter). */
-    double unit = (double)((p->bytes + p->pieces - 1) / p->pieces);
-    int cols = mi->cols > 0 ? mi->cols : p->nodes;
-    for (size_t s = 0; s + 1 < steps && (int)s <= until; s++) {
-        for (size_t q = first[s]; q < first[s + 1]; q++) {
-            const hm_plan_op_t *op = &p->ops[by[q][0]][by[q][1]];
-            if (op->kind != HM_PLAN_SEND)
-                continue;
-            path_load(load, cols, by[q][0], op->peer, 1);
-            /* One send and one receive per node and step (Seidel's "transmit one and
-             * receive one"), or the step would outlast its nominal length: a builder
-             * bug, caught here rather than as a slower run. */
-            if (stamp[2 * by[q][0]] == s + 1 || stamp[2 * op->peer + 1] == s + 1) {
-                rc = -3;
-                goto done;
-            }
-            stamp[2 * by[q][0]] = stamp[2 * op->peer + 1] = s + 1;
+    t.unit = (double)((p->bytes + p->pieces - 1) / p->pieces);
+    t.cols = mi->cols > 0 ? mi->cols : p->nodes;
+    for (size_t s = 0; s + 1 < steps && (int)s <= until; s++)
+        if ((dur[s] = step_length(&t, s)) < 0) {
+            rc = -3;
+            goto done;
         }
-        for (size_t q = first[s]; q < first[s + 1]; q++) {
-            const hm_plan_op_t *op = &p->ops[by[q][0]][by[q][1]];
-            int64_t d = op->slots;
-            if (op->kind == HM_PLAN_SEND) {
-                /* ceil(k/2^nu) * a * m + b, k the circuits on its busiest link. */
-                int k = path_load(load, cols, by[q][0], op->peer, 0);
-                double factor = (double)((k + mi->link_capacity - 1) / mi->link_capacity);
-                double pieces = (double)set_size(op->mask);
-                d = hm_plan_slots(factor * mi->cost_a * pieces * unit + mi->cost_b);
-                if (d < 1)
-                    d = 1;
-            }
-            if (d > dur[s])
-                dur[s] = d;
-        }
-        for (size_t q = first[s]; q < first[s + 1]; q++) {
-            const hm_plan_op_t *op = &p->ops[by[q][0]][by[q][1]];
-            if (op->kind == HM_PLAN_SEND)
-                path_load(load, cols, by[q][0], op->peer, -1);
-        }
-    }
     rc = 0;
     for (size_t s = 1; s < steps; s++) {
         p->start[s] = p->start[s - 1] + dur[s - 1];
@@ -288,10 +321,10 @@ int hm_plan_time(hm_plan_t *p, const hm_machine_info_t *mi, int until)
     p->timed_end = p->start[steps - 1];
 done:
     free(dur);
-    free(first);
-    free(load);
-    free(stamp);
-    free(by);
+    free(t.first);
+    free(t.load);
+    free(t.stamp);
+    free(t.by);
     return rc;
 }
 

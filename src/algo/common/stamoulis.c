@@ -245,118 +245,146 @@ static void root_emit(tp_node_t *t)
     hm_shout(t->n, (UINT64_C(1) << t->d) - 1, &p);
 }
 
-static void three_phase(tp_node_t *t)
+/* Phase 1: the node's rank r (and K where it is known); *t2 is the slot phase 2
+ * starts. Returns HM_OK, or what ended the run. */
+static int phase1(tp_node_t *t, int64_t a, int64_t *r, int64_t *t2)
 {
     const hm_st_state_t *st = t->st;
     hm_node_t *n = t->n;
     int d = t->d;
-    int64_t a = st->a[t->x], r = -1, t2 = 0;
-
-    /* Phase 1. */
     if (st->variant == HM_ST_PREFIX) {
         int64_t total;
-        if (hm_prefix_suffix(n, d, a, TAG_PREFIX, &r, &total) != HM_OK)
-            return;
-        hm_log(n, "phase 1: r_x = %lld", (long long)r);
+        int rc = hm_prefix_suffix(n, d, a, TAG_PREFIX, r, &total);
+        if (rc != HM_OK)
+            return rc;
+        hm_log(n, "phase 1: r_x = %lld", (long long)*r);
         if (t->x == 0) {
             hm_log(n, "phase 1: K = %lld, sent to e_1..e_%d", (long long)total, d);
             t->obs->prefix_total = total;
             hm_packet_t p = {.msg = -2, .value = total, .tag = TAG_K};
             hm_shout(n, (UINT64_C(1) << d) - 1, &p);
         }
-        if (hm_next_slot(n) != HM_OK)
-            return;
-        t2 = 2 * d + 1;
+        if ((rc = hm_next_slot(n)) != HM_OK)
+            return rc;
+        *t2 = 2 * d + 1;
     } else if (st->variant == HM_ST_MULTINODE) {
-        r = st->rank[t->x]; /* 2^d - x, known without communication */
+        *r = st->rank[t->x]; /* 2^d - x, known without communication */
         t->K = st->K;
     } else if (t->root || t->x == 0 || st->variant == HM_ST_RANDOM_FIXED) {
         t->K = st->K; /* randomized: nodes 0 and e_1..e_d know K; window: every node */
     }
-    t->obs->rank = r;
+    t->obs->rank = *r;
+    return HM_OK;
+}
 
-    /* Phase 2: the node's own packets. */
+/* Phase 2: route the node's own a packets towards their roots. */
+static int phase2(tp_node_t *t, int64_t a, int64_t r, int64_t t2)
+{
+    const hm_st_state_t *st = t->st;
     hm_rng_t rng;
     hm_rng_seed(&rng, st->seed ^ (UINT64_C(0x9e3779b97f4a7c15) * (t->x + 1)));
     for (int m = 1; m <= a; m++) {
         int j = st->variant == HM_ST_RANDOMIZED || st->variant == HM_ST_RANDOM_FIXED
-                    ? 1 + (int)hm_rng_below(&rng, (uint64_t)d)
-                    : hm_st_tree_of_rank(r - a + m, d);
-        if (route(t, j, hm_st_packet_id(st, (int)t->x, m), t2) != HM_OK)
-            return;
+                    ? 1 + (int)hm_rng_below(&rng, (uint64_t)t->d)
+                    : hm_st_tree_of_rank(r - a + m, t->d);
+        int rc = route(t, j, hm_st_packet_id(st, (int)t->x, m), t2);
+        if (rc != HM_OK)
+            return rc;
     }
+    return HM_OK;
+}
 
+/* Randomized-window: phase 2 ends at the window for every node; what has not reached
+ * its root by then is lost. Returns 0, or -1 (out of memory, the node failed). */
+static int window_drop(tp_node_t *t, int64_t now)
+{
+    if (t->st->variant != HM_ST_RANDOM_FIXED || now < t->st->window || !hm_portq_size(&t->q))
+        return 0;
+    t->obs->dropped += (int64_t)hm_portq_size(&t->q);
+    hm_portq_free(&t->q);
+    if (hm_portq_init(&t->q, t->d) != HM_OK) {
+        hm_fail(t->n, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/* A root decides whether phase 3 starts now; *wake is the slot to look again. */
+static void root_decide(tp_node_t *t, int64_t now, int64_t t2, int64_t *wake)
+{
+    const hm_st_state_t *st = t->st;
+    int d = t->d;
+    if (st->variant == HM_ST_RANDOM_FIXED) {
+        if (now >= st->window)
+            t->started = 1;
+        else
+            *wake = st->window;
+    } else if (st->variant == HM_ST_RANDOMIZED) {
+        if (t->go >= 0)
+            t->started = 1;
+        else if (t->reported != t->nheld) {
+            hm_packet_t c = {.msg = -3, .value = t->nheld, .tag = TAG_COUNT, .aux = t->root};
+            hm_send(t->n, t->root - 1, &c);
+            t->reported = t->nheld;
+        }
+    } else if (t->K >= 0) {
+        int64_t due = t2 + ceil_div(t->K, d) + d - 1;
+        if (now >= due && t->nheld >= hm_st_tree_load(t->K, t->root, d)) {
+            t->started = 1;
+            t->obs->overrun = now > due;
+        } else if (now < due) {
+            *wake = due;
+        }
+    }
+    if (t->started) {
+        t->obs->root_start = now;
+        hm_log(t->n, "phase 3: root e_%d broadcasts its %lld packets", t->root,
+               (long long)t->nheld);
+    }
+}
+
+/* Node 0, randomized: go once the roots hold K packets, not before the end of the
+ * window; *wake is the slot to look again. */
+static void go_check(tp_node_t *t, int64_t now, int64_t *wake)
+{
+    int64_t sum = 0;
+    for (int j = 1; j <= t->d; j++)
+        sum += t->counts[j];
+    if (sum != t->K)
+        return;
+    if (now >= t->st->window - 1) {
+        hm_packet_t g = {.msg = -4, .tag = TAG_GO};
+        hm_shout(t->n, (UINT64_C(1) << t->d) - 1, &g);
+        t->obs->go_slot = now;
+        hm_log(t->n, "the roots hold K = %lld packets: go", (long long)t->K);
+    } else {
+        *wake = t->st->window - 1;
+    }
+}
+
+static void three_phase(tp_node_t *t)
+{
+    const hm_st_state_t *st = t->st;
+    hm_node_t *n = t->n;
+    int64_t a = st->a[t->x], r = -1, t2 = 0;
+    if (phase1(t, a, &r, &t2) != HM_OK || phase2(t, a, r, t2) != HM_OK)
+        return;
     for (;;) {
         if (read_slot(t) != HM_OK)
             return;
         int64_t now = hm_now(n), wake = -1;
-
-        /* Randomized-window: phase 2 ends at the window for every node; what has not
-         * reached its root by then is lost. */
-        if (st->variant == HM_ST_RANDOM_FIXED && now >= st->window && hm_portq_size(&t->q)) {
-            t->obs->dropped += (int64_t)hm_portq_size(&t->q);
-            hm_portq_free(&t->q);
-            if (hm_portq_init(&t->q, d) != HM_OK) {
-                hm_fail(n, "out of memory");
-                return;
-            }
-        }
-
+        if (window_drop(t, now) != 0)
+            return;
         /* The roots decide when phase 3 starts. */
-        if (t->root && !t->started) {
-            if (st->variant == HM_ST_RANDOM_FIXED) {
-                if (now >= st->window)
-                    t->started = 1;
-                else
-                    wake = st->window;
-            } else if (st->variant == HM_ST_RANDOMIZED) {
-                if (t->go >= 0)
-                    t->started = 1;
-                else if (t->reported != t->nheld) {
-                    hm_packet_t c = {
-                        .msg = -3, .value = t->nheld, .tag = TAG_COUNT, .aux = t->root};
-                    hm_send(n, t->root - 1, &c);
-                    t->reported = t->nheld;
-                }
-            } else if (t->K >= 0) {
-                int64_t due = t2 + ceil_div(t->K, d) + d - 1;
-                if (now >= due && t->nheld >= hm_st_tree_load(t->K, t->root, d)) {
-                    t->started = 1;
-                    t->obs->overrun = now > due;
-                } else if (now < due) {
-                    wake = due;
-                }
-            }
-            if (t->started) {
-                t->obs->root_start = now;
-                hm_log(n, "phase 3: root e_%d broadcasts its %lld packets", t->root,
-                       (long long)t->nheld);
-            }
-        }
+        if (t->root && !t->started)
+            root_decide(t, now, t2, &wake);
         if (t->started && !t->term_sent)
             root_emit(t);
-
-        /* Node 0, randomized: go once the roots hold K packets, not before the end of
-         * the window. */
-        if (t->counts && t->obs->go_slot < 0) {
-            int64_t sum = 0;
-            for (int j = 1; j <= d; j++)
-                sum += t->counts[j];
-            if (sum == t->K) {
-                if (now >= st->window - 1) {
-                    hm_packet_t g = {.msg = -4, .tag = TAG_GO};
-                    hm_shout(n, (UINT64_C(1) << d) - 1, &g);
-                    t->obs->go_slot = now;
-                    hm_log(n, "the roots hold K = %lld packets: go", (long long)t->K);
-                } else {
-                    wake = st->window - 1;
-                }
-            }
-        }
-
+        if (t->counts && t->obs->go_slot < 0)
+            go_check(t, now, &wake);
         if (hm_portq_send(&t->q, n, st->cap) < 0)
             return;
-        if (t->terms == d && hm_portq_size(&t->q) == 0)
+        if (t->terms == t->d && hm_portq_size(&t->q) == 0)
             return;
         int rc;
         if (hm_portq_size(&t->q) > 0 || (t->started && !t->term_sent) || wake == now + 1)
@@ -463,18 +491,13 @@ void hm_st_report_common(hm_report_t *r, const hm_st_state_t *st)
     r->lower = hm_st_lower_bound(st->d, st->K);
 }
 
-void hm_st_three_phase_verify(hm_report_t *r)
+/* The roots' view: N_j, when phase 2 really ended, when phase 3 began (r->extra "N",
+ * "max_N", "phases"). Returns max N_j; *overrun when a root started late. */
+static int64_t roots_view(hm_report_t *r, const hm_st_state_t *st, int *overrun)
 {
-    const hm_st_state_t *st = r->state;
     int d = st->d;
-    char why[256];
-    int ok = hm_st_check_delivery(r, st, why, sizeof why);
-    hm_st_report_common(r, st);
-
-    /* The roots' view: N_j, when phase 2 really ended, when phase 3 began. */
     json_t *nj = json_array();
     int64_t maxn = 0, last = -1, start = -1, t2 = st->variant == HM_ST_PREFIX ? 2 * d + 1 : 0;
-    int overrun = 0, within = 1;
     for (int j = 1; j <= d; j++) {
         const hm_st_obs_t *o = hm_st_obs(r, hm_st_root(j));
         json_array_append_new(nj, json_integer(o->root_count));
@@ -484,7 +507,7 @@ void hm_st_three_phase_verify(hm_report_t *r)
             last = o->root_last;
         if (start < 0 || (o->root_start >= 0 && o->root_start < start))
             start = o->root_start;
-        overrun |= o->overrun;
+        *overrun |= o->overrun;
     }
     json_object_set_new(r->extra, "N", nj);
     json_object_set_new(r->extra, "max_N", json_integer(maxn));
@@ -496,75 +519,109 @@ void hm_st_three_phase_verify(hm_report_t *r)
     json_object_set_new(ph, "routing_last_arrival", json_integer(last < 0 ? 0 : last - t2 + 1));
     json_object_set_new(ph, "broadcast", json_integer(r->completion_slots - start));
     json_object_set_new(r->extra, "phases", ph);
+    return maxn;
+}
 
-    int64_t q = (st->K + d - 1) / d;
-    if (st->variant == HM_ST_PREFIX) {
-        r->bound_expr = "2ceil(K/d)+4d";
-        r->bound = 2 * q + 4 * d;
-        if (hm_st_obs(r, 0)->prefix_total != st->K) {
+/* Prefix: the bound, and the parallel prefix's K and ranks. */
+static int verify_prefix(hm_report_t *r, const hm_st_state_t *st, int ok, char *why, size_t len)
+{
+    int d = st->d;
+    r->bound_expr = "2ceil(K/d)+4d";
+    r->bound = 2 * ((st->K + d - 1) / d) + 4 * d;
+    if (hm_st_obs(r, 0)->prefix_total != st->K) {
+        ok = 0;
+        snprintf(why, len, "the parallel prefix gave K = %lld instead of %lld",
+                 (long long)hm_st_obs(r, 0)->prefix_total, (long long)st->K);
+    }
+    for (int x = 0; x < st->p && ok; x++)
+        if (hm_st_obs(r, x)->rank != st->rank[x]) {
             ok = 0;
-            snprintf(why, sizeof why, "the parallel prefix gave K = %lld instead of %lld",
-                     (long long)hm_st_obs(r, 0)->prefix_total, (long long)st->K);
+            snprintf(why, len,
+                     "the parallel prefix gave node %d rank %lld instead "
+                     "of %lld",
+                     x, (long long)hm_st_obs(r, x)->rank, (long long)st->rank[x]);
         }
-        for (int x = 0; x < st->p && ok; x++)
-            if (hm_st_obs(r, x)->rank != st->rank[x]) {
-                ok = 0;
-                snprintf(why, sizeof why,
-                         "the parallel prefix gave node %d rank %lld instead "
-                         "of %lld",
-                         x, (long long)hm_st_obs(r, x)->rank, (long long)st->rank[x]);
-            }
+    return ok;
+}
+
+/* Randomized-window: correct if and only if every N_j fits the window. */
+static int verify_window(hm_report_t *r, const hm_st_state_t *st, int64_t maxn, int ok, char *why,
+                         size_t len)
+{
+    int d = st->d;
+    int64_t w = ceil_div((int64_t)st->c_star * st->K, d), emitted = 0, dropped = 0;
+    r->bound_expr = "2ceil(C*K/d)+2d-1";
+    r->bound = 2 * w + 2 * d - 1;
+    for (int j = 1; j <= d; j++)
+        emitted += hm_st_obs(r, hm_st_root(j))->emitted;
+    for (int x = 0; x < st->p; x++)
+        dropped += hm_st_obs(r, x)->dropped;
+    int within = maxn <= w;
+    json_object_set_new(r->extra, "c_star", json_integer(st->c_star));
+    json_object_set_new(r->extra, "window", json_integer(st->window));
+    json_object_set_new(r->extra, "within_window", json_boolean(within));
+    json_object_set_new(r->extra, "lost", json_integer(st->K - emitted));
+    json_object_set_new(r->extra, "dropped_in_routing", json_integer(dropped));
+    json_object_set_new(r->extra, "succeeded", json_boolean(ok));
+    /* The paper: the algorithm is correct if and only if every N_j fits the
+     * window (phase 2 delivers N_j packets within N_j + d - 1 slots). */
+    if (ok != within) {
+        ok = 0;
+        snprintf(why, len, "max N_j = %lld %s ceil(C*K/d) = %lld but %lld packets were lost",
+                 (long long)maxn, within ? "<=" : ">", (long long)w, (long long)(st->K - emitted));
+    } else if (!ok) {
+        snprintf(why, len,
+                 "max N_j = %lld > ceil(C*K/d) = %lld: the fixed window was too short and "
+                 "%lld of the %lld packets were lost (the paper: correct with high "
+                 "probability only)",
+                 (long long)maxn, (long long)w, (long long)(st->K - emitted), (long long)st->K);
+    }
+    return ok;
+}
+
+/* Randomized: the bound of this draw. */
+static void verify_randomized(hm_report_t *r, const hm_st_state_t *st, int64_t maxn, int ok,
+                              char *why, size_t len)
+{
+    int d = st->d;
+    int64_t w = ceil_div((int64_t)st->c_star * st->K, d);
+    /* Within the window: every root held its packets in time for the go at the
+     * window's end, and max N_j <= ceil(C* K/d) so phase 3 fits its C* K/d + d. */
+    int fallback = hm_st_obs(r, 0)->go_slot > st->window - 1;
+    int within = !fallback && maxn <= w;
+    /* The bound of this draw (see the header): the paper's window bound when the
+     * draw fits it, else what the per-phase pipelining argument guarantees. */
+    r->bound_expr = within ? "2ceil(C*K/d)+2d+1" : "2max(ceil(C*K/d),max_N)+2d+1";
+    r->bound = 2 * (maxn > w ? maxn : w) + 2 * d + 1;
+    json_object_set_new(r->extra, "c_star", json_integer(st->c_star));
+    json_object_set_new(r->extra, "window", json_integer(st->window));
+    json_object_set_new(r->extra, "within_window", json_boolean(within));
+    json_object_set_new(r->extra, "fallback", json_boolean(fallback));
+    if (ok && !within)
+        snprintf(why + strlen(why), len - strlen(why),
+                 "; outside the C*K/d window (max N_j = %lld, fallback %s): the paper's "
+                 "window bound holds with high probability only",
+                 (long long)maxn, fallback ? "used" : "not needed");
+}
+
+void hm_st_three_phase_verify(hm_report_t *r)
+{
+    const hm_st_state_t *st = r->state;
+    int d = st->d;
+    char why[256];
+    int ok = hm_st_check_delivery(r, st, why, sizeof why);
+    hm_st_report_common(r, st);
+    int overrun = 0;
+    int64_t maxn = roots_view(r, st, &overrun);
+    if (st->variant == HM_ST_PREFIX) {
+        ok = verify_prefix(r, st, ok, why, sizeof why);
     } else if (st->variant == HM_ST_MULTINODE) {
         r->bound_expr = "2ceil(2^d/d)+2d-1";
-        r->bound = 2 * q + 2 * d - 1;
+        r->bound = 2 * ((st->K + d - 1) / d) + 2 * d - 1;
     } else if (st->variant == HM_ST_RANDOM_FIXED) {
-        int64_t w = ceil_div((int64_t)st->c_star * st->K, d), emitted = 0, dropped = 0;
-        r->bound_expr = "2ceil(C*K/d)+2d-1";
-        r->bound = 2 * w + 2 * d - 1;
-        for (int j = 1; j <= d; j++)
-            emitted += hm_st_obs(r, hm_st_root(j))->emitted;
-        for (int x = 0; x < st->p; x++)
-            dropped += hm_st_obs(r, x)->dropped;
-        within = maxn <= w;
-        json_object_set_new(r->extra, "c_star", json_integer(st->c_star));
-        json_object_set_new(r->extra, "window", json_integer(st->window));
-        json_object_set_new(r->extra, "within_window", json_boolean(within));
-        json_object_set_new(r->extra, "lost", json_integer(st->K - emitted));
-        json_object_set_new(r->extra, "dropped_in_routing", json_integer(dropped));
-        json_object_set_new(r->extra, "succeeded", json_boolean(ok));
-        /* The paper: the algorithm is correct if and only if every N_j fits the
-         * window (phase 2 delivers N_j packets within N_j + d - 1 slots). */
-        if (ok != within) {
-            ok = 0;
-            snprintf(
-                why, sizeof why, "max N_j = %lld %s ceil(C*K/d) = %lld but %lld packets were lost",
-                (long long)maxn, within ? "<=" : ">", (long long)w, (long long)(st->K - emitted));
-        } else if (!ok) {
-            snprintf(why, sizeof why,
-                     "max N_j = %lld > ceil(C*K/d) = %lld: the fixed window was too short and "
-                     "%lld of the %lld packets were lost (the paper: correct with high "
-                     "probability only)",
-                     (long long)maxn, (long long)w, (long long)(st->K - emitted), (long long)st->K);
-        }
+        ok = verify_window(r, st, maxn, ok, why, sizeof why);
     } else {
-        int64_t w = ceil_div((int64_t)st->c_star * st->K, d);
-        /* Within the window: every root held its packets in time for the go at the
-         * window's end, and max N_j <= ceil(C* K/d) so phase 3 fits its C* K/d + d. */
-        int fallback = hm_st_obs(r, 0)->go_slot > st->window - 1;
-        within = !fallback && maxn <= w;
-        /* The bound of this draw (see the header): the paper's window bound when the
-         * draw fits it, else what the per-phase pipelining argument guarantees. */
-        r->bound_expr = within ? "2ceil(C*K/d)+2d+1" : "2max(ceil(C*K/d),max_N)+2d+1";
-        r->bound = 2 * (maxn > w ? maxn : w) + 2 * d + 1;
-        json_object_set_new(r->extra, "c_star", json_integer(st->c_star));
-        json_object_set_new(r->extra, "window", json_integer(st->window));
-        json_object_set_new(r->extra, "within_window", json_boolean(within));
-        json_object_set_new(r->extra, "fallback", json_boolean(fallback));
-        if (ok && !within)
-            snprintf(why + strlen(why), sizeof why - strlen(why),
-                     "; outside the C*K/d window (max N_j = %lld, fallback %s): the paper's "
-                     "window bound holds with high probability only",
-                     (long long)maxn, fallback ? "used" : "not needed");
+        verify_randomized(r, st, maxn, ok, why, sizeof why);
     }
     if (ok && overrun) {
         ok = 0;

@@ -75,10 +75,11 @@ static uint32_t spread(int v, const uint32_t *pos, int bits)
     return r;
 }
 
-static int rh_mesh(hm_plan_t *p, const hm_seidel_t *st)
+/* The piece bit of each row bit (pr) and column bit (pc): the unpaired bits of the
+ * longer side first, then the pairs from the highest. */
+static void rh_bits(const hm_seidel_t *st, uint32_t *pr, uint32_t *pc)
 {
     int d1 = st->d1, d2 = st->d2, D = d1 < d2 ? d1 : d2, X = d1 + d2 - 2 * D;
-    uint32_t pr[16], pc[16]; /* piece bit of row bit b, column bit b */
     for (int t = 0; t < X; t++) {
         if (d2 > d1)
             pc[d2 - 1 - t] = 1u << t;
@@ -89,13 +90,18 @@ static int rh_mesh(hm_plan_t *p, const hm_seidel_t *st)
         pc[b] = 1u << (X + 2 * (D - 1 - b));
         pr[b] = 1u << (X + 2 * (D - 1 - b) + 1);
     }
-    int L1 = 1 << d1, L2 = 1 << d2;
+}
+
+/* 1. Distribute down the root's column (each node of it gets its row's pieces), then
+ *    along every row: node (i, j) ends with piece spread(i) | spread(j). Returns the
+ *    last step. */
+static int rh_distribute(hm_plan_t *p, const hm_seidel_t *st, const uint32_t *pr,
+                         const uint32_t *pc)
+{
+    int d1 = st->d1, d2 = st->d2, L1 = 1 << d1, L2 = 1 << d2;
     uint32_t cmask = 0;
     for (int b = 0; b < d2; b++)
         cmask |= pc[b];
-    /* 1. Distribute down the root's column (each node of it gets its row's pieces),
-     *    then along every row: node (i, j) ends with piece spread(i) | spread(j). */
-    int s = 0;
     for (int t = 1; t <= d1; t++) {
         int h = 1 << (d1 - t);
         uint32_t low = 0;
@@ -107,7 +113,7 @@ static int rh_mesh(hm_plan_t *p, const hm_seidel_t *st)
                              hm_seidel_lid(st, to, st->lj), spread(lo, pr, d1), low | cmask);
         }
     }
-    s = d1;
+    int s = d1;
     for (int i = 0; i < L1; i++)
         for (int t = 1; t <= d2; t++) {
             int h = 1 << (d2 - t);
@@ -121,14 +127,24 @@ static int rh_mesh(hm_plan_t *p, const hm_seidel_t *st)
                                  low);
             }
         }
-    s += d2;
-    /* 2. The exchanges. held[x]: the piece bits node x has gathered. */
-    int n = L1 * L2, t = s;
-    uint32_t *held = calloc((size_t)n, sizeof *held);
-    if (!held) {
-        p->failed = 1;
-        return t;
-    }
+    return s + d2;
+}
+
+/* Whether node x = (i, j) exchanges horizontally in half `half` of pair b. */
+static int rh_horizontal(const hm_seidel_t *st, int x, int b, int half)
+{
+    int i = x >> st->d2, j = x & ((1 << st->d2) - 1);
+    int black = b >= 1 && ((i ^ j) & 1);
+    return (half == 0) != black;
+}
+
+/* 2. The exchanges, after step s; held[x]: the piece bits node x has gathered.
+ *    Returns the last step. */
+static int rh_exchanges(hm_plan_t *p, const hm_seidel_t *st, const uint32_t *pr, const uint32_t *pc,
+                        uint32_t *held, int s)
+{
+    int d1 = st->d1, d2 = st->d2, D = d1 < d2 ? d1 : d2, X = d1 + d2 - 2 * D;
+    int n = (1 << d1) << d2, L2 = 1 << d2, t = s;
     for (int k = 0; k < X; k++) {
         t++;
         int b = (d2 > d1 ? d2 : d1) - 1 - k;
@@ -147,20 +163,28 @@ static int rh_mesh(hm_plan_t *p, const hm_seidel_t *st)
             t++;
             for (int x = 0; x < n; x++) {
                 int i = x >> d2, j = x & (L2 - 1);
-                int black = b >= 1 && ((i ^ j) & 1);
-                int horiz = (half == 0) != black;
-                int y =
-                    horiz ? hm_seidel_lid(st, i, j ^ (1 << b)) : hm_seidel_lid(st, i ^ (1 << b), j);
+                int y = rh_horizontal(st, x, b, half) ? hm_seidel_lid(st, i, j ^ (1 << b))
+                                                      : hm_seidel_lid(st, i ^ (1 << b), j);
                 uint32_t me = spread(i, pr, d1) | spread(j, pc, d2);
                 hm_plan_send_set(p, t, x, y, me & ~held[x], held[x]);
             }
-            for (int x = 0; x < n; x++) {
-                int i = x >> d2, j = x & (L2 - 1);
-                int black = b >= 1 && ((i ^ j) & 1);
-                int horiz = (half == 0) != black;
-                held[x] |= horiz ? pc[b] : pr[b];
-            }
+            for (int x = 0; x < n; x++)
+                held[x] |= rh_horizontal(st, x, b, half) ? pc[b] : pr[b];
         }
+    return t;
+}
+
+static int rh_mesh(hm_plan_t *p, const hm_seidel_t *st)
+{
+    uint32_t pr[16], pc[16]; /* piece bit of row bit b, column bit b */
+    rh_bits(st, pr, pc);
+    int s = rh_distribute(p, st, pr, pc);
+    uint32_t *held = calloc((size_t)1 << (st->d1 + st->d2), sizeof *held);
+    if (!held) {
+        p->failed = 1;
+        return s;
+    }
+    int t = rh_exchanges(p, st, pr, pc, held, s);
     free(held);
     return t;
 }
