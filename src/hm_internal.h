@@ -227,7 +227,9 @@ typedef struct hm__options_s {
     int64_t max_slots;
     int record_events;
     size_t stack_size;
-    int free_mode; /* clock.mode "free": no barrier, logical clocks (engine/free.c) */
+    int free_mode;   /* clock.mode "free": no barrier, logical clocks (engine/free.c) */
+    size_t out_size; /* bytes of each node's output area from the setup (hm_setup_t),
+                        0: the descriptor's */
     /* Interrupt flag, or NULL. Storing a nonzero value (atomic_store, which is
      * async-signal-safe on a lock-free atomic_int: a SIGINT handler may do it) stops
      * the run at the end of the current slot (free-running clock: at the next send,
@@ -361,6 +363,9 @@ static inline int hm__interrupted(const hm__machine_t *m)
  * the tightest limit allows (INT64_MAX if none is known). A `--validate` check can
  * call it with buf NULL. */
 int64_t hm__host_thread_limit(int64_t want, size_t stack, char *buf, size_t len);
+/* engine/machine.c: the bytes of each node's output area (hm_out): the setup's, else
+ * the descriptor's. */
+size_t hm__out_size(const hm__options_t *opt, const hm_algorithm_t *algo);
 /* engine/machine.c: the stack size of a node thread (opt.stack_size, 64 KiB by default). */
 size_t hm__stack_size(const hm__options_t *opt);
 

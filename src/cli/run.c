@@ -286,11 +286,13 @@ static const char *unverified_because(hm__end_t end)
 
 /* Build the machine, run it, keep its outcome and destroy it. Returns the end cause,
  * or -1 (res->message says why) if there is no outcome. */
-static int run_machine(const hm__config_t *cfg, void *state, hm__result_t *res)
+static int run_machine(const hm__config_t *cfg, const hm_setup_t *setup, hm__result_t *res)
 {
     char err[512] = "";
     hm__machine_t *m = NULL;
-    if (hm__machine_create(&m, &cfg->opt, cfg->algo, state, err, sizeof err) != 0) {
+    hm__options_t opt = cfg->opt;
+    opt.out_size = setup->out_size;
+    if (hm__machine_create(&m, &opt, cfg->algo, setup->state, err, sizeof err) != 0) {
         res->message = strdup(err);
         hm__machine_destroy(m);
         return -1;
@@ -348,7 +350,7 @@ int hm__run_config(const hm__config_t *cfg, hm__result_t *res)
     int src = hm__config_setup(cfg, &setup, &res->message);
     if (src != HM_EXIT_OK)
         return res->exit_code = src;
-    if (run_machine(cfg, setup.state, res) < 0) {
+    if (run_machine(cfg, &setup, res) < 0) {
         if (algo->teardown)
             algo->teardown(setup.state);
         return res->exit_code = HM_EXIT_SYSTEM;

@@ -46,7 +46,7 @@ static void *node_thread(void *arg)
 static int create_nodes(hm__machine_t *m, char *err, size_t errlen)
 {
     int n = m->info.nodes;
-    size_t out_size = m->algo ? m->algo->out_size : 0;
+    size_t out_size = hm__out_size(&m->opt, m->algo);
     m->nodes = calloc((size_t)n, sizeof *m->nodes);
     m->occ = calloc((size_t)n * (size_t)m->maxdeg + 1, sizeof *m->occ);
     if (out_size)
@@ -228,4 +228,9 @@ size_t hm__stack_size(const hm__options_t *opt)
 {
     size_t stack = opt->stack_size ? opt->stack_size : 64 * 1024;
     return stack < (size_t)PTHREAD_STACK_MIN ? (size_t)PTHREAD_STACK_MIN : stack;
+}
+
+size_t hm__out_size(const hm__options_t *opt, const hm_algorithm_t *algo)
+{
+    return opt->out_size ? opt->out_size : algo ? algo->out_size : 0;
 }
