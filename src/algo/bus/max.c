@@ -134,10 +134,10 @@ static int max_setup(hm_setup_t *s)
     int k = s->machine->nodes - 1;
     int64_t trials = hm_param_get_int(s, "trials"), silent = hm_param_get_int(s, "silent_slots");
     int64_t n;
-    hm_rng_t rng;
-    hm_rng_seed(&rng, s->machine->seed);
+    hma_rng_t rng;
+    hma_rng_seed(&rng, s->machine->seed);
     int64_t *first;
-    if (hm_bus_read_values(s, &rng, &first, &n))
+    if (hma_bus_read_values(s, &rng, &first, &n))
         return -1;
     max_state_t *st = calloc(1, sizeof *st);
     if (!st) {
@@ -157,7 +157,7 @@ static int max_setup(hm_setup_t *s)
     for (int64_t t = 0; t < trials; t++) {
         memcpy(st->v + t * k, first, (size_t)k * sizeof *first);
         if (t > 0)
-            hm_bus_shuffle(&rng, st->v + t * k, k);
+            hma_bus_shuffle(&rng, st->v + t * k, k);
     }
     free(first);
     s->state = st;
@@ -243,7 +243,7 @@ static void processor(hm_node_t *n, const max_state_t *st)
             if (!in_race[t])
                 continue;
             REC_COMPARED(rec, t) = (int32_t)p.sent_slot + 1;
-            if (!hm_bus_beats(st->v[t * k + me], me, v, p.from))
+            if (!hma_bus_beats(st->v[t * k + me], me, v, p.from))
                 in_race[t] = 0;
         }
     }
@@ -294,7 +294,7 @@ static void output(hm_node_t *n, const max_state_t *st)
             break;
         for (int64_t i = 0; i < entry_count(st, &p); i++) {
             int64_t t, v = entries(st, &p, i, &t);
-            if (from[t] < 0 || hm_bus_beats(v, p.from, best[t], from[t])) {
+            if (from[t] < 0 || hma_bus_beats(v, p.from, best[t], from[t])) {
                 best[t] = v;
                 from[t] = p.from;
             }
@@ -379,7 +379,7 @@ static int64_t first_wrong(const hm_report_t *r, const max_state_t *st)
     for (int64_t t = 0; t < st->trials; t++) {
         int best = 0;
         for (int j = 1; j < k; j++)
-            if (hm_bus_beats(st->v[t * k + j], j, st->v[t * k + best], best))
+            if (hma_bus_beats(st->v[t * k + j], j, st->v[t * k + best], best))
                 best = j;
         if ((size_t)t >= cnt || out[t] != st->v[t * k + best])
             return t;

@@ -169,8 +169,8 @@ static int msort_setup(hm_setup_t *s)
     int64_t silent = hm_param_get_int(s, "silent_slots");
     int64_t compare = hm_param_get_int(s, "compare_slots");
     int turns = hm_param_get_enum(s, "turns");
-    hm_rng_t rng;
-    hm_rng_seed(&rng, s->machine->seed);
+    hma_rng_t rng;
+    hma_rng_seed(&rng, s->machine->seed);
     msort_state_t *st = calloc(1, sizeof *st);
     if (!st)
         return -1;
@@ -180,7 +180,7 @@ static int msort_setup(hm_setup_t *s)
     st->any_order = turns == TURNS_ASYNC;
     st->seed = s->machine->seed;
     st->first = malloc(((size_t)k + 1) * sizeof *st->first);
-    if (!st->first || hm_bus_read_values(s, &rng, &st->v, &st->n)) {
+    if (!st->first || hma_bus_read_values(s, &rng, &st->v, &st->n)) {
         msort_free(st);
         return -1;
     }
@@ -215,10 +215,10 @@ static void turn_order(const msort_state_t *st, int64_t c, int init, int *order,
     for (int t = 0; t < k; t++)
         order[t] = (init + t) % k;
     if (st->any_order) {
-        hm_rng_t rng;
-        hm_rng_seed(&rng, st->seed ^ (UINT64_C(0xd1b54a32d192ed03) * (uint64_t)(c + 1)));
+        hma_rng_t rng;
+        hma_rng_seed(&rng, st->seed ^ (UINT64_C(0xd1b54a32d192ed03) * (uint64_t)(c + 1)));
         for (int t = k - 1; t > 1; t--) {
-            int u = 1 + (int)hm_rng_below(&rng, (uint64_t)t);
+            int u = 1 + (int)hma_rng_below(&rng, (uint64_t)t);
             int x = order[t];
             order[t] = order[u];
             order[u] = x;
@@ -405,7 +405,7 @@ static int take_turn(hm_node_t *n, const msort_state_t *st, replica_t *r, const 
     int me = hm_id(n);
     if (listen(n, r, base + pos[me], NULL, NULL, base) != HM_OK)
         return HM_EABORT;
-    int go = top < held && (r->cur < 0 || hm_bus_beats(mine[top], me, r->curval, r->cur));
+    int go = top < held && (r->cur < 0 || hma_bus_beats(mine[top], me, r->curval, r->cur));
     if (go) {
         hm_packet_t p = {.msg = (int32_t)(c + 1), .origin = me, .value = mine[top]};
         if (hm_shout_all(n, &p) != HM_OK)

@@ -62,10 +62,10 @@ static int64_t ceil_div(int64_t a, int64_t b)
     return (a + b - 1) / b;
 }
 
-hm_st_state_t *hm_st_state_new(const hm_machine_info_t *mi, hm_st_variant_t variant, const int *a,
-                               int packets)
+hma_st_state_t *hma_st_state_new(const hm_machine_info_t *mi, hma_st_variant_t variant,
+                                 const int *a, int packets)
 {
-    hm_st_state_t *st = calloc(1, sizeof *st);
+    hma_st_state_t *st = calloc(1, sizeof *st);
     if (!st)
         return NULL;
     st->d = mi->dim;
@@ -77,14 +77,14 @@ hm_st_state_t *hm_st_state_new(const hm_machine_info_t *mi, hm_st_variant_t vari
     st->a = calloc((size_t)st->p, sizeof *st->a);
     st->rank = calloc((size_t)st->p, sizeof *st->rank);
     if (!st->a || !st->rank) {
-        hm_st_state_free(st);
+        hma_st_state_free(st);
         return NULL;
     }
     for (int x = 0; x < st->p; x++)
         st->K += st->a[x] = a[x];
     st->ids = calloc(st->K > 0 ? (size_t)st->K : 1, sizeof *st->ids);
     if (!st->ids) {
-        hm_st_state_free(st);
+        hma_st_state_free(st);
         return NULL;
     }
     int64_t r = 0, k = 0;
@@ -92,21 +92,21 @@ hm_st_state_t *hm_st_state_new(const hm_machine_info_t *mi, hm_st_variant_t vari
         st->rank[x] = r += st->a[x];
     for (int x = 0; x < st->p; x++)
         for (int m = 1; m <= st->a[x]; m++)
-            st->ids[k++] = hm_st_packet_id(st, x, m);
+            st->ids[k++] = hma_st_packet_id(st, x, m);
     return st;
 }
 
-hm_st_obs_t *hm_st_obs_open(hm_node_t *n)
+hma_st_obs_t *hma_st_obs_open(hm_node_t *n)
 {
-    hm_st_obs_t *o = hm_out(n);
-    *o = (hm_st_obs_t){
+    hma_st_obs_t *o = hm_out(n);
+    *o = (hma_st_obs_t){
         .root_last = -1, .root_start = -1, .go_slot = -1, .prefix_total = -1, .rank = -1};
     return o;
 }
 
-void hm_st_state_free(void *state)
+void hma_st_state_free(void *state)
 {
-    hm_st_state_t *st = state;
+    hma_st_state_t *st = state;
     if (!st)
         return;
     free(st->a);
@@ -119,13 +119,13 @@ void hm_st_state_free(void *state)
 
 /* What one node keeps during phases 2 and 3. */
 typedef struct tp_node_s {
-    const hm_st_state_t *st;
+    const hma_st_state_t *st;
     hm_node_t *n;
-    hm_st_obs_t *obs;
+    hma_st_obs_t *obs;
     uint32_t x;
     int d, root;   /* root: j if x = e_j, else 0 */
     int64_t K;     /* known to the roots and node 0 (-1 elsewhere) */
-    hm_portq_t q;  /* phase-2 queues, one per port */
+    hma_portq_t q; /* phase-2 queues, one per port */
     int64_t *held; /* root: the packets received for its tree */
     int64_t nheld, capheld, sent, reported;
     int started, term_sent, terms;
@@ -157,14 +157,14 @@ static int route(tp_node_t *t, int j, int64_t id, int64_t slot)
 {
     if (t->root == j)
         return hold(t, id, slot);
-    if (t->st->variant == HM_ST_RANDOM_FIXED && hm_now(t->n) >= t->st->window) {
+    if (t->st->variant == HMA_ST_RANDOM_FIXED && hm_now(t->n) >= t->st->window) {
         t->obs->dropped++; /* phase 2 is over: the packet is lost */
         return HM_OK;
     }
-    int port = hm_cut_parent_port(t->d, hm_st_root(j), hm_st_first(j, t->d), t->x);
+    int port = hma_cut_parent_port(t->d, hma_st_root(j), hma_st_first(j, t->d), t->x);
     hm_packet_t p = {
         .msg = (int32_t)id, .origin = (int32_t)t->x, .value = id, .tag = TAG_ROUTE, .aux = j};
-    int rc = hm_portq_push(&t->q, port, &p, 0);
+    int rc = hma_portq_push(&t->q, port, &p, 0);
     if (rc == HM_ENOMEM)
         hm_fail(t->n, "out of memory");
     return rc;
@@ -173,7 +173,7 @@ static int route(tp_node_t *t, int j, int64_t id, int64_t slot)
 /* Phase 3: forward a packet of tree j to this node's children in T^(j). */
 static void forward(tp_node_t *t, int j, const hm_packet_t *in)
 {
-    uint64_t children = hm_cut_children(t->d, hm_st_root(j), hm_st_first(j, t->d), t->x);
+    uint64_t children = hma_cut_children(t->d, hma_st_root(j), hma_st_first(j, t->d), t->x);
     if (!children)
         return;
     hm_packet_t p = *in;
@@ -189,7 +189,7 @@ static int read_slot(tp_node_t *t)
         int rc = HM_OK;
         /* Every packet but K and go names its tree in aux: a number outside 1..d (a
          * packet this phase did not expect) must not reach the tree functions. */
-        if (pk.tag != TAG_K && pk.tag != TAG_GO && !hm_st_tree_valid(pk.aux, t->d)) {
+        if (pk.tag != TAG_K && pk.tag != TAG_GO && !hma_st_tree_valid(pk.aux, t->d)) {
             char why[96];
             snprintf(why, sizeof why, "packet msg %d with tag %d names tree %d; allowed: 1..%d",
                      pk.msg, pk.tag, pk.aux, t->d);
@@ -249,12 +249,12 @@ static void root_emit(tp_node_t *t)
  * starts. Returns HM_OK, or what ended the run. */
 static int phase1(tp_node_t *t, int64_t a, int64_t *r, int64_t *t2)
 {
-    const hm_st_state_t *st = t->st;
+    const hma_st_state_t *st = t->st;
     hm_node_t *n = t->n;
     int d = t->d;
-    if (st->variant == HM_ST_PREFIX) {
+    if (st->variant == HMA_ST_PREFIX) {
         int64_t total;
-        int rc = hm_prefix_suffix(n, d, a, TAG_PREFIX, r, &total);
+        int rc = hma_prefix_suffix(n, d, a, TAG_PREFIX, r, &total);
         if (rc != HM_OK)
             return rc;
         hm_log(n, "phase 1: r_x = %lld", (long long)*r);
@@ -267,10 +267,10 @@ static int phase1(tp_node_t *t, int64_t a, int64_t *r, int64_t *t2)
         if ((rc = hm_next_slot(n)) != HM_OK)
             return rc;
         *t2 = 2 * d + 1;
-    } else if (st->variant == HM_ST_MULTINODE) {
+    } else if (st->variant == HMA_ST_MULTINODE) {
         *r = st->rank[t->x]; /* 2^d - x, known without communication */
         t->K = st->K;
-    } else if (t->root || t->x == 0 || st->variant == HM_ST_RANDOM_FIXED) {
+    } else if (t->root || t->x == 0 || st->variant == HMA_ST_RANDOM_FIXED) {
         t->K = st->K; /* randomized: nodes 0 and e_1..e_d know K; window: every node */
     }
     t->obs->rank = *r;
@@ -280,14 +280,14 @@ static int phase1(tp_node_t *t, int64_t a, int64_t *r, int64_t *t2)
 /* Phase 2: route the node's own a packets towards their roots. */
 static int phase2(tp_node_t *t, int64_t a, int64_t r, int64_t t2)
 {
-    const hm_st_state_t *st = t->st;
-    hm_rng_t rng;
-    hm_rng_seed(&rng, st->seed ^ (UINT64_C(0x9e3779b97f4a7c15) * (t->x + 1)));
+    const hma_st_state_t *st = t->st;
+    hma_rng_t rng;
+    hma_rng_seed(&rng, st->seed ^ (UINT64_C(0x9e3779b97f4a7c15) * (t->x + 1)));
     for (int m = 1; m <= a; m++) {
-        int j = st->variant == HM_ST_RANDOMIZED || st->variant == HM_ST_RANDOM_FIXED
-                    ? 1 + (int)hm_rng_below(&rng, (uint64_t)t->d)
-                    : hm_st_tree_of_rank(r - a + m, t->d);
-        int rc = route(t, j, hm_st_packet_id(st, (int)t->x, m), t2);
+        int j = st->variant == HMA_ST_RANDOMIZED || st->variant == HMA_ST_RANDOM_FIXED
+                    ? 1 + (int)hma_rng_below(&rng, (uint64_t)t->d)
+                    : hma_st_tree_of_rank(r - a + m, t->d);
+        int rc = route(t, j, hma_st_packet_id(st, (int)t->x, m), t2);
         if (rc != HM_OK)
             return rc;
     }
@@ -298,11 +298,11 @@ static int phase2(tp_node_t *t, int64_t a, int64_t r, int64_t t2)
  * its root by then is lost. Returns 0, or -1 (out of memory, the node failed). */
 static int window_drop(tp_node_t *t, int64_t now)
 {
-    if (t->st->variant != HM_ST_RANDOM_FIXED || now < t->st->window || !hm_portq_size(&t->q))
+    if (t->st->variant != HMA_ST_RANDOM_FIXED || now < t->st->window || !hma_portq_size(&t->q))
         return 0;
-    t->obs->dropped += (int64_t)hm_portq_size(&t->q);
-    hm_portq_free(&t->q);
-    if (hm_portq_init(&t->q, t->d) != HM_OK) {
+    t->obs->dropped += (int64_t)hma_portq_size(&t->q);
+    hma_portq_free(&t->q);
+    if (hma_portq_init(&t->q, t->d) != HM_OK) {
         hm_fail(t->n, "out of memory");
         return -1;
     }
@@ -312,14 +312,14 @@ static int window_drop(tp_node_t *t, int64_t now)
 /* A root decides whether phase 3 starts now; *wake is the slot to look again. */
 static void root_decide(tp_node_t *t, int64_t now, int64_t t2, int64_t *wake)
 {
-    const hm_st_state_t *st = t->st;
+    const hma_st_state_t *st = t->st;
     int d = t->d;
-    if (st->variant == HM_ST_RANDOM_FIXED) {
+    if (st->variant == HMA_ST_RANDOM_FIXED) {
         if (now >= st->window)
             t->started = 1;
         else
             *wake = st->window;
-    } else if (st->variant == HM_ST_RANDOMIZED) {
+    } else if (st->variant == HMA_ST_RANDOMIZED) {
         if (t->go >= 0)
             t->started = 1;
         else if (t->reported != t->nheld) {
@@ -329,7 +329,7 @@ static void root_decide(tp_node_t *t, int64_t now, int64_t t2, int64_t *wake)
         }
     } else if (t->K >= 0) {
         int64_t due = t2 + ceil_div(t->K, d) + d - 1;
-        if (now >= due && t->nheld >= hm_st_tree_load(t->K, t->root, d)) {
+        if (now >= due && t->nheld >= hma_st_tree_load(t->K, t->root, d)) {
             t->started = 1;
             t->obs->overrun = now > due;
         } else if (now < due) {
@@ -364,7 +364,7 @@ static void go_check(tp_node_t *t, int64_t now, int64_t *wake)
 
 static void three_phase(tp_node_t *t)
 {
-    const hm_st_state_t *st = t->st;
+    const hma_st_state_t *st = t->st;
     hm_node_t *n = t->n;
     int64_t a = st->a[t->x], r = -1, t2 = 0;
     if (phase1(t, a, &r, &t2) != HM_OK || phase2(t, a, r, t2) != HM_OK)
@@ -382,12 +382,12 @@ static void three_phase(tp_node_t *t)
             root_emit(t);
         if (t->counts && t->obs->go_slot < 0)
             go_check(t, now, &wake);
-        if (hm_portq_send(&t->q, n, st->cap) < 0)
+        if (hma_portq_send(&t->q, n, st->cap) < 0)
             return;
-        if (t->terms == t->d && hm_portq_size(&t->q) == 0)
+        if (t->terms == t->d && hma_portq_size(&t->q) == 0)
             return;
         int rc;
-        if (hm_portq_size(&t->q) > 0 || (t->started && !t->term_sent) || wake == now + 1)
+        if (hma_portq_size(&t->q) > 0 || (t->started && !t->term_sent) || wake == now + 1)
             rc = hm_next_slot(n);
         else
             rc = hm_wait_packet_until(n, NULL, wake > now ? wake : -1);
@@ -396,32 +396,32 @@ static void three_phase(tp_node_t *t)
     }
 }
 
-void hm_st_three_phase_node(hm_node_t *n, void *state)
+void hma_st_three_phase_node(hm_node_t *n, void *state)
 {
-    const hm_st_state_t *st = state;
+    const hma_st_state_t *st = state;
     tp_node_t t = {0};
     t.st = st;
     t.n = n;
     t.x = (uint32_t)hm_id(n);
-    t.obs = hm_st_obs_open(n);
+    t.obs = hma_st_obs_open(n);
     t.d = st->d;
     t.root = (t.x != 0 && (t.x & (t.x - 1)) == 0) ? __builtin_ctz(t.x) + 1 : 0;
     t.K = -1;
     t.go = -1;
     t.reported = 0;
-    t.limit = st->variant == HM_ST_RANDOM_FIXED ? ceil_div((int64_t)st->c_star * st->K, st->d)
-                                                : INT64_MAX;
-    if (hm_portq_init(&t.q, st->d) != HM_OK) {
+    t.limit = st->variant == HMA_ST_RANDOM_FIXED ? ceil_div((int64_t)st->c_star * st->K, st->d)
+                                                 : INT64_MAX;
+    if (hma_portq_init(&t.q, st->d) != HM_OK) {
         hm_fail(n, "out of memory");
         return;
     }
-    if (st->variant == HM_ST_RANDOMIZED && t.x == 0)
+    if (st->variant == HMA_ST_RANDOMIZED && t.x == 0)
         t.counts = calloc((size_t)st->d + 1, sizeof *t.counts);
-    if (st->variant != HM_ST_RANDOMIZED || t.x != 0 || t.counts)
+    if (st->variant != HMA_ST_RANDOMIZED || t.x != 0 || t.counts)
         three_phase(&t);
     else
         hm_fail(n, "out of memory");
-    hm_portq_free(&t.q);
+    hma_portq_free(&t.q);
     free(t.held);
     free(t.counts);
 }
@@ -434,7 +434,7 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int hm_st_check_delivery(hm_report_t *r, const hm_st_state_t *st, char *why, size_t len)
+int hma_st_check_delivery(hm_report_t *r, const hma_st_state_t *st, char *why, size_t len)
 {
     int64_t *v = malloc((st->K > 0 ? (size_t)st->K : 1) * sizeof *v);
     if (!v) {
@@ -471,14 +471,14 @@ int hm_st_check_delivery(hm_report_t *r, const hm_st_state_t *st, char *why, siz
     return ok;
 }
 
-int64_t hm_st_lower_bound(int d, int64_t K)
+int64_t hma_st_lower_bound(int d, int64_t K)
 {
     int64_t p = INT64_C(1) << d;
     int64_t load = d > 0 ? ceil_div((p - 1) * K, (int64_t)d * p) : 0;
     return load > d ? load : d;
 }
 
-void hm_st_report_common(hm_report_t *r, const hm_st_state_t *st)
+void hma_st_report_common(hm_report_t *r, const hma_st_state_t *st)
 {
     json_t *src = json_array();
     for (int x = 0; x < st->p; x++)
@@ -488,18 +488,18 @@ void hm_st_report_common(hm_report_t *r, const hm_st_state_t *st)
     json_object_set_new(r->extra, "packets", json_integer(st->packets));
     json_object_set_new(r->extra, "sources", src);
     r->lower_expr = "max(d,ceil((p-1)K/(d*p)))";
-    r->lower = hm_st_lower_bound(st->d, st->K);
+    r->lower = hma_st_lower_bound(st->d, st->K);
 }
 
 /* The roots' view: N_j, when phase 2 really ended, when phase 3 began (r->extra "N",
  * "max_N", "phases"). Returns max N_j; *overrun when a root started late. */
-static int64_t roots_view(hm_report_t *r, const hm_st_state_t *st, int *overrun)
+static int64_t roots_view(hm_report_t *r, const hma_st_state_t *st, int *overrun)
 {
     int d = st->d;
     json_t *nj = json_array();
-    int64_t maxn = 0, last = -1, start = -1, t2 = st->variant == HM_ST_PREFIX ? 2 * d + 1 : 0;
+    int64_t maxn = 0, last = -1, start = -1, t2 = st->variant == HMA_ST_PREFIX ? 2 * d + 1 : 0;
     for (int j = 1; j <= d; j++) {
-        const hm_st_obs_t *o = hm_st_obs(r, hm_st_root(j));
+        const hma_st_obs_t *o = hma_st_obs(r, hma_st_root(j));
         json_array_append_new(nj, json_integer(o->root_count));
         if (o->root_count > maxn)
             maxn = o->root_count;
@@ -513,7 +513,7 @@ static int64_t roots_view(hm_report_t *r, const hm_st_state_t *st, int *overrun)
     json_object_set_new(r->extra, "max_N", json_integer(maxn));
 
     json_t *ph = json_object();
-    if (st->variant == HM_ST_PREFIX)
+    if (st->variant == HMA_ST_PREFIX)
         json_object_set_new(ph, "prefix", json_integer(t2));
     json_object_set_new(ph, "routing", json_integer(start - t2));
     json_object_set_new(ph, "routing_last_arrival", json_integer(last < 0 ? 0 : last - t2 + 1));
@@ -523,29 +523,29 @@ static int64_t roots_view(hm_report_t *r, const hm_st_state_t *st, int *overrun)
 }
 
 /* Prefix: the bound, and the parallel prefix's K and ranks. */
-static int verify_prefix(hm_report_t *r, const hm_st_state_t *st, int ok, char *why, size_t len)
+static int verify_prefix(hm_report_t *r, const hma_st_state_t *st, int ok, char *why, size_t len)
 {
     int d = st->d;
     r->bound_expr = "2ceil(K/d)+4d";
     r->bound = 2 * ((st->K + d - 1) / d) + 4 * d;
-    if (hm_st_obs(r, 0)->prefix_total != st->K) {
+    if (hma_st_obs(r, 0)->prefix_total != st->K) {
         ok = 0;
         snprintf(why, len, "the parallel prefix gave K = %lld instead of %lld",
-                 (long long)hm_st_obs(r, 0)->prefix_total, (long long)st->K);
+                 (long long)hma_st_obs(r, 0)->prefix_total, (long long)st->K);
     }
     for (int x = 0; x < st->p && ok; x++)
-        if (hm_st_obs(r, x)->rank != st->rank[x]) {
+        if (hma_st_obs(r, x)->rank != st->rank[x]) {
             ok = 0;
             snprintf(why, len,
                      "the parallel prefix gave node %d rank %lld instead "
                      "of %lld",
-                     x, (long long)hm_st_obs(r, x)->rank, (long long)st->rank[x]);
+                     x, (long long)hma_st_obs(r, x)->rank, (long long)st->rank[x]);
         }
     return ok;
 }
 
 /* Randomized-window: correct if and only if every N_j fits the window. */
-static int verify_window(hm_report_t *r, const hm_st_state_t *st, int64_t maxn, int ok, char *why,
+static int verify_window(hm_report_t *r, const hma_st_state_t *st, int64_t maxn, int ok, char *why,
                          size_t len)
 {
     int d = st->d;
@@ -553,9 +553,9 @@ static int verify_window(hm_report_t *r, const hm_st_state_t *st, int64_t maxn, 
     r->bound_expr = "2ceil(C*K/d)+2d-1";
     r->bound = 2 * w + 2 * d - 1;
     for (int j = 1; j <= d; j++)
-        emitted += hm_st_obs(r, hm_st_root(j))->emitted;
+        emitted += hma_st_obs(r, hma_st_root(j))->emitted;
     for (int x = 0; x < st->p; x++)
-        dropped += hm_st_obs(r, x)->dropped;
+        dropped += hma_st_obs(r, x)->dropped;
     int within = maxn <= w;
     json_object_set_new(r->extra, "c_star", json_integer(st->c_star));
     json_object_set_new(r->extra, "window", json_integer(st->window));
@@ -580,14 +580,14 @@ static int verify_window(hm_report_t *r, const hm_st_state_t *st, int64_t maxn, 
 }
 
 /* Randomized: the bound of this draw. */
-static void verify_randomized(hm_report_t *r, const hm_st_state_t *st, int64_t maxn, int ok,
+static void verify_randomized(hm_report_t *r, const hma_st_state_t *st, int64_t maxn, int ok,
                               char *why, size_t len)
 {
     int d = st->d;
     int64_t w = ceil_div((int64_t)st->c_star * st->K, d);
     /* Within the window: every root held its packets in time for the go at the
      * window's end, and max N_j <= ceil(C* K/d) so phase 3 fits its C* K/d + d. */
-    int fallback = hm_st_obs(r, 0)->go_slot > st->window - 1;
+    int fallback = hma_st_obs(r, 0)->go_slot > st->window - 1;
     int within = !fallback && maxn <= w;
     /* The bound of this draw (see the header): the paper's window bound when the
      * draw fits it, else what the per-phase pipelining argument guarantees. */
@@ -604,21 +604,21 @@ static void verify_randomized(hm_report_t *r, const hm_st_state_t *st, int64_t m
                  (long long)maxn, fallback ? "used" : "not needed");
 }
 
-void hm_st_three_phase_verify(hm_report_t *r)
+void hma_st_three_phase_verify(hm_report_t *r)
 {
-    const hm_st_state_t *st = r->state;
+    const hma_st_state_t *st = r->state;
     int d = st->d;
     char why[256];
-    int ok = hm_st_check_delivery(r, st, why, sizeof why);
-    hm_st_report_common(r, st);
+    int ok = hma_st_check_delivery(r, st, why, sizeof why);
+    hma_st_report_common(r, st);
     int overrun = 0;
     int64_t maxn = roots_view(r, st, &overrun);
-    if (st->variant == HM_ST_PREFIX) {
+    if (st->variant == HMA_ST_PREFIX) {
         ok = verify_prefix(r, st, ok, why, sizeof why);
-    } else if (st->variant == HM_ST_MULTINODE) {
+    } else if (st->variant == HMA_ST_MULTINODE) {
         r->bound_expr = "2ceil(2^d/d)+2d-1";
         r->bound = 2 * ((st->K + d - 1) / d) + 2 * d - 1;
-    } else if (st->variant == HM_ST_RANDOM_FIXED) {
+    } else if (st->variant == HMA_ST_RANDOM_FIXED) {
         ok = verify_window(r, st, maxn, ok, why, sizeof why);
     } else {
         verify_randomized(r, st, maxn, ok, why, sizeof why);
