@@ -9,7 +9,8 @@
 #      rewrites the list after "libhmalgo_a_SOURCES = \" and takes the library's files
 #      out of every other list;
 #   3. the changed C files are formatted with clang-format.
-# Idempotent: run it again after adding files to src/algo/common.
+# Idempotent: run it again after adding files to src/algo/common (git add them first:
+# the lists come from git ls-files), then autoreconf -i, ./configure and make.
 set -eu
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
@@ -36,14 +37,24 @@ done
 echo "rename_algo_lib.sh: $(wc -l <"$tmp/own") identifiers; changed:$changed"
 # Makefile.am: the library's sources in libhmalgo_a_SOURCES only.
 list=$(git ls-files 'src/algo/common/*.c' 'src/algo/common/*.h' | sort)
+# A list whose last entry left keeps no dangling backslash.
 awk -v list="$list" '
+    function out(line) {
+        if ((line == "" || line ~ /^[A-Za-z_.#]/) && held ~ / \\$/)
+            sub(/ \\$/, "", held)
+        if (has)
+            print held
+        held = line
+        has = 1
+    }
     /^\tsrc\/algo\/common\/[^ ]*( \\)?$/ { next }
-    { print }
+    { out($0) }
     /^libhmalgo_a_SOURCES = \\$/ {
         n = split(list, f, "\n")
         for (i = 1; i <= n; i++)
-            printf "\t%s%s\n", f[i], i < n ? " \\" : ""
-    }' Makefile.am >"$tmp/Makefile.am"
+            out(sprintf("\t%s%s", f[i], i < n ? " \\" : ""))
+    }
+    END { if (has) print held }' Makefile.am >"$tmp/Makefile.am"
 cat "$tmp/Makefile.am" >Makefile.am
 fmt=$(echo "$changed" | tr ' ' '\n' | grep -E '\.(c|h)$' || true)
 if [ -n "$fmt" ] && command -v clang-format >/dev/null 2>&1; then
