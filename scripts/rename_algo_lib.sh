@@ -1,9 +1,9 @@
 #!/bin/sh
 # rename_algo_lib.sh — the algorithm library (src/algo/common, README "Source tree")
 # gets its own prefix and its own library (issue 9, item 6):
-#   1. every hm_/HM_ identifier that the library's headers declare and that the public
-#      API (include/hypemu.h, preprocessed) does not becomes hma_/HMA_, in every C
-#      file, header, script and document of the tree;
+#   1. every hm_/HM_ identifier that the library's headers declare (as hm_X or
+#      already as hma_X) and that the public API (include/hypemu.h, preprocessed)
+#      does not becomes hma_/HMA_, in every C file, header, script and document;
 #   2. Makefile.am builds src/algo/common/*.c as libhmalgo.a, without -I src (so that
 #      an include of the engine's internal header cannot compile there): this script
 #      rewrites the list after "libhmalgo_a_SOURCES = \" and takes the library's files
@@ -17,10 +17,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The API's identifiers, X-macro expansions included.
 cpp -P -dD -Iinclude include/hypemu.h | grep -oE '\b(hm|HM)_[A-Za-z0-9_]+' | sort -u >"$tmp/api"
-# The library's own: what its headers say outside comments.
+# The library's own: what its headers say outside comments, under either prefix (so
+# that code merged from a branch older than the rename, which still says hm_X for a
+# header's hma_X, is renamed too).
 for h in src/algo/common/*.h; do
     gcc -fpreprocessed -dD -E -P "$h"
-done | grep -oE '\b(hm|HM)_[A-Za-z0-9_]+' | sort -u | comm -23 - "$tmp/api" >"$tmp/own"
+done | grep -oE '\b(hm|HM|hma|HMA)_[A-Za-z0-9_]+' | sed -E 's/^hma_/hm_/; s/^HMA_/HM_/' |
+    sort -u | comm -23 - "$tmp/api" >"$tmp/own"
 sed -E 's/^hm_(.*)$/s\/\\bhm_\1\\b\/hma_\1\/g/; s/^HM_(.*)$/s\/\\bHM_\1\\b\/HMA_\1\/g/' \
     "$tmp/own" >"$tmp/rename.sed"
 files=$(git ls-files src include tests bench doc scripts README.md |
