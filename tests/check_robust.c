@@ -517,7 +517,8 @@ END_TEST
  * column, so the file follows the events, not the slots. configs/linear_rh.json with
  * a = 1000 takes 752,416 slots: its timeline was 15 MB and is 17,628 bytes; the 4x4
  * mesh under a huge rho stops at clock.max_slots (exit 3) with a 617-byte timeline
- * that shows one busy period of 268,435,456 slots. */
+ * that shows one busy period of 268,435,456 slots, and a summary whose
+ * completion_slots is the 10^8 of clock.max_slots, not the busy period's end. */
 START_TEST(test_timeline_folds_idle_slots)
 {
     char *tmp = hm_t_tmpdir();
@@ -544,6 +545,8 @@ START_TEST(test_timeline_folds_idle_slots)
                                    "--set", "output.events=m.jsonl",
                                    HM_SRCDIR "/configs/mesh_rh.json", NULL}),
         3);
+    /* The summary stops at the bound too: completion_slots is clock.max_slots. */
+    ck_assert_ptr_nonnull(strstr(out, "\ncompletion_slots   100000000\n"));
     ck_assert_int_eq(file_size(tmp, "m.txt"), 617);
     ck_assert_int_eq(file_size(tmp, "m.jsonl"), 53);
     snprintf(path, sizeof path, "%s/m.txt", tmp);
