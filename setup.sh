@@ -26,6 +26,7 @@ die() { printf 'setup.sh: error: %s\n' "$*" >&2; exit 1; }
 
 # ---- 1. Debian packages ---------------------------------------------------------
 packages="build-essential autoconf automake libtool pkg-config libjansson-dev check clang-format python3 python3-jsonschema librsvg2-bin libopen-trace-format2-dev otf2-tools man-db"
+packages="$packages pmccabe" # tests/check_functions.sh: function length and complexity
 
 installed() {
     dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null | grep -qx installed

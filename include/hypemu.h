@@ -173,7 +173,8 @@ void hm_fail(hm_node_t *n, const char *what);
 /* The algorithm's state built by setup (read-only during the run). */
 void *hm_state(const hm_node_t *n);
 
-/* This node's output area: out_size bytes of the descriptor, zeroed before the run,
+/* This node's output area: out_size bytes of the descriptor (or of setup's
+ * hm_setup_t.out_size), zeroed before the run,
  * written only by this node's thread; NULL when out_size is 0. Results go here, not
  * into the state. verify reads them with hm_report_out. */
 void *hm_out(hm_node_t *n);
@@ -387,6 +388,8 @@ typedef struct hm_setup_s {
     void *state;                            /* out: the algorithm's state, given to every node */
     char error[512];                        /* out: message if setup returns nonzero */
     const struct hm_algorithm_s *algorithm; /* whose specs the getters read (may be NULL) */
+    size_t out_size; /* out: bytes of each node's output area (hm_out) when they depend on
+                        the config; 0 keeps the descriptor's out_size */
 } hm_setup_t;
 
 /* What verify receives and fills after the run. */

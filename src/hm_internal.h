@@ -233,7 +233,9 @@ typedef struct hm__options_s {
     int64_t max_slots;
     int record_events;
     size_t stack_size;
-    int free_mode; /* clock.mode "free": no barrier, logical clocks (engine/free.c) */
+    int free_mode;   /* clock.mode "free": no barrier, logical clocks (engine/free.c) */
+    size_t out_size; /* bytes of each node's output area from the setup (hm_setup_t),
+                        0: the descriptor's */
     /* Interrupt flag, or NULL. Storing a nonzero value (atomic_store, which is
      * async-signal-safe on a lock-free atomic_int: a SIGINT handler may do it) stops
      * the run at the end of the current slot (free-running clock: at the next send,
@@ -332,6 +334,11 @@ struct hm__machine_s {
 
     hm__stats_t stats;
 
+    /* Progress (README "Progress"): the last slot committed and the copies delivered by
+     * then, published by the barrier clock for a reader on another thread; -1 while
+     * none (and always under the free-running clock, which has no global slot). */
+    _Atomic int64_t progress_slot, progress_packets;
+
     /* Stopping. */
     atomic_int aborted;
     hm__end_t end;
@@ -344,6 +351,10 @@ int hm__machine_create(hm__machine_t **out, const hm__options_t *opt, const hm_a
 /* Runs the node threads to the end. Returns how the run ended (0: HM__END_DONE). */
 hm__end_t hm__machine_run(hm__machine_t *m);
 void hm__machine_destroy(hm__machine_t *m);
+
+/* From any thread while the run goes on: the last slot the clock committed (-1 if
+ * none yet, or under the free-running clock) and the copies delivered until then. */
+void hm__machine_progress(hm__machine_t *m, int64_t *slot, int64_t *packets);
 
 /* The first reason wins; takes reason (may be NULL: out of memory). */
 void hm__stop(hm__machine_t *m, hm__end_t end, char *reason);
@@ -362,6 +373,11 @@ static inline int hm__interrupted(const hm__machine_t *m)
  * the tightest limit allows (INT64_MAX if none is known). A `--validate` check can
  * call it with buf NULL. */
 int64_t hm__host_thread_limit(int64_t want, size_t stack, char *buf, size_t len);
+/* engine/machine.c: the bytes of each node's output area (hm_out): the setup's, else
+ * the descriptor's. */
+size_t hm__out_size(const hm__options_t *opt, const hm_algorithm_t *algo);
+/* engine/machine.c: the stack size of a node thread (opt.stack_size, 64 KiB by default). */
+size_t hm__stack_size(const hm__options_t *opt);
 
 /* The CPU node `node` of `nodes` is pinned to under opt's clock.affinity, given the
  * CPUs this process may use (cpus[0..n-1], ascending); -1: not pinned. */

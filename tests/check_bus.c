@@ -864,6 +864,39 @@ START_TEST(test_max_200_processors)
 }
 END_TEST
 
+/* MAX keeps what the processors saw in their output areas (hm_out, sized by setup to
+ * two int32_t per instance), not in stores: 200 processors and 50 instances of drawn
+ * values verify, with 300 broadcasts of which 272 were compared by a processor still
+ * in the race (the same counts as the stored records gave), and only the output
+ * processor stores: its 50 maxima. */
+START_TEST(test_max_output_areas)
+{
+    char *dir = hm_t_tmpdir(), *tl;
+    ck_assert_int_ge(asprintf(&tl, "%s/max.timeline.txt", dir), 0);
+    hm_trun_t r = run_bus(200, "max", "\"trials\":50", "strict", 1, tl);
+    ck_assert_msg(r.rc == 0, "rc %d %s", r.rc, r.message ? r.message : "");
+    ck_assert_int_eq(hm_t_int(&r, "verified"), 1);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 200);
+    ck_assert_int_eq(hm_t_int(&r, "broadcasts"), 300);
+    ck_assert_int_eq(hm_t_int(&r, "comparisons"), 272);
+    ck_assert_int_eq(hm_t_int(&r, "silent_turns"), 200 * 50 - 300);
+    hm_t_free(&r);
+    char *text = hm_t_slurp(tl, NULL);
+    ck_assert_ptr_nonnull(text);
+    int stores = 0;
+    for (const char *at = text; (at = strstr(at, " store    value ")) != NULL; at++) {
+        ck_assert_msg(strncmp(at - 4, " 200", 4) == 0, "a processor stored: %.40s", at - 12);
+        stores++;
+    }
+    ck_assert_int_eq(stores, 50);
+    free(text);
+    remove(tl);
+    rmdir(dir);
+    free(tl);
+    free(dir);
+}
+END_TEST
+
 /* MERGE-SORT with k = 200 processors and n = 200 drawn values (seed 7): n cycles of k
  * turns, n*k = 40,000 slots (the paper's count with an empty turn costing a slot);
  * S(n,k) = 394 broadcasts, within Theorem 1's n <= S <= 2n-1 = 399. */
@@ -901,6 +934,7 @@ Suite *hm_suite_bus(void)
     tcase_add_loop_test(tc, test_max_mean_comparisons, MEAN_FIRST, MEAN_END);
     tcase_add_test(tc, test_max_drawn);
     tcase_add_test(tc, test_max_200_processors);
+    tcase_add_test(tc, test_max_output_areas);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
 

@@ -120,8 +120,8 @@ static void check_run(int a, int d, const char *ports, int64_t root, int64_t blo
 START_TEST(test_algorithm_sizes)
 {
     int a = _i;
-    hm_rng_t rng;
-    hm_rng_seed(&rng, 0xC011EC7 + (uint64_t)a);
+    hma_rng_t rng;
+    hma_rng_seed(&rng, 0xC011EC7 + (uint64_t)a);
     for (int d = 1; d <= algos[a].maxd; d++) {
         int legal = 0, turn = 0;
         for (int m = 0; m < 4; m++)
@@ -132,11 +132,11 @@ START_TEST(test_algorithm_sizes)
             if (d > 3 && turn++ != (d + a) % legal)
                 continue;
             int64_t p = INT64_C(1) << d;
-            int64_t root = (int64_t)hm_rng_below(&rng, (uint64_t)p);
+            int64_t root = (int64_t)hma_rng_below(&rng, (uint64_t)p);
             /* Blocks 1..5 everywhere, larger ones where the run stays small. */
-            int64_t block = 1 + (int64_t)hm_rng_below(&rng, d <= 6 ? 40 : 5);
-            int op = (int)hm_rng_below(&rng, 3);
-            check_run(a, d, ports_names[m], root, block, op, hm_rng_next(&rng) >> 20);
+            int64_t block = 1 + (int64_t)hma_rng_below(&rng, d <= 6 ? 40 : 5);
+            int op = (int)hma_rng_below(&rng, 3);
+            check_run(a, d, ports_names[m], root, block, op, hma_rng_next(&rng) >> 20);
         }
     }
 }
@@ -221,8 +221,8 @@ START_TEST(test_free_clock)
     const hm_algorithm_t *al = hm_algorithm_find(algos[a].name);
     ck_assert_ptr_nonnull(al);
     ck_assert_str_eq(hm_problem_name(al->problem), algos[a].problem);
-    ck_assert_int_eq(hm_prob_rooted(al->problem), algos[a].rooted);
-    ck_assert_int_eq(hm_prob_reduces(al->problem), algos[a].reduces);
+    ck_assert_int_eq(hma_prob_rooted(al->problem), algos[a].rooted);
+    ck_assert_int_eq(hma_prob_reduces(al->problem), algos[a].reduces);
     int free_ok = !al->needs.clock_modes || (al->needs.clock_modes & HM_BIT(HM_CLOCK_FREE));
     for (int d = 1; d <= (algos[a].maxd < 5 ? algos[a].maxd : 5); d++) {
         int64_t block = d + 1;
@@ -254,7 +254,7 @@ END_TEST
 /* ---- a deliberately wrong store is caught ---------------------------------------- */
 
 /* The test's own oracle: what node x must store at index i (problem.h's table). */
-static int64_t oracle(const hm_prob_t *pb, int x, size_t i)
+static int64_t oracle(const hma_prob_t *pb, int x, size_t i)
 {
     size_t b = (size_t)pb->block;
     int64_t acc = 0;
@@ -278,10 +278,10 @@ static int64_t oracle(const hm_prob_t *pb, int x, size_t i)
     }
     for (int y = 0; y < pb->p; y++) {
         int64_t v = pb->in[y][reduce_index];
-        acc = y == 0                ? v
-              : pb->op == HM_OP_SUM ? acc + v
-              : pb->op == HM_OP_MAX ? (v > acc ? v : acc)
-                                    : (v < acc ? v : acc);
+        acc = y == 0                 ? v
+              : pb->op == HMA_OP_SUM ? acc + v
+              : pb->op == HMA_OP_MAX ? (v > acc ? v : acc)
+                                     : (v < acc ? v : acc);
     }
     return acc;
 }
@@ -293,9 +293,9 @@ static int64_t wrong_expected;
 /* Stores what the problem wants, but node wrong_node spoils index 3. */
 static void wrong_node_main(hm_node_t *n, void *state)
 {
-    const hm_prob_t *pb = state;
+    const hma_prob_t *pb = state;
     int x = hm_id(n);
-    size_t want = hm_prob_expected_count(pb, x);
+    size_t want = hma_prob_expected_count(pb, x);
     for (size_t i = 0; i < want; i++) {
         int64_t v = oracle(pb, x, i);
         if (x == wrong_node && i == 3) {
@@ -341,7 +341,7 @@ START_TEST(test_wrong_store_caught)
     snprintf(cfg, sizeof cfg,
              "{\"topology\":{\"kind\":\"hypercube\",\"dim\":3},\"seed\":11,"
              "\"algorithm\":{\"name\":\"%s\",\"block\":4%s}}",
-             first[_i], hm_prob_rooted(kind) ? ",\"root\":5" : "");
+             first[_i], hma_prob_rooted(kind) ? ",\"root\":5" : "");
     for (wrong_mode = WRONG_VALUE; wrong_mode <= WRONG_EXTRA; wrong_mode++) {
         hm_trun_t r = hm_t_run_algo(cfg, &algo);
         ck_assert_int_eq(hm_t_int(&r, "verified"), 0);
@@ -363,14 +363,14 @@ END_TEST
 /* Right stores, wrong time: a run that takes longer than its own formula fails. */
 static void late_node_main(hm_node_t *n, void *state)
 {
-    const hm_prob_t *pb = state;
+    const hma_prob_t *pb = state;
     int x = hm_id(n);
     /* One packet in slot 3 keeps the run busy beyond log2 p = 2 slots. */
     if (x == 0 && hm_wait_until(n, 3) == HM_OK) {
         int64_t v = 0;
-        hm_prob_send(n, pb, 0, 0, &v, 1);
+        hma_prob_send(n, pb, 0, 0, &v, 1);
     }
-    size_t want = hm_prob_expected_count(pb, x);
+    size_t want = hma_prob_expected_count(pb, x);
     for (size_t i = 0; i < want; i++)
         hm_store(n, oracle(pb, x, i));
 }

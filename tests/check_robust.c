@@ -440,6 +440,184 @@ START_TEST(test_outputs_one_file)
 }
 END_TEST
 
+/* ---- the output budget (output.max_bytes, README "Output budget") ------------------ */
+
+/* Size of dir/name, -1 if there is no such file. */
+static long file_size(const char *dir, const char *name)
+{
+    char path[512];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+/* The Q_4 successive broadcasts' timeline, events and trace take 26602 + 46896 +
+ * 121446 = 194944 bytes, and the estimate is exact: one byte less is refused with
+ * every output named, nothing is written and the previous file stays; the exact
+ * budget writes all three, at the sizes estimated. */
+START_TEST(test_output_budget)
+{
+    char *tmp = hm_t_tmpdir();
+    char path[512], *out, *err;
+    snprintf(path, sizeof path, "%s/q4_successive.events.jsonl", tmp);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("previous\n", f);
+    fclose(f);
+    ck_assert_int_eq(
+        hm_t_exec(tmp, &out, &err,
+                  (const char *[]){"--set", "output.max_bytes=194943", HM_SRCDIR "/" Q4, NULL}),
+        4);
+    ck_assert_str_eq(
+        err, "hypemu: outputs not written: they would take about 190.4 KiB (194944 bytes), more "
+             "than output.max_bytes = 190.4 KiB (194943 bytes):\n"
+             "  output.timeline (q4_successive.timeline.txt): about 26.0 KiB (26602 bytes)\n"
+             "  output.events (q4_successive.events.jsonl): about 45.8 KiB (46896 bytes)\n"
+             "  output.trace (q4_successive.trace.json): about 118.6 KiB (121446 bytes)\n"
+             "raise the budget with --set output.max_bytes=BYTES (0: no limit), or ask for fewer "
+             "outputs (output.nodes narrows the timeline)\n");
+    ck_assert_ptr_nonnull(strstr(out, "\nverified           true\n"));
+    ck_assert_ptr_nonnull(strstr(out, "\nexit_code          4\n"));
+    ck_assert_int_eq(file_size(tmp, "q4_successive.timeline.txt"), -1);
+    ck_assert_int_eq(file_size(tmp, "q4_successive.trace.json"), -1);
+    ck_assert_int_eq(file_size(tmp, "q4_successive.events.jsonl"), 9);
+    free(out);
+    free(err);
+    ck_assert_int_eq(
+        hm_t_exec(tmp, &out, &err,
+                  (const char *[]){"--set", "output.max_bytes=194944", HM_SRCDIR "/" Q4, NULL}),
+        0);
+    ck_assert_str_eq(err, "");
+    ck_assert_int_eq(file_size(tmp, "q4_successive.timeline.txt"), 26602);
+    ck_assert_int_eq(file_size(tmp, "q4_successive.events.jsonl"), 46896);
+    ck_assert_int_eq(file_size(tmp, "q4_successive.trace.json"), 121446);
+    free(out);
+    free(err);
+    /* A device costs nothing: the events to /dev/null leave the other two in budget. */
+    ck_assert_int_eq(hm_t_exec(tmp, &out, &err,
+                               (const char *[]){"--set", "output.max_bytes=148048", "--set",
+                                                "output.events=/dev/null", HM_SRCDIR "/" Q4, NULL}),
+                     0);
+    free(out);
+    free(err);
+    /* The range: an integer from 0 (no limit) to 2^62. */
+    ck_assert_int_eq(hm_t_exec(tmp, &out, &err,
+                               (const char *[]){"--validate", "--set", "output.max_bytes=-1",
+                                                HM_SRCDIR "/" Q4, NULL}),
+                     2);
+    ck_assert_str_eq(err, HM_SRCDIR "/" Q4 ": output.max_bytes: found -1; allowed: an integer "
+                                    "from 0 to 4611686018427387904\n");
+    free(out);
+    free(err);
+    hm_t_rmtree(tmp);
+}
+END_TEST
+
+/* The reproducers of the unbounded timeline: a run of idle or busy slots is one
+ * column, so the file follows the events, not the slots. configs/linear_rh.json with
+ * a = 1000 takes 752,416 slots: its timeline was 15 MB and is 17,628 bytes; the 4x4
+ * mesh under a huge rho stops at clock.max_slots (exit 3) with a 617-byte timeline
+ * that shows one busy period of 268,435,456 slots, and a summary whose
+ * completion_slots is the 10^8 of clock.max_slots, not the busy period's end. */
+START_TEST(test_timeline_folds_idle_slots)
+{
+    char *tmp = hm_t_tmpdir();
+    char *out, *err;
+    ck_assert_int_eq(
+        hm_t_exec(tmp, &out, &err,
+                  (const char *[]){"--set", "output=null", "--set", "ports.cost.a=1000", "--set",
+                                   "output.timeline=t.txt", HM_SRCDIR "/" RH, NULL}),
+        0);
+    ck_assert_ptr_nonnull(strstr(out, "\ncompletion_slots   752416\n"));
+    ck_assert_int_eq(file_size(tmp, "t.txt"), 17628);
+    free(out);
+    free(err);
+    char path[512];
+    snprintf(path, sizeof path, "%s/t.txt", tmp);
+    char *t = hm_t_slurp(path, NULL);
+    ck_assert_ptr_nonnull(
+        strstr(t, "    ~ at column 1: slots 256..128275 (128020 identical slots)\n"));
+    free(t);
+    ck_assert_int_eq(
+        hm_t_exec(tmp, &out, &err,
+                  (const char *[]){"--set", "output=null", "--set", "topology.cols=4", "--set",
+                                   "ports.cost.rho=1048576", "--set", "output.timeline=m.txt",
+                                   "--set", "output.events=m.jsonl",
+                                   HM_SRCDIR "/configs/mesh_rh.json", NULL}),
+        3);
+    /* The summary stops at the bound too: completion_slots is clock.max_slots. */
+    ck_assert_ptr_nonnull(strstr(out, "\ncompletion_slots   100000000\n"));
+    ck_assert_int_eq(file_size(tmp, "m.txt"), 617);
+    ck_assert_int_eq(file_size(tmp, "m.jsonl"), 53);
+    snprintf(path, sizeof path, "%s/m.txt", tmp);
+    t = hm_t_slurp(path, NULL);
+    ck_assert_ptr_nonnull(strstr(t, "   0  #\n1-15  .\n    ~ at column 0: slots 0..268435455 "
+                                    "(268435456 identical slots)\n"));
+    free(t);
+    free(out);
+    free(err);
+    hm_t_rmtree(tmp);
+}
+END_TEST
+
+/* ---- --validate and the host's thread limit (README "Many nodes") ---------------- */
+
+static void put_file(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A host whose kernel.pid_max is 5000 with 1000 tasks running (HYPEMU_PROC: a fake
+ * /proc) has room for 4000 threads: --validate of Q_12 (4096 node threads) warns and
+ * names the limit with its value; Q_11 (2048) does not; both are valid (exit 0). */
+START_TEST(test_validate_thread_limit)
+{
+    char *proc = hm_t_tmpdir();
+    char path[512];
+    const char *dirs[] = {"sys", "sys/kernel", "sys/vm", "self"};
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        snprintf(path, sizeof path, "%s/%s", proc, dirs[i]);
+        ck_assert_int_eq(mkdir(path, 0700), 0);
+    }
+    put_file(proc, "sys/kernel/pid_max", "5000\n");
+    put_file(proc, "sys/kernel/threads-max", "1000000\n");
+    put_file(proc, "sys/vm/max_map_count", "1000000\n");
+    put_file(proc, "loadavg", "0.00 0.00 0.00 1/1000 4242\n");
+    put_file(proc, "meminfo", "MemTotal: 64000000 kB\nMemAvailable: 32000000 kB\n");
+    put_file(proc, "self/maps", "a\nb\n");
+    put_file(proc, "self/status", "Name:\thypemu\nThreads:\t1\n");
+    ck_assert_int_eq(setenv("HYPEMU_PROC", proc, 1), 0);
+    char *out, *err;
+    ck_assert_int_eq(hm_t_exec(NULL, &out, &err,
+                               (const char *[]){"--validate", "--set", "topology.dim=12",
+                                                HM_SRCDIR "/" Q4, NULL}),
+                     0);
+    ck_assert_str_eq(err, "hypemu: " HM_SRCDIR "/" Q4 ": warning: the run needs 4096 threads "
+                          "(one per node), more than the host allows now: the host limit "
+                          "reached is kernel.pid_max = 5000 (1000 tasks on the host, room for "
+                          "about 4000 more threads; raise it: sysctl -w kernel.pid_max=4194304, "
+                          "see README \"Many nodes\")\n");
+    ck_assert_str_eq(out, HM_SRCDIR "/" Q4 ": valid (successive-broadcast on hypercube, 4096 "
+                                    "nodes, shout ports)\n");
+    free(out);
+    free(err);
+    ck_assert_int_eq(hm_t_exec(NULL, &out, &err,
+                               (const char *[]){"--validate", "--set", "topology.dim=11",
+                                                HM_SRCDIR "/" Q4, NULL}),
+                     0);
+    ck_assert_str_eq(err, "");
+    free(out);
+    free(err);
+    unsetenv("HYPEMU_PROC");
+    hm_t_rmtree(proc);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("robust");
@@ -458,6 +636,9 @@ int main(void)
     tcase_add_test(io, test_stdout_write_error);
     tcase_add_test(io, test_config_path_errors);
     tcase_add_test(io, test_outputs_one_file);
+    tcase_add_test(io, test_output_budget);
+    tcase_add_test(io, test_timeline_folds_idle_slots);
+    tcase_add_test(io, test_validate_thread_limit);
     tcase_set_timeout(io, 60);
     suite_add_tcase(s, io);
     SRunner *sr = srunner_create(s);

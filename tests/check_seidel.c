@@ -933,11 +933,11 @@ END_TEST
  * a node sending or receiving twice in one step is refused as not step-synchronous. */
 START_TEST(test_plan_checks)
 {
-    ck_assert_int_eq(hm_plan_slots(1e300), HM_PLAN_MAX_SLOTS);
-    ck_assert_int_eq(hm_plan_slots(-1e300), -HM_PLAN_MAX_SLOTS);
-    ck_assert_int_eq(hm_plan_slots(0.0 / 0.0), HM_PLAN_MAX_SLOTS);
-    ck_assert_int_eq(hm_plan_slots(2.5), 3);
-    ck_assert_int_eq(hm_plan_slots(7.0), 7);
+    ck_assert_int_eq(hma_plan_slots(1e300), HMA_PLAN_MAX_SLOTS);
+    ck_assert_int_eq(hma_plan_slots(-1e300), -HMA_PLAN_MAX_SLOTS);
+    ck_assert_int_eq(hma_plan_slots(0.0 / 0.0), HMA_PLAN_MAX_SLOTS);
+    ck_assert_int_eq(hma_plan_slots(2.5), 3);
+    ck_assert_int_eq(hma_plan_slots(7.0), 7);
     hm_machine_info_t mi = {.topology = HM_TOPO_LINEAR,
                             .nodes = 4,
                             .rows = 1,
@@ -948,41 +948,41 @@ START_TEST(test_plan_checks)
                             .cost_abar = 1,
                             .cost_b = 5};
     /* 0 -> 1 then 0 -> 2 in step 1: two sends of node 0. */
-    hm_plan_t *p = hm_plan_new(4, 4, NULL, 8, 1, 0);
+    hma_plan_t *p = hma_plan_new(4, 4, NULL, 8, 1, 0);
     ck_assert_ptr_nonnull(p);
-    hm_plan_send(p, 1, 0, 1, 0, 1, 1);
-    hm_plan_send(p, 1, 0, 2, 1, 1, 1);
-    hm_plan_finish(p);
-    ck_assert_int_eq(hm_plan_time(p, &mi, p->last_step), -3);
-    hm_plan_free(p);
+    hma_plan_send(p, 1, 0, 1, 0, 1, 1);
+    hma_plan_send(p, 1, 0, 2, 1, 1, 1);
+    hma_plan_finish(p);
+    ck_assert_int_eq(hma_plan_time(p, &mi, p->last_step), -3);
+    hma_plan_free(p);
     /* 0 -> 2 and 1 -> 2 in step 1: two receives of node 2. */
-    p = hm_plan_new(4, 4, NULL, 8, 1, 0);
-    hm_plan_send(p, 1, 0, 2, 0, 1, 1);
-    hm_plan_send(p, 1, 1, 2, 1, 1, 1);
-    hm_plan_finish(p);
-    ck_assert_int_eq(hm_plan_time(p, &mi, p->last_step), -3);
-    hm_plan_free(p);
+    p = hma_plan_new(4, 4, NULL, 8, 1, 0);
+    hma_plan_send(p, 1, 0, 2, 0, 1, 1);
+    hma_plan_send(p, 1, 1, 2, 1, 1, 1);
+    hma_plan_finish(p);
+    ck_assert_int_eq(hma_plan_time(p, &mi, p->last_step), -3);
+    hma_plan_free(p);
     /* A valid one (8 bytes in 2 pieces of 4): 0 -> 2 with piece 1 in step 1, then
      * 0 -> 1 with both pieces and 2 -> 3 with piece 1 in step 2: steps of a*4 + b = 9
      * and a*8 + b = 13 slots. */
-    p = hm_plan_new(4, 4, NULL, 8, 1, 0);
-    hm_plan_send(p, 1, 0, 2, 1, 1, 1);
-    hm_plan_send(p, 2, 0, 1, 0, 2, 1);
-    hm_plan_send(p, 2, 2, 3, 1, 1, 1);
-    hm_plan_finish(p);
-    ck_assert_int_eq(hm_plan_time(p, &mi, p->last_step), 0);
+    p = hma_plan_new(4, 4, NULL, 8, 1, 0);
+    hma_plan_send(p, 1, 0, 2, 1, 1, 1);
+    hma_plan_send(p, 2, 0, 1, 0, 2, 1);
+    hma_plan_send(p, 2, 2, 3, 1, 1, 1);
+    hma_plan_finish(p);
+    ck_assert_int_eq(hma_plan_time(p, &mi, p->last_step), 0);
     ck_assert_int_eq(p->start[1], 0);
     ck_assert_int_eq(p->start[2], 9);
     ck_assert_int_eq(p->timed_end, 9 + 13);
-    hm_plan_free(p);
+    hma_plan_free(p);
     /* Two circuits on link 1->2 in one step, capacity 1: the step lasts 2*a*4 + b. */
-    p = hm_plan_new(4, 4, NULL, 8, 1, 0);
-    hm_plan_send(p, 1, 0, 2, 0, 1, 1);
-    hm_plan_send(p, 1, 1, 3, 1, 1, 1);
-    hm_plan_finish(p);
-    ck_assert_int_eq(hm_plan_time(p, &mi, p->last_step), 0);
+    p = hma_plan_new(4, 4, NULL, 8, 1, 0);
+    hma_plan_send(p, 1, 0, 2, 0, 1, 1);
+    hma_plan_send(p, 1, 1, 3, 1, 1, 1);
+    hma_plan_finish(p);
+    ck_assert_int_eq(hma_plan_time(p, &mi, p->last_step), 0);
     ck_assert_int_eq(p->timed_end, 2 * 4 + 5);
-    hm_plan_free(p);
+    hma_plan_free(p);
 }
 END_TEST
 

@@ -105,18 +105,18 @@ START_TEST(test_trees_edge_disjoint)
      * the first failure is reported after them. */
     char bad[160] = "";
     for (int j = 1; j <= d && !bad[0]; j++) {
-        uint32_t root = hm_st_root(j);
-        int first = hm_st_first(j, d);
-        if (hm_cut_parent_port(d, root, first, root) != -1 ||
-            hm_cut_children(d, root, first, 0) != 0)
+        uint32_t root = hma_st_root(j);
+        int first = hma_st_first(j, d);
+        if (hma_cut_parent_port(d, root, first, root) != -1 ||
+            hma_cut_children(d, root, first, 0) != 0)
             snprintf(bad, sizeof bad, "T^(%d): root has a father or node 0 has children", j);
         for (uint32_t u = 0; u < p && !bad[0]; u++) {
             if (u == root)
                 continue;
-            int port = hm_cut_parent_port(d, root, first, u);
+            int port = hma_cut_parent_port(d, root, first, u);
             uint32_t f = u ^ (UINT32_C(1) << (port < 0 ? 0 : port));
             /* u is one of its father's children, one step closer to the root. */
-            if (port < 0 || !(hm_cut_children(d, root, first, f) >> port & 1) ||
+            if (port < 0 || !(hma_cut_children(d, root, first, f) >> port & 1) ||
                 __builtin_popcount(f ^ root) + 1 != __builtin_popcount(u ^ root)) {
                 snprintf(bad, sizeof bad, "T^(%d): node %u has no proper father", j, u);
                 break;
@@ -650,14 +650,14 @@ END_TEST
 static int bogus_setup(hm_setup_t *s)
 {
     int a[4] = {1, 1, 1, 1};
-    s->state = hm_st_state_new(s->machine, HM_ST_MULTINODE, a, 1);
+    s->state = hma_st_state_new(s->machine, HMA_ST_MULTINODE, a, 1);
     return s->state ? 0 : -1;
 }
 
 static void bogus_node(hm_node_t *n, void *state)
 {
     if (hm_id(n) != 1) {
-        hm_st_three_phase_node(n, state);
+        hma_st_three_phase_node(n, state);
         return;
     }
     hm_packet_t p = {.msg = 7, .tag = 99, .aux = 0};
@@ -669,16 +669,16 @@ START_TEST(test_bad_tree_number)
     hm_algorithm_t a = *hm_algorithm_find("multinode-broadcast");
     a.setup = bogus_setup;
     a.node_main = bogus_node;
-    a.verify = hm_st_three_phase_verify;
-    a.teardown = hm_st_state_free;
+    a.verify = hma_st_three_phase_verify;
+    a.teardown = hma_st_state_free;
     hm_trun_t r = hm_t_run_algo("{\"topology\":{\"kind\":\"hypercube\",\"dim\":2},"
                                 "\"algorithm\":{\"name\":\"multinode-broadcast\"}}",
                                 &a);
     ck_assert_int_eq(r.rc, 4);
     ck_assert_str_eq(r.message, "node 0: packet msg 7 with tag 99 names tree 0; allowed: 1..2");
-    ck_assert_int_eq(hm_st_tree_valid(0, 2), 0);
-    ck_assert_int_eq(hm_st_tree_valid(2, 2), 1);
-    ck_assert_int_eq(hm_st_tree_valid(3, 2), 0);
+    ck_assert_int_eq(hma_st_tree_valid(0, 2), 0);
+    ck_assert_int_eq(hma_st_tree_valid(2, 2), 1);
+    ck_assert_int_eq(hma_st_tree_valid(3, 2), 0);
     hm_t_free(&r);
 }
 END_TEST

@@ -18,16 +18,16 @@ START_TEST(test_sbt_is_spanning_tree)
             for (int rot = 0; rot < d; rot++) {
                 int leaves = 0;
                 for (uint32_t u = 0; u < p; u++) {
-                    uint64_t ch = hm_sbt_children(d, root, rot, u);
+                    uint64_t ch = hma_sbt_children(d, root, rot, u);
                     leaves += ch == 0;
-                    int fp = hm_sbt_parent_port(d, root, rot, u);
+                    int fp = hma_sbt_parent_port(d, root, rot, u);
                     if (u == root) {
                         ck_assert_int_eq(fp, -1);
                         ck_assert_uint_eq(ch, (UINT64_C(1) << d) - 1);
                         continue;
                     }
                     uint32_t f = u ^ (1u << fp);
-                    ck_assert(hm_sbt_children(d, root, rot, f) >> fp & 1);
+                    ck_assert(hma_sbt_children(d, root, rot, f) >> fp & 1);
                     ck_assert_int_eq(__builtin_popcount(f ^ root) + 1,
                                      __builtin_popcount(u ^ root));
                 }
@@ -44,7 +44,7 @@ START_TEST(test_rotation_leaf_property)
         for (uint32_t x = 0; x < (1u << d); x++)
             for (int j = 0; j < d; j++)
                 for (uint32_t u = 0; u < (1u << d); u++) {
-                    int leaf = hm_sbt_children(d, x, j, u) == 0;
+                    int leaf = hma_sbt_children(d, x, j, u) == 0;
                     ck_assert_int_eq(leaf, ((u ^ x) >> j & 1) == 1);
                 }
 }
@@ -55,21 +55,21 @@ START_TEST(test_gray_code)
     /* BRGC(3) = 000 001 011 010 110 111 101 100 (section 3). */
     static const uint32_t brgc3[] = {0, 1, 3, 2, 6, 7, 5, 4};
     for (uint32_t i = 0; i < 8; i++)
-        ck_assert_uint_eq(hm_gray(i), brgc3[i]);
+        ck_assert_uint_eq(hma_gray(i), brgc3[i]);
     for (int d = 1; d <= 10; d++)
         for (uint32_t i = 0; i < (1u << d); i++) {
-            uint32_t next = hm_gray((i + 1) & ((1u << d) - 1));
-            ck_assert_uint_eq(hm_gray(i) ^ next, 1u << hm_gray_step_dim(i, d));
+            uint32_t next = hma_gray((i + 1) & ((1u << d) - 1));
+            ck_assert_uint_eq(hma_gray(i) ^ next, 1u << hma_gray_step_dim(i, d));
         }
 }
 END_TEST
 
 START_TEST(test_rotl)
 {
-    ck_assert_uint_eq(hm_rotl(0x1, 1, 3), 0x2);
-    ck_assert_uint_eq(hm_rotl(0x4, 1, 3), 0x1);
-    ck_assert_uint_eq(hm_rotr(0x1, 1, 3), 0x4);
-    ck_assert_uint_eq(hm_rotl(0x5, 0, 3), 0x5);
+    ck_assert_uint_eq(hma_rotl(0x1, 1, 3), 0x2);
+    ck_assert_uint_eq(hma_rotl(0x4, 1, 3), 0x1);
+    ck_assert_uint_eq(hma_rotr(0x1, 1, 3), 0x4);
+    ck_assert_uint_eq(hma_rotl(0x5, 0, 3), 0x5);
 }
 END_TEST
 

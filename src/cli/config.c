@@ -855,6 +855,7 @@ static void check_document(hm__config_t *c)
     c->opt.contention = HM__CONTENTION_STRICT;
     c->opt.max_slots = 1000000;
     c->opt.info.seed = 1;
+    c->out_max_bytes = HM__OUT_MAX_BYTES;
 
     json_t *t = get_object(c, root, "topology", 1);
     size_t before = c->nerrors;
@@ -910,8 +911,8 @@ static void check_document(hm__config_t *c)
     }
     json_t *o = get_object(c, root, "output", 0);
     if (o) {
-        static const char *const okeys[] = {"timeline",   "trace", "events", "svg",
-                                            "svg_colour", "otf2",  "nodes",  NULL};
+        static const char *const okeys[] = {"timeline", "trace", "events",    "svg", "svg_colour",
+                                            "otf2",     "nodes", "max_bytes", NULL};
         static const char *const colours[] = {"message", "sender", NULL};
         only_keys(c, "output", o, okeys);
         c->out_timeline = get_path(c, o, "timeline");
@@ -920,6 +921,8 @@ static void check_document(hm__config_t *c)
         c->out_svg = get_path(c, o, "svg");
         c->svg_colour = get_enum(c, o, "output", "svg_colour", colours, HM__SVG_BY_MESSAGE);
         c->out_otf2 = get_path(c, o, "otf2");
+        c->out_max_bytes =
+            get_int(c, o, "output", "max_bytes", HM__OUT_MAX_BYTES, 0, (int64_t)1 << 62, 0);
         json_t *nodes = json_object_get(o, "nodes");
         if (nodes)
             c->out_show = parse_nodes(c, nodes);

@@ -9,6 +9,10 @@
 #include "hm_internal.h"
 #include "out/writers.h" /* HM__SVG_BY_* */
 
+/* output.max_bytes by default: 1 GiB for all the files of one run (README "Output
+ * budget"). */
+#define HM__OUT_MAX_BYTES (INT64_C(1) << 30)
+
 typedef struct hm__cost_s {
     int set;
     double a, abar, b, rho; /* README "Config reference", ports.routing and ports.cost: slots per
@@ -26,6 +30,8 @@ typedef struct hm__config_s {
     char *out_otf2;          /* a directory */
     unsigned char *out_show; /* output.nodes: a byte per node, NULL for all */
     int svg_colour;          /* HM__SVG_BY_* (out/writers.h) */
+    int64_t out_max_bytes;   /* output.max_bytes: the outputs' budget, 0 for none */
+    int progress;            /* the progress line: 1 --progress, -1 --quiet, 0 on a terminal */
     int topology_ok;         /* the topology had no error: machine quantities are known */
     /* Errors, one message a line. */
     char **errors;

@@ -71,6 +71,9 @@ static void usage(FILE *f)
             "                    (the same as --set output.nodes=LIST)\n"
             "  --repeat N        run N times (1..1000); min, median, max and a 95%% interval\n"
             "                    of the wall time and of each contention figure\n"
+            "  --progress        a progress line on stderr during the run, even when stderr\n"
+            "                    is not a terminal (by default: on a terminal, after 2 s)\n"
+            "  --quiet           no progress line\n"
             "\n"
             "exit codes: 0 verified, 1 verification failed or strict port-model violation,\n"
             "            2 bad usage or config, 3 deadlock or clock.max_slots, 4 system error\n");
@@ -357,6 +360,15 @@ static int validate_config(const hm__config_t *cfg, const char *file)
     }
     if (cfg->algo->teardown)
         cfg->algo->teardown(s.state);
+    /* A warning, not an error: the host's room for threads changes with its load
+     * (README "Many nodes"). */
+    char why[512];
+    int64_t nodes = cfg->opt.info.nodes;
+    if (hm__host_thread_limit(nodes, hm__stack_size(&cfg->opt), why, sizeof why) < nodes)
+        fprintf(stderr,
+                "hypemu: %s: warning: the run needs %lld threads (one per node), more than the "
+                "host allows now: %s\n",
+                file, (long long)nodes, why);
     printf("%s: valid (%s on %s, %d nodes, %s ports)\n", file, cfg->algo->name,
            hm_topology_name(cfg->opt.info.topology), cfg->opt.info.nodes,
            hm_ports_name(cfg->opt.info.ports));
@@ -390,118 +402,118 @@ static int repeat_arg(const char *v)
     return (int)n;
 }
 
-int main(int argc, char **argv)
-{
-    int json = 0, validate = 0, repeat = 0;
-    const char *timeline_nodes = NULL; /* --timeline-nodes LIST */
-    const char *file = NULL;
-    char **sets = calloc((size_t)argc, sizeof *sets);
-    int nsets = 0;
-    if (!sets)
-        return HM_EXIT_SYSTEM;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            free(sets);
-            return stdout_done(HM_EXIT_OK);
-        } else if (strcmp(a, "--version") == 0) {
-            printf("hypemu %s\n", HM_VERSION);
-            free(sets);
-            return stdout_done(HM_EXIT_OK);
-        } else if (strcmp(a, "--list") == 0) {
-            /* --list --json: the catalogue as one JSON document. */
-            int as_json = json || (i + 1 < argc && strcmp(argv[i + 1], "--json") == 0);
-            if (as_json)
-                list_json(stdout);
-            else
-                list(stdout);
-            free(sets);
-            return stdout_done(HM_EXIT_OK);
-        } else if (strcmp(a, "--json") == 0) {
-            json = 1;
-        } else if (strcmp(a, "--validate") == 0) {
-            validate = 1;
-        } else if (strcmp(a, "--set") == 0 || strncmp(a, "--set=", 6) == 0) {
-            if (a[5] == '=')
-                sets[nsets++] = argv[i] + 6;
-            else if (i + 1 < argc)
-                sets[nsets++] = argv[++i];
-            else {
-                fprintf(stderr, "hypemu: --set needs PATH=VALUE\n");
-                free(sets);
-                return HM_EXIT_USAGE;
-            }
-        } else if (strcmp(a, "--repeat") == 0) {
-            if ((repeat = repeat_arg(i + 1 < argc ? argv[++i] : NULL)) < 0) {
-                free(sets);
-                return HM_EXIT_USAGE;
-            }
-        } else if (strcmp(a, "--timeline-nodes") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "hypemu: --timeline-nodes needs a list of nodes, e.g. 0-3,8\n");
-                free(sets);
-                return HM_EXIT_USAGE;
-            }
-            timeline_nodes = argv[++i];
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr,
-                    "hypemu: unknown option %s; allowed: --json, --set, --timeline-nodes, "
-                    "--validate, --list, --help, --version, --repeat\n",
-                    a);
-            free(sets);
-            return HM_EXIT_USAGE;
-        } else if (file) {
-            fprintf(stderr, "hypemu: one config file expected, found %s and %s\n", file, a);
-            free(sets);
-            return HM_EXIT_USAGE;
-        } else {
-            file = a;
-        }
-    }
-    if (!file) {
-        usage(stderr);
-        free(sets);
-        return HM_EXIT_USAGE;
-    }
+/* The command line, as parsed. */
+typedef struct args_s {
+    int json, validate, progress; /* --progress 1, --quiet -1 */
+    int repeat;                   /* --repeat N, 0 without */
+    const char *timeline_nodes;   /* --timeline-nodes LIST */
+    const char *file;
+    char **sets; /* argc entries, nsets used, + --timeline-nodes */
+    int nsets;
+} args_t;
 
+/* An option that prints and exits (--help, --version, --list): its exit code, or -1
+ * if argv[i] is none of them. */
+static int print_option(const args_t *g, int argc, char **argv, int i)
+{
+    const char *a = argv[i];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        usage(stdout);
+    } else if (strcmp(a, "--version") == 0) {
+        printf("hypemu %s\n", HM_VERSION);
+    } else if (strcmp(a, "--list") == 0) {
+        /* --list --json: the catalogue as one JSON document. */
+        if (g->json || (i + 1 < argc && strcmp(argv[i + 1], "--json") == 0))
+            list_json(stdout);
+        else
+            list(stdout);
+    } else {
+        return -1;
+    }
+    return stdout_done(HM_EXIT_OK);
+}
+
+/* One argument (and its value, *i moves past it): -1 to go on, or the exit code. */
+static int parse_one(args_t *g, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    int rc = print_option(g, argc, argv, *i);
+    if (rc >= 0)
+        return rc;
+    if (strcmp(a, "--json") == 0) {
+        g->json = 1;
+    } else if (strcmp(a, "--validate") == 0) {
+        g->validate = 1;
+    } else if (strcmp(a, "--progress") == 0 || strcmp(a, "--quiet") == 0) {
+        g->progress = a[2] == 'p' ? 1 : -1;
+    } else if (strcmp(a, "--set") == 0 || strncmp(a, "--set=", 6) == 0) {
+        if (a[5] == '=')
+            g->sets[g->nsets++] = argv[*i] + 6;
+        else if (*i + 1 < argc)
+            g->sets[g->nsets++] = argv[++*i];
+        else {
+            fprintf(stderr, "hypemu: --set needs PATH=VALUE\n");
+            return HM_EXIT_USAGE;
+        }
+    } else if (strcmp(a, "--repeat") == 0) {
+        if ((g->repeat = repeat_arg(*i + 1 < argc ? argv[++*i] : NULL)) < 0)
+            return HM_EXIT_USAGE;
+    } else if (strcmp(a, "--timeline-nodes") == 0) {
+        if (*i + 1 >= argc) {
+            fprintf(stderr, "hypemu: --timeline-nodes needs a list of nodes, e.g. 0-3,8\n");
+            return HM_EXIT_USAGE;
+        }
+        g->timeline_nodes = argv[++*i];
+    } else if (a[0] == '-' && a[1]) {
+        fprintf(stderr,
+                "hypemu: unknown option %s; allowed: --json, --set, --timeline-nodes, "
+                "--validate, --list, --progress, --quiet, --help, --version, --repeat\n",
+                a);
+        return HM_EXIT_USAGE;
+    } else if (g->file) {
+        fprintf(stderr, "hypemu: one config file expected, found %s and %s\n", g->file, a);
+        return HM_EXIT_USAGE;
+    } else {
+        g->file = a;
+    }
+    return -1;
+}
+
+/* Load the config named on the command line, with its overrides. */
+static int load(args_t *g, hm__config_t *cfg)
+{
     /* --timeline-nodes LIST is --set output.nodes="LIST", last of the overrides; the
      * list stays a string (as JSON, "3" would be a number). */
     char *nodes_set = NULL;
-    if (timeline_nodes) {
-        nodes_set = hm__strdup_printf("output.nodes=\"%s\"", timeline_nodes);
-        if (!nodes_set) {
-            free(sets);
+    if (g->timeline_nodes) {
+        nodes_set = hm__strdup_printf("output.nodes=\"%s\"", g->timeline_nodes);
+        if (!nodes_set)
             return HM_EXIT_SYSTEM;
-        }
-        sets[nsets++] = nodes_set;
+        g->sets[g->nsets++] = nodes_set;
     }
-    hm__config_t cfg;
-    int rc = hm__config_load(&cfg, file, sets, nsets);
-    free(sets);
+    int rc = hm__config_load(cfg, g->file, g->sets, g->nsets);
     free(nodes_set);
     if (rc != HM_EXIT_OK) {
-        hm__config_print_errors(&cfg, stderr);
-        hm__config_free(&cfg);
-        return rc;
+        hm__config_print_errors(cfg, stderr);
+        hm__config_free(cfg);
     }
-    if (validate) {
-        rc = validate_config(&cfg, file);
-        hm__config_free(&cfg);
-        return stdout_done(rc);
-    }
+    return rc;
+}
 
+/* Run the config, print why it stopped (stderr) and its summary (stdout). */
+static int run(hm__config_t *cfg, const args_t *g)
+{
     hm__result_t res;
-    cfg.opt.interrupt = &interrupt_flag;
+    cfg->opt.interrupt = &interrupt_flag;
+    cfg->progress = g->progress;
     catch_signals();
-    if (repeat > 0) {
-        rc = hm__run_repeat(&cfg, repeat, json, stdout);
+    if (g->repeat > 0) {
+        int rc = hm__run_repeat(cfg, g->repeat, g->json, stdout);
         if (rc == HM_EXIT_INTERRUPTED && interrupt_signal == SIGTERM)
             rc = 128 + SIGTERM;
-        hm__config_free(&cfg);
         return stdout_done(rc);
     }
-    rc = hm__run_config(&cfg, &res);
+    int rc = hm__run_config(cfg, &res);
     if (rc == HM_EXIT_INTERRUPTED && interrupt_signal == SIGTERM) {
         rc = 128 + SIGTERM;
         if (res.summary)
@@ -510,7 +522,7 @@ int main(int argc, char **argv)
     if (res.message)
         fprintf(stderr, "hypemu: %s\n", res.message);
     if (res.summary) {
-        if (json) {
+        if (g->json) {
             char *s = json_dumps(res.summary,
                                  JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
             if (s) {
@@ -523,6 +535,30 @@ int main(int argc, char **argv)
     }
     rc = stdout_done(rc);
     hm__result_free(&res);
-    hm__config_free(&cfg);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    args_t g = {0};
+    g.sets = calloc((size_t)argc, sizeof *g.sets);
+    if (!g.sets)
+        return HM_EXIT_SYSTEM;
+    int rc = -1;
+    for (int i = 1; i < argc && rc < 0; i++)
+        rc = parse_one(&g, argc, argv, &i);
+    if (rc < 0 && !g.file) {
+        usage(stderr);
+        rc = HM_EXIT_USAGE;
+    }
+    if (rc < 0) {
+        hm__config_t cfg;
+        rc = load(&g, &cfg);
+        if (rc == HM_EXIT_OK) {
+            rc = g.validate ? stdout_done(validate_config(&cfg, g.file)) : run(&cfg, &g);
+            hm__config_free(&cfg);
+        }
+    }
+    free(g.sets);
     return rc;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "out/writers.h"
+#include "progress.h"
 #include "run.h"
 
 static double seconds_now(void)
@@ -87,24 +88,102 @@ void hm__cli_discard_temp_output(void)
         unlink(path);
 }
 
+/* ---- the output budget (output.max_bytes, README "Output budget") ------------------ */
+
+/* One requested output: its config key, path, writer and estimated size. */
+typedef struct out_s {
+    const char *key, *path;
+    writer_fn fn; /* NULL: the OTF2 directory */
+    int64_t size;
+    int counted; /* a file (or a new one) that takes disk space: not a device or pipe */
+} out_t;
+
+/* A file written through the budget: the writes beyond `left` bytes fail (EFBIG), so
+ * that no output grows past the budget even where its estimate was low. */
+typedef struct capped_s {
+    FILE *f;
+    int64_t left;
+    int over;
+} capped_t;
+
+static ssize_t capped_write(void *cookie, const char *buf, size_t size)
+{
+    capped_t *c = cookie;
+    if ((int64_t)size > c->left) {
+        c->over = 1;
+        errno = EFBIG;
+        return -1;
+    }
+    size_t w = fwrite(buf, 1, size, c->f);
+    c->left -= (int64_t)w;
+    return w ? (ssize_t)w : -1;
+}
+
+static int capped_close(void *cookie)
+{
+    capped_t *c = cookie;
+    return fclose(c->f);
+}
+
+/* "212.4 MiB (222726610 bytes)" */
+static const char *show_bytes(char buf[64], int64_t n)
+{
+    static const char *const unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = (double)n;
+    int u = 0;
+    while (v >= 1024 && u < 6)
+        v /= 1024, u++;
+    if (u == 0)
+        snprintf(buf, 64, "%lld bytes", (long long)n);
+    else
+        snprintf(buf, 64, "%.1f %s (%lld bytes)", v, unit[u], (long long)n);
+    return buf;
+}
+
+/* The refusal: every counted output with its estimate, the budget, how to raise it. */
+static void over_budget(const hm__config_t *cfg, hm__result_t *res, const out_t *outs, int n,
+                        int64_t total)
+{
+    char a[64], b[64];
+    char *msg = hm__strdup_printf("outputs not written: they would take about %s, more than "
+                                  "output.max_bytes = %s:",
+                                  show_bytes(a, total), show_bytes(b, cfg->out_max_bytes));
+    for (int i = 0; i < n && msg; i++) {
+        if (!outs[i].counted)
+            continue;
+        char *m = hm__strdup_printf("%s\n  %s (%s): about %s", msg, outs[i].key, outs[i].path,
+                                    show_bytes(a, outs[i].size));
+        free(msg);
+        msg = m;
+    }
+    add_message(res, "%s%s", msg ? msg : "outputs not written: over output.max_bytes",
+                "\nraise the budget with --set output.max_bytes=BYTES (0: no limit), or ask for "
+                "fewer outputs (output.nodes narrows the timeline)");
+    free(msg);
+}
+
 /* Write one output. A regular file (or a new one) is written to a temporary file in
  * the same directory and renamed over its name once complete (README "Outputs"): a
  * reader never sees a cut file, and a run that fails keeps the previous one. A device
- * or a pipe (/dev/null, /dev/stdout) is written in place. */
-static int write_one(const hm__config_t *cfg, hm__result_t *res, const char *path, writer_fn fn)
+ * or a pipe (/dev/null, /dev/stdout) is written in place. *left is what remains of the
+ * budget (INT64_MAX: none); a file that would pass it is removed. */
+static int write_one(const hm__config_t *cfg, hm__result_t *res, const out_t *o, int64_t *left)
 {
-    if (!path)
-        return 0;
-    struct stat st;
-    int in_place = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
-    char *tmp = in_place ? NULL : hm__strdup_printf("%s.tmp-%ld", path, (long)getpid());
-    if (!in_place && !tmp) {
+    const char *path = o->path;
+    char *tmp = o->counted ? hm__strdup_printf("%s.tmp-%ld", path, (long)getpid()) : NULL;
+    if (o->counted && !tmp) {
         add_message(res, "cannot write %s: %s", path, strerror(ENOMEM));
         return -1;
     }
     atomic_store(&temp_output, tmp);
-    FILE *f = fopen(in_place ? path : tmp, "w");
-    int ok = f && fn(cfg, res, f) == 0;
+    capped_t cap = {fopen(o->counted ? tmp : path, "w"), o->counted ? *left : INT64_MAX, 0};
+    FILE *f = NULL;
+    if (cap.f) {
+        f = fopencookie(&cap, "w", (cookie_io_functions_t){NULL, capped_write, NULL, capped_close});
+        if (!f)
+            fclose(cap.f);
+    }
+    int ok = f && o->fn(cfg, res, f) == 0;
     int err = errno;
     if (f && fclose(f) != 0)
         ok = 0, err = errno;
@@ -114,21 +193,67 @@ static int write_one(const hm__config_t *cfg, hm__result_t *res, const char *pat
         unlink(tmp);
     atomic_store(&temp_output, NULL);
     free(tmp);
-    if (ok)
+    if (ok) {
+        *left = cap.left;
         return 0;
+    }
+    if (cap.over) {
+        char a[64];
+        add_message(res,
+                    "%s: not written: it passed what was left of output.max_bytes (%s); "
+                    "raise it with --set output.max_bytes=BYTES (0: no limit)",
+                    path, show_bytes(a, *left));
+        return -1;
+    }
     add_message(res, "cannot write %s: %s", path, strerror(err));
     return -1;
+}
+
+/* The outputs the config asks for, with their estimated sizes; returns how many. */
+static int requested(const hm__config_t *cfg, const hm__outcome_t *oc, out_t *outs)
+{
+    const out_t all[] = {
+        {"output.timeline", cfg->out_timeline, w_timeline, 0, 0},
+        {"output.events", cfg->out_events, w_events, 0, 0},
+        {"output.trace", cfg->out_trace, w_trace, 0, 0},
+        {"output.svg", cfg->out_svg, w_svg, 0, 0},
+        {"output.otf2", cfg->out_otf2, NULL, 0, 0},
+    };
+    int n = 0;
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+        if (!all[i].path)
+            continue;
+        out_t o = all[i];
+        struct stat st;
+        o.counted = !o.fn || stat(o.path, &st) != 0 || S_ISREG(st.st_mode);
+        o.size = i == 0   ? hm__size_timeline(oc, cfg->out_show)
+                 : i == 1 ? hm__size_events(oc)
+                 : i == 2 ? hm__size_trace(oc)
+                 : i == 3 ? hm__size_svg(oc)
+                          : hm__size_otf2(oc);
+        outs[n++] = o;
+    }
+    return n;
 }
 
 static int write_outputs(const hm__config_t *cfg, hm__result_t *res)
 {
     if (!cfg->opt.record_events || !res->outcome)
         return 0;
+    out_t outs[5];
+    int n = requested(cfg, res->outcome, outs);
+    int64_t total = 0, left = cfg->out_max_bytes ? cfg->out_max_bytes : INT64_MAX;
+    for (int i = 0; i < n; i++)
+        if (outs[i].counted)
+            total = total > INT64_MAX - outs[i].size ? INT64_MAX : total + outs[i].size;
+    if (cfg->out_max_bytes && total > cfg->out_max_bytes) {
+        over_budget(cfg, res, outs, n, total);
+        return -1;
+    }
     int rc = 0;
-    rc |= write_one(cfg, res, cfg->out_timeline, w_timeline);
-    rc |= write_one(cfg, res, cfg->out_events, w_events);
-    rc |= write_one(cfg, res, cfg->out_trace, w_trace);
-    rc |= write_one(cfg, res, cfg->out_svg, w_svg);
+    for (int i = 0; i < n; i++)
+        if (outs[i].fn)
+            rc |= write_one(cfg, res, &outs[i], &left);
 #ifdef HM_HAVE_OTF2
     char err[512];
     if (cfg->out_otf2 && hm__write_otf2(res->outcome, cfg->out_otf2, err, sizeof err) != 0) {
@@ -175,17 +300,21 @@ static const char *unverified_because(hm__end_t end)
 
 /* Build the machine, run it, keep its outcome and destroy it. Returns the end cause,
  * or -1 (res->message says why) if there is no outcome. */
-static int run_machine(const hm__config_t *cfg, void *state, hm__result_t *res)
+static int run_machine(const hm__config_t *cfg, const hm_setup_t *setup, hm__result_t *res)
 {
     char err[512] = "";
     hm__machine_t *m = NULL;
-    if (hm__machine_create(&m, &cfg->opt, cfg->algo, state, err, sizeof err) != 0) {
+    hm__options_t opt = cfg->opt;
+    opt.out_size = setup->out_size;
+    if (hm__machine_create(&m, &opt, cfg->algo, setup->state, err, sizeof err) != 0) {
         res->message = strdup(err);
         hm__machine_destroy(m);
         return -1;
     }
     double t0 = seconds_now();
+    hm__progress_t *progress = hm__progress_start(m, cfg, cfg->progress);
     hm__machine_run(m);
+    hm__progress_stop(progress);
     res->wall_seconds = seconds_now() - t0;
     if (hm__outcome_take(m, &res->outcome) != 0)
         res->message = strdup("out of memory merging the node logs");
@@ -205,6 +334,10 @@ static int verify(const hm__config_t *cfg, void *state, hm__result_t *res)
     r->machine = &o->info;
     r->state = state;
     r->completion_slots = o->stats.last_activity + 1;
+    /* A busy period may reach past clock.max_slots; the run did not (issue 10: no
+     * completion time beyond the bound it stopped at). */
+    if (o->end == HM__END_MAX_SLOTS && r->completion_slots > cfg->opt.max_slots)
+        r->completion_slots = cfg->opt.max_slots;
     r->bound = r->lower = -1;
     r->extra = json_object();
     r->priv = o;
@@ -235,7 +368,7 @@ int hm__run_config(const hm__config_t *cfg, hm__result_t *res)
     int src = hm__config_setup(cfg, &setup, &res->message);
     if (src != HM_EXIT_OK)
         return res->exit_code = src;
-    if (run_machine(cfg, setup.state, res) < 0) {
+    if (run_machine(cfg, &setup, res) < 0) {
         if (algo->teardown)
             algo->teardown(setup.state);
         return res->exit_code = HM_EXIT_SYSTEM;

@@ -293,6 +293,8 @@ void hm__clock_commit(hm__machine_t *m)
     for (;;) {
         if (m->tp->commit(m, t) != 0)
             return fail_system(m, m->tp->name);
+        atomic_store_explicit(&m->progress_slot, t, memory_order_relaxed);
+        atomic_store_explicit(&m->progress_packets, m->stats.transmissions, memory_order_relaxed);
         m->active.n = 0;
         if (atomic_load(&m->aborted))
             return;

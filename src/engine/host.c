@@ -11,6 +11,8 @@
  *
  * The figures come from /proc and getrlimit at the moment of the call; the tasks
  * already on the host (/proc/loadavg) and this process's mappings are subtracted.
+ * HYPEMU_PROC names another directory to read them from, laid out as /proc (the tests
+ * give a host with small limits that way: README "Many nodes").
  */
 #include <sched.h>
 #include <stdio.h>
@@ -22,10 +24,19 @@
 
 #include "hm_internal.h"
 
-/* The first integer in a /proc file after `key` (NULL: at the start), or -1. */
-static int64_t read_proc(const char *path, const char *key)
+/* /proc/NAME, or $HYPEMU_PROC/NAME. */
+static FILE *open_proc(const char *name)
 {
-    FILE *f = fopen(path, "r");
+    const char *root = getenv("HYPEMU_PROC");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", root && *root ? root : "/proc", name);
+    return fopen(path, "r");
+}
+
+/* The first integer in a /proc file after `key` (NULL: at the start), or -1. */
+static int64_t read_proc(const char *name, const char *key)
+{
+    FILE *f = open_proc(name);
     if (!f)
         return -1;
     char line[256];
@@ -43,7 +54,7 @@ static int64_t read_proc(const char *path, const char *key)
 /* Tasks (threads) on the host: the fourth field of /proc/loadavg, "running/total". */
 static int64_t host_tasks(void)
 {
-    FILE *f = fopen("/proc/loadavg", "r");
+    FILE *f = open_proc("loadavg");
     long long total = 0;
     if (f) {
         if (fscanf(f, "%*s %*s %*s %*d/%lld", &total) != 1)
@@ -53,9 +64,9 @@ static int64_t host_tasks(void)
     return total;
 }
 
-static int64_t count_lines(const char *path)
+static int64_t count_lines(const char *name)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = open_proc(name);
     if (!f)
         return 0;
     int64_t n = 0;
@@ -74,20 +85,20 @@ typedef struct limit_s {
 
 int64_t hm__host_thread_limit(int64_t want, size_t stack, char *buf, size_t len)
 {
-    int64_t tasks = host_tasks(), maps = count_lines("/proc/self/maps");
-    int64_t mem_kb = read_proc("/proc/meminfo", "MemAvailable:");
+    int64_t tasks = host_tasks(), maps = count_lines("self/maps");
+    int64_t mem_kb = read_proc("meminfo", "MemAvailable:");
     struct rlimit rl = {RLIM_INFINITY, RLIM_INFINITY};
     getrlimit(RLIMIT_NPROC, &rl);
-    int64_t threads = read_proc("/proc/self/status", "Threads:");
+    int64_t threads = read_proc("self/status", "Threads:");
     /* Per thread: about 32 KiB of kernel stack and structures plus the pages of its
      * stack it touches (a quarter of it, a rough guess). */
     int64_t per_thread = 32 * 1024 + (int64_t)stack / 4;
     limit_t lim[5] = {
-        {"kernel.pid_max", read_proc("/proc/sys/kernel/pid_max", NULL), 0,
+        {"kernel.pid_max", read_proc("sys/kernel/pid_max", NULL), 0,
          "sysctl -w kernel.pid_max=4194304"},
-        {"kernel.threads-max", read_proc("/proc/sys/kernel/threads-max", NULL), 0,
+        {"kernel.threads-max", read_proc("sys/kernel/threads-max", NULL), 0,
          "sysctl -w kernel.threads-max=..."},
-        {"vm.max_map_count", read_proc("/proc/sys/vm/max_map_count", NULL), 0,
+        {"vm.max_map_count", read_proc("sys/vm/max_map_count", NULL), 0,
          "sysctl -w vm.max_map_count=262144"},
         {"RLIMIT_NPROC (ulimit -u)",
          rl.rlim_cur == RLIM_INFINITY || geteuid() == 0 ? -1 : (int64_t)rl.rlim_cur, 0,

@@ -48,7 +48,7 @@ static void *node_thread(void *arg)
 static int create_nodes(hm__machine_t *m, char *err, size_t errlen)
 {
     int n = m->info.nodes;
-    size_t out_size = m->algo ? m->algo->out_size : 0;
+    size_t out_size = hm__out_size(&m->opt, m->algo);
     m->nodes = calloc((size_t)n, sizeof *m->nodes);
     m->occ = calloc((size_t)n * (size_t)m->maxdeg + 1, sizeof *m->occ);
     if (out_size)
@@ -89,6 +89,8 @@ int hm__machine_create(hm__machine_t **out, const hm__options_t *opt, const hm_a
     m->stats.last_activity = -1;
     atomic_init(&m->aborted, 0);
     atomic_init(&m->active_left, 0);
+    atomic_init(&m->progress_slot, -1);
+    atomic_init(&m->progress_packets, 0);
     hm__links_t l;
     int rc = hm__topology_build(&m->info, &l, err, errlen);
     m->maxdeg = l.maxdeg;
@@ -125,9 +127,7 @@ static int start_threads(hm__machine_t *m)
         hm__stop(m, HM__END_SYSTEM, hm__strdup_printf("pthread_attr_init failed"));
         return 0;
     }
-    size_t stack = m->opt.stack_size ? m->opt.stack_size : 64 * 1024;
-    if (stack < (size_t)PTHREAD_STACK_MIN)
-        stack = PTHREAD_STACK_MIN;
+    size_t stack = hm__stack_size(&m->opt);
     pthread_attr_setstacksize(&attr, stack);
     int cpus[HM__AFFINITY_MAX], ncpus = hm__allowed_cpus(cpus);
     int created = 0;
@@ -232,4 +232,21 @@ void hm__machine_destroy(hm__machine_t *m)
     hm__links_free(&l);
     free(m->stop_reason);
     free(m);
+}
+
+void hm__machine_progress(hm__machine_t *m, int64_t *slot, int64_t *packets)
+{
+    *slot = atomic_load_explicit(&m->progress_slot, memory_order_relaxed);
+    *packets = atomic_load_explicit(&m->progress_packets, memory_order_relaxed);
+}
+
+size_t hm__stack_size(const hm__options_t *opt)
+{
+    size_t stack = opt->stack_size ? opt->stack_size : 64 * 1024;
+    return stack < (size_t)PTHREAD_STACK_MIN ? (size_t)PTHREAD_STACK_MIN : stack;
+}
+
+size_t hm__out_size(const hm__options_t *opt, const hm_algorithm_t *algo)
+{
+    return opt->out_size ? opt->out_size : algo ? algo->out_size : 0;
 }

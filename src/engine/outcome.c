@@ -72,7 +72,7 @@ int hm__outcome_take(hm__machine_t *m, hm__outcome_t **out)
         m->nodes[i].stores = (hm__int64vec_t){0};
     }
     o->out = m->out;
-    o->out_size = m->algo ? m->algo->out_size : 0;
+    o->out_size = hm__out_size(&m->opt, m->algo);
     m->out = NULL;
     for (int i = 0; i < m->info.nodes; i++)
         m->nodes[i].out = NULL;

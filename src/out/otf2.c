@@ -210,10 +210,30 @@ static int write_events(OTF2_Archive *ar, const rec_t *r, size_t n, int nodes, u
     return 0;
 }
 
-static int write_defs(OTF2_Archive *ar, const hm__outcome_t *run, const uint64_t *counts,
-                      uint64_t last)
+/* The global definitions' strings: the fixed ones, then "node x" from S_NODE0. */
+enum {
+    S_EMPTY,
+    S_TITLE,
+    S_MACHINE,
+    S_BUSY,
+    S_BUSY_DESC,
+    S_CIRC,
+    S_CIRC_DESC,
+    S_WORLD,
+    S_LOCS,
+    S_SENT,
+    S_SENT_DESC,
+    S_RECV,
+    S_RECV_DESC,
+    S_PACKETS,
+    S_DEPTH,
+    S_DEPTH_DESC,
+    S_NODE0
+};
+
+/* Every location's (empty) local definitions. */
+static int local_defs(OTF2_Archive *ar, int nodes)
 {
-    int nodes = run->info.nodes;
     if (OTF2_Archive_OpenDefFiles(ar) != OTF2_SUCCESS)
         return -1;
     for (int node = 0; node < nodes; node++) {
@@ -221,30 +241,14 @@ static int write_defs(OTF2_Archive *ar, const hm__outcome_t *run, const uint64_t
         if (!d || OTF2_Archive_CloseDefWriter(ar, d) != OTF2_SUCCESS)
             return -1;
     }
-    if (OTF2_Archive_CloseDefFiles(ar) != OTF2_SUCCESS)
-        return -1;
-    OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(ar);
-    if (!g)
-        return -1;
-    enum {
-        S_EMPTY,
-        S_TITLE,
-        S_MACHINE,
-        S_BUSY,
-        S_BUSY_DESC,
-        S_CIRC,
-        S_CIRC_DESC,
-        S_WORLD,
-        S_LOCS,
-        S_SENT,
-        S_SENT_DESC,
-        S_RECV,
-        S_RECV_DESC,
-        S_PACKETS,
-        S_DEPTH,
-        S_DEPTH_DESC,
-        S_NODE0
-    };
+    return OTF2_Archive_CloseDefFiles(ar) == OTF2_SUCCESS ? 0 : -1;
+}
+
+/* The clock, the strings, the system tree, a process and a location per node. */
+static OTF2_ErrorCode write_nodes(OTF2_GlobalDefWriter *g, const hm__outcome_t *run,
+                                  const uint64_t *counts, uint64_t last)
+{
+    int nodes = run->info.nodes;
     const char *fixed[] = {"",
                            run->algorithm,
                            "machine",
@@ -283,6 +287,41 @@ static int write_defs(OTF2_Archive *ar, const hm__outcome_t *run, const uint64_t
                                                     OTF2_LOCATION_TYPE_CPU_THREAD, counts[node],
                                                     (OTF2_LocationGroupRef)node);
     }
+    return ok;
+}
+
+/* The metrics: packets sent and received (accumulated), the mailbox depth. */
+static OTF2_ErrorCode write_metrics(OTF2_GlobalDefWriter *g, OTF2_ErrorCode ok)
+{
+    for (int m = 0; m < 2 && ok == OTF2_SUCCESS; m++)
+        ok = OTF2_GlobalDefWriter_WriteMetricMember(
+            g, (OTF2_MetricMemberRef)m, m ? S_RECV : S_SENT, m ? S_RECV_DESC : S_SENT_DESC,
+            OTF2_METRIC_TYPE_USER, OTF2_METRIC_ACCUMULATED_START, OTF2_TYPE_UINT64,
+            OTF2_BASE_DECIMAL, 0, S_PACKETS);
+    if (ok == OTF2_SUCCESS)
+        ok = OTF2_GlobalDefWriter_WriteMetricMember(
+            g, 2, S_DEPTH, S_DEPTH_DESC, OTF2_METRIC_TYPE_USER, OTF2_METRIC_ABSOLUTE_POINT,
+            OTF2_TYPE_UINT64, OTF2_BASE_DECIMAL, 0, S_PACKETS);
+    OTF2_MetricMemberRef mm[3] = {0, 1, 2};
+    if (ok == OTF2_SUCCESS)
+        ok = OTF2_GlobalDefWriter_WriteMetricClass(g, 0, 2, mm, OTF2_METRIC_ASYNCHRONOUS,
+                                                   OTF2_RECORDER_KIND_ABSTRACT);
+    if (ok == OTF2_SUCCESS)
+        ok = OTF2_GlobalDefWriter_WriteMetricClass(g, 1, 1, mm + 2, OTF2_METRIC_ASYNCHRONOUS,
+                                                   OTF2_RECORDER_KIND_ABSTRACT);
+    return ok;
+}
+
+static int write_defs(OTF2_Archive *ar, const hm__outcome_t *run, const uint64_t *counts,
+                      uint64_t last)
+{
+    int nodes = run->info.nodes;
+    if (local_defs(ar, nodes) != 0)
+        return -1;
+    OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(ar);
+    if (!g)
+        return -1;
+    OTF2_ErrorCode ok = write_nodes(g, run, counts, last);
     if (ok == OTF2_SUCCESS)
         ok = OTF2_GlobalDefWriter_WriteRegion(g, REGION_BUSY, S_BUSY, S_BUSY, S_BUSY_DESC,
                                               OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
@@ -309,22 +348,7 @@ static int write_defs(OTF2_Archive *ar, const hm__outcome_t *run, const uint64_t
     if (ok == OTF2_SUCCESS)
         ok = OTF2_GlobalDefWriter_WriteComm(g, 0, S_WORLD, 1, OTF2_UNDEFINED_COMM,
                                             OTF2_COMM_FLAG_NONE);
-    for (int m = 0; m < 2 && ok == OTF2_SUCCESS; m++)
-        ok = OTF2_GlobalDefWriter_WriteMetricMember(
-            g, (OTF2_MetricMemberRef)m, m ? S_RECV : S_SENT, m ? S_RECV_DESC : S_SENT_DESC,
-            OTF2_METRIC_TYPE_USER, OTF2_METRIC_ACCUMULATED_START, OTF2_TYPE_UINT64,
-            OTF2_BASE_DECIMAL, 0, S_PACKETS);
-    if (ok == OTF2_SUCCESS)
-        ok = OTF2_GlobalDefWriter_WriteMetricMember(
-            g, 2, S_DEPTH, S_DEPTH_DESC, OTF2_METRIC_TYPE_USER, OTF2_METRIC_ABSOLUTE_POINT,
-            OTF2_TYPE_UINT64, OTF2_BASE_DECIMAL, 0, S_PACKETS);
-    OTF2_MetricMemberRef mm[3] = {0, 1, 2};
-    if (ok == OTF2_SUCCESS)
-        ok = OTF2_GlobalDefWriter_WriteMetricClass(g, 0, 2, mm, OTF2_METRIC_ASYNCHRONOUS,
-                                                   OTF2_RECORDER_KIND_ABSTRACT);
-    if (ok == OTF2_SUCCESS)
-        ok = OTF2_GlobalDefWriter_WriteMetricClass(g, 1, 1, mm + 2, OTF2_METRIC_ASYNCHRONOUS,
-                                                   OTF2_RECORDER_KIND_ABSTRACT);
+    ok = write_metrics(g, ok);
     if (OTF2_Archive_CloseGlobalDefWriter(ar, g) != OTF2_SUCCESS)
         ok = OTF2_ERROR_INVALID;
     return ok == OTF2_SUCCESS ? 0 : -1;

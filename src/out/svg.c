@@ -274,46 +274,60 @@ static void spread(double *row, int cols, int64_t bs, int64_t from, int64_t len,
     }
 }
 
-static int aggregate(FILE *f, const hm__svg_run_t *r, int64_t slots, double *chart_bottom)
+/* The aggregate view's grid: rows of nb nodes, columns of bs slots, and what each
+ * cell and column saw. */
+typedef struct agg_s {
+    int nodes, nb, rows, cols;
+    int64_t slots, bs;
+    double *use;    /* rows x cols: slots of sending */
+    double *flight; /* per column: slots of transmissions in flight */
+    int *bad;       /* per column: conflicts and delays */
+    const hm__event_t **first_bad;
+    double cw, rh; /* a cell's width and height */
+} agg_t;
+
+static void agg_free(agg_t *g)
 {
-    int nodes = r->info->nodes, nb = (nodes + AGG_MAX_ROWS - 1) / AGG_MAX_ROWS;
-    int rows = (nodes + nb - 1) / nb;
-    int64_t bs = (slots + AGG_MAX_COLS - 1) / AGG_MAX_COLS;
-    int cols = (int)((slots + bs - 1) / bs);
-    double *use = calloc((size_t)rows * (size_t)cols, sizeof *use);
-    double *flight = calloc((size_t)cols, sizeof *flight);
-    int *bad = calloc((size_t)cols, sizeof *bad);
-    const hm__event_t **first_bad = calloc((size_t)cols, sizeof *first_bad);
-    if (!use || !flight || !bad || !first_bad) {
-        free(use), free(flight), free(bad), free(first_bad);
+    free(g->use), free(g->flight), free(g->bad), free(g->first_bad);
+}
+
+/* Size the grid and count the events into it. Returns 0 or -1 (out of memory). */
+static int agg_count(agg_t *g, const hm__svg_run_t *r, int64_t slots)
+{
+    g->nodes = r->info->nodes;
+    g->nb = (g->nodes + AGG_MAX_ROWS - 1) / AGG_MAX_ROWS;
+    g->rows = (g->nodes + g->nb - 1) / g->nb;
+    g->slots = slots;
+    g->bs = (slots + AGG_MAX_COLS - 1) / AGG_MAX_COLS;
+    g->cols = (int)((slots + g->bs - 1) / g->bs);
+    g->use = calloc((size_t)g->rows * (size_t)g->cols, sizeof *g->use);
+    g->flight = calloc((size_t)g->cols, sizeof *g->flight);
+    g->bad = calloc((size_t)g->cols, sizeof *g->bad);
+    g->first_bad = calloc((size_t)g->cols, sizeof *g->first_bad);
+    if (!g->use || !g->flight || !g->bad || !g->first_bad)
         return -1;
-    }
     const hm__timeline_t *tl = r->tl;
     for (size_t i = 0; i < tl->n; i++) {
         const hm__event_t *e = &tl->ev[i];
         int64_t len = e->dur > 0 ? e->dur : 1;
         if (e->kind == HM__EV_SEND) {
-            spread(use + (size_t)(e->node / nb) * (size_t)cols, cols, bs, e->slot, len,
-                   (double)len);
+            spread(g->use + (size_t)(e->node / g->nb) * (size_t)g->cols, g->cols, g->bs, e->slot,
+                   len, (double)len);
         } else if (e->kind == HM__EV_RECV) {
-            spread(flight, cols, bs, e->slot - len + 1, len, (double)len);
+            spread(g->flight, g->cols, g->bs, e->slot - len + 1, len, (double)len);
         } else if (e->kind == HM__EV_CONFLICT || e->kind == HM__EV_DELAY) {
-            int b = (int)(e->slot / bs);
-            if (b < cols && bad[b]++ == 0)
-                first_bad[b] = e;
+            int b = (int)(e->slot / g->bs);
+            if (b < g->cols && g->bad[b]++ == 0)
+                g->first_bad[b] = e;
         }
     }
-    double cw = 900.0 / cols > 6 ? 6 : 900.0 / cols, rh = 480.0 / rows > 8 ? 8 : 480.0 / rows;
-    double width = cols * cw, height = rows * rh;
-    char ylabel[64];
-    snprintf(ylabel, sizeof ylabel, "node (blocks of %d)", nb);
-    char xlabel[96];
-    snprintf(xlabel, sizeof xlabel, "slot (one column = %lld slot%s)", (long long)bs,
-             bs > 1 ? "s" : "");
-    axes(f, width, height, xlabel, ylabel, cols, cw, bs);
-    /* One path per utilisation level, a subpath per run of cells of that level in a
-     * row: a fifth of the bytes of one rectangle per cell. */
-    int maxdeg = r->maxdeg > 0 ? r->maxdeg : 1;
+    return 0;
+}
+
+/* Link utilisation: one path per level, a subpath per run of cells of that level in a
+ * row (a fifth of the bytes of one rectangle per cell). Returns 0 or -1. */
+static int agg_levels(FILE *f, const agg_t *g, int maxdeg)
+{
     char *lvbuf[9] = {0};
     size_t lvlen[9] = {0};
     FILE *lvf[9] = {0};
@@ -321,21 +335,21 @@ static int aggregate(FILE *f, const hm__svg_run_t *r, int64_t slots, double *cha
     for (int l = 1; l <= 8; l++)
         if (!(lvf[l] = open_memstream(&lvbuf[l], &lvlen[l])))
             rc = -1;
-    for (int y = 0; y < rows && rc == 0; y++) {
-        int in_block = (y + 1) * nb <= nodes ? nb : nodes - y * nb;
+    for (int y = 0; y < g->rows && rc == 0; y++) {
+        int in_block = (y + 1) * g->nb <= g->nodes ? g->nb : g->nodes - y * g->nb;
         int prev = -1, x0 = 0;
-        for (int x = 0; x <= cols; x++) {
+        for (int x = 0; x <= g->cols; x++) {
             int lv = -1;
-            if (x < cols) {
-                int64_t here = (x + 1) * bs <= slots ? bs : slots - (int64_t)x * bs;
+            if (x < g->cols) {
+                int64_t here = (x + 1) * g->bs <= g->slots ? g->bs : g->slots - (int64_t)x * g->bs;
                 double cap = (double)in_block * (double)maxdeg * (double)here;
-                lv = level_of(use[(size_t)y * (size_t)cols + (size_t)x] / cap);
+                lv = level_of(g->use[(size_t)y * (size_t)g->cols + (size_t)x] / cap);
             }
             if (lv == prev)
                 continue;
             if (prev > 0)
-                fprintf(lvf[prev], "M%.1f %.1fh%.1fv%.1fh%.1fz", LEFT + x0 * cw, TOP + y * rh,
-                        (x - x0) * cw, rh, -(x - x0) * cw);
+                fprintf(lvf[prev], "M%.1f %.1fh%.1fv%.1fh%.1fz", LEFT + x0 * g->cw, TOP + y * g->rh,
+                        (x - x0) * g->cw, g->rh, -(x - x0) * g->cw);
             prev = lv, x0 = x;
         }
     }
@@ -346,45 +360,75 @@ static int aggregate(FILE *f, const hm__svg_run_t *r, int64_t slots, double *cha
             fprintf(f, "<path fill=\"%s\" d=\"%s\"/>\n", ramp[l], lvbuf[l]);
         free(lvbuf[l]);
     }
-    if (rc != 0) {
-        free(use), free(flight), free(bad), free(first_bad);
-        return -1;
-    }
-    for (int b = 0; b < cols; b++)
-        if (bad[b]) {
-            const hm__event_t *e = first_bad[b];
+    return rc;
+}
+
+/* A red mark over every column with conflicts or delays, the first one in its title. */
+static void agg_bad(FILE *f, const agg_t *g)
+{
+    for (int b = 0; b < g->cols; b++)
+        if (g->bad[b]) {
+            const hm__event_t *e = g->first_bad[b];
             fprintf(f,
                     "<rect class=\"badcol\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"6\">"
                     "<title>slots %lld..%lld: %d conflicts or delays; first: slot %lld, node %d "
                     "to node %d, msg %d",
-                    LEFT + b * cw, TOP - 10, cw < 2 ? 2 : cw, (long long)(b * bs),
-                    (long long)((b + 1) * bs - 1), bad[b], (long long)e->slot, e->node, e->peer,
-                    e->msg);
+                    LEFT + b * g->cw, TOP - 10, g->cw < 2 ? 2 : g->cw, (long long)(b * g->bs),
+                    (long long)((b + 1) * g->bs - 1), g->bad[b], (long long)e->slot, e->node,
+                    e->peer, e->msg);
             if (e->text) {
                 fputs(": ", f);
                 put_text(f, e->text);
             }
             fputs("</title></rect>\n", f);
         }
-    /* Transmissions in flight per slot, averaged over each column. */
+}
+
+/* Transmissions in flight per slot, averaged over each column; returns its bottom. */
+static double agg_flight(FILE *f, agg_t *g, double width, double height)
+{
     double top = TOP + height + 30, ch = 90, peak = 0;
-    for (int b = 0; b < cols; b++) {
-        int64_t sh = (b + 1) * bs <= slots ? bs : slots - (int64_t)b * bs;
-        flight[b] /= (double)sh;
-        if (flight[b] > peak)
-            peak = flight[b];
+    for (int b = 0; b < g->cols; b++) {
+        int64_t sh = (b + 1) * g->bs <= g->slots ? g->bs : g->slots - (int64_t)b * g->bs;
+        g->flight[b] /= (double)sh;
+        if (g->flight[b] > peak)
+            peak = g->flight[b];
     }
     fprintf(f,
             "<text class=\"label\" x=\"%.1f\" y=\"%.1f\">transmissions in flight per slot "
             "(peak %.1f)</text>\n<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
             "height=\"%.1f\"/>\n<polyline class=\"flight\" points=\"",
             LEFT + width / 2, top - 6, peak, LEFT, top, width, ch);
-    for (int b = 0; b < cols; b++)
-        fprintf(f, "%.1f,%.1f ", LEFT + (b + 0.5) * cw,
-                top + ch - (peak > 0 ? flight[b] / peak * ch : 0));
+    for (int b = 0; b < g->cols; b++)
+        fprintf(f, "%.1f,%.1f ", LEFT + (b + 0.5) * g->cw,
+                top + ch - (peak > 0 ? g->flight[b] / peak * ch : 0));
     fputs("\"/>\n", f);
-    *chart_bottom = top + ch;
-    free(use), free(flight), free(bad), free(first_bad);
+    return top + ch;
+}
+
+static int aggregate(FILE *f, const hm__svg_run_t *r, int64_t slots, double *chart_bottom)
+{
+    agg_t g = {0};
+    if (agg_count(&g, r, slots) != 0) {
+        agg_free(&g);
+        return -1;
+    }
+    g.cw = 900.0 / g.cols > 6 ? 6 : 900.0 / g.cols;
+    g.rh = 480.0 / g.rows > 8 ? 8 : 480.0 / g.rows;
+    double width = g.cols * g.cw, height = g.rows * g.rh;
+    char ylabel[64];
+    snprintf(ylabel, sizeof ylabel, "node (blocks of %d)", g.nb);
+    char xlabel[96];
+    snprintf(xlabel, sizeof xlabel, "slot (one column = %lld slot%s)", (long long)g.bs,
+             g.bs > 1 ? "s" : "");
+    axes(f, width, height, xlabel, ylabel, g.cols, g.cw, g.bs);
+    if (agg_levels(f, &g, r->maxdeg > 0 ? r->maxdeg : 1) != 0) {
+        agg_free(&g);
+        return -1;
+    }
+    agg_bad(f, &g);
+    *chart_bottom = agg_flight(f, &g, width, height);
+    agg_free(&g);
     return 0;
 }
 
@@ -455,52 +499,35 @@ static int64_t *link_traffic(const hm__svg_run_t *r, int64_t *bus_total)
     return t;
 }
 
-static int topology_view(FILE *f, const hm__svg_run_t *r, double top, double *bottom)
+/* Packets per dimension, for a hypercube with too many links to draw one by one. */
+static void dims_view(FILE *f, const hm__svg_run_t *r, const int64_t *t, double top, double *bottom)
 {
     const hm_machine_info_t *in = r->info;
-    int64_t bus_total = 0;
-    int64_t *t = link_traffic(r, &bus_total);
-    if (!t)
-        return -1;
-    fprintf(f,
-            "<text class=\"legend\" x=\"%.1f\" y=\"%.1f\">the machine: links by packets "
-            "carried</text>\n",
-            LEFT, top);
-    top += 16;
-    if (in->nodes > 256 && in->topology == HM_TOPO_HYPERCUBE) {
-        /* Too many links to draw one by one: packets per dimension. */
-        int64_t per[64] = {0}, peak = 1;
-        for (int x = 0; x < in->nodes; x++)
-            for (int p = 0; p < r->deg[x] && p < 64; p++)
-                per[p] += t[(size_t)x * (size_t)r->maxdeg + (size_t)p];
-        for (int p = 0; p < in->dim; p++)
-            if (per[p] > peak)
-                peak = per[p];
-        for (int p = 0; p < in->dim; p++) {
-            double w = 400.0 * (double)per[p] / (double)peak;
-            fprintf(f,
-                    "<text class=\"node\" x=\"%.1f\" y=\"%.1f\">dim %d</text><rect "
-                    "x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"12\" fill=\"%s\"><title>"
-                    "dimension %d: %lld packets</title></rect><text class=\"legend\" "
-                    "x=\"%.1f\" y=\"%.1f\">%lld</text>\n",
-                    LEFT + 40, top + p * 16 + 10, p, LEFT + 46, top + p * 16, w, ramp[6], p,
-                    (long long)per[p], LEFT + 50 + w, top + p * 16 + 10, (long long)per[p]);
-        }
-        *bottom = top + in->dim * 16 + 10;
-        free(t);
-        return 0;
-    }
-    double maxx = 0, maxy = 0;
-    for (int x = 0; x < in->nodes; x++) {
-        double px, py;
-        place(in, x, &px, &py);
-        maxx = px > maxx ? px : maxx, maxy = py > maxy ? py : maxy;
-    }
-    double cell = maxx > 0 ? 880.0 / maxx : 40;
-    cell = cell > 48 ? 48 : cell < 12 ? 12 : cell;
-    double ox = LEFT + 10, oy = top + 14;
-    int64_t peak = 1;
+    int64_t per[64] = {0}, peak = 1;
     for (int x = 0; x < in->nodes; x++)
+        for (int p = 0; p < r->deg[x] && p < 64; p++)
+            per[p] += t[(size_t)x * (size_t)r->maxdeg + (size_t)p];
+    for (int p = 0; p < in->dim; p++)
+        if (per[p] > peak)
+            peak = per[p];
+    for (int p = 0; p < in->dim; p++) {
+        double w = 400.0 * (double)per[p] / (double)peak;
+        fprintf(f,
+                "<text class=\"node\" x=\"%.1f\" y=\"%.1f\">dim %d</text><rect "
+                "x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"12\" fill=\"%s\"><title>"
+                "dimension %d: %lld packets</title></rect><text class=\"legend\" "
+                "x=\"%.1f\" y=\"%.1f\">%lld</text>\n",
+                LEFT + 40, top + p * 16 + 10, p, LEFT + 46, top + p * 16, w, ramp[6], p,
+                (long long)per[p], LEFT + 50 + w, top + p * 16 + 10, (long long)per[p]);
+    }
+    *bottom = top + in->dim * 16 + 10;
+}
+
+/* The most packets one undirected link carried (both ways), at least 1. */
+static int64_t link_peak(const hm__svg_run_t *r, const int64_t *t)
+{
+    int64_t peak = 1;
+    for (int x = 0; x < r->info->nodes; x++)
         for (int p = 0; p < r->deg[x]; p++) {
             int y = r->nbr[(size_t)x * (size_t)r->maxdeg + (size_t)p];
             int back = -1;
@@ -512,16 +539,16 @@ static int topology_view(FILE *f, const hm__svg_run_t *r, double top, double *bo
             if (both > peak)
                 peak = both;
         }
-    if (in->topology == HM_TOPO_BUS) {
-        fprintf(f,
-                "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"8\" fill=\"%s\"><title>the "
-                "channel: %lld emissions</title></rect>\n",
-                ox - 10, oy + cell, maxx * cell + 20, ramp[bus_total ? 7 : 1],
-                (long long)bus_total);
-        for (int x = 0; x < in->nodes; x++)
-            fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-                    ox + x * cell, oy, ox + x * cell, oy + cell);
-    }
+    return peak;
+}
+
+/* Every undirected link once, coloured by the packets it carried; cell is the scale
+ * and (ox, oy) the origin. */
+static void draw_links(FILE *f, const hm__svg_run_t *r, const int64_t *t, double cell, double ox,
+                       double oy)
+{
+    const hm_machine_info_t *in = r->info;
+    int64_t peak = link_peak(r, t);
     for (int x = 0; x < in->nodes; x++)
         for (int p = 0; p < r->deg[x]; p++) {
             int y = r->nbr[(size_t)x * (size_t)r->maxdeg + (size_t)p];
@@ -542,6 +569,10 @@ static int topology_view(FILE *f, const hm__svg_run_t *r, double top, double *bo
                     both ? ramp[level_of(frac) > 1 ? level_of(frac) : 2] : "#dddddd", 1 + 3 * frac,
                     x, y, (long long)both);
         }
+}
+
+static void draw_vertices(FILE *f, const hm_machine_info_t *in, double cell, double ox, double oy)
+{
     for (int x = 0; x < in->nodes; x++) {
         double px, py;
         place(in, x, &px, &py);
@@ -555,6 +586,46 @@ static int topology_view(FILE *f, const hm__svg_run_t *r, double top, double *bo
                     oy + py * cell + 3, x);
         fputc('\n', f);
     }
+}
+
+static int topology_view(FILE *f, const hm__svg_run_t *r, double top, double *bottom)
+{
+    const hm_machine_info_t *in = r->info;
+    int64_t bus_total = 0;
+    int64_t *t = link_traffic(r, &bus_total);
+    if (!t)
+        return -1;
+    fprintf(f,
+            "<text class=\"legend\" x=\"%.1f\" y=\"%.1f\">the machine: links by packets "
+            "carried</text>\n",
+            LEFT, top);
+    top += 16;
+    if (in->nodes > 256 && in->topology == HM_TOPO_HYPERCUBE) {
+        dims_view(f, r, t, top, bottom);
+        free(t);
+        return 0;
+    }
+    double maxx = 0, maxy = 0;
+    for (int x = 0; x < in->nodes; x++) {
+        double px, py;
+        place(in, x, &px, &py);
+        maxx = px > maxx ? px : maxx, maxy = py > maxy ? py : maxy;
+    }
+    double cell = maxx > 0 ? 880.0 / maxx : 40;
+    cell = cell > 48 ? 48 : cell < 12 ? 12 : cell;
+    double ox = LEFT + 10, oy = top + 14;
+    if (in->topology == HM_TOPO_BUS) {
+        fprintf(f,
+                "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"8\" fill=\"%s\"><title>the "
+                "channel: %lld emissions</title></rect>\n",
+                ox - 10, oy + cell, maxx * cell + 20, ramp[bus_total ? 7 : 1],
+                (long long)bus_total);
+        for (int x = 0; x < in->nodes; x++)
+            fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+                    ox + x * cell, oy, ox + x * cell, oy + cell);
+    }
+    draw_links(f, r, t, cell, ox, oy);
+    draw_vertices(f, in, cell, ox, oy);
     *bottom = oy + (maxy + (in->topology == HM_TOPO_BUS ? 1.3 : 0)) * cell + 20;
     free(t);
     return 0;

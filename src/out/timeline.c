@@ -326,7 +326,8 @@ static void write_event(const hm__event_t *ev, FILE *f, int width)
     fputc('\n', f);
 }
 
-int hm__write_timeline_nodes(const hm__outcome_t *o, const unsigned char *show, FILE *f)
+/* The title, the legend and the diagram: everything before the event list. */
+int hm__write_timeline_head(const hm__outcome_t *o, const unsigned char *show, FILE *f)
 {
     const hm__timeline_t *tl = &o->timeline;
     int64_t slots = o->stats.last_activity + 1;
@@ -339,8 +340,15 @@ int hm__write_timeline_nodes(const hm__outcome_t *o, const unsigned char *show, 
             (long long)slots);
     fprintf(f, "legend: S send  R receive  * both  o store  l log  d delayed  s stalled  "
                "! conflict  # busy  . idle\n");
+    return write_pages(o, show, slots, digits(nodes > 1 ? nodes - 1 : 0), f);
+}
+
+int hm__write_timeline_nodes(const hm__outcome_t *o, const unsigned char *show, FILE *f)
+{
+    const hm__timeline_t *tl = &o->timeline;
+    int nodes = o->info.nodes;
     int width = digits(nodes > 1 ? nodes - 1 : 0);
-    if (write_pages(o, show, slots, width, f) != 0)
+    if (hm__write_timeline_head(o, show, f) != 0)
         return -1;
     fprintf(f, "\nevents (slot node event details)\n");
     for (size_t i = 0; i < tl->n; i++)

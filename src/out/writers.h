@@ -19,6 +19,8 @@ int hm__write_trace(const hm__outcome_t *o, FILE *f);    /* out/trace.c: Chrome 
 /* out/timeline.c: the text timeline with only the nodes whose show[] byte is set
  * (show NULL: every node, as hm__write_timeline). */
 int hm__write_timeline_nodes(const hm__outcome_t *o, const unsigned char *show, FILE *f);
+/* out/timeline.c: its title, legend and diagram, without the event list. */
+int hm__write_timeline_head(const hm__outcome_t *o, const unsigned char *show, FILE *f);
 
 /* out/svg.c: the picture of a run (README "Outputs", doc/pictures.md), titled with the
  * summary line; output.svg_colour picks what colours a packet's arrow. */
@@ -29,5 +31,14 @@ int hm__write_svg(const hm__outcome_t *o, const char *title, int colour, FILE *f
  * OTF2 archive in directory `dir`, written aside and renamed into place. Returns 0, or
  * -1 with a message in err. */
 int hm__write_otf2(const hm__outcome_t *o, const char *dir, char *err, size_t errlen);
+
+/* out/size.c: the bytes each output would take (output.max_bytes, README "Output
+ * budget"): the events log, the timeline and the trace exactly, the picture and the OTF2
+ * archive from above. INT64_MAX when there is no memory to count. */
+int64_t hm__size_events(const hm__outcome_t *o);
+int64_t hm__size_timeline(const hm__outcome_t *o, const unsigned char *show);
+int64_t hm__size_trace(const hm__outcome_t *o);
+int64_t hm__size_svg(const hm__outcome_t *o);
+int64_t hm__size_otf2(const hm__outcome_t *o);
 
 #endif

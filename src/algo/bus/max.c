@@ -59,16 +59,14 @@
 enum { MAX_SCHEDULE_MAP(HM_ENUM_ID) };
 static const char *const max_schedules[] = {MAX_SCHEDULE_MAP(HM_ENUM_NAME) NULL};
 
-/* Records that processors store, read back by verify: the kind in bits 40.., the
- * trial (< 2^17) in bits 8..24, the slot's low 8 bits in bits 0..7 and its high bits
- * in bits 25..39 (a bus of up to 1025 nodes has slots beyond 255). */
-enum { REC_SPOKE = 1, REC_COMPARED = 2 };
-#define REC(kind, trial, slot)                                                                     \
-    (((int64_t)(kind) << 40) | ((int64_t)((slot) >> 8) << 25) | ((int64_t)(trial) << 8) |          \
-     ((slot)&0xFF))
-#define REC_KIND(r) ((int)((r) >> 40))
-#define REC_TRIAL(r) (((r) >> 8) & 0x1FFFF)
-#define REC_SLOT(r) ((int)(((r)&0xFF) | ((((r) >> 25) & 0x7FFF) << 8)))
+/* What each processor saw, in its output area (hm_out; setup sizes it: two int32_t per
+ * instance), read back by verify: rec[2t] is 1 + the slot in which it spoke in
+ * instance t (0: silent), rec[2t + 1] is 1 + the send slot of the last broadcast of
+ * instance t that it compared with its value (0: none). A processor compares every
+ * broadcast it hears from the start until one dominates it, so the broadcasts compared
+ * by somebody are those sent up to the latest of these slots. */
+#define REC_SPOKE(rec, t) ((rec)[2 * (t)])
+#define REC_COMPARED(rec, t) ((rec)[2 * (t) + 1])
 
 typedef struct max_state_s {
     int k;            /* processors; the output processor is node k */
@@ -136,10 +134,10 @@ static int max_setup(hm_setup_t *s)
     int k = s->machine->nodes - 1;
     int64_t trials = hm_param_get_int(s, "trials"), silent = hm_param_get_int(s, "silent_slots");
     int64_t n;
-    hm_rng_t rng;
-    hm_rng_seed(&rng, s->machine->seed);
+    hma_rng_t rng;
+    hma_rng_seed(&rng, s->machine->seed);
     int64_t *first;
-    if (hm_bus_read_values(s, &rng, &first, &n))
+    if (hma_bus_read_values(s, &rng, &first, &n))
         return -1;
     max_state_t *st = calloc(1, sizeof *st);
     if (!st) {
@@ -159,10 +157,11 @@ static int max_setup(hm_setup_t *s)
     for (int64_t t = 0; t < trials; t++) {
         memcpy(st->v + t * k, first, (size_t)k * sizeof *first);
         if (t > 0)
-            hm_bus_shuffle(&rng, st->v + t * k, k);
+            hma_bus_shuffle(&rng, st->v + t * k, k);
     }
     free(first);
     s->state = st;
+    s->out_size = (size_t)trials * 2 * sizeof(int32_t);
     return 0;
 }
 
@@ -204,7 +203,7 @@ static int64_t speak(hm_node_t *n, const max_state_t *st, const char *speak_in)
         if (e)
             e[count] = (max_entry_t){t, v};
         count++;
-        hm_store(n, REC(REC_SPOKE, t, hm_now(n)));
+        REC_SPOKE((int32_t *)hm_out(n), t) = (int32_t)hm_now(n) + 1;
     }
     int rc = HM_OK;
     if (count > 0) {
@@ -226,6 +225,7 @@ static int64_t speak(hm_node_t *n, const max_state_t *st, const char *speak_in)
 static void processor(hm_node_t *n, const max_state_t *st)
 {
     int me = hm_id(n), k = st->k;
+    int32_t *rec = hm_out(n);
     int64_t turn = st->schedule == TDMA ? me : 0;
     char *in_race = malloc((size_t)st->trials);
     if (!in_race) {
@@ -242,8 +242,8 @@ static void processor(hm_node_t *n, const max_state_t *st)
             int64_t t, v = entries(st, &p, i, &t);
             if (!in_race[t])
                 continue;
-            hm_store(n, REC(REC_COMPARED, t, p.sent_slot));
-            if (!hm_bus_beats(st->v[t * k + me], me, v, p.from))
+            REC_COMPARED(rec, t) = (int32_t)p.sent_slot + 1;
+            if (!hma_bus_beats(st->v[t * k + me], me, v, p.from))
                 in_race[t] = 0;
         }
     }
@@ -294,7 +294,7 @@ static void output(hm_node_t *n, const max_state_t *st)
             break;
         for (int64_t i = 0; i < entry_count(st, &p); i++) {
             int64_t t, v = entries(st, &p, i, &t);
-            if (from[t] < 0 || hm_bus_beats(v, p.from, best[t], from[t])) {
+            if (from[t] < 0 || hma_bus_beats(v, p.from, best[t], from[t])) {
                 best[t] = v;
                 from[t] = p.from;
             }
@@ -328,38 +328,30 @@ static double expected_comparisons(int k)
     return tk;
 }
 
-/* What the processors' records say: broadcasts, comparisons (one per broadcast slot
- * of an instance that somebody still in the race compared), and the slot in which
- * each processor spoke in instance 0 (-1: silent). Returns -1 if out of memory. */
-static int count_records(const hm_report_t *r, const max_state_t *st, int64_t *broadcasts,
-                         int64_t *comparisons, int64_t *slot_of)
+/* What the processors' records say: broadcasts, comparisons (one per broadcast of an
+ * instance that somebody still in the race compared), and the slot in which each
+ * processor spoke in instance 0 (-1: silent). */
+static void count_records(const hm_report_t *r, const max_state_t *st, int64_t *broadcasts,
+                          int64_t *comparisons, int64_t *slot_of)
 {
     int k = st->k;
-    size_t words = ((size_t)k + 64) / 64; /* slots 0..k of one instance */
-    uint64_t *compared = calloc((size_t)st->trials * words, sizeof *compared);
-    if (!compared)
-        return -1;
     *broadcasts = *comparisons = 0;
-    for (int j = 0; j < k; j++) {
-        size_t cnt;
-        const int64_t *rec = hm_report_stores(r, j, &cnt);
-        slot_of[j] = -1;
-        for (size_t i = 0; i < cnt; i++) {
-            int64_t t = REC_TRIAL(rec[i]);
-            int slot = REC_SLOT(rec[i]);
-            if (REC_KIND(rec[i]) == REC_SPOKE) {
-                ++*broadcasts;
-                if (t == 0)
-                    slot_of[j] = slot;
-            } else if (slot <= k) {
-                compared[(size_t)t * words + (size_t)slot / 64] |= UINT64_C(1) << (slot % 64);
-            }
+    for (int64_t t = 0; t < st->trials; t++) {
+        int64_t last = 0; /* 1 + the latest send slot compared in instance t */
+        for (int j = 0; j < k; j++) {
+            const int32_t *rec = hm_report_out(r, j);
+            if (REC_COMPARED(rec, t) > last)
+                last = REC_COMPARED(rec, t);
+        }
+        for (int j = 0; j < k; j++) {
+            const int32_t *rec = hm_report_out(r, j);
+            int64_t spoke = REC_SPOKE(rec, t);
+            if (t == 0)
+                slot_of[j] = spoke - 1;
+            *broadcasts += spoke > 0;
+            *comparisons += spoke > 0 && spoke <= last;
         }
     }
-    for (size_t w = 0; w < (size_t)st->trials * words; w++)
-        *comparisons += __builtin_popcountll(compared[w]);
-    free(compared);
-    return 0;
 }
 
 /* Instance 0's speakers in the order they spoke (slot order = turn order under tdma;
@@ -387,7 +379,7 @@ static int64_t first_wrong(const hm_report_t *r, const max_state_t *st)
     for (int64_t t = 0; t < st->trials; t++) {
         int best = 0;
         for (int j = 1; j < k; j++)
-            if (hm_bus_beats(st->v[t * k + j], j, st->v[t * k + best], best))
+            if (hma_bus_beats(st->v[t * k + j], j, st->v[t * k + best], best))
                 best = j;
         if ((size_t)t >= cnt || out[t] != st->v[t * k + best])
             return t;
@@ -428,10 +420,12 @@ static void max_verify(hm_report_t *r)
     int64_t *slot_of = malloc((size_t)k * sizeof *slot_of);
     json_t *speakers = json_array(), *said = json_array();
     char order[512] = "";
-    if (!slot_of || count_records(r, st, &broadcasts, &comparisons, slot_of) != 0)
+    if (!slot_of) {
         r->error = "out of memory counting the comparisons";
-    else
+    } else {
+        count_records(r, st, &broadcasts, &comparisons, slot_of);
         list_speakers(st, slot_of, speakers, said, order, sizeof order);
+    }
     free(slot_of);
     int64_t silent = st->schedule == TDMA ? T * k - broadcasts : 0;
 

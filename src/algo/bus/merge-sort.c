@@ -169,8 +169,8 @@ static int msort_setup(hm_setup_t *s)
     int64_t silent = hm_param_get_int(s, "silent_slots");
     int64_t compare = hm_param_get_int(s, "compare_slots");
     int turns = hm_param_get_enum(s, "turns");
-    hm_rng_t rng;
-    hm_rng_seed(&rng, s->machine->seed);
+    hma_rng_t rng;
+    hma_rng_seed(&rng, s->machine->seed);
     msort_state_t *st = calloc(1, sizeof *st);
     if (!st)
         return -1;
@@ -180,7 +180,7 @@ static int msort_setup(hm_setup_t *s)
     st->any_order = turns == TURNS_ASYNC;
     st->seed = s->machine->seed;
     st->first = malloc(((size_t)k + 1) * sizeof *st->first);
-    if (!st->first || hm_bus_read_values(s, &rng, &st->v, &st->n)) {
+    if (!st->first || hma_bus_read_values(s, &rng, &st->v, &st->n)) {
         msort_free(st);
         return -1;
     }
@@ -215,10 +215,10 @@ static void turn_order(const msort_state_t *st, int64_t c, int init, int *order,
     for (int t = 0; t < k; t++)
         order[t] = (init + t) % k;
     if (st->any_order) {
-        hm_rng_t rng;
-        hm_rng_seed(&rng, st->seed ^ (UINT64_C(0xd1b54a32d192ed03) * (uint64_t)(c + 1)));
+        hma_rng_t rng;
+        hma_rng_seed(&rng, st->seed ^ (UINT64_C(0xd1b54a32d192ed03) * (uint64_t)(c + 1)));
         for (int t = k - 1; t > 1; t--) {
-            int u = 1 + (int)hm_rng_below(&rng, (uint64_t)t);
+            int u = 1 + (int)hma_rng_below(&rng, (uint64_t)t);
             int x = order[t];
             order[t] = order[u];
             order[u] = x;
@@ -376,6 +376,48 @@ static void log_cycle(hm_node_t *n, const replica_t *r, int64_t cycle, const int
     free(line);
 }
 
+/* Phase 1 on a processor: its block in mine, sorted largest first (the top of the
+ * stack), c slots per comparison. Returns the block's size, or -1 (failed or aborted). */
+static int64_t sort_block(hm_node_t *n, const msort_state_t *st, int64_t **mine)
+{
+    int me = hm_id(n);
+    int64_t held = st->first[me + 1] - st->first[me];
+    *mine = malloc(2 * ((size_t)held + 1) * sizeof **mine);
+    if (!*mine) {
+        hm_fail(n, "out of memory");
+        return -1;
+    }
+    memcpy(*mine, st->v + st->first[me], (size_t)held * sizeof **mine);
+    int64_t comps = sort_count(*mine, *mine + held + 1, held);
+    if (st->compare_slots > 0 && comps > 0) {
+        hm_log(n, "phase 1: %lld comparisons", (long long)comps);
+        if (hm_busy(n, st->compare_slots * comps) != HM_OK)
+            return -1;
+    }
+    return held;
+}
+
+/* A processor's turn in a cycle that starts at slot base: broadcast the top of its
+ * stack if it beats what the channel holds, else stay silent. Returns HM_OK or not. */
+static int take_turn(hm_node_t *n, const msort_state_t *st, replica_t *r, const int64_t *mine,
+                     int64_t top, int64_t held, int64_t c, int64_t base, const int *pos)
+{
+    int me = hm_id(n);
+    if (listen(n, r, base + pos[me], NULL, NULL, base) != HM_OK)
+        return HM_EABORT;
+    int go = top < held && (r->cur < 0 || hma_bus_beats(mine[top], me, r->curval, r->cur));
+    if (go) {
+        hm_packet_t p = {.msg = (int32_t)(c + 1), .origin = me, .value = mine[top]};
+        if (hm_shout_all(n, &p) != HM_OK)
+            return HM_EABORT;
+        hm_store(n, mine[top]);
+        replica_heard(r, me, mine[top]);
+    } else if (st->silent_slots > 0 && hm_busy(n, st->silent_slots) != HM_OK) {
+        return HM_EABORT;
+    }
+    return HM_OK;
+}
+
 static void msort_node(hm_node_t *n, void *state)
 {
     const msort_state_t *st = state;
@@ -390,22 +432,10 @@ static void msort_node(hm_node_t *n, void *state)
         goto out;
     }
 
-    /* Phase 1: sort the block, largest first (the top of the stack), c slots per
-     * comparison; phase 2 starts at t1 = c * C_1 for everyone. */
+    /* Phase 1: sort the block; phase 2 starts at t1 = c * C_1 for everyone. */
     if (!is_output) {
-        held = st->first[me + 1] - st->first[me];
-        mine = malloc(2 * ((size_t)held + 1) * sizeof *mine);
-        if (!mine) {
-            hm_fail(n, "out of memory");
+        if ((held = sort_block(n, st, &mine)) < 0)
             goto out;
-        }
-        memcpy(mine, st->v + st->first[me], (size_t)held * sizeof *mine);
-        int64_t comps = sort_count(mine, mine + held + 1, held);
-        if (st->compare_slots > 0 && comps > 0) {
-            hm_log(n, "phase 1: %lld comparisons", (long long)comps);
-            if (hm_busy(n, st->compare_slots * comps) != HM_OK)
-                goto out;
-        }
     } else {
         turn_val = malloc((size_t)k * sizeof *turn_val);
         turn_on = malloc((size_t)k);
@@ -424,21 +454,8 @@ static void msort_node(hm_node_t *n, void *state)
         turn_order(st, c, r.init, order, pos);
         if (turn_on)
             memset(turn_on, 0, (size_t)k);
-        if (!is_output) {
-            int64_t turn = base + pos[me];
-            if (listen(n, &r, turn, NULL, NULL, base) != HM_OK)
-                goto out;
-            int go = top < held && (r.cur < 0 || hm_bus_beats(mine[top], me, r.curval, r.cur));
-            if (go) {
-                hm_packet_t p = {.msg = (int32_t)(c + 1), .origin = me, .value = mine[top]};
-                if (hm_shout_all(n, &p) != HM_OK)
-                    goto out;
-                hm_store(n, mine[top]);
-                replica_heard(&r, me, mine[top]);
-            } else if (st->silent_slots > 0 && hm_busy(n, st->silent_slots) != HM_OK) {
-                goto out;
-            }
-        }
+        if (!is_output && take_turn(n, st, &r, mine, top, held, c, base, pos) != HM_OK)
+            goto out;
         if (listen(n, &r, base + k, turn_val, turn_on, base) != HM_OK)
             goto out;
         int owner;
@@ -461,64 +478,31 @@ out:
     free(turn_on);
 }
 
-static void msort_verify(hm_report_t *r)
+/* The first position where the output processor's list differs from the input in
+ * nonincreasing order (n if it is short or long), -1 if none; -2 out of memory. */
+static int64_t first_bad(const msort_state_t *st, const int64_t *out, size_t cnt)
 {
-    const msort_state_t *st = r->state;
-    int k = st->k;
-    int64_t n = st->n;
-    size_t cnt;
-    const int64_t *out = hm_report_stores(r, k, &cnt);
+    int64_t n = st->n, bad = -1;
     int64_t *want = malloc((size_t)n * sizeof *want);
-    int64_t bad = -1;
     if (!want)
-        r->error = "out of memory checking the order";
-    if (want) {
-        memcpy(want, st->v, (size_t)n * sizeof *want);
-        qsort(want, (size_t)n, sizeof *want, cmp_desc);
-        for (int64_t i = 0; i < n && bad < 0; i++)
-            if ((size_t)i >= cnt || out[i] != want[i])
-                bad = i;
-        if (bad < 0 && cnt != (size_t)n)
-            bad = n;
-    }
-    int64_t S = 0;
-    for (int j = 0; j < k; j++) {
-        size_t c;
-        hm_report_stores(r, j, &c);
-        S += (int64_t)c;
-    }
-    int64_t silent = n * k - S;
-    int in_bounds = n <= S && S <= 2 * n - 1;
-    /* The Conclusion's worst case in comparisons, as the abstract writes it and as
-     * the Conclusion prints it (see the header); held to the first when k | n. */
-    int64_t t1 = (int64_t)st->compare_slots * st->sort_max;
-    double q = (double)n / k, worst = q * log2(q) + 2.0 * (double)n - 1.0;
-    double printed = (double)n * log2((double)n) / k - log2((double)k) + 2.0 * (double)n - 1.0;
-    int in_time = st->compare_slots == 0 || n % k != 0 || (double)(st->sort_max + S) <= worst;
-    r->verified = want && bad < 0 && in_bounds && in_time;
-    if (!want)
-        snprintf(r->verification, sizeof r->verification, "out of memory in verify");
-    else if (bad >= 0)
-        snprintf(r->verification, sizeof r->verification,
-                 "the output processor's list is not the input in nonincreasing order "
-                 "(first difference at position %lld)",
-                 (long long)bad + 1);
-    else if (!in_time)
-        snprintf(r->verification, sizeof r->verification,
-                 "%lld + %lld comparisons, above the worst case (n/k)log2(n/k)+2n-1 = %.2f",
-                 (long long)st->sort_max, (long long)S, worst);
-    else
-        snprintf(r->verification, sizeof r->verification,
-                 "the output processor holds the %lld values in nonincreasing order; "
-                 "S(n,k) = %lld broadcasts, %s n <= S <= 2n-1 = %lld",
-                 (long long)n, (long long)S, in_bounds ? "within" : "OUTSIDE",
-                 (long long)(2 * n - 1));
-    /* Every cycle has k turns; with compare_slots, phase 1 comes first. */
-    r->bound_expr = st->compare_slots ? "compare_slots*C_1+n*k" : "n*k";
-    r->bound = t1 + n * k;
-    r->lower_expr = "n";
-    r->lower = n;
+        return -2;
+    memcpy(want, st->v, (size_t)n * sizeof *want);
+    qsort(want, (size_t)n, sizeof *want, cmp_desc);
+    for (int64_t i = 0; i < n && bad < 0; i++)
+        if ((size_t)i >= cnt || out[i] != want[i])
+            bad = i;
+    if (bad < 0 && cnt != (size_t)n)
+        bad = n;
+    free(want);
+    return bad;
+}
 
+/* The summary's own keys (README "Algorithms: notes and figures", bus). */
+static void msort_extra(hm_report_t *r, const msort_state_t *st, int64_t S, double worst,
+                        double printed, const int64_t *out, size_t cnt)
+{
+    int64_t n = st->n, k = st->k, silent = n * k - S;
+    int64_t t1 = (int64_t)st->compare_slots * st->sort_max;
     json_t *x = r->extra;
     json_object_set_new(x, "n", json_integer(n));
     json_object_set_new(x, "cycles", json_integer(n));
@@ -554,7 +538,55 @@ static void msort_verify(hm_report_t *r)
             json_array_append_new(res, json_integer(out[i]));
         json_object_set_new(x, "result", res);
     }
-    free(want);
+}
+
+static void msort_verify(hm_report_t *r)
+{
+    const msort_state_t *st = r->state;
+    int k = st->k;
+    int64_t n = st->n;
+    size_t cnt;
+    const int64_t *out = hm_report_stores(r, k, &cnt);
+    int64_t bad = first_bad(st, out, cnt);
+    if (bad == -2)
+        r->error = "out of memory checking the order";
+    int64_t S = 0;
+    for (int j = 0; j < k; j++) {
+        size_t c;
+        hm_report_stores(r, j, &c);
+        S += (int64_t)c;
+    }
+    int in_bounds = n <= S && S <= 2 * n - 1;
+    /* The Conclusion's worst case in comparisons, as the abstract writes it and as
+     * the Conclusion prints it (see the header); held to the first when k | n. */
+    int64_t t1 = (int64_t)st->compare_slots * st->sort_max;
+    double q = (double)n / k, worst = q * log2(q) + 2.0 * (double)n - 1.0;
+    double printed = (double)n * log2((double)n) / k - log2((double)k) + 2.0 * (double)n - 1.0;
+    int in_time = st->compare_slots == 0 || n % k != 0 || (double)(st->sort_max + S) <= worst;
+    r->verified = bad == -1 && in_bounds && in_time;
+    if (bad == -2)
+        snprintf(r->verification, sizeof r->verification, "out of memory in verify");
+    else if (bad >= 0)
+        snprintf(r->verification, sizeof r->verification,
+                 "the output processor's list is not the input in nonincreasing order "
+                 "(first difference at position %lld)",
+                 (long long)bad + 1);
+    else if (!in_time)
+        snprintf(r->verification, sizeof r->verification,
+                 "%lld + %lld comparisons, above the worst case (n/k)log2(n/k)+2n-1 = %.2f",
+                 (long long)st->sort_max, (long long)S, worst);
+    else
+        snprintf(r->verification, sizeof r->verification,
+                 "the output processor holds the %lld values in nonincreasing order; "
+                 "S(n,k) = %lld broadcasts, %s n <= S <= 2n-1 = %lld",
+                 (long long)n, (long long)S, in_bounds ? "within" : "OUTSIDE",
+                 (long long)(2 * n - 1));
+    /* Every cycle has k turns; with compare_slots, phase 1 comes first. */
+    r->bound_expr = st->compare_slots ? "compare_slots*C_1+n*k" : "n*k";
+    r->bound = t1 + n * k;
+    r->lower_expr = "n";
+    r->lower = n;
+    msort_extra(r, st, S, worst, printed, out, cnt);
 }
 
 const hm_algorithm_t hm_algo_merge_sort = {

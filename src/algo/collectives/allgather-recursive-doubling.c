@@ -16,30 +16,30 @@
 #include "../common/problem.h"
 
 static const hm_param_spec_t allgather_rd_specs[] = {
-    HM_PROB_PARAM_BLOCK,
-    HM_PROB_PARAM_END,
+    HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_END,
 };
 
 static int allgather_rd_setup(hm_setup_t *s)
 {
-    s->state = hm_prob_setup(s, HM_PROBLEM_ALLGATHER);
+    s->state = hma_prob_setup(s, HM_PROBLEM_ALLGATHER);
     return s->state ? 0 : -1;
 }
 
 static void allgather_rd_node(hm_node_t *n, void *state)
 {
-    const hm_prob_t *pb = state;
+    const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count, all = (size_t)pb->p * b;
     int x = hm_id(n);
-    int64_t *buf = hm_prob_alloc(n, all);
-    size_t *off = buf ? hm_prob_offsets(n, all, pb->p) : NULL;
+    int64_t *buf = hma_prob_alloc(n, all);
+    size_t *off = buf ? hma_prob_offsets(n, all, pb->p) : NULL;
     if (!off)
         goto done;
-    const int64_t *in = hm_prob_input(n, pb, &count);
+    const int64_t *in = hma_prob_input(n, pb, &count);
     for (size_t i = 0; i < b; i++)
         buf[off[x] + i] = in[i];
-    if (hm_prob_allgather_rd(n, pb, x, buf, off) == HM_OK)
-        hm_prob_store(n, buf, all);
+    if (hma_prob_allgather_rd(n, pb, x, buf, off) == HM_OK)
+        hma_prob_store(n, buf, all);
 done:
     free(buf);
     free(off);
@@ -47,8 +47,8 @@ done:
 
 static void allgather_rd_verify(hm_report_t *r)
 {
-    const hm_prob_t *pb = r->state;
-    hm_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
+    const hma_prob_t *pb = r->state;
+    hma_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_allgather_recursive_doubling = {
@@ -69,5 +69,5 @@ const hm_algorithm_t hm_algo_allgather_recursive_doubling = {
     .setup = allgather_rd_setup,
     .node_main = allgather_rd_node,
     .verify = allgather_rd_verify,
-    .teardown = hm_prob_free,
+    .teardown = hma_prob_free,
 };

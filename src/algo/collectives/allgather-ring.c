@@ -18,33 +18,33 @@
 #include "../common/trees.h"
 
 static const hm_param_spec_t allgather_ring_specs[] = {
-    HM_PROB_PARAM_BLOCK,
-    HM_PROB_PARAM_END,
+    HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_END,
 };
 
 static int allgather_ring_setup(hm_setup_t *s)
 {
-    s->state = hm_prob_setup(s, HM_PROBLEM_ALLGATHER);
+    s->state = hma_prob_setup(s, HM_PROBLEM_ALLGATHER);
     return s->state ? 0 : -1;
 }
 
 static void allgather_ring_node(hm_node_t *n, void *state)
 {
-    const hm_prob_t *pb = state;
+    const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count, all = (size_t)pb->p * b;
-    int pos = hm_prob_gray_pos((uint32_t)hm_id(n));
-    int64_t *buf = hm_prob_alloc(n, all);
-    size_t *off = buf ? hm_prob_offsets(n, all, pb->p) : NULL;
+    int pos = hma_prob_gray_pos((uint32_t)hm_id(n));
+    int64_t *buf = hma_prob_alloc(n, all);
+    size_t *off = buf ? hma_prob_offsets(n, all, pb->p) : NULL;
     if (!off)
         goto done;
-    const int64_t *in = hm_prob_input(n, pb, &count);
+    const int64_t *in = hma_prob_input(n, pb, &count);
     for (size_t i = 0; i < b; i++)
         buf[off[pos] + i] = in[i];
-    if (hm_prob_allgather_ring(n, pb, pos, 0, buf, off) != HM_OK)
+    if (hma_prob_allgather_ring(n, pb, pos, 0, buf, off) != HM_OK)
         goto done;
     /* Ring order to node order: node y is at position gray^-1(y). */
     for (int y = 0; y < pb->p; y++)
-        hm_prob_store(n, buf + off[hm_prob_gray_pos((uint32_t)y)], b);
+        hma_prob_store(n, buf + off[hma_prob_gray_pos((uint32_t)y)], b);
 done:
     free(buf);
     free(off);
@@ -52,8 +52,8 @@ done:
 
 static void allgather_ring_verify(hm_report_t *r)
 {
-    const hm_prob_t *pb = r->state;
-    hm_prob_verify(r, "p-1", pb->p - 1, pb->block > 1);
+    const hma_prob_t *pb = r->state;
+    hma_prob_verify(r, "p-1", pb->p - 1, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_allgather_ring = {
@@ -69,5 +69,5 @@ const hm_algorithm_t hm_algo_allgather_ring = {
     .setup = allgather_ring_setup,
     .node_main = allgather_ring_node,
     .verify = allgather_ring_verify,
-    .teardown = hm_prob_free,
+    .teardown = hma_prob_free,
 };

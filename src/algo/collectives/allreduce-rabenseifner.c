@@ -20,32 +20,32 @@
 #include "../common/problem.h"
 
 static const hm_param_spec_t allreduce_rab_specs[] = {
-    HM_PROB_PARAM_BLOCK,
-    HM_PROB_PARAM_OP,
-    HM_PROB_PARAM_END,
+    HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_OP,
+    HMA_PROB_PARAM_END,
 };
 
 static int allreduce_rab_setup(hm_setup_t *s)
 {
-    s->state = hm_prob_setup(s, HM_PROBLEM_ALLREDUCE);
+    s->state = hma_prob_setup(s, HM_PROBLEM_ALLREDUCE);
     return s->state ? 0 : -1;
 }
 
 static void allreduce_rab_node(hm_node_t *n, void *state)
 {
-    const hm_prob_t *pb = state;
+    const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
     int x = hm_id(n);
-    int64_t *buf = hm_prob_alloc(n, 2 * b);
-    size_t *off = buf ? hm_prob_offsets(n, b, pb->p) : NULL;
+    int64_t *buf = hma_prob_alloc(n, 2 * b);
+    size_t *off = buf ? hma_prob_offsets(n, b, pb->p) : NULL;
     if (!off)
         goto done;
-    const int64_t *in = hm_prob_input(n, pb, &count);
+    const int64_t *in = hma_prob_input(n, pb, &count);
     for (size_t i = 0; i < b; i++)
         buf[i] = in[i];
-    if (hm_prob_reduce_scatter_rh(n, pb, x, buf, buf + b, off) == HM_OK &&
-        hm_prob_allgather_rd(n, pb, x, buf, off) == HM_OK)
-        hm_prob_store(n, buf, b);
+    if (hma_prob_reduce_scatter_rh(n, pb, x, buf, buf + b, off) == HM_OK &&
+        hma_prob_allgather_rd(n, pb, x, buf, off) == HM_OK)
+        hma_prob_store(n, buf, b);
 done:
     free(buf);
     free(off);
@@ -53,8 +53,8 @@ done:
 
 static void allreduce_rab_verify(hm_report_t *r)
 {
-    const hm_prob_t *pb = r->state;
-    hm_prob_verify(r, "2*log2(p)", 2 * (int64_t)pb->d, pb->block > 1);
+    const hma_prob_t *pb = r->state;
+    hma_prob_verify(r, "2*log2(p)", 2 * (int64_t)pb->d, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_allreduce_rabenseifner = {
@@ -75,5 +75,5 @@ const hm_algorithm_t hm_algo_allreduce_rabenseifner = {
     .setup = allreduce_rab_setup,
     .node_main = allreduce_rab_node,
     .verify = allreduce_rab_verify,
-    .teardown = hm_prob_free,
+    .teardown = hma_prob_free,
 };

@@ -17,43 +17,43 @@
 #include "../common/problem.h"
 
 static const hm_param_spec_t allreduce_rd_specs[] = {
-    HM_PROB_PARAM_BLOCK,
-    HM_PROB_PARAM_OP,
-    HM_PROB_PARAM_END,
+    HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_OP,
+    HMA_PROB_PARAM_END,
 };
 
 static int allreduce_rd_setup(hm_setup_t *s)
 {
-    s->state = hm_prob_setup(s, HM_PROBLEM_ALLREDUCE);
+    s->state = hma_prob_setup(s, HM_PROBLEM_ALLREDUCE);
     return s->state ? 0 : -1;
 }
 
 static void allreduce_rd_node(hm_node_t *n, void *state)
 {
-    const hm_prob_t *pb = state;
+    const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int64_t *acc = hm_prob_alloc(n, 2 * b);
+    int64_t *acc = hma_prob_alloc(n, 2 * b);
     if (!acc)
         return;
     int64_t *tmp = acc + b;
-    const int64_t *in = hm_prob_input(n, pb, &count);
+    const int64_t *in = hma_prob_input(n, pb, &count);
     for (size_t i = 0; i < b; i++)
         acc[i] = in[i];
     for (int k = 0; k < pb->d; k++) {
-        if (hm_prob_send(n, pb, k, k, acc, b) != HM_OK ||
-            hm_prob_recv(n, tmp, b, &count, NULL) != HM_OK)
+        if (hma_prob_send(n, pb, k, k, acc, b) != HM_OK ||
+            hma_prob_recv(n, tmp, b, &count, NULL) != HM_OK)
             goto done;
-        hm_prob_combine(pb, acc, tmp, count);
+        hma_prob_combine(pb, acc, tmp, count);
     }
-    hm_prob_store(n, acc, b);
+    hma_prob_store(n, acc, b);
 done:
     free(acc);
 }
 
 static void allreduce_rd_verify(hm_report_t *r)
 {
-    const hm_prob_t *pb = r->state;
-    hm_prob_verify(r, "log2(p)", pb->d, pb->block > 1);
+    const hma_prob_t *pb = r->state;
+    hma_prob_verify(r, "log2(p)", pb->d, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_allreduce_recursive_doubling = {
@@ -74,5 +74,5 @@ const hm_algorithm_t hm_algo_allreduce_recursive_doubling = {
     .setup = allreduce_rd_setup,
     .node_main = allreduce_rd_node,
     .verify = allreduce_rd_verify,
-    .teardown = hm_prob_free,
+    .teardown = hma_prob_free,
 };

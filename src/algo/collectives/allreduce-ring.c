@@ -21,40 +21,40 @@
 #include "../common/problem.h"
 
 static const hm_param_spec_t allreduce_ring_specs[] = {
-    HM_PROB_PARAM_BLOCK,
-    HM_PROB_PARAM_OP,
-    HM_PROB_PARAM_END,
+    HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_OP,
+    HMA_PROB_PARAM_END,
 };
 
 static int allreduce_ring_setup(hm_setup_t *s)
 {
-    s->state = hm_prob_setup(s, HM_PROBLEM_ALLREDUCE);
+    s->state = hma_prob_setup(s, HM_PROBLEM_ALLREDUCE);
     return s->state ? 0 : -1;
 }
 
 static void allreduce_ring_node(hm_node_t *n, void *state)
 {
-    const hm_prob_t *pb = state;
+    const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int p = pb->p, pos = hm_prob_gray_pos((uint32_t)hm_id(n));
-    int next = hm_prob_ring_next_port(pos, pb->d);
-    int64_t *buf = hm_prob_alloc(n, 2 * b);
-    size_t *off = buf ? hm_prob_offsets(n, b, p) : NULL;
+    int p = pb->p, pos = hma_prob_gray_pos((uint32_t)hm_id(n));
+    int next = hma_prob_ring_next_port(pos, pb->d);
+    int64_t *buf = hma_prob_alloc(n, 2 * b);
+    size_t *off = buf ? hma_prob_offsets(n, b, p) : NULL;
     if (!off)
         goto done;
     int64_t *tmp = buf + b;
-    const int64_t *in = hm_prob_input(n, pb, &count);
+    const int64_t *in = hma_prob_input(n, pb, &count);
     for (size_t i = 0; i < b; i++)
         buf[i] = in[i];
     for (int s = 0; s < p - 1; s++) {
         int out = ((pos - s) % p + p) % p, c = ((pos - s - 1) % p + p) % p;
-        if (hm_prob_send(n, pb, next, s, buf + off[out], off[out + 1] - off[out]) != HM_OK ||
-            hm_prob_recv(n, tmp, off[c + 1] - off[c], &count, NULL) != HM_OK)
+        if (hma_prob_send(n, pb, next, s, buf + off[out], off[out + 1] - off[out]) != HM_OK ||
+            hma_prob_recv(n, tmp, off[c + 1] - off[c], &count, NULL) != HM_OK)
             goto done;
-        hm_prob_combine(pb, buf + off[c], tmp, count);
+        hma_prob_combine(pb, buf + off[c], tmp, count);
     }
-    if (hm_prob_allgather_ring(n, pb, pos, 1, buf, off) == HM_OK)
-        hm_prob_store(n, buf, b);
+    if (hma_prob_allgather_ring(n, pb, pos, 1, buf, off) == HM_OK)
+        hma_prob_store(n, buf, b);
 done:
     free(buf);
     free(off);
@@ -62,8 +62,8 @@ done:
 
 static void allreduce_ring_verify(hm_report_t *r)
 {
-    const hm_prob_t *pb = r->state;
-    hm_prob_verify(r, "2(p-1)", 2 * ((int64_t)pb->p - 1), pb->block > pb->p);
+    const hma_prob_t *pb = r->state;
+    hma_prob_verify(r, "2(p-1)", 2 * ((int64_t)pb->p - 1), pb->block > pb->p);
 }
 
 const hm_algorithm_t hm_algo_allreduce_ring = {
@@ -79,5 +79,5 @@ const hm_algorithm_t hm_algo_allreduce_ring = {
     .setup = allreduce_ring_setup,
     .node_main = allreduce_ring_node,
     .verify = allreduce_ring_verify,
-    .teardown = hm_prob_free,
+    .teardown = hma_prob_free,
 };

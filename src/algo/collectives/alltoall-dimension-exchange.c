@@ -19,26 +19,26 @@
 #include "../common/problem.h"
 
 static const hm_param_spec_t a2a_dx_specs[] = {
-    HM_PROB_PARAM_BLOCK,
-    HM_PROB_PARAM_END,
+    HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_END,
 };
 
 static int a2a_dx_setup(hm_setup_t *s)
 {
-    s->state = hm_prob_setup(s, HM_PROBLEM_ALLTOALL);
+    s->state = hma_prob_setup(s, HM_PROBLEM_ALLTOALL);
     return s->state ? 0 : -1;
 }
 
 static void a2a_dx_node(hm_node_t *n, void *state)
 {
-    const hm_prob_t *pb = state;
+    const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count, all = (size_t)pb->p * b, half = all / 2;
     int x = hm_id(n);
-    int64_t *buf = hm_prob_alloc(n, 2 * all);
+    int64_t *buf = hma_prob_alloc(n, 2 * all);
     if (!buf)
         return;
     int64_t *pack = buf + all;
-    const int64_t *in = hm_prob_input(n, pb, &count);
+    const int64_t *in = hma_prob_input(n, pb, &count);
     for (size_t i = 0; i < all; i++)
         buf[i] = in[i]; /* index j = dst before slot 0 */
     for (int k = 0; k < pb->d; k++) {
@@ -47,8 +47,8 @@ static void a2a_dx_node(hm_node_t *n, void *state)
             if ((j ^ x) >> k & 1)
                 for (size_t i = 0; i < b; i++)
                     pack[m++] = buf[(size_t)j * b + i];
-        if (hm_prob_send(n, pb, k, k, pack, half) != HM_OK ||
-            hm_prob_recv(n, pack, half, &count, NULL) != HM_OK)
+        if (hma_prob_send(n, pb, k, k, pack, half) != HM_OK ||
+            hma_prob_recv(n, pack, half, &count, NULL) != HM_OK)
             goto done;
         m = 0;
         for (int j = 0; j < pb->p; j++)
@@ -56,15 +56,15 @@ static void a2a_dx_node(hm_node_t *n, void *state)
                 for (size_t i = 0; i < b; i++)
                     buf[(size_t)(j ^ (1 << k)) * b + i] = pack[m++];
     }
-    hm_prob_store(n, buf, all);
+    hma_prob_store(n, buf, all);
 done:
     free(buf);
 }
 
 static void a2a_dx_verify(hm_report_t *r)
 {
-    const hm_prob_t *pb = r->state;
-    hm_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
+    const hma_prob_t *pb = r->state;
+    hma_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_alltoall_dimension_exchange = {
@@ -86,5 +86,5 @@ const hm_algorithm_t hm_algo_alltoall_dimension_exchange = {
     .setup = a2a_dx_setup,
     .node_main = a2a_dx_node,
     .verify = a2a_dx_verify,
-    .teardown = hm_prob_free,
+    .teardown = hma_prob_free,
 };

@@ -17,41 +17,41 @@
 #include "../common/problem.h"
 
 static const hm_param_spec_t a2a_pw_specs[] = {
-    HM_PROB_PARAM_BLOCK,
-    HM_PROB_PARAM_END,
+    HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_END,
 };
 
 static int a2a_pw_setup(hm_setup_t *s)
 {
-    s->state = hm_prob_setup(s, HM_PROBLEM_ALLTOALL);
+    s->state = hma_prob_setup(s, HM_PROBLEM_ALLTOALL);
     return s->state ? 0 : -1;
 }
 
 static void a2a_pw_node(hm_node_t *n, void *state)
 {
-    const hm_prob_t *pb = state;
+    const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count, all = (size_t)pb->p * b;
     int x = hm_id(n);
-    int64_t *buf = hm_prob_alloc(n, all);
+    int64_t *buf = hma_prob_alloc(n, all);
     if (!buf)
         return;
-    const int64_t *in = hm_prob_input(n, pb, &count);
+    const int64_t *in = hma_prob_input(n, pb, &count);
     for (size_t i = 0; i < b; i++)
         buf[(size_t)x * b + i] = in[(size_t)x * b + i];
     for (int s = 1; s < pb->p; s++) {
         size_t y = (size_t)(x ^ s);
-        if (hm_prob_xor_route(n, pb, s, in + y * b, buf + y * b, b) != HM_OK)
+        if (hma_prob_xor_route(n, pb, s, in + y * b, buf + y * b, b) != HM_OK)
             goto done;
     }
-    hm_prob_store(n, buf, all);
+    hma_prob_store(n, buf, all);
 done:
     free(buf);
 }
 
 static void a2a_pw_verify(hm_report_t *r)
 {
-    const hm_prob_t *pb = r->state;
-    hm_prob_verify(r, "(p/2)*log2(p)", (int64_t)pb->p / 2 * pb->d, pb->block > 1);
+    const hma_prob_t *pb = r->state;
+    hma_prob_verify(r, "(p/2)*log2(p)", (int64_t)pb->p / 2 * pb->d, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_alltoall_pairwise = {
@@ -71,5 +71,5 @@ const hm_algorithm_t hm_algo_alltoall_pairwise = {
     .setup = a2a_pw_setup,
     .node_main = a2a_pw_node,
     .verify = a2a_pw_verify,
-    .teardown = hm_prob_free,
+    .teardown = hma_prob_free,
 };

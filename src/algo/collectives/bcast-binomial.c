@@ -17,39 +17,39 @@
 #include "../common/problem.h"
 
 static const hm_param_spec_t bcast_binomial_specs[] = {
-    HM_PROB_PARAM_BLOCK,
-    HM_PROB_PARAM_ROOT,
-    HM_PROB_PARAM_END,
+    HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_ROOT,
+    HMA_PROB_PARAM_END,
 };
 
 static int bcast_binomial_setup(hm_setup_t *s)
 {
-    s->state = hm_prob_setup(s, HM_PROBLEM_BROADCAST);
+    s->state = hma_prob_setup(s, HM_PROBLEM_BROADCAST);
     return s->state ? 0 : -1;
 }
 
 static void bcast_binomial_node(hm_node_t *n, void *state)
 {
-    const hm_prob_t *pb = state;
+    const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, k;
-    int r = hm_id(n) ^ hm_prob_root(n, pb), first = 0;
-    int64_t *buf = hm_prob_alloc(n, b);
+    int r = hm_id(n) ^ hma_prob_root(n, pb), first = 0;
+    int64_t *buf = hma_prob_alloc(n, b);
     if (!buf)
         return;
     if (r == 0) {
-        const int64_t *in = hm_prob_input(n, pb, &k);
+        const int64_t *in = hma_prob_input(n, pb, &k);
         for (size_t i = 0; i < b; i++)
             buf[i] = in[i];
     } else {
-        if (hm_prob_recv(n, buf, b, &k, NULL) != HM_OK)
+        if (hma_prob_recv(n, buf, b, &k, NULL) != HM_OK)
             goto done;
         first = 32 - __builtin_clz((unsigned)r); /* h(r) + 1 */
     }
-    hm_prob_store(n, buf, b);
+    hma_prob_store(n, buf, b);
     for (int j = first; j < pb->d; j++) {
         if (j > first && hm_next_slot(n) != HM_OK)
             break;
-        if (hm_prob_send(n, pb, j, j, buf, b) != HM_OK)
+        if (hma_prob_send(n, pb, j, j, buf, b) != HM_OK)
             break;
     }
 done:
@@ -58,8 +58,8 @@ done:
 
 static void bcast_binomial_verify(hm_report_t *r)
 {
-    const hm_prob_t *pb = r->state;
-    hm_prob_verify(r, "log2(p)", pb->d, pb->block > 1);
+    const hma_prob_t *pb = r->state;
+    hma_prob_verify(r, "log2(p)", pb->d, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_bcast_binomial = {
@@ -76,5 +76,5 @@ const hm_algorithm_t hm_algo_bcast_binomial = {
     .setup = bcast_binomial_setup,
     .node_main = bcast_binomial_node,
     .verify = bcast_binomial_verify,
-    .teardown = hm_prob_free,
+    .teardown = hma_prob_free,
 };

@@ -16,43 +16,43 @@
 #include "../common/trees.h"
 
 static const hm_param_spec_t bcast_chain_specs[] = {
-    HM_PROB_PARAM_BLOCK,
-    HM_PROB_PARAM_ROOT,
-    HM_PROB_PARAM_END,
+    HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_ROOT,
+    HMA_PROB_PARAM_END,
 };
 
 static int bcast_chain_setup(hm_setup_t *s)
 {
-    s->state = hm_prob_setup(s, HM_PROBLEM_BROADCAST);
+    s->state = hma_prob_setup(s, HM_PROBLEM_BROADCAST);
     return s->state ? 0 : -1;
 }
 
 static void bcast_chain_node(hm_node_t *n, void *state)
 {
-    const hm_prob_t *pb = state;
-    int pos = hm_prob_gray_pos((uint32_t)(hm_id(n) ^ hm_prob_root(n, pb)));
-    int next = hm_prob_ring_next_port(pos, pb->d), last = pos == pb->p - 1;
+    const hma_prob_t *pb = state;
+    int pos = hma_prob_gray_pos((uint32_t)(hm_id(n) ^ hma_prob_root(n, pb)));
+    int next = hma_prob_ring_next_port(pos, pb->d), last = pos == pb->p - 1;
     size_t count;
-    const int64_t *in = hm_prob_input(n, pb, &count);
+    const int64_t *in = hma_prob_input(n, pb, &count);
     for (int k = 0; k < pb->block; k++) {
         int64_t v;
         if (pos == 0) {
             v = in[k];
             if (k > 0 && hm_next_slot(n) != HM_OK)
                 return;
-        } else if (hm_prob_recv(n, &v, 1, &count, NULL) != HM_OK) {
+        } else if (hma_prob_recv(n, &v, 1, &count, NULL) != HM_OK) {
             return;
         }
         hm_store(n, v);
-        if (!last && hm_prob_send(n, pb, next, k, &v, 1) != HM_OK)
+        if (!last && hma_prob_send(n, pb, next, k, &v, 1) != HM_OK)
             return;
     }
 }
 
 static void bcast_chain_verify(hm_report_t *r)
 {
-    const hm_prob_t *pb = r->state;
-    hm_prob_verify(r, "(p-1)+(block-1)", pb->p - 1 + pb->block - 1, 0);
+    const hma_prob_t *pb = r->state;
+    hma_prob_verify(r, "(p-1)+(block-1)", pb->p - 1 + pb->block - 1, 0);
 }
 
 const hm_algorithm_t hm_algo_bcast_chain = {
@@ -68,5 +68,5 @@ const hm_algorithm_t hm_algo_bcast_chain = {
     .setup = bcast_chain_setup,
     .node_main = bcast_chain_node,
     .verify = bcast_chain_verify,
-    .teardown = hm_prob_free,
+    .teardown = hma_prob_free,
 };

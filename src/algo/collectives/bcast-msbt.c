@@ -29,14 +29,14 @@
 #include "../common/problem.h"
 
 static const hm_param_spec_t bcast_msbt_specs[] = {
-    HM_PROB_PARAM_BLOCK,
-    HM_PROB_PARAM_ROOT,
-    HM_PROB_PARAM_END,
+    HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_ROOT,
+    HMA_PROB_PARAM_END,
 };
 
 static int bcast_msbt_setup(hm_setup_t *s)
 {
-    s->state = hm_prob_setup(s, HM_PROBLEM_BROADCAST);
+    s->state = hma_prob_setup(s, HM_PROBLEM_BROADCAST);
     return s->state ? 0 : -1;
 }
 
@@ -57,12 +57,12 @@ static uint64_t msbt_children(int d, int j, int u)
     return ch;
 }
 
-static int forward(hm_node_t *n, const hm_prob_t *pb, int r, int k, int64_t v)
+static int forward(hm_node_t *n, const hma_prob_t *pb, int r, int k, int64_t v)
 {
     uint64_t ch = msbt_children(pb->d, k % pb->d, r);
     for (int i = 0; i < pb->d; i++)
         if (ch >> i & 1) {
-            int rc = hm_prob_send(n, pb, i, k, &v, 1);
+            int rc = hma_prob_send(n, pb, i, k, &v, 1);
             if (rc != HM_OK)
                 return rc;
         }
@@ -71,10 +71,10 @@ static int forward(hm_node_t *n, const hm_prob_t *pb, int r, int k, int64_t v)
 
 static void bcast_msbt_node(hm_node_t *n, void *state)
 {
-    const hm_prob_t *pb = state;
-    int b = pb->block, d = pb->d, r = hm_id(n) ^ hm_prob_root(n, pb);
+    const hma_prob_t *pb = state;
+    int b = pb->block, d = pb->d, r = hm_id(n) ^ hma_prob_root(n, pb);
     size_t count;
-    const int64_t *in = hm_prob_input(n, pb, &count);
+    const int64_t *in = hma_prob_input(n, pb, &count);
     if (r == 0) {
         /* Slot t: the t-th value of every tree. */
         for (int t = 0; t * d < b; t++) {
@@ -84,34 +84,34 @@ static void bcast_msbt_node(hm_node_t *n, void *state)
                 if (forward(n, pb, r, k, in[k]) != HM_OK)
                     return;
         }
-        hm_prob_store(n, in, (size_t)b);
+        hma_prob_store(n, in, (size_t)b);
         return;
     }
-    int64_t *buf = hm_prob_alloc(n, (size_t)b);
+    int64_t *buf = hma_prob_alloc(n, (size_t)b);
     if (!buf)
         return;
     for (int got = 0; got < b; got++) {
         hm_packet_t pk;
         int64_t v;
-        if (hm_prob_recv(n, &v, 1, &count, &pk) != HM_OK || pk.msg < 0 || pk.msg >= b)
+        if (hma_prob_recv(n, &v, 1, &count, &pk) != HM_OK || pk.msg < 0 || pk.msg >= b)
             goto done;
         buf[pk.msg] = v;
         if (forward(n, pb, r, pk.msg, v) != HM_OK)
             goto done;
     }
-    hm_prob_store(n, buf, (size_t)b);
+    hma_prob_store(n, buf, (size_t)b);
 done:
     free(buf);
 }
 
 static void bcast_msbt_verify(hm_report_t *r)
 {
-    const hm_prob_t *pb = r->state;
+    const hma_prob_t *pb = r->state;
     int64_t b = pb->block, d = pb->d;
     if (d == 1)
-        hm_prob_verify(r, "block (d = 1)", b, 0);
+        hma_prob_verify(r, "block (d = 1)", b, 0);
     else
-        hm_prob_verify(r, "ceil(block/log2(p))+log2(p)", (b + d - 1) / d + d, 0);
+        hma_prob_verify(r, "ceil(block/log2(p))+log2(p)", (b + d - 1) / d + d, 0);
 }
 
 const hm_algorithm_t hm_algo_bcast_msbt = {
@@ -132,5 +132,5 @@ const hm_algorithm_t hm_algo_bcast_msbt = {
     .setup = bcast_msbt_setup,
     .node_main = bcast_msbt_node,
     .verify = bcast_msbt_verify,
-    .teardown = hm_prob_free,
+    .teardown = hma_prob_free,
 };

@@ -20,38 +20,38 @@
 #include "../common/problem.h"
 
 static const hm_param_spec_t bcast_sag_specs[] = {
-    HM_PROB_PARAM_BLOCK,
-    HM_PROB_PARAM_ROOT,
-    HM_PROB_PARAM_END,
+    HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_ROOT,
+    HMA_PROB_PARAM_END,
 };
 
 static int bcast_sag_setup(hm_setup_t *s)
 {
-    s->state = hm_prob_setup(s, HM_PROBLEM_BROADCAST);
+    s->state = hma_prob_setup(s, HM_PROBLEM_BROADCAST);
     return s->state ? 0 : -1;
 }
 
 static void bcast_sag_node(hm_node_t *n, void *state)
 {
-    const hm_prob_t *pb = state;
+    const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int r = hm_id(n) ^ hm_prob_root(n, pb);
-    int64_t *buf = hm_prob_alloc(n, b);
-    size_t *off = buf ? hm_prob_offsets(n, b, pb->p) : NULL;
+    int r = hm_id(n) ^ hma_prob_root(n, pb);
+    int64_t *buf = hma_prob_alloc(n, b);
+    size_t *off = buf ? hma_prob_offsets(n, b, pb->p) : NULL;
     if (!off)
         goto done;
     if (r == 0) {
-        const int64_t *in = hm_prob_input(n, pb, &count);
+        const int64_t *in = hma_prob_input(n, pb, &count);
         for (size_t i = 0; i < b; i++)
             buf[i] = in[i];
     }
-    if (hm_prob_scatter_tree(n, pb, r, buf, off) != HM_OK)
+    if (hma_prob_scatter_tree(n, pb, r, buf, off) != HM_OK)
         goto done;
     if (hm_now(n) < pb->d && hm_wait_until(n, pb->d) != HM_OK)
         goto done;
-    if (hm_prob_allgather_rd(n, pb, r, buf, off) != HM_OK)
+    if (hma_prob_allgather_rd(n, pb, r, buf, off) != HM_OK)
         goto done;
-    hm_prob_store(n, buf, b);
+    hma_prob_store(n, buf, b);
 done:
     free(buf);
     free(off);
@@ -59,8 +59,8 @@ done:
 
 static void bcast_sag_verify(hm_report_t *r)
 {
-    const hm_prob_t *pb = r->state;
-    hm_prob_verify(r, "2*log2(p)", 2 * (int64_t)pb->d, pb->block > 1);
+    const hma_prob_t *pb = r->state;
+    hma_prob_verify(r, "2*log2(p)", 2 * (int64_t)pb->d, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_bcast_scatter_allgather = {
@@ -81,5 +81,5 @@ const hm_algorithm_t hm_algo_bcast_scatter_allgather = {
     .setup = bcast_sag_setup,
     .node_main = bcast_sag_node,
     .verify = bcast_sag_verify,
-    .teardown = hm_prob_free,
+    .teardown = hma_prob_free,
 };

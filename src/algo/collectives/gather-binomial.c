@@ -17,33 +17,33 @@
 #include "../common/problem.h"
 
 static const hm_param_spec_t gather_binomial_specs[] = {
-    HM_PROB_PARAM_BLOCK,
-    HM_PROB_PARAM_ROOT,
-    HM_PROB_PARAM_END,
+    HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_ROOT,
+    HMA_PROB_PARAM_END,
 };
 
 static int gather_binomial_setup(hm_setup_t *s)
 {
-    s->state = hm_prob_setup(s, HM_PROBLEM_GATHER);
+    s->state = hma_prob_setup(s, HM_PROBLEM_GATHER);
     return s->state ? 0 : -1;
 }
 
 static void gather_binomial_node(hm_node_t *n, void *state)
 {
-    const hm_prob_t *pb = state;
+    const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int root = hm_prob_root(n, pb), r = hm_id(n) ^ root;
-    int64_t *buf = hm_prob_alloc(n, (size_t)pb->p * b);
-    size_t *off = buf ? hm_prob_offsets(n, (size_t)pb->p * b, pb->p) : NULL;
+    int root = hma_prob_root(n, pb), r = hm_id(n) ^ root;
+    int64_t *buf = hma_prob_alloc(n, (size_t)pb->p * b);
+    size_t *off = buf ? hma_prob_offsets(n, (size_t)pb->p * b, pb->p) : NULL;
     if (!off)
         goto done;
-    const int64_t *in = hm_prob_input(n, pb, &count);
+    const int64_t *in = hma_prob_input(n, pb, &count);
     for (size_t i = 0; i < b; i++)
         buf[off[r] + i] = in[i];
-    if (hm_prob_gather_tree(n, pb, r, buf, off) != HM_OK || r != 0)
+    if (hma_prob_gather_tree(n, pb, r, buf, off) != HM_OK || r != 0)
         goto done;
     for (int y = 0; y < pb->p; y++)
-        hm_prob_store(n, buf + off[y ^ root], b);
+        hma_prob_store(n, buf + off[y ^ root], b);
 done:
     free(buf);
     free(off);
@@ -51,8 +51,8 @@ done:
 
 static void gather_binomial_verify(hm_report_t *r)
 {
-    const hm_prob_t *pb = r->state;
-    hm_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
+    const hma_prob_t *pb = r->state;
+    hma_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_gather_binomial = {
@@ -74,5 +74,5 @@ const hm_algorithm_t hm_algo_gather_binomial = {
     .setup = gather_binomial_setup,
     .node_main = gather_binomial_node,
     .verify = gather_binomial_verify,
-    .teardown = hm_prob_free,
+    .teardown = hma_prob_free,
 };

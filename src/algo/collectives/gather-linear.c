@@ -18,26 +18,26 @@
 #include "../common/trees.h"
 
 static const hm_param_spec_t gather_linear_specs[] = {
-    HM_PROB_PARAM_BLOCK,
-    HM_PROB_PARAM_ROOT,
-    HM_PROB_PARAM_END,
+    HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_ROOT,
+    HMA_PROB_PARAM_END,
 };
 
 static int gather_linear_setup(hm_setup_t *s)
 {
-    s->state = hm_prob_setup(s, HM_PROBLEM_GATHER);
+    s->state = hma_prob_setup(s, HM_PROBLEM_GATHER);
     return s->state ? 0 : -1;
 }
 
 static void gather_linear_node(hm_node_t *n, void *state)
 {
-    const hm_prob_t *pb = state;
+    const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int root = hm_prob_root(n, pb), p = pb->p;
-    int pos = hm_prob_gray_pos((uint32_t)(hm_id(n) ^ root));
-    int prev = hm_prob_ring_prev_port(pos, pb->d);
-    const int64_t *in = hm_prob_input(n, pb, &count);
-    int64_t *buf = hm_prob_alloc(n, pos == 0 ? (size_t)p * b : b);
+    int root = hma_prob_root(n, pb), p = pb->p;
+    int pos = hma_prob_gray_pos((uint32_t)(hm_id(n) ^ root));
+    int prev = hma_prob_ring_prev_port(pos, pb->d);
+    const int64_t *in = hma_prob_input(n, pb, &count);
+    int64_t *buf = hma_prob_alloc(n, pos == 0 ? (size_t)p * b : b);
     if (!buf)
         return;
     if (pos == 0) {
@@ -45,18 +45,18 @@ static void gather_linear_node(hm_node_t *n, void *state)
         for (size_t i = 0; i < b; i++)
             buf[(size_t)root * b + i] = in[i];
         for (int q = 1; q < p; q++) {
-            size_t x = (size_t)(root ^ (int)hm_gray((uint32_t)q));
-            if (hm_prob_recv(n, buf + x * b, b, &count, NULL) != HM_OK)
+            size_t x = (size_t)(root ^ (int)hma_gray((uint32_t)q));
+            if (hma_prob_recv(n, buf + x * b, b, &count, NULL) != HM_OK)
                 goto done;
         }
-        hm_prob_store(n, buf, (size_t)p * b);
+        hma_prob_store(n, buf, (size_t)p * b);
         goto done;
     }
-    if (hm_prob_send(n, pb, prev, pos, in, b) != HM_OK)
+    if (hma_prob_send(n, pb, prev, pos, in, b) != HM_OK)
         goto done;
     for (int t = 1; pos + t < p; t++) {
-        if (hm_prob_recv(n, buf, b, &count, NULL) != HM_OK ||
-            hm_prob_send(n, pb, prev, pos + t, buf, b) != HM_OK)
+        if (hma_prob_recv(n, buf, b, &count, NULL) != HM_OK ||
+            hma_prob_send(n, pb, prev, pos + t, buf, b) != HM_OK)
             goto done;
     }
 done:
@@ -65,8 +65,8 @@ done:
 
 static void gather_linear_verify(hm_report_t *r)
 {
-    const hm_prob_t *pb = r->state;
-    hm_prob_verify(r, "p-1", pb->p - 1, pb->block > 1);
+    const hma_prob_t *pb = r->state;
+    hma_prob_verify(r, "p-1", pb->p - 1, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_gather_linear = {
@@ -82,5 +82,5 @@ const hm_algorithm_t hm_algo_gather_linear = {
     .setup = gather_linear_setup,
     .node_main = gather_linear_node,
     .verify = gather_linear_verify,
-    .teardown = hm_prob_free,
+    .teardown = hma_prob_free,
 };

@@ -17,47 +17,47 @@
 #include "../common/problem.h"
 
 static const hm_param_spec_t reduce_binomial_specs[] = {
-    HM_PROB_PARAM_BLOCK,
-    HM_PROB_PARAM_ROOT,
-    HM_PROB_PARAM_OP,
-    HM_PROB_PARAM_END,
+    HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_ROOT,
+    HMA_PROB_PARAM_OP,
+    HMA_PROB_PARAM_END,
 };
 
 static int reduce_binomial_setup(hm_setup_t *s)
 {
-    s->state = hm_prob_setup(s, HM_PROBLEM_REDUCE);
+    s->state = hma_prob_setup(s, HM_PROBLEM_REDUCE);
     return s->state ? 0 : -1;
 }
 
 static void reduce_binomial_node(hm_node_t *n, void *state)
 {
-    const hm_prob_t *pb = state;
+    const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int r = hm_id(n) ^ hm_prob_root(n, pb), j = r ? __builtin_ctz((unsigned)r) : pb->d;
-    int64_t *acc = hm_prob_alloc(n, 2 * b);
+    int r = hm_id(n) ^ hma_prob_root(n, pb), j = r ? __builtin_ctz((unsigned)r) : pb->d;
+    int64_t *acc = hma_prob_alloc(n, 2 * b);
     if (!acc)
         return;
     int64_t *tmp = acc + b;
-    const int64_t *in = hm_prob_input(n, pb, &count);
+    const int64_t *in = hma_prob_input(n, pb, &count);
     for (size_t i = 0; i < b; i++)
         acc[i] = in[i];
     for (int i = 0; i < j; i++) {
-        if (hm_prob_recv(n, tmp, b, &count, NULL) != HM_OK)
+        if (hma_prob_recv(n, tmp, b, &count, NULL) != HM_OK)
             goto done;
-        hm_prob_combine(pb, acc, tmp, count);
+        hma_prob_combine(pb, acc, tmp, count);
     }
     if (r)
-        hm_prob_send(n, pb, j, j, acc, b);
+        hma_prob_send(n, pb, j, j, acc, b);
     else
-        hm_prob_store(n, acc, b);
+        hma_prob_store(n, acc, b);
 done:
     free(acc);
 }
 
 static void reduce_binomial_verify(hm_report_t *r)
 {
-    const hm_prob_t *pb = r->state;
-    hm_prob_verify(r, "log2(p)", pb->d, pb->block > 1);
+    const hma_prob_t *pb = r->state;
+    hma_prob_verify(r, "log2(p)", pb->d, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_reduce_binomial = {
@@ -74,5 +74,5 @@ const hm_algorithm_t hm_algo_reduce_binomial = {
     .setup = reduce_binomial_setup,
     .node_main = reduce_binomial_node,
     .verify = reduce_binomial_verify,
-    .teardown = hm_prob_free,
+    .teardown = hma_prob_free,
 };

@@ -21,34 +21,34 @@
 #include "../common/problem.h"
 
 static const hm_param_spec_t reduce_rab_specs[] = {
-    HM_PROB_PARAM_BLOCK,
-    HM_PROB_PARAM_ROOT,
-    HM_PROB_PARAM_OP,
-    HM_PROB_PARAM_END,
+    HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_ROOT,
+    HMA_PROB_PARAM_OP,
+    HMA_PROB_PARAM_END,
 };
 
 static int reduce_rab_setup(hm_setup_t *s)
 {
-    s->state = hm_prob_setup(s, HM_PROBLEM_REDUCE);
+    s->state = hma_prob_setup(s, HM_PROBLEM_REDUCE);
     return s->state ? 0 : -1;
 }
 
 static void reduce_rab_node(hm_node_t *n, void *state)
 {
-    const hm_prob_t *pb = state;
+    const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int r = hm_id(n) ^ hm_prob_root(n, pb);
-    int64_t *buf = hm_prob_alloc(n, 2 * b);
-    size_t *off = buf ? hm_prob_offsets(n, b, pb->p) : NULL;
+    int r = hm_id(n) ^ hma_prob_root(n, pb);
+    int64_t *buf = hma_prob_alloc(n, 2 * b);
+    size_t *off = buf ? hma_prob_offsets(n, b, pb->p) : NULL;
     if (!off)
         goto done;
-    const int64_t *in = hm_prob_input(n, pb, &count);
+    const int64_t *in = hma_prob_input(n, pb, &count);
     for (size_t i = 0; i < b; i++)
         buf[i] = in[i];
     /* Both phases run in lock step: every node leaves the first in slot d. */
-    if (hm_prob_reduce_scatter_rh(n, pb, r, buf, buf + b, off) == HM_OK &&
-        hm_prob_gather_tree(n, pb, r, buf, off) == HM_OK && r == 0)
-        hm_prob_store(n, buf, b);
+    if (hma_prob_reduce_scatter_rh(n, pb, r, buf, buf + b, off) == HM_OK &&
+        hma_prob_gather_tree(n, pb, r, buf, off) == HM_OK && r == 0)
+        hma_prob_store(n, buf, b);
 done:
     free(buf);
     free(off);
@@ -56,8 +56,8 @@ done:
 
 static void reduce_rab_verify(hm_report_t *r)
 {
-    const hm_prob_t *pb = r->state;
-    hm_prob_verify(r, "2*log2(p)", 2 * (int64_t)pb->d, pb->block > 1);
+    const hma_prob_t *pb = r->state;
+    hma_prob_verify(r, "2*log2(p)", 2 * (int64_t)pb->d, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_reduce_rabenseifner = {
@@ -78,5 +78,5 @@ const hm_algorithm_t hm_algo_reduce_rabenseifner = {
     .setup = reduce_rab_setup,
     .node_main = reduce_rab_node,
     .verify = reduce_rab_verify,
-    .teardown = hm_prob_free,
+    .teardown = hma_prob_free,
 };

@@ -17,43 +17,43 @@
 #include "../common/problem.h"
 
 static const hm_param_spec_t rs_pw_specs[] = {
-    HM_PROB_PARAM_BLOCK,
-    HM_PROB_PARAM_OP,
-    HM_PROB_PARAM_END,
+    HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_OP,
+    HMA_PROB_PARAM_END,
 };
 
 static int rs_pw_setup(hm_setup_t *s)
 {
-    s->state = hm_prob_setup(s, HM_PROBLEM_REDUCE_SCATTER);
+    s->state = hma_prob_setup(s, HM_PROBLEM_REDUCE_SCATTER);
     return s->state ? 0 : -1;
 }
 
 static void rs_pw_node(hm_node_t *n, void *state)
 {
-    const hm_prob_t *pb = state;
+    const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
     int x = hm_id(n);
-    int64_t *acc = hm_prob_alloc(n, 2 * b);
+    int64_t *acc = hma_prob_alloc(n, 2 * b);
     if (!acc)
         return;
     int64_t *tmp = acc + b;
-    const int64_t *in = hm_prob_input(n, pb, &count);
+    const int64_t *in = hma_prob_input(n, pb, &count);
     for (size_t i = 0; i < b; i++)
         acc[i] = in[(size_t)x * b + i];
     for (int s = 1; s < pb->p; s++) {
-        if (hm_prob_xor_route(n, pb, s, in + (size_t)(x ^ s) * b, tmp, b) != HM_OK)
+        if (hma_prob_xor_route(n, pb, s, in + (size_t)(x ^ s) * b, tmp, b) != HM_OK)
             goto done;
-        hm_prob_combine(pb, acc, tmp, b);
+        hma_prob_combine(pb, acc, tmp, b);
     }
-    hm_prob_store(n, acc, b);
+    hma_prob_store(n, acc, b);
 done:
     free(acc);
 }
 
 static void rs_pw_verify(hm_report_t *r)
 {
-    const hm_prob_t *pb = r->state;
-    hm_prob_verify(r, "(p/2)*log2(p)", (int64_t)pb->p / 2 * pb->d, pb->block > 1);
+    const hma_prob_t *pb = r->state;
+    hma_prob_verify(r, "(p/2)*log2(p)", (int64_t)pb->p / 2 * pb->d, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_reduce_scatter_pairwise = {
@@ -73,5 +73,5 @@ const hm_algorithm_t hm_algo_reduce_scatter_pairwise = {
     .setup = rs_pw_setup,
     .node_main = rs_pw_node,
     .verify = rs_pw_verify,
-    .teardown = hm_prob_free,
+    .teardown = hma_prob_free,
 };

@@ -17,31 +17,31 @@
 #include "../common/problem.h"
 
 static const hm_param_spec_t rs_rh_specs[] = {
-    HM_PROB_PARAM_BLOCK,
-    HM_PROB_PARAM_OP,
-    HM_PROB_PARAM_END,
+    HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_OP,
+    HMA_PROB_PARAM_END,
 };
 
 static int rs_rh_setup(hm_setup_t *s)
 {
-    s->state = hm_prob_setup(s, HM_PROBLEM_REDUCE_SCATTER);
+    s->state = hma_prob_setup(s, HM_PROBLEM_REDUCE_SCATTER);
     return s->state ? 0 : -1;
 }
 
 static void rs_rh_node(hm_node_t *n, void *state)
 {
-    const hm_prob_t *pb = state;
+    const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count, all = (size_t)pb->p * b;
     int x = hm_id(n);
-    int64_t *buf = hm_prob_alloc(n, 2 * all);
-    size_t *off = buf ? hm_prob_offsets(n, all, pb->p) : NULL;
+    int64_t *buf = hma_prob_alloc(n, 2 * all);
+    size_t *off = buf ? hma_prob_offsets(n, all, pb->p) : NULL;
     if (!off)
         goto done;
-    const int64_t *in = hm_prob_input(n, pb, &count);
+    const int64_t *in = hma_prob_input(n, pb, &count);
     for (size_t i = 0; i < all; i++)
         buf[i] = in[i];
-    if (hm_prob_reduce_scatter_rh(n, pb, x, buf, buf + all, off) == HM_OK)
-        hm_prob_store(n, buf + off[x], b);
+    if (hma_prob_reduce_scatter_rh(n, pb, x, buf, buf + all, off) == HM_OK)
+        hma_prob_store(n, buf + off[x], b);
 done:
     free(buf);
     free(off);
@@ -49,8 +49,8 @@ done:
 
 static void rs_rh_verify(hm_report_t *r)
 {
-    const hm_prob_t *pb = r->state;
-    hm_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
+    const hma_prob_t *pb = r->state;
+    hma_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_reduce_scatter_recursive_halving = {
@@ -71,5 +71,5 @@ const hm_algorithm_t hm_algo_reduce_scatter_recursive_halving = {
     .setup = rs_rh_setup,
     .node_main = rs_rh_node,
     .verify = rs_rh_verify,
-    .teardown = hm_prob_free,
+    .teardown = hma_prob_free,
 };

@@ -16,35 +16,35 @@
 #include "../common/problem.h"
 
 static const hm_param_spec_t scatter_binomial_specs[] = {
-    HM_PROB_PARAM_BLOCK,
-    HM_PROB_PARAM_ROOT,
-    HM_PROB_PARAM_END,
+    HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_ROOT,
+    HMA_PROB_PARAM_END,
 };
 
 static int scatter_binomial_setup(hm_setup_t *s)
 {
-    s->state = hm_prob_setup(s, HM_PROBLEM_SCATTER);
+    s->state = hma_prob_setup(s, HM_PROBLEM_SCATTER);
     return s->state ? 0 : -1;
 }
 
 static void scatter_binomial_node(hm_node_t *n, void *state)
 {
-    const hm_prob_t *pb = state;
+    const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int root = hm_prob_root(n, pb), r = hm_id(n) ^ root;
-    int64_t *buf = hm_prob_alloc(n, (size_t)pb->p * b);
-    size_t *off = buf ? hm_prob_offsets(n, (size_t)pb->p * b, pb->p) : NULL;
+    int root = hma_prob_root(n, pb), r = hm_id(n) ^ root;
+    int64_t *buf = hma_prob_alloc(n, (size_t)pb->p * b);
+    size_t *off = buf ? hma_prob_offsets(n, (size_t)pb->p * b, pb->p) : NULL;
     if (!off)
         goto done;
     if (r == 0) {
         /* Relative order: part c is the block of node c XOR root. */
-        const int64_t *in = hm_prob_input(n, pb, &count);
+        const int64_t *in = hma_prob_input(n, pb, &count);
         for (int c = 0; c < pb->p; c++)
             for (size_t i = 0; i < b; i++)
                 buf[off[c] + i] = in[(size_t)(c ^ root) * b + i];
     }
-    if (hm_prob_scatter_tree(n, pb, r, buf, off) == HM_OK)
-        hm_prob_store(n, buf + off[r], b);
+    if (hma_prob_scatter_tree(n, pb, r, buf, off) == HM_OK)
+        hma_prob_store(n, buf + off[r], b);
 done:
     free(buf);
     free(off);
@@ -52,8 +52,8 @@ done:
 
 static void scatter_binomial_verify(hm_report_t *r)
 {
-    const hm_prob_t *pb = r->state;
-    hm_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
+    const hma_prob_t *pb = r->state;
+    hma_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_scatter_binomial = {
@@ -70,5 +70,5 @@ const hm_algorithm_t hm_algo_scatter_binomial = {
     .setup = scatter_binomial_setup,
     .node_main = scatter_binomial_node,
     .verify = scatter_binomial_verify,
-    .teardown = hm_prob_free,
+    .teardown = hma_prob_free,
 };

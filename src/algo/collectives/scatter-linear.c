@@ -21,54 +21,54 @@
 #include "../common/trees.h"
 
 static const hm_param_spec_t scatter_linear_specs[] = {
-    HM_PROB_PARAM_BLOCK,
-    HM_PROB_PARAM_ROOT,
-    HM_PROB_PARAM_END,
+    HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_ROOT,
+    HMA_PROB_PARAM_END,
 };
 
 static int scatter_linear_setup(hm_setup_t *s)
 {
-    s->state = hm_prob_setup(s, HM_PROBLEM_SCATTER);
+    s->state = hma_prob_setup(s, HM_PROBLEM_SCATTER);
     return s->state ? 0 : -1;
 }
 
 static void scatter_linear_node(hm_node_t *n, void *state)
 {
-    const hm_prob_t *pb = state;
+    const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int root = hm_prob_root(n, pb);
-    int pos = hm_prob_gray_pos((uint32_t)(hm_id(n) ^ root)), next;
-    next = hm_prob_ring_next_port(pos, pb->d);
-    const int64_t *in = hm_prob_input(n, pb, &count);
+    int root = hma_prob_root(n, pb);
+    int pos = hma_prob_gray_pos((uint32_t)(hm_id(n) ^ root)), next;
+    next = hma_prob_ring_next_port(pos, pb->d);
+    const int64_t *in = hma_prob_input(n, pb, &count);
     if (pos == 0) {
         for (int j = pb->p - 1; j >= 1; j--) {
-            size_t x = (size_t)(root ^ (int)hm_gray((uint32_t)j));
-            if (hm_prob_send(n, pb, next, j, in + x * b, b) != HM_OK)
+            size_t x = (size_t)(root ^ (int)hma_gray((uint32_t)j));
+            if (hma_prob_send(n, pb, next, j, in + x * b, b) != HM_OK)
                 return;
             if (j > 1 && hm_next_slot(n) != HM_OK)
                 return;
         }
-        hm_prob_store(n, in + (size_t)root * b, b);
+        hma_prob_store(n, in + (size_t)root * b, b);
         return;
     }
-    int64_t *buf = hm_prob_alloc(n, b);
+    int64_t *buf = hma_prob_alloc(n, b);
     if (!buf)
         return;
     for (int j = pb->p - 1; j >= pos; j--) {
-        if (hm_prob_recv(n, buf, b, &count, NULL) != HM_OK)
+        if (hma_prob_recv(n, buf, b, &count, NULL) != HM_OK)
             goto done;
-        if (j > pos && hm_prob_send(n, pb, next, j, buf, b) != HM_OK)
+        if (j > pos && hma_prob_send(n, pb, next, j, buf, b) != HM_OK)
             goto done;
     }
-    hm_prob_store(n, buf, b);
+    hma_prob_store(n, buf, b);
 done:
     free(buf);
 }
 
 static void scatter_linear_verify(hm_report_t *r)
 {
-    const hm_prob_t *pb = r->state;
-    hm_prob_verify(r, "p-1", pb->p - 1, pb->block > 1);
+    const hma_prob_t *pb = r->state;
+    hma_prob_verify(r, "p-1", pb->p - 1, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_scatter_linear = {
@@ -84,5 +84,5 @@ const hm_algorithm_t hm_algo_scatter_linear = {
     .setup = scatter_linear_setup,
     .node_main = scatter_linear_node,
     .verify = scatter_linear_verify,
-    .teardown = hm_prob_free,
+    .teardown = hma_prob_free,
 };

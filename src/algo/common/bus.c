@@ -6,23 +6,23 @@
 
 #include "bus.h"
 
-uint64_t hm_bus_everyone(const hm_node_t *n)
+uint64_t hma_bus_everyone(const hm_node_t *n)
 {
     int deg = hm_degree(n);
     return deg >= 64 ? UINT64_MAX : (UINT64_C(1) << deg) - 1;
 }
 
-void hm_bus_shuffle(hm_rng_t *rng, int64_t *v, int64_t n)
+void hma_bus_shuffle(hma_rng_t *rng, int64_t *v, int64_t n)
 {
     for (int64_t i = n - 1; i > 0; i--) {
-        int64_t j = (int64_t)hm_rng_below(rng, (uint64_t)i + 1);
+        int64_t j = (int64_t)hma_rng_below(rng, (uint64_t)i + 1);
         int64_t t = v[i];
         v[i] = v[j];
         v[j] = t;
     }
 }
 
-int hm_bus_read_values(hm_setup_t *s, hm_rng_t *rng, int64_t **out, int64_t *n)
+int hma_bus_read_values(hm_setup_t *s, hma_rng_t *rng, int64_t **out, int64_t *n)
 {
     *out = NULL;
     if (hm_param_is_set(s, "values")) {
@@ -47,6 +47,6 @@ int hm_bus_read_values(hm_setup_t *s, hm_rng_t *rng, int64_t **out, int64_t *n)
         return -1;
     for (int64_t i = 0; i < *n; i++)
         (*out)[i] = i + 1;
-    hm_bus_shuffle(rng, *out, *n);
+    hma_bus_shuffle(rng, *out, *n);
     return 0;
 }

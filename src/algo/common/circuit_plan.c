@@ -7,10 +7,10 @@
 
 #include "circuit_plan.h"
 
-hm_plan_t *hm_plan_new(int nodes, int logical, const int32_t *map, int64_t bytes, int bits,
-                       int source)
+hma_plan_t *hma_plan_new(int nodes, int logical, const int32_t *map, int64_t bytes, int bits,
+                         int source)
 {
-    hm_plan_t *p = calloc(1, sizeof *p);
+    hma_plan_t *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
     p->nodes = nodes;
@@ -24,7 +24,7 @@ hm_plan_t *hm_plan_new(int nodes, int logical, const int32_t *map, int64_t bytes
     p->nops = calloc((size_t)nodes, sizeof *p->nops);
     p->capops = calloc((size_t)nodes, sizeof *p->capops);
     if (!p->map || !p->ops || !p->nops || !p->capops) {
-        hm_plan_free(p);
+        hma_plan_free(p);
         return NULL;
     }
     for (int i = 0; i < logical; i++)
@@ -32,7 +32,7 @@ hm_plan_t *hm_plan_new(int nodes, int logical, const int32_t *map, int64_t bytes
     return p;
 }
 
-void hm_plan_free(hm_plan_t *p)
+void hma_plan_free(hma_plan_t *p)
 {
     if (!p)
         return;
@@ -48,11 +48,11 @@ void hm_plan_free(hm_plan_t *p)
     free(p);
 }
 
-static void push_op(hm_plan_t *p, int node, hm_plan_op_t op)
+static void push_op(hma_plan_t *p, int node, hma_plan_op_t op)
 {
     if (p->nops[node] == p->capops[node]) {
         size_t cap = p->capops[node] ? 2 * p->capops[node] : 8;
-        hm_plan_op_t *v = realloc(p->ops[node], cap * sizeof *v);
+        hma_plan_op_t *v = realloc(p->ops[node], cap * sizeof *v);
         if (!v) {
             p->failed = 1;
             return;
@@ -67,7 +67,7 @@ static void push_op(hm_plan_t *p, int node, hm_plan_op_t op)
 
 /* Piece i is the bytes [i*u, (i+1)*u) of the message, u = ceil(bytes/pieces), cut
  * at the end of the message (circuit_plan.h). */
-static int64_t off(const hm_plan_t *p, int piece)
+static int64_t off(const hma_plan_t *p, int piece)
 {
     int64_t u = (p->bytes + p->pieces - 1) / p->pieces, o = (int64_t)piece * u;
     return o < p->bytes ? o : p->bytes;
@@ -77,7 +77,7 @@ static int64_t off(const hm_plan_t *p, int piece)
  *     uint32_t s = 0; do { piece = base | s; ... s = (s - mask) & mask; } while (s);
  */
 
-void hm_plan_send_set_phys(hm_plan_t *p, int step, int from, int to, uint32_t base, uint32_t mask)
+void hma_plan_send_set_phys(hma_plan_t *p, int step, int from, int to, uint32_t base, uint32_t mask)
 {
     if (from == to)
         return;
@@ -107,51 +107,52 @@ void hm_plan_send_set_phys(hm_plan_t *p, int step, int from, int to, uint32_t ba
         if (!fresh)
             return;
     }
-    hm_plan_op_t op = {.kind = HM_PLAN_SEND, .step = step, .peer = to, .base = base, .mask = mask};
+    hma_plan_op_t op = {
+        .kind = HMA_PLAN_SEND, .step = step, .peer = to, .base = base, .mask = mask};
     push_op(p, from, op);
 }
 
-void hm_plan_send_set(hm_plan_t *p, int step, int from, int to, uint32_t base, uint32_t mask)
+void hma_plan_send_set(hma_plan_t *p, int step, int from, int to, uint32_t base, uint32_t mask)
 {
-    hm_plan_send_set_phys(p, step, p->map[from], p->map[to], base, mask);
+    hma_plan_send_set_phys(p, step, p->map[from], p->map[to], base, mask);
 }
 
-void hm_plan_send_phys(hm_plan_t *p, int step, int from, int to, int first, int count, int stride)
+void hma_plan_send_phys(hma_plan_t *p, int step, int from, int to, int first, int count, int stride)
 {
     if (count <= 0 || (count & (count - 1)) || (stride & (stride - 1))) {
         p->failed = 1;
         return;
     }
-    hm_plan_send_set_phys(p, step, from, to, (uint32_t)first,
-                          (uint32_t)(count - 1) * (uint32_t)stride);
+    hma_plan_send_set_phys(p, step, from, to, (uint32_t)first,
+                           (uint32_t)(count - 1) * (uint32_t)stride);
 }
 
-void hm_plan_send(hm_plan_t *p, int step, int from, int to, int first, int count, int stride)
+void hma_plan_send(hma_plan_t *p, int step, int from, int to, int first, int count, int stride)
 {
-    hm_plan_send_phys(p, step, p->map[from], p->map[to], first, count, stride);
+    hma_plan_send_phys(p, step, p->map[from], p->map[to], first, count, stride);
 }
 
-void hm_plan_busy(hm_plan_t *p, int step, int node, int64_t slots)
+void hma_plan_busy(hma_plan_t *p, int step, int node, int64_t slots)
 {
     if (slots <= 0)
         return;
-    hm_plan_op_t op = {.kind = HM_PLAN_BUSY, .step = step, .peer = -1, .slots = slots};
+    hma_plan_op_t op = {.kind = HMA_PLAN_BUSY, .step = step, .peer = -1, .slots = slots};
     push_op(p, node, op);
 }
 
 static int cmp_op(const void *a, const void *b)
 {
-    const hm_plan_op_t *x = a, *y = b;
+    const hma_plan_op_t *x = a, *y = b;
     return (x->step > y->step) - (x->step < y->step);
 }
 
-void hm_plan_finish(hm_plan_t *p)
+void hma_plan_finish(hma_plan_t *p)
 {
     /* Insertion sort keeps equal steps in building order (qsort is not stable). */
     for (int n = 0; n < p->nodes; n++) {
-        hm_plan_op_t *v = p->ops[n];
+        hma_plan_op_t *v = p->ops[n];
         for (size_t i = 1; i < p->nops[n]; i++) {
-            hm_plan_op_t x = v[i];
+            hma_plan_op_t x = v[i];
             size_t j = i;
             while (j > 0 && cmp_op(&v[j - 1], &x) > 0) {
                 v[j] = v[j - 1];
@@ -170,13 +171,13 @@ static uint32_t set_size(uint32_t mask)
     return c;
 }
 
-int64_t hm_plan_slots(double x)
+int64_t hma_plan_slots(double x)
 {
     /* !(x < limit) also catches NaN and infinities: no conversion can overflow. */
-    if (!(x < (double)HM_PLAN_MAX_SLOTS))
-        return HM_PLAN_MAX_SLOTS;
-    if (x < -(double)HM_PLAN_MAX_SLOTS)
-        return -HM_PLAN_MAX_SLOTS;
+    if (!(x < (double)HMA_PLAN_MAX_SLOTS))
+        return HMA_PLAN_MAX_SLOTS;
+    if (x < -(double)HMA_PLAN_MAX_SLOTS)
+        return -HMA_PLAN_MAX_SLOTS;
     return (int64_t)ceil(x - 1e-9);
 }
 
@@ -202,113 +203,147 @@ static int path_load(int32_t *load, int cols, int s, int d, int delta)
     return k;
 }
 
-int hm_plan_time(hm_plan_t *p, const hm_machine_info_t *mi, int until)
+/* The timing of one plan: its sends bucketed by step, and the links they load. */
+typedef struct timing_s {
+    hma_plan_t *p;
+    const hm_machine_info_t *mi;
+    size_t *first;    /* first[s]..first[s + 1]: step s's entries of by */
+    int32_t (*by)[2]; /* (node, op index) */
+    int32_t *load;    /* circuits per directed link */
+    size_t *stamp;    /* per node: the last step (+1) it sent in, it received in */
+    double unit;      /* bytes a piece counts */
+    int cols;
+} timing_t;
+
+/* Bucket the ops by step (counting sort, building order kept). Returns 0 or -1. */
+static int bucket_steps(timing_t *t, size_t steps)
+{
+    hma_plan_t *p = t->p;
+    for (int n = 0; n < p->nodes; n++)
+        for (size_t i = 0; i < p->nops[n]; i++)
+            t->first[p->ops[n][i].step + 1]++;
+    for (size_t s = 1; s <= steps; s++)
+        t->first[s] += t->first[s - 1];
+    size_t *fill = calloc(steps, sizeof *fill);
+    if (!fill)
+        return -1;
+    for (int n = 0; n < p->nodes; n++)
+        for (size_t i = 0; i < p->nops[n]; i++) {
+            int st = p->ops[n][i].step;
+            size_t at = t->first[st] + fill[st]++;
+            t->by[at][0] = n;
+            t->by[at][1] = (int32_t)i;
+        }
+    free(fill);
+    return 0;
+}
+
+/* The length of step s: its longest op, every send costed with the circuits that
+ * share its busiest link. Returns it, or -3 when a node sends or receives twice. */
+static int64_t step_length(timing_t *t, size_t s)
+{
+    hma_plan_t *p = t->p;
+    const hm_machine_info_t *mi = t->mi;
+    int64_t dur = 0;
+    for (size_t q = t->first[s]; q < t->first[s + 1]; q++) {
+        const hma_plan_op_t *op = &p->ops[t->by[q][0]][t->by[q][1]];
+        if (op->kind != HMA_PLAN_SEND)
+            continue;
+        path_load(t->load, t->cols, t->by[q][0], op->peer, 1);
+        /* One send and one receive per node and step (Seidel's "transmit one and
+         * receive one"), or the step would outlast its nominal length: a builder
+         * bug, caught here rather than as a slower run. */
+        if (t->stamp[2 * t->by[q][0]] == s + 1 || t->stamp[2 * op->peer + 1] == s + 1)
+            return -3;
+        t->stamp[2 * t->by[q][0]] = t->stamp[2 * op->peer + 1] = s + 1;
+    }
+    for (size_t q = t->first[s]; q < t->first[s + 1]; q++) {
+        const hma_plan_op_t *op = &p->ops[t->by[q][0]][t->by[q][1]];
+        int64_t d = op->slots;
+        if (op->kind == HMA_PLAN_SEND) {
+            /* ceil(k/2^nu) * a * m + b, k the circuits on its busiest link. */
+            int k = path_load(t->load, t->cols, t->by[q][0], op->peer, 0);
+            double factor = (double)((k + mi->link_capacity - 1) / mi->link_capacity);
+            double pieces = (double)set_size(op->mask);
+            d = hma_plan_slots(factor * mi->cost_a * pieces * t->unit + mi->cost_b);
+            if (d < 1)
+                d = 1;
+        }
+        if (d > dur)
+            dur = d;
+    }
+    for (size_t q = t->first[s]; q < t->first[s + 1]; q++) {
+        const hma_plan_op_t *op = &p->ops[t->by[q][0]][t->by[q][1]];
+        if (op->kind == HMA_PLAN_SEND)
+            path_load(t->load, t->cols, t->by[q][0], op->peer, -1);
+    }
+    return dur;
+}
+
+int hma_plan_time(hma_plan_t *p, const hm_machine_info_t *mi, int until)
 {
     int rc = -1;
     p->timed_until = until;
     size_t steps = (size_t)p->last_step + 2, total = 0;
     int64_t *dur = calloc(steps, sizeof *dur);
-    size_t *first = calloc(steps + 1, sizeof *first);
-    int32_t *load = calloc((size_t)p->nodes * 4, sizeof *load);
-    size_t *stamp = calloc((size_t)p->nodes * 2, sizeof *stamp);
+    timing_t t = {p,
+                  mi,
+                  calloc(steps + 1, sizeof *t.first),
+                  NULL,
+                  calloc((size_t)p->nodes * 4, sizeof *t.load),
+                  calloc((size_t)p->nodes * 2, sizeof *t.stamp),
+                  0,
+                  0};
     p->start = calloc(steps, sizeof *p->start);
     for (int n = 0; n < p->nodes; n++)
         total += p->nops[n];
     /* The sends of each step, bucketed: (node, op index) pairs. */
-    int32_t(*by)[2] = malloc((total ? total : 1) * sizeof *by);
-    if (!dur || !first || !load || !stamp || !p->start || !by)
+    t.by = malloc((total ? total : 1) * sizeof *t.by);
+    if (!dur || !t.first || !t.load || !t.stamp || !p->start || !t.by || bucket_steps(&t, steps))
         goto done;
-    for (int n = 0; n < p->nodes; n++)
-        for (size_t i = 0; i < p->nops[n]; i++)
-            first[p->ops[n][i].step + 1]++;
-    for (size_t s = 1; s <= steps; s++)
-        first[s] += first[s - 1];
-    {
-        size_t *fill = calloc(steps, sizeof *fill);
-        if (!fill)
-            goto done;
-        for (int n = 0; n < p->nodes; n++)
-            for (size_t i = 0; i < p->nops[n]; i++) {
-                int st = p->ops[n][i].step;
-                size_t at = first[st] + fill[st]++;
-                by[at][0] = n;
-                by[at][1] = (int32_t)i;
-            }
-        free(fill);
-    }
     /* The paper's lengths at m' = pieces * u: every piece counts u = ceil(bytes/pieces)
      * bytes, as if the message were padded to a multiple of the pieces (no piece is
      * longer; only the last ones are shorter). */
-    double unit = (double)((p->bytes + p->pieces - 1) / p->pieces);
-    int cols = mi->cols > 0 ? mi->cols : p->nodes;
-    for (size_t s = 0; s + 1 < steps && (int)s <= until; s++) {
-        for (size_t q = first[s]; q < first[s + 1]; q++) {
-            const hm_plan_op_t *op = &p->ops[by[q][0]][by[q][1]];
-            if (op->kind != HM_PLAN_SEND)
-                continue;
-            path_load(load, cols, by[q][0], op->peer, 1);
-            /* One send and one receive per node and step (Seidel's "transmit one and
-             * receive one"), or the step would outlast its nominal length: a builder
-             * bug, caught here rather than as a slower run. */
-            if (stamp[2 * by[q][0]] == s + 1 || stamp[2 * op->peer + 1] == s + 1) {
-                rc = -3;
-                goto done;
-            }
-            stamp[2 * by[q][0]] = stamp[2 * op->peer + 1] = s + 1;
+    t.unit = (double)((p->bytes + p->pieces - 1) / p->pieces);
+    t.cols = mi->cols > 0 ? mi->cols : p->nodes;
+    for (size_t s = 0; s + 1 < steps && (int)s <= until; s++)
+        if ((dur[s] = step_length(&t, s)) < 0) {
+            rc = -3;
+            goto done;
         }
-        for (size_t q = first[s]; q < first[s + 1]; q++) {
-            const hm_plan_op_t *op = &p->ops[by[q][0]][by[q][1]];
-            int64_t d = op->slots;
-            if (op->kind == HM_PLAN_SEND) {
-                /* ceil(k/2^nu) * a * m + b, k the circuits on its busiest link. */
-                int k = path_load(load, cols, by[q][0], op->peer, 0);
-                double factor = (double)((k + mi->link_capacity - 1) / mi->link_capacity);
-                double pieces = (double)set_size(op->mask);
-                d = hm_plan_slots(factor * mi->cost_a * pieces * unit + mi->cost_b);
-                if (d < 1)
-                    d = 1;
-            }
-            if (d > dur[s])
-                dur[s] = d;
-        }
-        for (size_t q = first[s]; q < first[s + 1]; q++) {
-            const hm_plan_op_t *op = &p->ops[by[q][0]][by[q][1]];
-            if (op->kind == HM_PLAN_SEND)
-                path_load(load, cols, by[q][0], op->peer, -1);
-        }
-    }
     rc = 0;
     for (size_t s = 1; s < steps; s++) {
         p->start[s] = p->start[s - 1] + dur[s - 1];
-        if (p->start[s] >= HM_PLAN_MAX_SLOTS) {
-            p->start[s] = HM_PLAN_MAX_SLOTS;
+        if (p->start[s] >= HMA_PLAN_MAX_SLOTS) {
+            p->start[s] = HMA_PLAN_MAX_SLOTS;
             rc = -2;
         }
     }
     p->timed_end = p->start[steps - 1];
 done:
     free(dur);
-    free(first);
-    free(load);
-    free(stamp);
-    free(by);
+    free(t.first);
+    free(t.load);
+    free(t.stamp);
+    free(t.by);
     return rc;
 }
 
 /* ---- building blocks ------------------------------------------------------------ */
 
-int hm_plan_st(hm_plan_t *p, int step0, const int32_t *line, int e, int root, int first, int count)
+int hma_plan_st(hma_plan_t *p, int step0, const int32_t *line, int e, int root, int first,
+                int count)
 {
     for (int s = 1; s <= e; s++) {
         int h = 1 << (e - s);
         for (int y = 0; y < (1 << e); y += 2 * h)
-            hm_plan_send(p, step0 + s, line[y ^ root], line[(y | h) ^ root], first, count, 1);
+            hma_plan_send(p, step0 + s, line[y ^ root], line[(y | h) ^ root], first, count, 1);
     }
     return step0 + e;
 }
 
-int hm_plan_scatter(hm_plan_t *p, int step0, const int32_t *line, int e, int root, int first,
-                    int unit, int rev)
+int hma_plan_scatter(hma_plan_t *p, int step0, const int32_t *line, int e, int root, int first,
+                     int unit, int rev)
 {
     for (int s = 1; s <= e; s++) {
         int h = 1 << (e - s);
@@ -316,23 +351,23 @@ int hm_plan_scatter(hm_plan_t *p, int step0, const int32_t *line, int e, int roo
             int to = (y | h) ^ root;
             int lo = to & ~(h - 1); /* the aligned block of positions served through `to` */
             if (rev)                /* bitrev of an aligned block: every (2^e/h)-th piece */
-                hm_plan_send(p, step0 + s, line[y ^ root], line[to],
-                             (int)hm_bitrev((uint32_t)lo, e), h, (1 << e) / h);
+                hma_plan_send(p, step0 + s, line[y ^ root], line[to],
+                              (int)hma_bitrev((uint32_t)lo, e), h, (1 << e) / h);
             else
-                hm_plan_send(p, step0 + s, line[y ^ root], line[to], first + lo * unit, h * unit,
-                             1);
+                hma_plan_send(p, step0 + s, line[y ^ root], line[to], first + lo * unit, h * unit,
+                              1);
         }
     }
     return step0 + e;
 }
 
-int hm_plan_gather(hm_plan_t *p, int step0, const int32_t *line, int e, int first, int unit)
+int hma_plan_gather(hma_plan_t *p, int step0, const int32_t *line, int e, int first, int unit)
 {
     for (int t = 1; t <= e; t++) {
         int h = 1 << (t - 1);
         for (int x = 0; x < (1 << e); x++) {
             int base = x & ~(h - 1);
-            hm_plan_send(p, step0 + t, line[x], line[x ^ h], first + base * unit, h * unit, 1);
+            hma_plan_send(p, step0 + t, line[x], line[x ^ h], first + base * unit, h * unit, 1);
         }
     }
     return step0 + e;
@@ -340,7 +375,7 @@ int hm_plan_gather(hm_plan_t *p, int step0, const int32_t *line, int e, int firs
 
 /* ---- the node program ------------------------------------------------------------ */
 
-uint64_t hm_plan_checksum(const unsigned char *b, int64_t len)
+uint64_t hma_plan_checksum(const unsigned char *b, int64_t len)
 {
     uint64_t h = UINT64_C(14695981039346656037);
     for (int64_t i = 0; i < len; i++) {
@@ -351,7 +386,7 @@ uint64_t hm_plan_checksum(const unsigned char *b, int64_t len)
 }
 
 typedef struct run_s {
-    const hm_plan_t *p;
+    const hma_plan_t *p;
     unsigned char *buf;
     uint8_t *have;
     int held;
@@ -386,7 +421,7 @@ static int take(hm_node_t *n, run_t *r)
     return HM_OK;
 }
 
-void hm_plan_node(hm_node_t *n, const hm_plan_t *p, const unsigned char *msg, unsigned char *buf)
+void hma_plan_node(hm_node_t *n, const hma_plan_t *p, const unsigned char *msg, unsigned char *buf)
 {
     int me = hm_id(n);
     run_t r = {.p = p, .buf = buf, .have = calloc((size_t)p->pieces, 1)};
@@ -401,8 +436,8 @@ void hm_plan_node(hm_node_t *n, const hm_plan_t *p, const unsigned char *msg, un
         r.held = p->pieces;
     }
     for (size_t i = 0; i < p->nops[me]; i++) {
-        const hm_plan_op_t *op = &p->ops[me][i];
-        if (op->kind == HM_PLAN_BUSY) {
+        const hma_plan_op_t *op = &p->ops[me][i];
+        if (op->kind == HMA_PLAN_BUSY) {
             if (hm_busy(n, op->slots) != HM_OK)
                 goto done;
             continue;
@@ -439,7 +474,7 @@ void hm_plan_node(hm_node_t *n, const hm_plan_t *p, const unsigned char *msg, un
     while (r.held < p->pieces)
         if (take(n, &r) != HM_OK)
             goto done;
-    hm_store(n, (int64_t)hm_plan_checksum(buf, p->bytes));
+    hm_store(n, (int64_t)hma_plan_checksum(buf, p->bytes));
 done:
     free(r.have);
     free(out);

@@ -4,9 +4,9 @@
  *
  * A plan says, for every node, which pieces of the message it sends to whom, in which
  * order, and when it is busy copying. Setup builds it step by step as the paper draws
- * it (a step is one column of the paper's figures); the node program (hm_plan_node)
+ * it (a step is one column of the paper's figures); the node program (hma_plan_node)
  * then runs it step-synchronously, as the paper's analysis assumes: a send of step s
- * starts at the step's nominal slot (hm_plan_time: the steps before it, each as long
+ * starts at the step's nominal slot (hma_plan_time: the steps before it, each as long
  * as its longest message under the cost model) once its pieces are there. The node
  * program knows only those start slots; how long each message really takes, whether
  * two meet at a port or share a link, comes from the emulator alone, and the tests
@@ -28,31 +28,31 @@
  * same physical node is dropped; with dedup set (virtual nodes) so is a send to a
  * node already due to receive those pieces.
  */
-#ifndef HM_ALGO_CIRCUIT_PLAN_H
-#define HM_ALGO_CIRCUIT_PLAN_H
+#ifndef HMA_ALGO_CIRCUIT_PLAN_H
+#define HMA_ALGO_CIRCUIT_PLAN_H
 
 #include <stdint.h>
 
 #include "hypemu.h"
 
-typedef enum { HM_PLAN_SEND, HM_PLAN_BUSY } hm_plan_kind_t;
+typedef enum { HMA_PLAN_SEND, HMA_PLAN_BUSY } hma_plan_kind_t;
 
-typedef struct hm_plan_op_s {
-    int32_t kind;        /* hm_plan_kind_t */
+typedef struct hma_plan_op_s {
+    int32_t kind;        /* hma_plan_kind_t */
     int32_t step;        /* the paper's step (orders a node's operations; shown as msg) */
     int32_t peer;        /* SEND: physical destination */
     uint32_t base, mask; /* SEND: pieces base | s for every s within mask */
     int64_t slots;       /* BUSY: slots of local copying */
-} hm_plan_op_t;
+} hma_plan_op_t;
 
-typedef struct hm_plan_s {
+typedef struct hma_plan_s {
     int nodes;        /* physical */
     int logical;      /* logical nodes the builders address */
     int pieces, bits; /* pieces = 2^bits */
     int64_t bytes;
-    int source;         /* physical node that holds the message at the start */
-    int32_t *map;       /* logical -> physical (owned) */
-    hm_plan_op_t **ops; /* per physical node */
+    int source;          /* physical node that holds the message at the start */
+    int32_t *map;        /* logical -> physical (owned) */
+    hma_plan_op_t **ops; /* per physical node */
     size_t *nops, *capops;
     uint8_t *due;   /* with dedup: nodes x pieces, the piece is due at the node */
     int dedup;      /* drop sends of pieces already due at the receiver */
@@ -62,27 +62,29 @@ typedef struct hm_plan_s {
     int64_t timed_end; /* the nominal end of step timed_until */
     int failed;        /* an allocation failed */
     int last_step;
-} hm_plan_t;
+} hma_plan_t;
 
 /* A plan for `nodes` physical nodes, `logical` logical ones mapped by map (copied;
  * NULL: identity), the message of `bytes` bytes in 2^bits pieces held by `source`. */
-hm_plan_t *hm_plan_new(int nodes, int logical, const int32_t *map, int64_t bytes, int bits,
-                       int source);
-void hm_plan_free(hm_plan_t *p);
+hma_plan_t *hma_plan_new(int nodes, int logical, const int32_t *map, int64_t bytes, int bits,
+                         int source);
+void hma_plan_free(hma_plan_t *p);
 
 /* Logical `from` sends pieces first + j*stride (j < count) to logical `to` in step
  * `step`. */
-void hm_plan_send(hm_plan_t *p, int step, int from, int to, int first, int count, int stride);
+void hma_plan_send(hma_plan_t *p, int step, int from, int to, int first, int count, int stride);
 /* The same between physical nodes. count and stride must be powers of two and first
  * aligned (first & (count-1)*stride = 0). */
-void hm_plan_send_phys(hm_plan_t *p, int step, int from, int to, int first, int count, int stride);
+void hma_plan_send_phys(hma_plan_t *p, int step, int from, int to, int first, int count,
+                        int stride);
 /* Logical `from` sends the set (base, mask); and between physical nodes. */
-void hm_plan_send_set(hm_plan_t *p, int step, int from, int to, uint32_t base, uint32_t mask);
-void hm_plan_send_set_phys(hm_plan_t *p, int step, int from, int to, uint32_t base, uint32_t mask);
+void hma_plan_send_set(hma_plan_t *p, int step, int from, int to, uint32_t base, uint32_t mask);
+void hma_plan_send_set_phys(hma_plan_t *p, int step, int from, int to, uint32_t base,
+                            uint32_t mask);
 /* Physical node `node` copies for `slots` slots (Seidel's rho*m) in step `step`. */
-void hm_plan_busy(hm_plan_t *p, int step, int node, int64_t slots);
+void hma_plan_busy(hma_plan_t *p, int step, int node, int64_t slots);
 /* Sort every node's operations by step (stable); call once, after building. */
-void hm_plan_finish(hm_plan_t *p);
+void hma_plan_finish(hma_plan_t *p);
 /* Make the plan step-synchronous, as the paper's analysis assumes: a send of step
  * s <= until starts at the nominal start of step s, every step lasting as long as its
  * longest message under the cost model of mi, ceil(k/2^nu)*a*len + b with k the
@@ -93,15 +95,15 @@ void hm_plan_finish(hm_plan_t *p);
  * port, and the whole plan lasts the paper's formula at m' = pieces * ceil(m/pieces).
  * Steps after `until` (the companions') wait for the nominal end of step `until`,
  * then run data-driven. Returns 0, -1 (out of memory), -2 (the plan would last
- * HM_PLAN_MAX_SLOTS slots or more) or -3 (a node sends or receives twice in one step:
+ * HMA_PLAN_MAX_SLOTS slots or more) or -3 (a node sends or receives twice in one step:
  * a builder bug). */
-int hm_plan_time(hm_plan_t *p, const hm_machine_info_t *mi, int until);
+int hma_plan_time(hma_plan_t *p, const hm_machine_info_t *mi, int until);
 
 /* The largest slot count a plan works with: 2^53, exact in a double. */
-#define HM_PLAN_MAX_SLOTS (INT64_C(1) << 53)
-/* x rounded up to a whole slot, saturated at +-HM_PLAN_MAX_SLOTS (NaN: the
+#define HMA_PLAN_MAX_SLOTS (INT64_C(1) << 53)
+/* x rounded up to a whole slot, saturated at +-HMA_PLAN_MAX_SLOTS (NaN: the
  * maximum), so that no double -> int64 conversion can overflow. */
-int64_t hm_plan_slots(double x);
+int64_t hma_plan_slots(double x);
 
 /* ---- the paper's building blocks, on a line of 2^e logical nodes ------------
  * line[x] is the logical node at position x; positions are XOR-ed with the root's
@@ -110,28 +112,29 @@ int64_t hm_plan_slots(double x);
 
 /* Spanning tree broadcast (section 3.1.1): in step step0 + s every holder sends the
  * pieces to the position 2^(e-s) away (XOR). */
-int hm_plan_st(hm_plan_t *p, int step0, const int32_t *line, int e, int root, int first, int count);
+int hma_plan_st(hma_plan_t *p, int step0, const int32_t *line, int e, int root, int first,
+                int count);
 /* Distribute (scatter) along the same tree: position x ends with the `unit` pieces
  * first + x*unit ..; with rev (unit 1, first 0) position x ends with piece
  * bitrev_e(x) instead, every send being an interleaved set. */
-int hm_plan_scatter(hm_plan_t *p, int step0, const int32_t *line, int e, int root, int first,
-                    int unit, int rev);
+int hma_plan_scatter(hma_plan_t *p, int step0, const int32_t *line, int e, int root, int first,
+                     int unit, int rev);
 /* Dimensional exchange, nearest first (section 3.1, Figure 2(a)): position x starts
  * with the `unit` pieces first + x*unit.. and every position ends with all 2^e*unit,
  * in order, without permutation. */
-int hm_plan_gather(hm_plan_t *p, int step0, const int32_t *line, int e, int first, int unit);
+int hma_plan_gather(hma_plan_t *p, int step0, const int32_t *line, int e, int first, int unit);
 
 /* ---- the node program --------------------------------------------------------- */
 
 /* Run node n's part of plan p. msg is the message (read by the source only); buf is
  * this node's own buffer of p->bytes bytes, written by this node only. Stores a
  * 64-bit FNV-1a checksum of the final buffer. */
-void hm_plan_node(hm_node_t *n, const hm_plan_t *p, const unsigned char *msg, unsigned char *buf);
+void hma_plan_node(hm_node_t *n, const hma_plan_t *p, const unsigned char *msg, unsigned char *buf);
 
 /* FNV-1a over len bytes. */
-uint64_t hm_plan_checksum(const unsigned char *b, int64_t len);
+uint64_t hma_plan_checksum(const unsigned char *b, int64_t len);
 
-static inline uint32_t hm_bitrev(uint32_t x, int bits)
+static inline uint32_t hma_bitrev(uint32_t x, int bits)
 {
     uint32_t r = 0;
     for (int i = 0; i < bits; i++)

@@ -6,7 +6,7 @@
 
 #include "portq.h"
 
-int hm_portq_init(hm_portq_t *q, int nports)
+int hma_portq_init(hma_portq_t *q, int nports)
 {
     q->nports = nports;
     q->total = 0;
@@ -14,7 +14,7 @@ int hm_portq_init(hm_portq_t *q, int nports)
     return q->q ? HM_OK : HM_ENOMEM;
 }
 
-void hm_portq_free(hm_portq_t *q)
+void hma_portq_free(hma_portq_t *q)
 {
     if (!q->q)
         return;
@@ -24,11 +24,11 @@ void hm_portq_free(hm_portq_t *q)
     q->q = NULL;
 }
 
-int hm_portq_push(hm_portq_t *q, int port, const hm_packet_t *p, int key)
+int hma_portq_push(hma_portq_t *q, int port, const hm_packet_t *p, int key)
 {
     if (port < 0 || port >= q->nports)
         return HM_EINVAL;
-    hm_portq_one_t *o = &q->q[port];
+    hma_portq_one_t *o = &q->q[port];
     if (o->head > 0 && o->head == o->n)
         o->head = o->n = 0;
     if (o->n == o->cap) {
@@ -39,7 +39,7 @@ int hm_portq_push(hm_portq_t *q, int port, const hm_packet_t *p, int key)
             o->head = 0;
         } else {
             size_t cap = o->cap ? 2 * o->cap : 8;
-            hm_portq_item_t *v = realloc(o->v, cap * sizeof *v);
+            hma_portq_item_t *v = realloc(o->v, cap * sizeof *v);
             if (!v)
                 return HM_ENOMEM;
             o->v = v;
@@ -60,11 +60,11 @@ int hm_portq_push(hm_portq_t *q, int port, const hm_packet_t *p, int key)
     return HM_OK;
 }
 
-int hm_portq_send(hm_portq_t *q, hm_node_t *n, int per_port)
+int hma_portq_send(hma_portq_t *q, hm_node_t *n, int per_port)
 {
     int sent = 0;
     for (int port = 0; port < q->nports; port++) {
-        hm_portq_one_t *o = &q->q[port];
+        hma_portq_one_t *o = &q->q[port];
         for (int k = 0; k < per_port && o->head < o->n; k++) {
             int rc = hm_send(n, port, &o->v[o->head].pkt);
             if (rc != HM_OK)

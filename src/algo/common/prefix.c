@@ -5,7 +5,7 @@
 
 enum { UP = 0, DOWN = 1 };
 
-int hm_prefix_suffix(hm_node_t *n, int d, int64_t a, int32_t tag, int64_t *suffix, int64_t *total)
+int hma_prefix_suffix(hm_node_t *n, int d, int64_t a, int32_t tag, int64_t *suffix, int64_t *total)
 {
     uint32_t x = (uint32_t)hm_id(n);
     int low = x ? __builtin_ctz(x) : d; /* x receives up-sweep sums below this bit */

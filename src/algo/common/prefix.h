@@ -15,8 +15,8 @@
  *
  * Each slot carries at most one packet per link: all-port, one-port and shout legal.
  */
-#ifndef HM_ALGO_PREFIX_H
-#define HM_ALGO_PREFIX_H
+#ifndef HMA_ALGO_PREFIX_H
+#define HMA_ALGO_PREFIX_H
 
 #include <stdint.h>
 
@@ -26,6 +26,6 @@
  * other traffic until t0 + 2d. On return the node is in slot t0 + 2d, *suffix holds
  * r_x and *total the sum of every a_y (node 0 only; -1 elsewhere). Packets carry
  * `tag`. Returns HM_OK or the negative code of a stopped run. */
-int hm_prefix_suffix(hm_node_t *n, int d, int64_t a, int32_t tag, int64_t *suffix, int64_t *total);
+int hma_prefix_suffix(hm_node_t *n, int d, int64_t a, int32_t tag, int64_t *suffix, int64_t *total);
 
 #endif

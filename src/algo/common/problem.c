@@ -11,27 +11,27 @@
 #include "rng.h"
 #include "trees.h"
 
-const char *const hm_prob_op_names[] = {HM_OP_MAP(HM_ENUM_NAME) NULL};
+const char *const hma_prob_op_names[] = {HMA_OP_MAP(HM_ENUM_NAME) NULL};
 
 /* Inputs stay small so that a sum over 65536 nodes cannot overflow. */
 #define HM_PROB_VALUE_RANGE 1000
 /* At most this many input values in all (alltoall holds p*p*b). */
 #define HM_PROB_MAX_VALUES (INT64_C(1) << 24)
 
-int hm_prob_rooted(hm_problem_t k)
+int hma_prob_rooted(hm_problem_t k)
 {
     return k == HM_PROBLEM_BROADCAST || k == HM_PROBLEM_SCATTER || k == HM_PROBLEM_GATHER ||
            k == HM_PROBLEM_REDUCE;
 }
 
-int hm_prob_reduces(hm_problem_t k)
+int hma_prob_reduces(hm_problem_t k)
 {
     return k == HM_PROBLEM_REDUCE || k == HM_PROBLEM_ALLREDUCE || k == HM_PROBLEM_REDUCE_SCATTER;
 }
 
-void hm_prob_free(void *state)
+void hma_prob_free(void *state)
 {
-    hm_prob_t *pb = state;
+    hma_prob_t *pb = state;
     if (!pb)
         return;
     free(pb->in);
@@ -42,7 +42,7 @@ void hm_prob_free(void *state)
 }
 
 /* Values node x holds as input. */
-static size_t input_count(const hm_prob_t *pb, int x)
+static size_t input_count(const hma_prob_t *pb, int x)
 {
     size_t b = (size_t)pb->block, p = (size_t)pb->p;
     switch (pb->kind) {
@@ -58,7 +58,7 @@ static size_t input_count(const hm_prob_t *pb, int x)
     }
 }
 
-hm_prob_t *hm_prob_setup(hm_setup_t *s, hm_problem_t kind)
+hma_prob_t *hma_prob_setup(hm_setup_t *s, hm_problem_t kind)
 {
     const hm_machine_info_t *mi = s->machine;
     /* The descriptors' .topologies and .needs.min_dim = 1 make the config loader refuse
@@ -72,9 +72,9 @@ hm_prob_t *hm_prob_setup(hm_setup_t *s, hm_problem_t kind)
     }
     /* The loader checked the typed parameters (problem.h) against their specs. */
     int64_t block = hm_param_get_int(s, "block");
-    int64_t root = hm_prob_rooted(kind) ? hm_param_get_int(s, "root") : -1;
-    int op = hm_prob_reduces(kind) ? hm_param_get_enum(s, "op") : HM_OP_SUM;
-    hm_prob_t *pb = calloc(1, sizeof *pb);
+    int64_t root = hma_prob_rooted(kind) ? hm_param_get_int(s, "root") : -1;
+    int op = hma_prob_reduces(kind) ? hm_param_get_enum(s, "op") : HMA_OP_SUM;
+    hma_prob_t *pb = calloc(1, sizeof *pb);
     if (!pb)
         return NULL;
     pb->kind = kind;
@@ -82,7 +82,7 @@ hm_prob_t *hm_prob_setup(hm_setup_t *s, hm_problem_t kind)
     pb->d = mi->dim;
     pb->root = (int)root;
     pb->block = (int)block;
-    pb->op = (hm_op_t)op;
+    pb->op = (hma_op_t)op;
     int64_t total = 0;
     for (int x = 0; x < pb->p; x++)
         total += (int64_t)input_count(pb, x);
@@ -93,7 +93,7 @@ hm_prob_t *hm_prob_setup(hm_setup_t *s, hm_problem_t kind)
         snprintf(allowed, sizeof allowed, "a block with at most %lld input values in all",
                  (long long)HM_PROB_MAX_VALUES);
         hm_setup_fail(s, "block", found, allowed);
-        hm_prob_free(pb);
+        hma_prob_free(pb);
         return NULL;
     }
     pb->in = calloc((size_t)pb->p, sizeof *pb->in);
@@ -101,61 +101,61 @@ hm_prob_t *hm_prob_setup(hm_setup_t *s, hm_problem_t kind)
     pb->storage = calloc((size_t)total + 1, sizeof *pb->storage);
     pb->count = calloc((size_t)pb->p, sizeof *pb->count);
     if (!pb->in || !pb->incount || !pb->storage || !pb->count) {
-        hm_prob_free(pb);
+        hma_prob_free(pb);
         return NULL;
     }
     /* One splitmix stream per node, from the run's seed and the node's number, so a
      * node's input does not depend on the others' sizes. */
     int64_t *at = pb->storage;
     for (int x = 0; x < pb->p; x++) {
-        hm_rng_t rng;
-        hm_rng_seed(&rng, mi->seed ^ (UINT64_C(0x9E3779B97F4A7C15) * (uint64_t)(x + 1)));
+        hma_rng_t rng;
+        hma_rng_seed(&rng, mi->seed ^ (UINT64_C(0x9E3779B97F4A7C15) * (uint64_t)(x + 1)));
         pb->in[x] = at;
         pb->incount[x] = input_count(pb, x);
         for (size_t i = 0; i < pb->incount[x]; i++)
-            at[i] = (int64_t)hm_rng_below(&rng, HM_PROB_VALUE_RANGE);
+            at[i] = (int64_t)hma_rng_below(&rng, HM_PROB_VALUE_RANGE);
         at += pb->incount[x];
     }
     return pb;
 }
 
-const int64_t *hm_prob_input(const hm_node_t *n, const hm_prob_t *pb, size_t *count)
+const int64_t *hma_prob_input(const hm_node_t *n, const hma_prob_t *pb, size_t *count)
 {
     int x = hm_id(n);
     *count = pb->incount[x];
     return pb->in[x];
 }
 
-int hm_prob_root(const hm_node_t *n, const hm_prob_t *pb)
+int hma_prob_root(const hm_node_t *n, const hma_prob_t *pb)
 {
     (void)n;
     return pb->root;
 }
 
-static int64_t apply(hm_op_t op, int64_t a, int64_t b)
+static int64_t apply(hma_op_t op, int64_t a, int64_t b)
 {
     switch (op) {
-    case HM_OP_MAX:
+    case HMA_OP_MAX:
         return a > b ? a : b;
-    case HM_OP_MIN:
+    case HMA_OP_MIN:
         return a < b ? a : b;
     default:
         return a + b;
     }
 }
 
-void hm_prob_combine(const hm_prob_t *pb, int64_t *acc, const int64_t *v, size_t k)
+void hma_prob_combine(const hma_prob_t *pb, int64_t *acc, const int64_t *v, size_t k)
 {
     for (size_t i = 0; i < k; i++)
         acc[i] = apply(pb->op, acc[i], v[i]);
 }
 
-int hm_prob_send(hm_node_t *n, const hm_prob_t *pb, int port, int msg, const int64_t *v, size_t k)
+int hma_prob_send(hm_node_t *n, const hma_prob_t *pb, int port, int msg, const int64_t *v, size_t k)
 {
     hm_packet_t p = {.msg = msg, .origin = hm_id(n), .value = (int64_t)k};
     p.data = k ? v : NULL;
     p.len = (uint32_t)(k * sizeof *v);
-    hm_prob_count_t *c = &pb->count[hm_id(n)];
+    hma_prob_count_t *c = &pb->count[hm_id(n)];
     c->packets++;
     c->values += (int64_t)k;
     if ((int64_t)k > c->max_values)
@@ -163,7 +163,7 @@ int hm_prob_send(hm_node_t *n, const hm_prob_t *pb, int port, int msg, const int
     return hm_send(n, port, &p);
 }
 
-int hm_prob_recv(hm_node_t *n, int64_t *v, size_t cap, size_t *k, hm_packet_t *pk)
+int hma_prob_recv(hm_node_t *n, int64_t *v, size_t cap, size_t *k, hm_packet_t *pk)
 {
     hm_packet_t p;
     int rc = hm_wait_packet(n, &p);
@@ -182,7 +182,7 @@ int hm_prob_recv(hm_node_t *n, int64_t *v, size_t cap, size_t *k, hm_packet_t *p
     return HM_OK;
 }
 
-int64_t *hm_prob_alloc(hm_node_t *n, size_t count)
+int64_t *hma_prob_alloc(hm_node_t *n, size_t count)
 {
     int64_t *v = calloc(count + 1, sizeof *v);
     if (!v)
@@ -190,13 +190,13 @@ int64_t *hm_prob_alloc(hm_node_t *n, size_t count)
     return v;
 }
 
-void hm_prob_store(hm_node_t *n, const int64_t *v, size_t k)
+void hma_prob_store(hm_node_t *n, const int64_t *v, size_t k)
 {
     for (size_t i = 0; i < k; i++)
         hm_store(n, v[i]);
 }
 
-size_t hm_prob_expected_count(const hm_prob_t *pb, int x)
+size_t hma_prob_expected_count(const hma_prob_t *pb, int x)
 {
     size_t b = (size_t)pb->block, p = (size_t)pb->p;
     switch (pb->kind) {
@@ -213,7 +213,7 @@ size_t hm_prob_expected_count(const hm_prob_t *pb, int x)
 }
 
 /* op over y of in[y][j]. */
-static int64_t reduce_at(const hm_prob_t *pb, size_t j)
+static int64_t reduce_at(const hma_prob_t *pb, size_t j)
 {
     int64_t acc = pb->in[0][j];
     for (int y = 1; y < pb->p; y++)
@@ -221,8 +221,8 @@ static int64_t reduce_at(const hm_prob_t *pb, size_t j)
     return acc;
 }
 
-/* red: the reductions precomputed by hm_prob_check (NULL: computed here). */
-static int64_t expected(const hm_prob_t *pb, const int64_t *red, int x, size_t i)
+/* red: the reductions precomputed by hma_prob_check (NULL: computed here). */
+static int64_t expected(const hma_prob_t *pb, const int64_t *red, int x, size_t i)
 {
     size_t b = (size_t)pb->block;
     switch (pb->kind) {
@@ -245,15 +245,15 @@ static int64_t expected(const hm_prob_t *pb, const int64_t *red, int x, size_t i
     }
 }
 
-int64_t hm_prob_expected(const hm_prob_t *pb, int x, size_t i)
+int64_t hma_prob_expected(const hma_prob_t *pb, int x, size_t i)
 {
     return expected(pb, NULL, x, i);
 }
 
-int hm_prob_check(const hm_prob_t *pb, const hm_report_t *r, char *msg, size_t len)
+int hma_prob_check(const hma_prob_t *pb, const hm_report_t *r, char *msg, size_t len)
 {
     int64_t *red = NULL;
-    if (hm_prob_reduces(pb->kind)) {
+    if (hma_prob_reduces(pb->kind)) {
         size_t nred = pb->kind == HM_PROBLEM_REDUCE_SCATTER ? (size_t)pb->p * (size_t)pb->block
                                                             : (size_t)pb->block;
         red = malloc(nred * sizeof *red);
@@ -263,7 +263,7 @@ int hm_prob_check(const hm_prob_t *pb, const hm_report_t *r, char *msg, size_t l
     }
     int ok = 1;
     for (int x = 0; x < pb->p && ok; x++) {
-        size_t k, want = hm_prob_expected_count(pb, x);
+        size_t k, want = hma_prob_expected_count(pb, x);
         const int64_t *v = hm_report_stores(r, x, &k);
         for (size_t i = 0; i < k && i < want && ok; i++) {
             int64_t e = expected(pb, red, x, i);
@@ -304,8 +304,8 @@ static int64_t ceil_div(int64_t a, int64_t b)
  * and for alltoall (p/2)^2*b values cross the p/2 links of a bisection in each
  * direction.
  */
-int64_t hm_prob_lower(const hm_prob_t *pb, const hm_machine_info_t *mi, int combining,
-                      const char **expr)
+int64_t hma_prob_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, int combining,
+                       const char **expr)
 {
     int allport = mi->ports == HM_PORTS_ALL_PORT;
     int64_t d = pb->d, p = pb->p, b = pb->block;
@@ -350,14 +350,14 @@ int64_t hm_prob_lower(const hm_prob_t *pb, const hm_machine_info_t *mi, int comb
     return best;
 }
 
-void hm_prob_verify(hm_report_t *r, const char *expr, int64_t bound, int combining)
+void hma_prob_verify(hm_report_t *r, const char *expr, int64_t bound, int combining)
 {
-    const hm_prob_t *pb = r->state;
+    const hma_prob_t *pb = r->state;
     char why[200];
     r->bound_expr = expr;
     r->bound = bound;
-    r->lower = hm_prob_lower(pb, r->machine, combining, &r->lower_expr);
-    int ok = hm_prob_check(pb, r, why, sizeof why);
+    r->lower = hma_prob_lower(pb, r->machine, combining, &r->lower_expr);
+    int ok = hma_prob_check(pb, r, why, sizeof why);
     if (!ok) {
         snprintf(r->verification, sizeof r->verification, "%s", why);
     } else if (r->completion_slots != bound) {
@@ -381,34 +381,34 @@ void hm_prob_verify(hm_report_t *r, const char *expr, int64_t bound, int combini
     }
     json_object_set_new(r->extra, "problem", json_string(hm_problem_name(pb->kind)));
     json_object_set_new(r->extra, "block", json_integer(pb->block));
-    if (hm_prob_rooted(pb->kind))
+    if (hma_prob_rooted(pb->kind))
         json_object_set_new(r->extra, "root", json_integer(pb->root));
-    if (hm_prob_reduces(pb->kind))
-        json_object_set_new(r->extra, "op", json_string(hm_prob_op_names[pb->op]));
+    if (hma_prob_reduces(pb->kind))
+        json_object_set_new(r->extra, "op", json_string(hma_prob_op_names[pb->op]));
     json_object_set_new(r->extra, "packets", json_integer(packets));
     json_object_set_new(r->extra, "values", json_integer(values));
     json_object_set_new(r->extra, "max_values_per_packet", json_integer(maxv));
     json_object_set_new(r->extra, "combining", json_boolean(combining));
 }
 
-int hm_prob_gray_pos(uint32_t x)
+int hma_prob_gray_pos(uint32_t x)
 {
     for (int s = 1; s < 32; s <<= 1)
         x ^= x >> s;
     return (int)x;
 }
 
-int hm_prob_ring_next_port(int pos, int d)
+int hma_prob_ring_next_port(int pos, int d)
 {
-    return hm_gray_step_dim((uint32_t)pos, d);
+    return hma_gray_step_dim((uint32_t)pos, d);
 }
 
-int hm_prob_ring_prev_port(int pos, int d)
+int hma_prob_ring_prev_port(int pos, int d)
 {
-    return hm_gray_step_dim((uint32_t)((pos + (1 << d) - 1) % (1 << d)), d);
+    return hma_gray_step_dim((uint32_t)((pos + (1 << d) - 1) % (1 << d)), d);
 }
 
-size_t *hm_prob_offsets(hm_node_t *n, size_t total, int p)
+size_t *hma_prob_offsets(hm_node_t *n, size_t total, int p)
 {
     size_t *off = malloc(((size_t)p + 1) * sizeof *off);
     if (!off) {
@@ -420,20 +420,21 @@ size_t *hm_prob_offsets(hm_node_t *n, size_t total, int p)
     return off;
 }
 
-int hm_prob_scatter_tree(hm_node_t *n, const hm_prob_t *pb, int r, int64_t *buf, const size_t *off)
+int hma_prob_scatter_tree(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf,
+                          const size_t *off)
 {
     int d = pb->d, j = r ? __builtin_ctz((unsigned)r) : d;
     size_t k;
     if (r) {
         size_t lo = off[r], hi = off[r + (1 << j)];
-        int rc = hm_prob_recv(n, buf + lo, hi - lo, &k, NULL);
+        int rc = hma_prob_recv(n, buf + lo, hi - lo, &k, NULL);
         if (rc != HM_OK)
             return rc;
     }
     /* Received in slot d-1-j (now d-j); children r + 2^i, i = j-1 .. 0, one a slot. */
     for (int i = j - 1; i >= 0; i--) {
         size_t lo = off[r + (1 << i)], hi = off[r + (2 << i)];
-        int rc = hm_prob_send(n, pb, i, d - 1 - i, buf + lo, hi - lo);
+        int rc = hma_prob_send(n, pb, i, d - 1 - i, buf + lo, hi - lo);
         if (rc == HM_OK && i > 0)
             rc = hm_next_slot(n);
         if (rc != HM_OK)
@@ -442,81 +443,83 @@ int hm_prob_scatter_tree(hm_node_t *n, const hm_prob_t *pb, int r, int64_t *buf,
     return HM_OK;
 }
 
-int hm_prob_gather_tree(hm_node_t *n, const hm_prob_t *pb, int r, int64_t *buf, const size_t *off)
+int hma_prob_gather_tree(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf, const size_t *off)
 {
     int j = r ? __builtin_ctz((unsigned)r) : pb->d;
     size_t k;
     /* Children r + 2^i send in slot i, i = 0 .. j-1; this node sends in slot j. */
     for (int i = 0; i < j; i++) {
         size_t lo = off[r + (1 << i)], hi = off[r + (2 << i)];
-        int rc = hm_prob_recv(n, buf + lo, hi - lo, &k, NULL);
+        int rc = hma_prob_recv(n, buf + lo, hi - lo, &k, NULL);
         if (rc != HM_OK)
             return rc;
     }
     if (r)
-        return hm_prob_send(n, pb, j, j, buf + off[r], off[r + (1 << j)] - off[r]);
+        return hma_prob_send(n, pb, j, j, buf + off[r], off[r + (1 << j)] - off[r]);
     return HM_OK;
 }
 
-int hm_prob_allgather_rd(hm_node_t *n, const hm_prob_t *pb, int r, int64_t *buf, const size_t *off)
+int hma_prob_allgather_rd(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf,
+                          const size_t *off)
 {
     size_t k;
     for (int i = 0; i < pb->d; i++) {
         int mine = r >> i << i, theirs = (r ^ (1 << i)) >> i << i;
-        int rc = hm_prob_send(n, pb, i, i, buf + off[mine], off[mine + (1 << i)] - off[mine]);
+        int rc = hma_prob_send(n, pb, i, i, buf + off[mine], off[mine + (1 << i)] - off[mine]);
         if (rc == HM_OK)
-            rc = hm_prob_recv(n, buf + off[theirs], off[theirs + (1 << i)] - off[theirs], &k, NULL);
+            rc =
+                hma_prob_recv(n, buf + off[theirs], off[theirs + (1 << i)] - off[theirs], &k, NULL);
         if (rc != HM_OK)
             return rc;
     }
     return HM_OK;
 }
 
-int hm_prob_reduce_scatter_rh(hm_node_t *n, const hm_prob_t *pb, int r, int64_t *buf, int64_t *tmp,
-                              const size_t *off)
+int hma_prob_reduce_scatter_rh(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf,
+                               int64_t *tmp, const size_t *off)
 {
     size_t k;
     for (int i = pb->d - 1; i >= 0; i--) {
         int mine = r >> i << i, theirs = (r ^ (1 << i)) >> i << i;
         size_t mlo = off[mine], mn = off[mine + (1 << i)] - mlo;
-        int rc = hm_prob_send(n, pb, i, pb->d - 1 - i, buf + off[theirs],
-                              off[theirs + (1 << i)] - off[theirs]);
+        int rc = hma_prob_send(n, pb, i, pb->d - 1 - i, buf + off[theirs],
+                               off[theirs + (1 << i)] - off[theirs]);
         if (rc == HM_OK)
-            rc = hm_prob_recv(n, tmp, mn, &k, NULL);
+            rc = hma_prob_recv(n, tmp, mn, &k, NULL);
         if (rc != HM_OK)
             return rc;
-        hm_prob_combine(pb, buf + mlo, tmp, k);
+        hma_prob_combine(pb, buf + mlo, tmp, k);
     }
     return HM_OK;
 }
 
-int hm_prob_allgather_ring(hm_node_t *n, const hm_prob_t *pb, int pos, int shift, int64_t *buf,
-                           const size_t *off)
+int hma_prob_allgather_ring(hm_node_t *n, const hma_prob_t *pb, int pos, int shift, int64_t *buf,
+                            const size_t *off)
 {
-    int p = pb->p, next = hm_prob_ring_next_port(pos, pb->d);
+    int p = pb->p, next = hma_prob_ring_next_port(pos, pb->d);
     size_t k;
     for (int s = 0; s < p - 1; s++) {
         int out = ((pos + shift - s) % p + p) % p, in = ((pos + shift - s - 1) % p + p) % p;
-        int rc = hm_prob_send(n, pb, next, s, buf + off[out], off[out + 1] - off[out]);
+        int rc = hma_prob_send(n, pb, next, s, buf + off[out], off[out + 1] - off[out]);
         if (rc == HM_OK)
-            rc = hm_prob_recv(n, buf + off[in], off[in + 1] - off[in], &k, NULL);
+            rc = hma_prob_recv(n, buf + off[in], off[in + 1] - off[in], &k, NULL);
         if (rc != HM_OK)
             return rc;
     }
     return HM_OK;
 }
 
-int hm_prob_xor_route(hm_node_t *n, const hm_prob_t *pb, int s, const int64_t *v, int64_t *out,
-                      size_t k)
+int hma_prob_xor_route(hm_node_t *n, const hma_prob_t *pb, int s, const int64_t *v, int64_t *out,
+                       size_t k)
 {
     size_t got;
     const int64_t *cur = v;
     for (int i = 0; i < pb->d; i++) {
         if (!(s >> i & 1))
             continue;
-        int rc = hm_prob_send(n, pb, i, s, cur, k);
+        int rc = hma_prob_send(n, pb, i, s, cur, k);
         if (rc == HM_OK)
-            rc = hm_prob_recv(n, out, k, &got, NULL);
+            rc = hma_prob_recv(n, out, k, &got, NULL);
         if (rc != HM_OK)
             return rc;
         cur = out;

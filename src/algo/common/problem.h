@@ -8,9 +8,9 @@
  *   - its check, from the stores alone: what each node must store, in which order;
  *   - its lower bounds for the machine and port model at hand.
  *
- * A collective algorithm's state is an hm_prob_t (read-only during the run but for
- * each node's own counters); node programs read their input with hm_prob_input and
- * the root with hm_prob_root, which are meant to become the public hm_input(n, &count)
+ * A collective algorithm's state is an hma_prob_t (read-only during the run but for
+ * each node's own counters); node programs read their input with hma_prob_input and
+ * the root with hma_prob_root, which are meant to become the public hm_input(n, &count)
  * and hm_root(n) once the engine owns the problem (a rename).
  *
  * What node x stores (hm_store), in this order, b being the block:
@@ -25,8 +25,8 @@
  *   reduce-scatter  node x: op over y of value x*b+i of node y (y's block x), i < b
  *   alltoall        node x: for y = 0..p-1, node y's block x (p*b values)
  */
-#ifndef HM_ALGO_PROBLEM_H
-#define HM_ALGO_PROBLEM_H
+#ifndef HMA_ALGO_PROBLEM_H
+#define HMA_ALGO_PROBLEM_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -37,105 +37,106 @@
  * hypemu.h); the descriptor's .problem says it for --list --json. */
 
 /* The reduction operators, XX(id, name): the "op" parameter's choices. */
-#define HM_OP_MAP(XX) XX(HM_OP_SUM, "sum") XX(HM_OP_MAX, "max") XX(HM_OP_MIN, "min")
+#define HMA_OP_MAP(XX) XX(HMA_OP_SUM, "sum") XX(HMA_OP_MAX, "max") XX(HMA_OP_MIN, "min")
 
-typedef enum { HM_OP_MAP(HM_ENUM_ID) } hm_op_t;
+typedef enum { HMA_OP_MAP(HM_ENUM_ID) } hma_op_t;
 
 /* "sum", "max", "min", NULL. */
-extern const char *const hm_prob_op_names[];
+extern const char *const hma_prob_op_names[];
 
 /* Per node, written by that node's thread only, read by verify after the run. */
-typedef struct hm_prob_count_s {
+typedef struct hma_prob_count_s {
     int64_t packets, values, max_values;
-} hm_prob_count_t;
+} hma_prob_count_t;
 
-typedef struct hm_prob_s {
+typedef struct hma_prob_s {
     hm_problem_t kind;
     int p, d;     /* nodes, log2 p */
     int root;     /* -1 for rootless problems */
     int block;    /* b */
-    hm_op_t op;   /* reductions only */
+    hma_op_t op;  /* reductions only */
     int64_t **in; /* in[x]: node x's input, incount[x] values */
     size_t *incount;
     int64_t *storage;
-    hm_prob_count_t *count;
+    hma_prob_count_t *count;
     int64_t aux; /* free for the algorithm (a parameter it reads in setup) */
-} hm_prob_t;
+} hma_prob_t;
 
 /* The descriptor's typed parameters (.specs), the same in every collective: the
- * range and default live here only; hm_prob_setup reads them. */
-#define HM_PROB_PARAM_BLOCK                                                                        \
+ * range and default live here only; hma_prob_setup reads them. */
+#define HMA_PROB_PARAM_BLOCK                                                                       \
     {                                                                                              \
         .name = "block", .type = HM_PARAM_INT, .min = 1, .max = 65536, .def = 1,                   \
         .help = "values per node (per destination where each has one)"                             \
     }
-#define HM_PROB_PARAM_ROOT                                                                         \
+#define HMA_PROB_PARAM_ROOT                                                                        \
     {                                                                                              \
         .name = "root", .type = HM_PARAM_INT, .max_of = HM_QTY_NODES_MINUS_1,                      \
         .help = "the root node"                                                                    \
     }
-#define HM_PROB_PARAM_OP                                                                           \
+#define HMA_PROB_PARAM_OP                                                                          \
     {                                                                                              \
-        .name = "op", .type = HM_PARAM_ENUM, .choices = hm_prob_op_names, .def = HM_OP_SUM,        \
+        .name = "op", .type = HM_PARAM_ENUM, .choices = hma_prob_op_names, .def = HMA_OP_SUM,      \
         .help = "reduction operator over int64"                                                    \
     }
-#define HM_PROB_PARAM_END HM_PARAM_END
+#define HMA_PROB_PARAM_END HM_PARAM_END
 
 /* Whether problem k has a root (broadcast, scatter, gather, reduce) and whether it
  * reduces (reduce, allreduce, reduce-scatter). */
-int hm_prob_rooted(hm_problem_t k);
-int hm_prob_reduces(hm_problem_t k);
+int hma_prob_rooted(hm_problem_t k);
+int hma_prob_reduces(hm_problem_t k);
 
 /* Setup: reads "block", "root" (rooted problems) and "op" (reductions), checks the
  * machine (a hypercube of 2 nodes or more) and generates the inputs. Returns NULL
  * with s->error written. */
-hm_prob_t *hm_prob_setup(hm_setup_t *s, hm_problem_t kind);
-void hm_prob_free(void *pb);
+hma_prob_t *hma_prob_setup(hm_setup_t *s, hm_problem_t kind);
+void hma_prob_free(void *pb);
 
 /* Node side: this node's input, and the root (-1 for rootless problems). These are
  * hm_input(n, &count) and hm_root(n) to be. */
-const int64_t *hm_prob_input(const hm_node_t *n, const hm_prob_t *pb, size_t *count);
-int hm_prob_root(const hm_node_t *n, const hm_prob_t *pb);
+const int64_t *hma_prob_input(const hm_node_t *n, const hma_prob_t *pb, size_t *count);
+int hma_prob_root(const hm_node_t *n, const hma_prob_t *pb);
 
 /* acc[i] = acc[i] op v[i], i < k. */
-void hm_prob_combine(const hm_prob_t *pb, int64_t *acc, const int64_t *v, size_t k);
+void hma_prob_combine(const hma_prob_t *pb, int64_t *acc, const int64_t *v, size_t k);
 
 /* Send k values (the payload) on a port, counted in the node's counters; tag and msg
  * are shown in the logs. */
-int hm_prob_send(hm_node_t *n, const hm_prob_t *pb, int port, int msg, const int64_t *v, size_t k);
+int hma_prob_send(hm_node_t *n, const hma_prob_t *pb, int port, int msg, const int64_t *v,
+                  size_t k);
 /* Wait for the next packet, copy its values into v (at most cap; *k gets the number)
  * and its header into pk (may be NULL). Returns 0 or a negative HM_E code. */
-int hm_prob_recv(hm_node_t *n, int64_t *v, size_t cap, size_t *k, hm_packet_t *pk);
+int hma_prob_recv(hm_node_t *n, int64_t *v, size_t cap, size_t *k, hm_packet_t *pk);
 
 /* A node's work array of count values (zeroed), or NULL after hm_fail. */
-int64_t *hm_prob_alloc(hm_node_t *n, size_t count);
+int64_t *hma_prob_alloc(hm_node_t *n, size_t count);
 
 /* Store k values. */
-void hm_prob_store(hm_node_t *n, const int64_t *v, size_t k);
+void hma_prob_store(hm_node_t *n, const int64_t *v, size_t k);
 
 /* The value node x must store at index i, and how many it must store. */
-size_t hm_prob_expected_count(const hm_prob_t *pb, int x);
-int64_t hm_prob_expected(const hm_prob_t *pb, int x, size_t i);
+size_t hma_prob_expected_count(const hma_prob_t *pb, int x);
+int64_t hma_prob_expected(const hma_prob_t *pb, int x, size_t i);
 
 /* Check every node's stores. Returns 1 if right; else 0 with msg "node 5: index 3:
  * found 17, expected 12" (or "missing" / "expected nothing"). */
-int hm_prob_check(const hm_prob_t *pb, const hm_report_t *r, char *msg, size_t len);
+int hma_prob_check(const hma_prob_t *pb, const hm_report_t *r, char *msg, size_t len);
 
 /* The problem's lower bound on the hypercube under the port model at hand, for an
  * algorithm that puts several values in one packet (combining) or not. */
-int64_t hm_prob_lower(const hm_prob_t *pb, const hm_machine_info_t *mi, int combining,
-                      const char **expr);
+int64_t hma_prob_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, int combining,
+                       const char **expr);
 
 /* The whole verify of a collective: the problem's check, then completion == the
  * algorithm's exact cost `bound` (expression expr); fills bound, lower bound and the
  * summary's extra keys (problem, block, root, op, packets, values, combining). */
-void hm_prob_verify(hm_report_t *r, const char *expr, int64_t bound, int combining);
+void hma_prob_verify(hm_report_t *r, const char *expr, int64_t bound, int combining);
 
 /* Gray-ring helpers: position of node x in the binary reflected Gray code, and the
  * port leading to the next / previous node of the ring. */
-int hm_prob_gray_pos(uint32_t x);
-int hm_prob_ring_next_port(int pos, int d);
-int hm_prob_ring_prev_port(int pos, int d);
+int hma_prob_gray_pos(uint32_t x);
+int hma_prob_ring_next_port(int pos, int d);
+int hma_prob_ring_prev_port(int pos, int d);
 
 /*
  * Building blocks shared by the algorithms, all on relative numbers r (x XOR root,
@@ -146,27 +147,30 @@ int hm_prob_ring_prev_port(int pos, int d);
  */
 /* Binomial scatter from r = 0, highest dimension first (slots 0..d-1): node r with
  * lowest set bit j receives parts [r, r+2^j) in slot d-1-j. */
-int hm_prob_scatter_tree(hm_node_t *n, const hm_prob_t *pb, int r, int64_t *buf, const size_t *off);
+int hma_prob_scatter_tree(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf,
+                          const size_t *off);
 /* Its reverse, binomial gather to r = 0 (slots 0..d-1). */
-int hm_prob_gather_tree(hm_node_t *n, const hm_prob_t *pb, int r, int64_t *buf, const size_t *off);
+int hma_prob_gather_tree(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf,
+                         const size_t *off);
 /* Recursive doubling allgather: in step k = 0..d-1 exchange parts [r>>k<<k, +2^k). */
-int hm_prob_allgather_rd(hm_node_t *n, const hm_prob_t *pb, int r, int64_t *buf, const size_t *off);
+int hma_prob_allgather_rd(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf,
+                          const size_t *off);
 /* Recursive halving reduce-scatter: in step k = d-1..0 send the partner's half of
  * the parts still held and combine its copy of this node's half; part r at the end. */
-int hm_prob_reduce_scatter_rh(hm_node_t *n, const hm_prob_t *pb, int r, int64_t *buf, int64_t *tmp,
-                              const size_t *off);
+int hma_prob_reduce_scatter_rh(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf,
+                               int64_t *tmp, const size_t *off);
 /* Ring allgather along the Gray ring (p - 1 slots): the node at ring position pos
  * holds part (pos + shift) mod p, parts being numbered by ring position. */
-int hm_prob_allgather_ring(hm_node_t *n, const hm_prob_t *pb, int pos, int shift, int64_t *buf,
-                           const size_t *off);
+int hma_prob_allgather_ring(hm_node_t *n, const hma_prob_t *pb, int pos, int shift, int64_t *buf,
+                            const size_t *off);
 /* Send k values to x XOR s along the dimensions of s, lowest first (e-cube routing,
  * popcount(s) slots: every node does the same, so each hop is a permutation along
  * one dimension); out gets the k values that came from x XOR s. */
-int hm_prob_xor_route(hm_node_t *n, const hm_prob_t *pb, int s, const int64_t *v, int64_t *out,
-                      size_t k);
+int hma_prob_xor_route(hm_node_t *n, const hma_prob_t *pb, int s, const int64_t *v, int64_t *out,
+                       size_t k);
 
 /* The p + 1 offsets of total values cut into p near-equal parts, part c being
  * [total*c/p, total*(c+1)/p) (blocks of b when total = p*b); NULL after hm_fail. */
-size_t *hm_prob_offsets(hm_node_t *n, size_t total, int p);
+size_t *hma_prob_offsets(hm_node_t *n, size_t total, int p);
 
 #endif

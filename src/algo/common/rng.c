@@ -3,12 +3,12 @@
  */
 #include "rng.h"
 
-void hm_rng_seed(hm_rng_t *r, uint64_t seed)
+void hma_rng_seed(hma_rng_t *r, uint64_t seed)
 {
     r->state = seed;
 }
 
-uint64_t hm_rng_next(hm_rng_t *r)
+uint64_t hma_rng_next(hma_rng_t *r)
 {
     uint64_t z = (r->state += UINT64_C(0x9e3779b97f4a7c15));
     z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
@@ -16,7 +16,7 @@ uint64_t hm_rng_next(hm_rng_t *r)
     return z ^ (z >> 31);
 }
 
-uint64_t hm_rng_below(hm_rng_t *r, uint64_t n)
+uint64_t hma_rng_below(hma_rng_t *r, uint64_t n)
 {
     if (n == 0)
         return 0;
@@ -24,7 +24,7 @@ uint64_t hm_rng_below(hm_rng_t *r, uint64_t n)
     uint64_t limit = UINT64_MAX - UINT64_MAX % n;
     uint64_t x;
     do
-        x = hm_rng_next(r);
+        x = hma_rng_next(r);
     while (x >= limit);
     return x % n;
 }

@@ -6,22 +6,22 @@
  * no thread-shared state. A node that needs its own stream seeds one generator with
  * the run's seed mixed with its number.
  */
-#ifndef HM_ALGO_RNG_H
-#define HM_ALGO_RNG_H
+#ifndef HMA_ALGO_RNG_H
+#define HMA_ALGO_RNG_H
 
 #include <stdint.h>
 
-typedef struct hm_rng_s {
+typedef struct hma_rng_s {
     uint64_t state;
-} hm_rng_t;
+} hma_rng_t;
 
 /* Start a stream from `seed`. */
-void hm_rng_seed(hm_rng_t *r, uint64_t seed);
+void hma_rng_seed(hma_rng_t *r, uint64_t seed);
 
 /* The next 64 random bits. */
-uint64_t hm_rng_next(hm_rng_t *r);
+uint64_t hma_rng_next(hma_rng_t *r);
 
 /* A uniform integer in 0 .. n - 1 (0 when n is 0), without modulo bias. */
-uint64_t hm_rng_below(hm_rng_t *r, uint64_t n);
+uint64_t hma_rng_below(hma_rng_t *r, uint64_t n);
 
 #endif

@@ -25,27 +25,27 @@
  * where the second half of the pieces is empty, minus (m'/2 - m)*a, the last step
  * carrying m bytes instead of m'/2 (doc/seidel.md, "Message lengths").
  */
-#ifndef HM_ALGO_SEIDEL_H
-#define HM_ALGO_SEIDEL_H
+#ifndef HMA_ALGO_SEIDEL_H
+#define HMA_ALGO_SEIDEL_H
 
 #include "circuit_plan.h"
 
 /* How a size that is not a power of two is handled (section 5), and the mesh
  * variants: the only lists of them, the parameters' choices. */
-#define HM_SEIDEL_SIZING_MAP(XX)                                                                   \
-    XX(HM_SIZING_COMPANIONS, "companions")                                                         \
-    XX(HM_SIZING_VIRTUAL, "virtual-nodes")
-#define HM_SEIDEL_VARIANT_MAP(XX)                                                                  \
-    XX(HM_SEIDEL_SIMPLE, "simple")                                                                 \
-    XX(HM_SEIDEL_BETTER, "better")                                                                 \
-    XX(HM_SEIDEL_COLUMN_ROW, "column-row")
+#define HMA_SEIDEL_SIZING_MAP(XX)                                                                  \
+    XX(HMA_SIZING_COMPANIONS, "companions")                                                        \
+    XX(HMA_SIZING_VIRTUAL, "virtual-nodes")
+#define HMA_SEIDEL_VARIANT_MAP(XX)                                                                 \
+    XX(HMA_SEIDEL_SIMPLE, "simple")                                                                \
+    XX(HMA_SEIDEL_BETTER, "better")                                                                \
+    XX(HMA_SEIDEL_COLUMN_ROW, "column-row")
 
-typedef enum { HM_SEIDEL_SIZING_MAP(HM_ENUM_ID) } hm_sizing_t;
-enum { HM_SEIDEL_VARIANT_MAP(HM_ENUM_ID) };
-extern const char *const hm_seidel_sizings[];  /* NULL-terminated */
-extern const char *const hm_seidel_variants[]; /* NULL-terminated */
+typedef enum { HMA_SEIDEL_SIZING_MAP(HM_ENUM_ID) } hma_sizing_t;
+enum { HMA_SEIDEL_VARIANT_MAP(HM_ENUM_ID) };
+extern const char *const hma_seidel_sizings[];  /* NULL-terminated */
+extern const char *const hma_seidel_variants[]; /* NULL-terminated */
 
-typedef struct hm_seidel_s {
+typedef struct hma_seidel_s {
     int mesh;   /* 1 on a mesh */
     int n1, n2; /* physical rows and columns (linear: 1 x n) */
     int d1, d2; /* logical 2^d1 x 2^d2 */
@@ -55,7 +55,7 @@ typedef struct hm_seidel_s {
     int li, lj; /* the root's logical row and column */
     int64_t bytes;
     int64_t mpad; /* bytes padded to a multiple of the pieces: the m of the formulas */
-    hm_sizing_t sizing;
+    hma_sizing_t sizing;
     int better;                 /* variant "better" (mesh ST and BST) */
     int colrow;                 /* variant "column-row": a full linear broadcast down
                                    the root's column, then along every row */
@@ -63,7 +63,7 @@ typedef struct hm_seidel_s {
     int32_t *rowcomp, *colcomp; /* logical -> physical companion row / column, -1 */
     unsigned char *msg;         /* the root's message */
     unsigned char *bufs;        /* nodes x bytes: node x writes only its own row */
-    hm_plan_t *plan;
+    hma_plan_t *plan;
     /* Filled by the algorithm for verify. */
     const char *bound_expr; /* = expr */
     char expr[256];
@@ -71,11 +71,11 @@ typedef struct hm_seidel_s {
     int companion_steps; /* 0, 1, 2 (ST on 2 x 2) or 3 (BST on 2 x 2) */
     int companion_bst;   /* the companions of a mesh get a 2 x 2 BST broadcast */
     char algo[32];
-} hm_seidel_t;
+} hma_seidel_t;
 
 /* Parameters shared by the three algorithms (each table adds "variant" if it has
  * one, then HM_PARAM_END). */
-#define HM_SEIDEL_SPECS_COMMON                                                                     \
+#define HMA_SEIDEL_SPECS_COMMON                                                                    \
     {.name = "root",                                                                               \
      .type = HM_PARAM_INT,                                                                         \
      .max_of = HM_QTY_NODES_MINUS_1,                                                               \
@@ -87,14 +87,14 @@ typedef struct hm_seidel_s {
          .def = 4096,                                                                              \
          .help = "message length m in bytes (a multiple of 8*2^d gives the paper's costs)"},       \
     {                                                                                              \
-        .name = "sizing", .type = HM_PARAM_ENUM, .choices = hm_seidel_sizings,                     \
-        .def = HM_SIZING_COMPANIONS,                                                               \
+        .name = "sizing", .type = HM_PARAM_ENUM, .choices = hma_seidel_sizings,                    \
+        .def = HMA_SIZING_COMPANIONS,                                                              \
         .help = "how a size that is not a power of two is handled (Seidel section 5)"              \
     }
 
 /* What the three need of the machine: Seidel's circuit-switched model (README.md,
  * "Port models"), which the free-running clock cannot hold. */
-#define HM_SEIDEL_NEEDS                                                                            \
+#define HMA_SEIDEL_NEEDS                                                                           \
     {                                                                                              \
         .routing = HM_BIT(HM_ROUTING_CIRCUIT)                                                      \
     }
@@ -102,113 +102,114 @@ typedef struct hm_seidel_s {
 /* Reads the parameters and maps the machine (allow_virtual: the algorithm can use
  * virtual nodes, with_variant: it has simple|better), makes the message. Returns 0,
  * or -1 with s->error filled. */
-int hm_seidel_setup(hm_setup_t *s, const char *algo, int allow_virtual, int with_variant,
-                    hm_seidel_t **out);
+int hma_seidel_setup(hm_setup_t *s, const char *algo, int allow_virtual, int with_variant,
+                     hma_seidel_t **out);
 /* The empty plan of the logical machine, the message in 2^bits pieces. */
 /* What an algorithm's plan builder returns: the plan's last step and the paper's cost
  * (expression and value in slots) for the summary's bound. */
-typedef struct hm_seidel_built_s {
+typedef struct hma_seidel_built_s {
     int last;
     const char *expr;
     double value;
-} hm_seidel_built_t;
+} hma_seidel_built_t;
 
 /* Builds the plan of one algorithm into st, using line (room for 2^15 nodes) as
  * scratch; returns 0, or -1 with s->error set or on allocation failure. */
-typedef int (*hm_seidel_build_fn)(hm_setup_t *s, hm_seidel_t *st, int32_t *line,
-                                  hm_seidel_built_t *out);
+typedef int (*hma_seidel_build_fn)(hm_setup_t *s, hma_seidel_t *st, int32_t *line,
+                                   hma_seidel_built_t *out);
 
-/* The whole setup of st-, bst- and rh-broadcast: hm_seidel_setup, the algorithm's own
- * build, hm_seidel_finish and the bound; s->state is the finished hm_seidel_t. */
-int hm_seidel_setup_with(hm_setup_t *s, const char *algo, int allow_virtual, int with_variant,
-                         hm_seidel_build_fn build);
+/* The whole setup of st-, bst- and rh-broadcast: hma_seidel_setup, the algorithm's own
+ * build, hma_seidel_finish and the bound; s->state is the finished hma_seidel_t. */
+int hma_seidel_setup_with(hm_setup_t *s, const char *algo, int allow_virtual, int with_variant,
+                          hma_seidel_build_fn build);
 
-int hm_seidel_plan(hm_setup_t *s, hm_seidel_t *st, int bits);
+int hma_seidel_plan(hm_setup_t *s, hma_seidel_t *st, int bits);
 /* Once the plan of the logical machine is built (its last step is last_step): add
  * the companions' step(s) and sort. Returns 0 or -1. */
-int hm_seidel_finish(hm_setup_t *s, hm_seidel_t *st, int last_step);
+int hma_seidel_finish(hm_setup_t *s, hma_seidel_t *st, int last_step);
 /* The logical node at logical row i, column j. */
-static inline int hm_seidel_lid(const hm_seidel_t *st, int i, int j)
+static inline int hma_seidel_lid(const hma_seidel_t *st, int i, int j)
 {
     return (i << st->d2) + j;
 }
 
-void hm_seidel_node(hm_node_t *n, void *state);
-void hm_seidel_verify(hm_report_t *r);
-void hm_seidel_teardown(void *state);
+void hma_seidel_node(hm_node_t *n, void *state);
+void hma_seidel_verify(hm_report_t *r);
+void hma_seidel_teardown(void *state);
 
 /* Duration of one message of `bytes` bytes sharing links with k circuits in all: the
  * cost model, for the bounds (ceil(k/2^nu)*a*m + b, rounded up). */
-int64_t hm_seidel_msg_cost(const hm_machine_info_t *mi, int k, double bytes);
+int64_t hma_seidel_msg_cost(const hm_machine_info_t *mi, int k, double bytes);
 /* x rounded up to a whole slot (formulas evaluated in floating point), saturated at
- * HM_PLAN_MAX_SLOTS: no overflow, whatever the costs. */
-int64_t hm_seidel_slots(double x);
+ * HMA_PLAN_MAX_SLOTS: no overflow, whatever the costs. */
+int64_t hma_seidel_slots(double x);
 
 #endif
 
 /* If the logical machine is one row or one column (every linear array, and meshes
  * with one logical row or column), fills line with its 2^e logical nodes and pos with
  * the root's position and returns 1 (line: 2^15 entries at most); else returns 0. */
-int hm_seidel_line(const hm_seidel_t *st, int32_t *line, int *e, int *pos);
+int hma_seidel_line(const hma_seidel_t *st, int32_t *line, int *e, int *pos);
 
 /* The nu an algorithm can use on an axis of 2^e nodes: min(nu_cap, e - 1), >= 0
  * (Table I assumes nu < d; a larger capacity is simply not needed). */
-int hm_seidel_nu(const hm_seidel_t *st, int e);
+int hma_seidel_nu(const hma_seidel_t *st, int e);
 
 /* Sets the bound: the paper's formula `expr` evaluated to `value` (rounded up to a
  * slot) at m = st->mpad, plus the companions' steps of m*a + b each (real m). Call
- * after hm_seidel_finish. */
-void hm_seidel_bound(hm_seidel_t *st, const hm_machine_info_t *mi, const char *expr, double value);
+ * after hma_seidel_finish. */
+void hma_seidel_bound(hma_seidel_t *st, const hm_machine_info_t *mi, const char *expr,
+                      double value);
 
 /* ---- meshes: grids of logical nodes ----------------------------------------------
  * A grid is a 2^e1 x 2^e2 sub-mesh of the logical mesh: its node (i, j) is logical
  * (o1 + s1*i, o2 + s2*j). The whole mesh, a submesh interleaved with stride 2^nu, a
  * 2^nu x 2^nu block are all grids. */
-typedef struct hm_grid_s {
-    const hm_seidel_t *st;
+typedef struct hma_grid_s {
+    const hma_seidel_t *st;
     int o1, s1, e1, o2, s2, e2;
-} hm_grid_t;
+} hma_grid_t;
 
-static inline int hm_grid_id(const hm_grid_t *g, int i, int j)
+static inline int hma_grid_id(const hma_grid_t *g, int i, int j)
 {
-    return hm_seidel_lid(g->st, g->o1 + g->s1 * i, g->o2 + g->s2 * j);
+    return hma_seidel_lid(g->st, g->o1 + g->s1 * i, g->o2 + g->s2 * j);
 }
 
 /* Simple 2-D spanning tree broadcast of pieces [first, first+count) from (r1, r2):
  * along the root's column then along every row (col_first), or the other way; the
  * first phase's steps follow step1, the second's step2. Returns the last step. */
-int hm_grid_st(hm_plan_t *p, const hm_grid_t *g, int r1, int r2, int col_first, int step1,
-               int step2, int first, int count);
+int hma_grid_st(hma_plan_t *p, const hma_grid_t *g, int r1, int r2, int col_first, int step1,
+                int step2, int first, int count);
 
 /* The broadcast phase of Seidel's "better" mesh algorithms (section 3.2.1): in the
  * class submesh T_ab = nodes (2i + a, 2j + b) of g, a simple ST from (r1, r2) of T_ab,
  * red classes (a + b even) column first, black ones row first, the class that starts
  * on the shorter axis delayed by |e1 - e2| steps so that no two classes use one row
  * or column at once. Steps base+1 .. base + 2*max(e1, e2) - 2. */
-int hm_grid_rb(hm_plan_t *p, int base, const hm_grid_t *g, int a, int b, int r1, int r2, int first,
-               int count);
+int hma_grid_rb(hma_plan_t *p, int base, const hma_grid_t *g, int a, int b, int r1, int r2,
+                int first, int count);
 
 /* Distribute from (r1, r2) over the whole grid, column first: node (i, j) ends with
  * the `unit` pieces first + (i*2^e2 + j)*unit... Returns the last step. */
-int hm_grid_scatter(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, int r2, int first,
-                    int unit);
+int hma_grid_scatter(hma_plan_t *p, int step0, const hma_grid_t *g, int r1, int r2, int first,
+                     int unit);
 /* The reverse: node (i, j) holds first + (i*2^e2 + j)*unit...; exchanges along the
  * rows, then the columns, leave every node with all of them in order. */
-int hm_grid_gather(hm_plan_t *p, int step0, const hm_grid_t *g, int first, int unit);
+int hma_grid_gather(hma_plan_t *p, int step0, const hma_grid_t *g, int first, int unit);
 
 /* The last phase of the "better" ST and BST (sections 3.2.1, 3.4.1): two exchanges
  * in every 2 x 2 block of g leave each of its nodes with the block's 4 x unit pieces
  * from `first`. Returns the last step. */
-int hm_grid_blocks_gather(hm_plan_t *p, int step0, const hm_grid_t *g, int first, int unit);
+int hma_grid_blocks_gather(hma_plan_t *p, int step0, const hma_grid_t *g, int first, int unit);
 
 /* The broadcast of one interleaved submesh in a "better" mesh algorithm, from its
  * node (r1, r2), of the `pieces` pieces from `first`; returns the last step. */
-typedef int (*hm_grid_bcast_fn)(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, int r2,
-                                int first);
+typedef int (*hma_grid_bcast_fn)(hma_plan_t *p, int step0, const hma_grid_t *g, int r1, int r2,
+                                 int first);
 
 /* Seidel's "better" mesh algorithms with link capacity 2^nu (sections 3.2.2, 3.4.2):
  * scatter the message over the root's 2^nu x 2^nu block, `pieces` pieces a node; each
  * node of the block broadcasts its pieces in its interleaved submesh (stride 2^nu)
  * with `bcast`; every 2^nu x 2^nu block gathers the whole message. Returns the last
  * step. ST and BST differ only in `bcast` and `pieces`. */
-int hm_seidel_mesh_better(hm_seidel_t *st, int nu, int pieces, hm_grid_bcast_fn bcast);
+int hma_seidel_mesh_better(hma_seidel_t *st, int nu, int pieces, hma_grid_bcast_fn bcast);

@@ -62,10 +62,10 @@ static int64_t ceil_div(int64_t a, int64_t b)
     return (a + b - 1) / b;
 }
 
-hm_st_state_t *hm_st_state_new(const hm_machine_info_t *mi, hm_st_variant_t variant, const int *a,
-                               int packets)
+hma_st_state_t *hma_st_state_new(const hm_machine_info_t *mi, hma_st_variant_t variant,
+                                 const int *a, int packets)
 {
-    hm_st_state_t *st = calloc(1, sizeof *st);
+    hma_st_state_t *st = calloc(1, sizeof *st);
     if (!st)
         return NULL;
     st->d = mi->dim;
@@ -77,14 +77,14 @@ hm_st_state_t *hm_st_state_new(const hm_machine_info_t *mi, hm_st_variant_t vari
     st->a = calloc((size_t)st->p, sizeof *st->a);
     st->rank = calloc((size_t)st->p, sizeof *st->rank);
     if (!st->a || !st->rank) {
-        hm_st_state_free(st);
+        hma_st_state_free(st);
         return NULL;
     }
     for (int x = 0; x < st->p; x++)
         st->K += st->a[x] = a[x];
     st->ids = calloc(st->K > 0 ? (size_t)st->K : 1, sizeof *st->ids);
     if (!st->ids) {
-        hm_st_state_free(st);
+        hma_st_state_free(st);
         return NULL;
     }
     int64_t r = 0, k = 0;
@@ -92,21 +92,21 @@ hm_st_state_t *hm_st_state_new(const hm_machine_info_t *mi, hm_st_variant_t vari
         st->rank[x] = r += st->a[x];
     for (int x = 0; x < st->p; x++)
         for (int m = 1; m <= st->a[x]; m++)
-            st->ids[k++] = hm_st_packet_id(st, x, m);
+            st->ids[k++] = hma_st_packet_id(st, x, m);
     return st;
 }
 
-hm_st_obs_t *hm_st_obs_open(hm_node_t *n)
+hma_st_obs_t *hma_st_obs_open(hm_node_t *n)
 {
-    hm_st_obs_t *o = hm_out(n);
-    *o = (hm_st_obs_t){
+    hma_st_obs_t *o = hm_out(n);
+    *o = (hma_st_obs_t){
         .root_last = -1, .root_start = -1, .go_slot = -1, .prefix_total = -1, .rank = -1};
     return o;
 }
 
-void hm_st_state_free(void *state)
+void hma_st_state_free(void *state)
 {
-    hm_st_state_t *st = state;
+    hma_st_state_t *st = state;
     if (!st)
         return;
     free(st->a);
@@ -119,13 +119,13 @@ void hm_st_state_free(void *state)
 
 /* What one node keeps during phases 2 and 3. */
 typedef struct tp_node_s {
-    const hm_st_state_t *st;
+    const hma_st_state_t *st;
     hm_node_t *n;
-    hm_st_obs_t *obs;
+    hma_st_obs_t *obs;
     uint32_t x;
     int d, root;   /* root: j if x = e_j, else 0 */
     int64_t K;     /* known to the roots and node 0 (-1 elsewhere) */
-    hm_portq_t q;  /* phase-2 queues, one per port */
+    hma_portq_t q; /* phase-2 queues, one per port */
     int64_t *held; /* root: the packets received for its tree */
     int64_t nheld, capheld, sent, reported;
     int started, term_sent, terms;
@@ -157,14 +157,14 @@ static int route(tp_node_t *t, int j, int64_t id, int64_t slot)
 {
     if (t->root == j)
         return hold(t, id, slot);
-    if (t->st->variant == HM_ST_RANDOM_FIXED && hm_now(t->n) >= t->st->window) {
+    if (t->st->variant == HMA_ST_RANDOM_FIXED && hm_now(t->n) >= t->st->window) {
         t->obs->dropped++; /* phase 2 is over: the packet is lost */
         return HM_OK;
     }
-    int port = hm_cut_parent_port(t->d, hm_st_root(j), hm_st_first(j, t->d), t->x);
+    int port = hma_cut_parent_port(t->d, hma_st_root(j), hma_st_first(j, t->d), t->x);
     hm_packet_t p = {
         .msg = (int32_t)id, .origin = (int32_t)t->x, .value = id, .tag = TAG_ROUTE, .aux = j};
-    int rc = hm_portq_push(&t->q, port, &p, 0);
+    int rc = hma_portq_push(&t->q, port, &p, 0);
     if (rc == HM_ENOMEM)
         hm_fail(t->n, "out of memory");
     return rc;
@@ -173,7 +173,7 @@ static int route(tp_node_t *t, int j, int64_t id, int64_t slot)
 /* Phase 3: forward a packet of tree j to this node's children in T^(j). */
 static void forward(tp_node_t *t, int j, const hm_packet_t *in)
 {
-    uint64_t children = hm_cut_children(t->d, hm_st_root(j), hm_st_first(j, t->d), t->x);
+    uint64_t children = hma_cut_children(t->d, hma_st_root(j), hma_st_first(j, t->d), t->x);
     if (!children)
         return;
     hm_packet_t p = *in;
@@ -189,7 +189,7 @@ static int read_slot(tp_node_t *t)
         int rc = HM_OK;
         /* Every packet but K and go names its tree in aux: a number outside 1..d (a
          * packet this phase did not expect) must not reach the tree functions. */
-        if (pk.tag != TAG_K && pk.tag != TAG_GO && !hm_st_tree_valid(pk.aux, t->d)) {
+        if (pk.tag != TAG_K && pk.tag != TAG_GO && !hma_st_tree_valid(pk.aux, t->d)) {
             char why[96];
             snprintf(why, sizeof why, "packet msg %d with tag %d names tree %d; allowed: 1..%d",
                      pk.msg, pk.tag, pk.aux, t->d);
@@ -245,121 +245,149 @@ static void root_emit(tp_node_t *t)
     hm_shout(t->n, (UINT64_C(1) << t->d) - 1, &p);
 }
 
-static void three_phase(tp_node_t *t)
+/* Phase 1: the node's rank r (and K where it is known); *t2 is the slot phase 2
+ * starts. Returns HM_OK, or what ended the run. */
+static int phase1(tp_node_t *t, int64_t a, int64_t *r, int64_t *t2)
 {
-    const hm_st_state_t *st = t->st;
+    const hma_st_state_t *st = t->st;
     hm_node_t *n = t->n;
     int d = t->d;
-    int64_t a = st->a[t->x], r = -1, t2 = 0;
-
-    /* Phase 1. */
-    if (st->variant == HM_ST_PREFIX) {
+    if (st->variant == HMA_ST_PREFIX) {
         int64_t total;
-        if (hm_prefix_suffix(n, d, a, TAG_PREFIX, &r, &total) != HM_OK)
-            return;
-        hm_log(n, "phase 1: r_x = %lld", (long long)r);
+        int rc = hma_prefix_suffix(n, d, a, TAG_PREFIX, r, &total);
+        if (rc != HM_OK)
+            return rc;
+        hm_log(n, "phase 1: r_x = %lld", (long long)*r);
         if (t->x == 0) {
             hm_log(n, "phase 1: K = %lld, sent to e_1..e_%d", (long long)total, d);
             t->obs->prefix_total = total;
             hm_packet_t p = {.msg = -2, .value = total, .tag = TAG_K};
             hm_shout(n, (UINT64_C(1) << d) - 1, &p);
         }
-        if (hm_next_slot(n) != HM_OK)
-            return;
-        t2 = 2 * d + 1;
-    } else if (st->variant == HM_ST_MULTINODE) {
-        r = st->rank[t->x]; /* 2^d - x, known without communication */
+        if ((rc = hm_next_slot(n)) != HM_OK)
+            return rc;
+        *t2 = 2 * d + 1;
+    } else if (st->variant == HMA_ST_MULTINODE) {
+        *r = st->rank[t->x]; /* 2^d - x, known without communication */
         t->K = st->K;
-    } else if (t->root || t->x == 0 || st->variant == HM_ST_RANDOM_FIXED) {
+    } else if (t->root || t->x == 0 || st->variant == HMA_ST_RANDOM_FIXED) {
         t->K = st->K; /* randomized: nodes 0 and e_1..e_d know K; window: every node */
     }
-    t->obs->rank = r;
+    t->obs->rank = *r;
+    return HM_OK;
+}
 
-    /* Phase 2: the node's own packets. */
-    hm_rng_t rng;
-    hm_rng_seed(&rng, st->seed ^ (UINT64_C(0x9e3779b97f4a7c15) * (t->x + 1)));
+/* Phase 2: route the node's own a packets towards their roots. */
+static int phase2(tp_node_t *t, int64_t a, int64_t r, int64_t t2)
+{
+    const hma_st_state_t *st = t->st;
+    hma_rng_t rng;
+    hma_rng_seed(&rng, st->seed ^ (UINT64_C(0x9e3779b97f4a7c15) * (t->x + 1)));
     for (int m = 1; m <= a; m++) {
-        int j = st->variant == HM_ST_RANDOMIZED || st->variant == HM_ST_RANDOM_FIXED
-                    ? 1 + (int)hm_rng_below(&rng, (uint64_t)d)
-                    : hm_st_tree_of_rank(r - a + m, d);
-        if (route(t, j, hm_st_packet_id(st, (int)t->x, m), t2) != HM_OK)
-            return;
+        int j = st->variant == HMA_ST_RANDOMIZED || st->variant == HMA_ST_RANDOM_FIXED
+                    ? 1 + (int)hma_rng_below(&rng, (uint64_t)t->d)
+                    : hma_st_tree_of_rank(r - a + m, t->d);
+        int rc = route(t, j, hma_st_packet_id(st, (int)t->x, m), t2);
+        if (rc != HM_OK)
+            return rc;
     }
+    return HM_OK;
+}
 
+/* Randomized-window: phase 2 ends at the window for every node; what has not reached
+ * its root by then is lost. Returns 0, or -1 (out of memory, the node failed). */
+static int window_drop(tp_node_t *t, int64_t now)
+{
+    if (t->st->variant != HMA_ST_RANDOM_FIXED || now < t->st->window || !hma_portq_size(&t->q))
+        return 0;
+    t->obs->dropped += (int64_t)hma_portq_size(&t->q);
+    hma_portq_free(&t->q);
+    if (hma_portq_init(&t->q, t->d) != HM_OK) {
+        hm_fail(t->n, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/* A root decides whether phase 3 starts now; *wake is the slot to look again. */
+static void root_decide(tp_node_t *t, int64_t now, int64_t t2, int64_t *wake)
+{
+    const hma_st_state_t *st = t->st;
+    int d = t->d;
+    if (st->variant == HMA_ST_RANDOM_FIXED) {
+        if (now >= st->window)
+            t->started = 1;
+        else
+            *wake = st->window;
+    } else if (st->variant == HMA_ST_RANDOMIZED) {
+        if (t->go >= 0)
+            t->started = 1;
+        else if (t->reported != t->nheld) {
+            hm_packet_t c = {.msg = -3, .value = t->nheld, .tag = TAG_COUNT, .aux = t->root};
+            hm_send(t->n, t->root - 1, &c);
+            t->reported = t->nheld;
+        }
+    } else if (t->K >= 0) {
+        int64_t due = t2 + ceil_div(t->K, d) + d - 1;
+        if (now >= due && t->nheld >= hma_st_tree_load(t->K, t->root, d)) {
+            t->started = 1;
+            t->obs->overrun = now > due;
+        } else if (now < due) {
+            *wake = due;
+        }
+    }
+    if (t->started) {
+        t->obs->root_start = now;
+        hm_log(t->n, "phase 3: root e_%d broadcasts its %lld packets", t->root,
+               (long long)t->nheld);
+    }
+}
+
+/* Node 0, randomized: go once the roots hold K packets, not before the end of the
+ * window; *wake is the slot to look again. */
+static void go_check(tp_node_t *t, int64_t now, int64_t *wake)
+{
+    int64_t sum = 0;
+    for (int j = 1; j <= t->d; j++)
+        sum += t->counts[j];
+    if (sum != t->K)
+        return;
+    if (now >= t->st->window - 1) {
+        hm_packet_t g = {.msg = -4, .tag = TAG_GO};
+        hm_shout(t->n, (UINT64_C(1) << t->d) - 1, &g);
+        t->obs->go_slot = now;
+        hm_log(t->n, "the roots hold K = %lld packets: go", (long long)t->K);
+    } else {
+        *wake = t->st->window - 1;
+    }
+}
+
+static void three_phase(tp_node_t *t)
+{
+    const hma_st_state_t *st = t->st;
+    hm_node_t *n = t->n;
+    int64_t a = st->a[t->x], r = -1, t2 = 0;
+    if (phase1(t, a, &r, &t2) != HM_OK || phase2(t, a, r, t2) != HM_OK)
+        return;
     for (;;) {
         if (read_slot(t) != HM_OK)
             return;
         int64_t now = hm_now(n), wake = -1;
-
-        /* Randomized-window: phase 2 ends at the window for every node; what has not
-         * reached its root by then is lost. */
-        if (st->variant == HM_ST_RANDOM_FIXED && now >= st->window && hm_portq_size(&t->q)) {
-            t->obs->dropped += (int64_t)hm_portq_size(&t->q);
-            hm_portq_free(&t->q);
-            if (hm_portq_init(&t->q, d) != HM_OK) {
-                hm_fail(n, "out of memory");
-                return;
-            }
-        }
-
+        if (window_drop(t, now) != 0)
+            return;
         /* The roots decide when phase 3 starts. */
-        if (t->root && !t->started) {
-            if (st->variant == HM_ST_RANDOM_FIXED) {
-                if (now >= st->window)
-                    t->started = 1;
-                else
-                    wake = st->window;
-            } else if (st->variant == HM_ST_RANDOMIZED) {
-                if (t->go >= 0)
-                    t->started = 1;
-                else if (t->reported != t->nheld) {
-                    hm_packet_t c = {
-                        .msg = -3, .value = t->nheld, .tag = TAG_COUNT, .aux = t->root};
-                    hm_send(n, t->root - 1, &c);
-                    t->reported = t->nheld;
-                }
-            } else if (t->K >= 0) {
-                int64_t due = t2 + ceil_div(t->K, d) + d - 1;
-                if (now >= due && t->nheld >= hm_st_tree_load(t->K, t->root, d)) {
-                    t->started = 1;
-                    t->obs->overrun = now > due;
-                } else if (now < due) {
-                    wake = due;
-                }
-            }
-            if (t->started) {
-                t->obs->root_start = now;
-                hm_log(n, "phase 3: root e_%d broadcasts its %lld packets", t->root,
-                       (long long)t->nheld);
-            }
-        }
+        if (t->root && !t->started)
+            root_decide(t, now, t2, &wake);
         if (t->started && !t->term_sent)
             root_emit(t);
-
-        /* Node 0, randomized: go once the roots hold K packets, not before the end of
-         * the window. */
-        if (t->counts && t->obs->go_slot < 0) {
-            int64_t sum = 0;
-            for (int j = 1; j <= d; j++)
-                sum += t->counts[j];
-            if (sum == t->K) {
-                if (now >= st->window - 1) {
-                    hm_packet_t g = {.msg = -4, .tag = TAG_GO};
-                    hm_shout(n, (UINT64_C(1) << d) - 1, &g);
-                    t->obs->go_slot = now;
-                    hm_log(n, "the roots hold K = %lld packets: go", (long long)t->K);
-                } else {
-                    wake = st->window - 1;
-                }
-            }
-        }
-
-        if (hm_portq_send(&t->q, n, st->cap) < 0)
+        if (t->counts && t->obs->go_slot < 0)
+            go_check(t, now, &wake);
+        if (hma_portq_send(&t->q, n, st->cap) < 0)
             return;
-        if (t->terms == d && hm_portq_size(&t->q) == 0)
+        if (t->terms == t->d && hma_portq_size(&t->q) == 0)
             return;
         int rc;
-        if (hm_portq_size(&t->q) > 0 || (t->started && !t->term_sent) || wake == now + 1)
+        if (hma_portq_size(&t->q) > 0 || (t->started && !t->term_sent) || wake == now + 1)
             rc = hm_next_slot(n);
         else
             rc = hm_wait_packet_until(n, NULL, wake > now ? wake : -1);
@@ -368,32 +396,32 @@ static void three_phase(tp_node_t *t)
     }
 }
 
-void hm_st_three_phase_node(hm_node_t *n, void *state)
+void hma_st_three_phase_node(hm_node_t *n, void *state)
 {
-    const hm_st_state_t *st = state;
+    const hma_st_state_t *st = state;
     tp_node_t t = {0};
     t.st = st;
     t.n = n;
     t.x = (uint32_t)hm_id(n);
-    t.obs = hm_st_obs_open(n);
+    t.obs = hma_st_obs_open(n);
     t.d = st->d;
     t.root = (t.x != 0 && (t.x & (t.x - 1)) == 0) ? __builtin_ctz(t.x) + 1 : 0;
     t.K = -1;
     t.go = -1;
     t.reported = 0;
-    t.limit = st->variant == HM_ST_RANDOM_FIXED ? ceil_div((int64_t)st->c_star * st->K, st->d)
-                                                : INT64_MAX;
-    if (hm_portq_init(&t.q, st->d) != HM_OK) {
+    t.limit = st->variant == HMA_ST_RANDOM_FIXED ? ceil_div((int64_t)st->c_star * st->K, st->d)
+                                                 : INT64_MAX;
+    if (hma_portq_init(&t.q, st->d) != HM_OK) {
         hm_fail(n, "out of memory");
         return;
     }
-    if (st->variant == HM_ST_RANDOMIZED && t.x == 0)
+    if (st->variant == HMA_ST_RANDOMIZED && t.x == 0)
         t.counts = calloc((size_t)st->d + 1, sizeof *t.counts);
-    if (st->variant != HM_ST_RANDOMIZED || t.x != 0 || t.counts)
+    if (st->variant != HMA_ST_RANDOMIZED || t.x != 0 || t.counts)
         three_phase(&t);
     else
         hm_fail(n, "out of memory");
-    hm_portq_free(&t.q);
+    hma_portq_free(&t.q);
     free(t.held);
     free(t.counts);
 }
@@ -406,7 +434,7 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int hm_st_check_delivery(hm_report_t *r, const hm_st_state_t *st, char *why, size_t len)
+int hma_st_check_delivery(hm_report_t *r, const hma_st_state_t *st, char *why, size_t len)
 {
     int64_t *v = malloc((st->K > 0 ? (size_t)st->K : 1) * sizeof *v);
     if (!v) {
@@ -443,14 +471,14 @@ int hm_st_check_delivery(hm_report_t *r, const hm_st_state_t *st, char *why, siz
     return ok;
 }
 
-int64_t hm_st_lower_bound(int d, int64_t K)
+int64_t hma_st_lower_bound(int d, int64_t K)
 {
     int64_t p = INT64_C(1) << d;
     int64_t load = d > 0 ? ceil_div((p - 1) * K, (int64_t)d * p) : 0;
     return load > d ? load : d;
 }
 
-void hm_st_report_common(hm_report_t *r, const hm_st_state_t *st)
+void hma_st_report_common(hm_report_t *r, const hma_st_state_t *st)
 {
     json_t *src = json_array();
     for (int x = 0; x < st->p; x++)
@@ -460,23 +488,18 @@ void hm_st_report_common(hm_report_t *r, const hm_st_state_t *st)
     json_object_set_new(r->extra, "packets", json_integer(st->packets));
     json_object_set_new(r->extra, "sources", src);
     r->lower_expr = "max(d,ceil((p-1)K/(d*p)))";
-    r->lower = hm_st_lower_bound(st->d, st->K);
+    r->lower = hma_st_lower_bound(st->d, st->K);
 }
 
-void hm_st_three_phase_verify(hm_report_t *r)
+/* The roots' view: N_j, when phase 2 really ended, when phase 3 began (r->extra "N",
+ * "max_N", "phases"). Returns max N_j; *overrun when a root started late. */
+static int64_t roots_view(hm_report_t *r, const hma_st_state_t *st, int *overrun)
 {
-    const hm_st_state_t *st = r->state;
     int d = st->d;
-    char why[256];
-    int ok = hm_st_check_delivery(r, st, why, sizeof why);
-    hm_st_report_common(r, st);
-
-    /* The roots' view: N_j, when phase 2 really ended, when phase 3 began. */
     json_t *nj = json_array();
-    int64_t maxn = 0, last = -1, start = -1, t2 = st->variant == HM_ST_PREFIX ? 2 * d + 1 : 0;
-    int overrun = 0, within = 1;
+    int64_t maxn = 0, last = -1, start = -1, t2 = st->variant == HMA_ST_PREFIX ? 2 * d + 1 : 0;
     for (int j = 1; j <= d; j++) {
-        const hm_st_obs_t *o = hm_st_obs(r, hm_st_root(j));
+        const hma_st_obs_t *o = hma_st_obs(r, hma_st_root(j));
         json_array_append_new(nj, json_integer(o->root_count));
         if (o->root_count > maxn)
             maxn = o->root_count;
@@ -484,87 +507,121 @@ void hm_st_three_phase_verify(hm_report_t *r)
             last = o->root_last;
         if (start < 0 || (o->root_start >= 0 && o->root_start < start))
             start = o->root_start;
-        overrun |= o->overrun;
+        *overrun |= o->overrun;
     }
     json_object_set_new(r->extra, "N", nj);
     json_object_set_new(r->extra, "max_N", json_integer(maxn));
 
     json_t *ph = json_object();
-    if (st->variant == HM_ST_PREFIX)
+    if (st->variant == HMA_ST_PREFIX)
         json_object_set_new(ph, "prefix", json_integer(t2));
     json_object_set_new(ph, "routing", json_integer(start - t2));
     json_object_set_new(ph, "routing_last_arrival", json_integer(last < 0 ? 0 : last - t2 + 1));
     json_object_set_new(ph, "broadcast", json_integer(r->completion_slots - start));
     json_object_set_new(r->extra, "phases", ph);
+    return maxn;
+}
 
-    int64_t q = (st->K + d - 1) / d;
-    if (st->variant == HM_ST_PREFIX) {
-        r->bound_expr = "2ceil(K/d)+4d";
-        r->bound = 2 * q + 4 * d;
-        if (hm_st_obs(r, 0)->prefix_total != st->K) {
+/* Prefix: the bound, and the parallel prefix's K and ranks. */
+static int verify_prefix(hm_report_t *r, const hma_st_state_t *st, int ok, char *why, size_t len)
+{
+    int d = st->d;
+    r->bound_expr = "2ceil(K/d)+4d";
+    r->bound = 2 * ((st->K + d - 1) / d) + 4 * d;
+    if (hma_st_obs(r, 0)->prefix_total != st->K) {
+        ok = 0;
+        snprintf(why, len, "the parallel prefix gave K = %lld instead of %lld",
+                 (long long)hma_st_obs(r, 0)->prefix_total, (long long)st->K);
+    }
+    for (int x = 0; x < st->p && ok; x++)
+        if (hma_st_obs(r, x)->rank != st->rank[x]) {
             ok = 0;
-            snprintf(why, sizeof why, "the parallel prefix gave K = %lld instead of %lld",
-                     (long long)hm_st_obs(r, 0)->prefix_total, (long long)st->K);
+            snprintf(why, len,
+                     "the parallel prefix gave node %d rank %lld instead "
+                     "of %lld",
+                     x, (long long)hma_st_obs(r, x)->rank, (long long)st->rank[x]);
         }
-        for (int x = 0; x < st->p && ok; x++)
-            if (hm_st_obs(r, x)->rank != st->rank[x]) {
-                ok = 0;
-                snprintf(why, sizeof why,
-                         "the parallel prefix gave node %d rank %lld instead "
-                         "of %lld",
-                         x, (long long)hm_st_obs(r, x)->rank, (long long)st->rank[x]);
-            }
-    } else if (st->variant == HM_ST_MULTINODE) {
+    return ok;
+}
+
+/* Randomized-window: correct if and only if every N_j fits the window. */
+static int verify_window(hm_report_t *r, const hma_st_state_t *st, int64_t maxn, int ok, char *why,
+                         size_t len)
+{
+    int d = st->d;
+    int64_t w = ceil_div((int64_t)st->c_star * st->K, d), emitted = 0, dropped = 0;
+    r->bound_expr = "2ceil(C*K/d)+2d-1";
+    r->bound = 2 * w + 2 * d - 1;
+    for (int j = 1; j <= d; j++)
+        emitted += hma_st_obs(r, hma_st_root(j))->emitted;
+    for (int x = 0; x < st->p; x++)
+        dropped += hma_st_obs(r, x)->dropped;
+    int within = maxn <= w;
+    json_object_set_new(r->extra, "c_star", json_integer(st->c_star));
+    json_object_set_new(r->extra, "window", json_integer(st->window));
+    json_object_set_new(r->extra, "within_window", json_boolean(within));
+    json_object_set_new(r->extra, "lost", json_integer(st->K - emitted));
+    json_object_set_new(r->extra, "dropped_in_routing", json_integer(dropped));
+    json_object_set_new(r->extra, "succeeded", json_boolean(ok));
+    /* The paper: the algorithm is correct if and only if every N_j fits the
+     * window (phase 2 delivers N_j packets within N_j + d - 1 slots). */
+    if (ok != within) {
+        ok = 0;
+        snprintf(why, len, "max N_j = %lld %s ceil(C*K/d) = %lld but %lld packets were lost",
+                 (long long)maxn, within ? "<=" : ">", (long long)w, (long long)(st->K - emitted));
+    } else if (!ok) {
+        snprintf(why, len,
+                 "max N_j = %lld > ceil(C*K/d) = %lld: the fixed window was too short and "
+                 "%lld of the %lld packets were lost (the paper: correct with high "
+                 "probability only)",
+                 (long long)maxn, (long long)w, (long long)(st->K - emitted), (long long)st->K);
+    }
+    return ok;
+}
+
+/* Randomized: the bound of this draw. */
+static void verify_randomized(hm_report_t *r, const hma_st_state_t *st, int64_t maxn, int ok,
+                              char *why, size_t len)
+{
+    int d = st->d;
+    int64_t w = ceil_div((int64_t)st->c_star * st->K, d);
+    /* Within the window: every root held its packets in time for the go at the
+     * window's end, and max N_j <= ceil(C* K/d) so phase 3 fits its C* K/d + d. */
+    int fallback = hma_st_obs(r, 0)->go_slot > st->window - 1;
+    int within = !fallback && maxn <= w;
+    /* The bound of this draw (see the header): the paper's window bound when the
+     * draw fits it, else what the per-phase pipelining argument guarantees. */
+    r->bound_expr = within ? "2ceil(C*K/d)+2d+1" : "2max(ceil(C*K/d),max_N)+2d+1";
+    r->bound = 2 * (maxn > w ? maxn : w) + 2 * d + 1;
+    json_object_set_new(r->extra, "c_star", json_integer(st->c_star));
+    json_object_set_new(r->extra, "window", json_integer(st->window));
+    json_object_set_new(r->extra, "within_window", json_boolean(within));
+    json_object_set_new(r->extra, "fallback", json_boolean(fallback));
+    if (ok && !within)
+        snprintf(why + strlen(why), len - strlen(why),
+                 "; outside the C*K/d window (max N_j = %lld, fallback %s): the paper's "
+                 "window bound holds with high probability only",
+                 (long long)maxn, fallback ? "used" : "not needed");
+}
+
+void hma_st_three_phase_verify(hm_report_t *r)
+{
+    const hma_st_state_t *st = r->state;
+    int d = st->d;
+    char why[256];
+    int ok = hma_st_check_delivery(r, st, why, sizeof why);
+    hma_st_report_common(r, st);
+    int overrun = 0;
+    int64_t maxn = roots_view(r, st, &overrun);
+    if (st->variant == HMA_ST_PREFIX) {
+        ok = verify_prefix(r, st, ok, why, sizeof why);
+    } else if (st->variant == HMA_ST_MULTINODE) {
         r->bound_expr = "2ceil(2^d/d)+2d-1";
-        r->bound = 2 * q + 2 * d - 1;
-    } else if (st->variant == HM_ST_RANDOM_FIXED) {
-        int64_t w = ceil_div((int64_t)st->c_star * st->K, d), emitted = 0, dropped = 0;
-        r->bound_expr = "2ceil(C*K/d)+2d-1";
-        r->bound = 2 * w + 2 * d - 1;
-        for (int j = 1; j <= d; j++)
-            emitted += hm_st_obs(r, hm_st_root(j))->emitted;
-        for (int x = 0; x < st->p; x++)
-            dropped += hm_st_obs(r, x)->dropped;
-        within = maxn <= w;
-        json_object_set_new(r->extra, "c_star", json_integer(st->c_star));
-        json_object_set_new(r->extra, "window", json_integer(st->window));
-        json_object_set_new(r->extra, "within_window", json_boolean(within));
-        json_object_set_new(r->extra, "lost", json_integer(st->K - emitted));
-        json_object_set_new(r->extra, "dropped_in_routing", json_integer(dropped));
-        json_object_set_new(r->extra, "succeeded", json_boolean(ok));
-        /* The paper: the algorithm is correct if and only if every N_j fits the
-         * window (phase 2 delivers N_j packets within N_j + d - 1 slots). */
-        if (ok != within) {
-            ok = 0;
-            snprintf(
-                why, sizeof why, "max N_j = %lld %s ceil(C*K/d) = %lld but %lld packets were lost",
-                (long long)maxn, within ? "<=" : ">", (long long)w, (long long)(st->K - emitted));
-        } else if (!ok) {
-            snprintf(why, sizeof why,
-                     "max N_j = %lld > ceil(C*K/d) = %lld: the fixed window was too short and "
-                     "%lld of the %lld packets were lost (the paper: correct with high "
-                     "probability only)",
-                     (long long)maxn, (long long)w, (long long)(st->K - emitted), (long long)st->K);
-        }
+        r->bound = 2 * ((st->K + d - 1) / d) + 2 * d - 1;
+    } else if (st->variant == HMA_ST_RANDOM_FIXED) {
+        ok = verify_window(r, st, maxn, ok, why, sizeof why);
     } else {
-        int64_t w = ceil_div((int64_t)st->c_star * st->K, d);
-        /* Within the window: every root held its packets in time for the go at the
-         * window's end, and max N_j <= ceil(C* K/d) so phase 3 fits its C* K/d + d. */
-        int fallback = hm_st_obs(r, 0)->go_slot > st->window - 1;
-        within = !fallback && maxn <= w;
-        /* The bound of this draw (see the header): the paper's window bound when the
-         * draw fits it, else what the per-phase pipelining argument guarantees. */
-        r->bound_expr = within ? "2ceil(C*K/d)+2d+1" : "2max(ceil(C*K/d),max_N)+2d+1";
-        r->bound = 2 * (maxn > w ? maxn : w) + 2 * d + 1;
-        json_object_set_new(r->extra, "c_star", json_integer(st->c_star));
-        json_object_set_new(r->extra, "window", json_integer(st->window));
-        json_object_set_new(r->extra, "within_window", json_boolean(within));
-        json_object_set_new(r->extra, "fallback", json_boolean(fallback));
-        if (ok && !within)
-            snprintf(why + strlen(why), sizeof why - strlen(why),
-                     "; outside the C*K/d window (max N_j = %lld, fallback %s): the paper's "
-                     "window bound holds with high probability only",
-                     (long long)maxn, fallback ? "used" : "not needed");
+        verify_randomized(r, st, maxn, ok, why, sizeof why);
     }
     if (ok && overrun) {
         ok = 0;

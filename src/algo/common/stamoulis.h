@@ -4,11 +4,11 @@
  * Tsitsiklis section 3.2 as a node program, and the checks run after the run.
  *
  * The state is built by setup and only read by the nodes. What each node observes
- * (hm_st_obs_t) goes into its own output area (hm_out; the descriptors declare
- * out_size = sizeof(hm_st_obs_t)), and verify reads it with hm_st_obs.
+ * (hma_st_obs_t) goes into its own output area (hm_out; the descriptors declare
+ * out_size = sizeof(hma_st_obs_t)), and verify reads it with hma_st_obs.
  */
-#ifndef HM_ALGO_STAMOULIS_H
-#define HM_ALGO_STAMOULIS_H
+#ifndef HMA_ALGO_STAMOULIS_H
+#define HMA_ALGO_STAMOULIS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -16,17 +16,17 @@
 #include "hypemu.h"
 
 typedef enum {
-    HM_ST_PREFIX,       /* 3.2: parallel prefix, routing to the roots, broadcasts */
-    HM_ST_RANDOMIZED,   /* 3.2, last paragraphs: random roots, no prefix phase */
-    HM_ST_RANDOM_FIXED, /* 3.2, the same with fixed windows (correct w.h.p. only) */
-    HM_ST_MULTINODE,    /* 3.2 with K = 2^d: r_x = 2^d - x known, no prefix phase */
-    HM_ST_SAME_ORDER,   /* 3.3.1 */
-    HM_ST_PRIORITY,     /* 3.3.2 */
-    HM_ST_RANK_ROTATED, /* 3.3.3 */
-} hm_st_variant_t;
+    HMA_ST_PREFIX,       /* 3.2: parallel prefix, routing to the roots, broadcasts */
+    HMA_ST_RANDOMIZED,   /* 3.2, last paragraphs: random roots, no prefix phase */
+    HMA_ST_RANDOM_FIXED, /* 3.2, the same with fixed windows (correct w.h.p. only) */
+    HMA_ST_MULTINODE,    /* 3.2 with K = 2^d: r_x = 2^d - x known, no prefix phase */
+    HMA_ST_SAME_ORDER,   /* 3.3.1 */
+    HMA_ST_PRIORITY,     /* 3.3.2 */
+    HMA_ST_RANK_ROTATED, /* 3.3.3 */
+} hma_st_variant_t;
 
 /* What one node saw: its output area (hm_out), written by that node only. */
-typedef struct hm_st_obs_s {
+typedef struct hma_st_obs_s {
     int64_t root_count;   /* root e_j: packets it received for T^(j) (N_j) */
     int64_t root_last;    /* root e_j: slot of the last one, -1 if none */
     int64_t root_start;   /* root e_j: slot of its first phase-3 emission */
@@ -37,11 +37,11 @@ typedef struct hm_st_obs_s {
     int64_t emitted;      /* root e_j: data packets it broadcast in phase 3 */
     int64_t dropped;      /* randomized-window: routing packets dropped at the end of
                              phase 2 */
-} hm_st_obs_t;
+} hma_st_obs_t;
 
-typedef struct hm_st_state_s {
+typedef struct hma_st_state_s {
     int d, p, cap;
-    hm_st_variant_t variant;
+    hma_st_variant_t variant;
     int packets;      /* packets per broadcasting node */
     int64_t K;        /* total number of packets */
     int *a;           /* a[x]: packets of node x (0 or packets) */
@@ -52,44 +52,44 @@ typedef struct hm_st_state_s {
     int64_t window;   /* randomized: slot at which phase 3 starts when every N_j fits
                          the window; randomized-window: length of phase 2 */
     uint64_t seed;
-} hm_st_state_t;
+} hma_st_state_t;
 
 /* The calling node's observations, set to "nothing seen" (-1): call it once. */
-hm_st_obs_t *hm_st_obs_open(hm_node_t *n);
+hma_st_obs_t *hma_st_obs_open(hm_node_t *n);
 
 /* Node x's observations after the run (verify). */
-static inline const hm_st_obs_t *hm_st_obs(const hm_report_t *r, int x)
+static inline const hma_st_obs_t *hma_st_obs(const hm_report_t *r, int x)
 {
-    return (const hm_st_obs_t *)hm_report_out(r, x);
+    return (const hma_st_obs_t *)hm_report_out(r, x);
 }
 
 /* The identifier of node x's m-th packet (m = 1..packets). */
-static inline int64_t hm_st_packet_id(const hm_st_state_t *st, int x, int m)
+static inline int64_t hma_st_packet_id(const hma_st_state_t *st, int x, int m)
 {
     return (int64_t)x * st->packets + m - 1;
 }
 
 /* A state for the machine with a[x] packets at node x (a is copied). NULL on
  * allocation failure. */
-hm_st_state_t *hm_st_state_new(const hm_machine_info_t *mi, hm_st_variant_t variant, const int *a,
-                               int packets);
-void hm_st_state_free(void *state);
+hma_st_state_t *hma_st_state_new(const hm_machine_info_t *mi, hma_st_variant_t variant,
+                                 const int *a, int packets);
+void hma_st_state_free(void *state);
 
 /* Section 3.2 (variants prefix, randomized, randomized-window, multinode) as a node
  * program. */
-void hm_st_three_phase_node(hm_node_t *n, void *state);
+void hma_st_three_phase_node(hm_node_t *n, void *state);
 
 /* Section 3.2's report: delivery, bound, phases, N_j (and the randomized window). */
-void hm_st_three_phase_verify(hm_report_t *r);
+void hma_st_three_phase_verify(hm_report_t *r);
 
 /* Did every node store every packet identifier exactly once? 1 if so; otherwise 0
  * and a sentence in why. */
-int hm_st_check_delivery(hm_report_t *r, const hm_st_state_t *st, char *why, size_t len);
+int hma_st_check_delivery(hm_report_t *r, const hma_st_state_t *st, char *why, size_t len);
 
 /* Lower bound of section 3.1: max(d, ceil((2^d - 1) K / (d 2^d))). */
-int64_t hm_st_lower_bound(int d, int64_t K);
+int64_t hma_st_lower_bound(int d, int64_t K);
 
 /* Fill the summary keys every variant reports (K, sources, packets). */
-void hm_st_report_common(hm_report_t *r, const hm_st_state_t *st);
+void hma_st_report_common(hm_report_t *r, const hma_st_state_t *st);
 
 #endif

@@ -17,7 +17,7 @@ static int last_position(int d, uint32_t root, int first, uint32_t u)
     return last;
 }
 
-uint64_t hm_cut_children(int d, uint32_t root, int first, uint32_t u)
+uint64_t hma_cut_children(int d, uint32_t root, int first, uint32_t u)
 {
     uint64_t mask = 0;
     for (int pos = last_position(d, root, first, u) + 1; pos < d; pos++)
@@ -25,7 +25,7 @@ uint64_t hm_cut_children(int d, uint32_t root, int first, uint32_t u)
     return mask;
 }
 
-int hm_cut_parent_port(int d, uint32_t root, int first, uint32_t u)
+int hma_cut_parent_port(int d, uint32_t root, int first, uint32_t u)
 {
     int last = last_position(d, root, first, u);
     return last < 0 ? -1 : (last + first) % d;

@@ -9,29 +9,29 @@
  * R^r rotates node numbers left by r bits, so dimension j of SBT(0) becomes dimension
  * (j + r) mod d of R^r(SBT(x)).
  */
-#ifndef HM_ALGO_TREES_H
-#define HM_ALGO_TREES_H
+#ifndef HMA_ALGO_TREES_H
+#define HMA_ALGO_TREES_H
 
 #include <stdint.h>
 
 /* Left rotation of the d-bit number x by r (R^r), and its inverse. */
-uint32_t hm_rotl(uint32_t x, int r, int d);
-uint32_t hm_rotr(uint32_t x, int r, int d);
+uint32_t hma_rotl(uint32_t x, int r, int d);
+uint32_t hma_rotr(uint32_t x, int r, int d);
 
 /* Ports (dimensions) of u's children in root XOR R^rot(SBT(0)) on Q_d, as a mask. */
-uint64_t hm_sbt_children(int d, uint32_t root, int rot, uint32_t u);
+uint64_t hma_sbt_children(int d, uint32_t root, int rot, uint32_t u);
 
 /* Port leading to u's father, -1 for the root. */
-int hm_sbt_parent_port(int d, uint32_t root, int rot, uint32_t u);
+int hma_sbt_parent_port(int d, uint32_t root, int rot, uint32_t u);
 
 /* The i-th element (from 0) of the binary reflected Gray code. */
-static inline uint32_t hm_gray(uint32_t i)
+static inline uint32_t hma_gray(uint32_t i)
 {
     return i ^ (i >> 1);
 }
 
 /* The dimension in which the i-th and (i+1)-th Gray code words differ, cyclically
  * over 2^d words (the last and the first differ in dimension d - 1). */
-int hm_gray_step_dim(uint32_t i, int d);
+int hma_gray_step_dim(uint32_t i, int d);
 
 #endif

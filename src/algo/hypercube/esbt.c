@@ -147,7 +147,7 @@ static int classes_build(classes_t *c, int d, int p)
             uint32_t y = t;
             do {
                 seen[y] = 1;
-                y = hm_rotl(y, 1, d);
+                y = hma_rotl(y, 1, d);
                 q++;
             } while (y != t);
             c->rep[c->n] = t;
@@ -167,10 +167,10 @@ static int classes_build(classes_t *c, int d, int p)
 static int run_fits(const esbt_t *e, const classes_t *c, int ci, int r, int32_t n)
 {
     int d = e->d, b = (int)((n - 1) % d);
-    uint32_t y = hm_rotl(c->rep[ci], r, d);
+    uint32_t y = hma_rotl(c->rep[ci], r, d);
     if (!(y >> b & 1))
         return 0;
-    for (int i = 0; i < c->len[ci]; i++, y = hm_rotl(y, 1, d)) {
+    for (int i = 0; i < c->len[ci]; i++, y = hma_rotl(y, 1, d)) {
         uint32_t par = y ^ (1u << ((b + i) % d));
         if (step_of(e, e->pos[par]) >= step_of(e, n + i))
             return 0;
@@ -181,8 +181,8 @@ static int run_fits(const esbt_t *e, const classes_t *c, int ci, int r, int32_t 
 static void run_place(esbt_t *e, const classes_t *c, int ci, int r, int32_t n)
 {
     int d = e->d, b = (int)((n - 1) % d);
-    uint32_t y = hm_rotl(c->rep[ci], r, d);
-    for (int i = 0; i < c->len[ci]; i++, y = hm_rotl(y, 1, d)) {
+    uint32_t y = hma_rotl(c->rep[ci], r, d);
+    for (int i = 0; i < c->len[ci]; i++, y = hma_rotl(y, 1, d)) {
         int bit = (b + i) % d;
         e->order[n + i] = y;
         e->pos[y] = n + i;
@@ -265,7 +265,7 @@ static int build_literal(esbt_t *e)
     int32_t n = 1;
     for (int ci = 0; ci < c.n; ci++) {
         uint32_t y = c.rep[ci];
-        for (int i = 0; i < c.len[ci]; i++, y = hm_rotl(y, 1, d), n++) {
+        for (int i = 0; i < c.len[ci]; i++, y = hma_rotl(y, 1, d), n++) {
             int mt = 1 + (int)((n - 1) % d); /* the notes' m(t), bit m(t) from the right */
             uint32_t par = y ^ (1u << (mt - 1));
             if (y == (uint32_t)e->p - 1 && mt == d && d >= 2)

@@ -35,7 +35,7 @@ static int stamoulis_setup(hm_setup_t *s)
         return -1;
     for (int x = 0; x < mi->nodes; x++)
         a[x] = 1;
-    s->state = hm_st_state_new(mi, HM_ST_MULTINODE, a, 1);
+    s->state = hma_st_state_new(mi, HMA_ST_MULTINODE, a, 1);
     free(a);
     return s->state ? 0 : -1;
 }
@@ -43,8 +43,8 @@ static int stamoulis_setup(hm_setup_t *s)
 /* The variants: one row each, the only list of them. --list shows the names (the
  * "variant" parameter's choices); setup picks the row's functions. */
 #define MNB_VARIANT_MAP(XX)                                                                        \
-    XX(STAMOULIS, "stamoulis", stamoulis_setup, hm_st_three_phase_node, hm_st_three_phase_verify,  \
-       hm_st_state_free)                                                                           \
+    XX(STAMOULIS, "stamoulis", stamoulis_setup, hma_st_three_phase_node,                           \
+       hma_st_three_phase_verify, hma_st_state_free)                                               \
     XX(ESBT, "esbt", hm_esbt_setup, hm_esbt_node, hm_esbt_verify, hm_esbt_teardown)
 
 enum { MNB_VARIANT_MAP(HM_ENUM_ID) };
@@ -144,5 +144,5 @@ const hm_algorithm_t hm_algo_multinode_broadcast = {
     .node_main = mnb_node,
     .verify = mnb_verify,
     .teardown = mnb_teardown,
-    .out_size = sizeof(hm_st_obs_t), /* the stamoulis variant's observations */
+    .out_size = sizeof(hma_st_obs_t), /* the stamoulis variant's observations */
 };

@@ -64,7 +64,7 @@ static void sbt_node(hm_node_t *n, void *state)
         return;
     hm_store(n, p.value);
 
-    uint64_t children = hm_sbt_children(st->d, st->root, st->rot, me);
+    uint64_t children = hma_sbt_children(st->d, st->root, st->rot, me);
     if (!children)
         return;
     if (!st->one_port) {

@@ -58,12 +58,12 @@ enum { K_ANY, K_TWO, K_DIM };
 /* The variants of section 3, the only list of them: name, the state's variant, the K
  * it needs. */
 #define SIM_VARIANT_MAP(XX)                                                                        \
-    XX(SIM_PREFIX, "prefix", HM_ST_PREFIX, K_ANY)                                                  \
-    XX(SIM_RANDOMIZED, "randomized", HM_ST_RANDOMIZED, K_ANY)                                      \
-    XX(SIM_RANDOMIZED_WINDOW, "randomized-window", HM_ST_RANDOM_FIXED, K_ANY)                      \
-    XX(SIM_SAME_ORDER, "same-order", HM_ST_SAME_ORDER, K_ANY)                                      \
-    XX(SIM_PRIORITY, "priority", HM_ST_PRIORITY, K_TWO)                                            \
-    XX(SIM_RANK_ROTATED, "rank-rotated", HM_ST_RANK_ROTATED, K_DIM)
+    XX(SIM_PREFIX, "prefix", HMA_ST_PREFIX, K_ANY)                                                 \
+    XX(SIM_RANDOMIZED, "randomized", HMA_ST_RANDOMIZED, K_ANY)                                     \
+    XX(SIM_RANDOMIZED_WINDOW, "randomized-window", HMA_ST_RANDOM_FIXED, K_ANY)                     \
+    XX(SIM_SAME_ORDER, "same-order", HMA_ST_SAME_ORDER, K_ANY)                                     \
+    XX(SIM_PRIORITY, "priority", HMA_ST_PRIORITY, K_TWO)                                           \
+    XX(SIM_RANK_ROTATED, "rank-rotated", HMA_ST_RANK_ROTATED, K_DIM)
 
 #define SIM_RANKS_MAP(XX)                                                                          \
     XX(RANKS_KNOWN, "known")                                                                       \
@@ -75,7 +75,7 @@ static const char *const sim_variant_names[] = {SIM_VARIANT_MAP(HM_ENUM_NAME) NU
 static const char *const sim_ranks_names[] = {SIM_RANKS_MAP(HM_ENUM_NAME) NULL};
 
 static const struct {
-    hm_st_variant_t v;
+    hma_st_variant_t v;
     int needs_k;
 } sim_variants[] = {
 #define XX(id, name, v, k) {v, k},
@@ -150,10 +150,10 @@ static int read_sources(hm_setup_t *s, int p, int64_t k, int *a, int64_t packets
         return -1;
     for (int x = 0; x < p; x++)
         perm[x] = x;
-    hm_rng_t rng;
-    hm_rng_seed(&rng, s->machine->seed ^ UINT64_C(0x5157a11c0de5));
+    hma_rng_t rng;
+    hma_rng_seed(&rng, s->machine->seed ^ UINT64_C(0x5157a11c0de5));
     for (int64_t i = 0; i < k; i++) {
-        int64_t j = i + (int64_t)hm_rng_below(&rng, (uint64_t)(p - i));
+        int64_t j = i + (int64_t)hma_rng_below(&rng, (uint64_t)(p - i));
         int t = perm[i];
         perm[i] = perm[j];
         perm[j] = t;
@@ -168,7 +168,7 @@ static int sim_setup(hm_setup_t *s)
     const hm_machine_info_t *mi = s->machine;
     int64_t packets = hm_param_get_int(s, "packets"), c_star = hm_param_get_int(s, "c_star");
     int row = hm_param_get_enum(s, "variant");
-    hm_st_variant_t v = sim_variants[row].v;
+    hma_st_variant_t v = sim_variants[row].v;
     int needs_k = sim_variants[row].needs_k;
     /* k: given, else 2 where the variant needs K = 2, else the spec's default (d). */
     int64_t k = !hm_param_is_set(s, "k") && needs_k == K_TWO ? 2 : hm_param_get_int(s, "k");
@@ -180,20 +180,20 @@ static int sim_setup(hm_setup_t *s)
         free(a);
         return -1;
     }
-    hm_st_state_t *st = hm_st_state_new(mi, v, a, (int)packets);
+    hma_st_state_t *st = hma_st_state_new(mi, v, a, (int)packets);
     free(a);
     if (!st)
         return -1;
     snprintf(found, sizeof found, "K = %lld packets", (long long)st->K);
     if (needs_k == K_TWO && (st->K != 2 || packets != 1)) {
-        hm_st_state_free(st);
+        hma_st_state_free(st);
         return hm_setup_fail(s, "variant", found,
                              "priority needs K = 2 distinct sources with one packet each");
     }
     if (needs_k == K_DIM && st->K != mi->dim) {
         char allowed[64];
         snprintf(allowed, sizeof allowed, "rank-rotated needs K = d = %d", mi->dim);
-        hm_st_state_free(st);
+        hma_st_state_free(st);
         return hm_setup_fail(s, "variant", found, allowed);
     }
     st->ranks_prefix = hm_param_get_enum(s, "ranks") == RANKS_PREFIX;
@@ -202,10 +202,10 @@ static int sim_setup(hm_setup_t *s)
      * which the roots' counts reach node 0 and its go comes back. Randomized-window:
      * the window alone. */
     st->window = (c_star * st->K + mi->dim - 1) / mi->dim + mi->dim + 1;
-    if (v == HM_ST_RANDOM_FIXED) {
+    if (v == HMA_ST_RANDOM_FIXED) {
         st->window -= 2;
         if (c_star < 1) {
-            hm_st_state_free(st);
+            hma_st_state_free(st);
             return hm_setup_fail(s, "c_star", "0 with variant randomized-window",
                                  "1..64 (a fixed window needs C* > 0; the paper takes C* > e)");
         }
@@ -219,19 +219,19 @@ static int sim_setup(hm_setup_t *s)
 /* Queue copies of p on the ports of this node's children in the increasing-order
  * completely unbalanced tree rooted at p's origin. Priority (3.3.2): the copy that
  * will reach the origin's antipode goes first. */
-static int flood(const hm_st_state_t *st, hm_portq_t *q, uint32_t z, const hm_packet_t *p)
+static int flood(const hma_st_state_t *st, hma_portq_t *q, uint32_t z, const hm_packet_t *p)
 {
     uint32_t origin = (uint32_t)p->origin, anti = origin ^ (uint32_t)(st->p - 1);
-    uint64_t children = hm_cut_children(st->d, origin, 0, z);
+    uint64_t children = hma_cut_children(st->d, origin, 0, z);
     for (int j = 0; j < st->d; j++) {
         if (!(children >> j & 1))
             continue;
         int key = 0;
-        if (st->variant == HM_ST_PRIORITY) {
+        if (st->variant == HMA_ST_PRIORITY) {
             uint32_t low = (UINT32_C(2) << j) - 1;
             key = ((z ^ anti) & low) == (UINT32_C(1) << j) ? 0 : 1;
         }
-        int rc = hm_portq_push(q, j, p, key);
+        int rc = hma_portq_push(q, j, p, key);
         if (rc != HM_OK)
             return rc;
     }
@@ -240,16 +240,16 @@ static int flood(const hm_st_state_t *st, hm_portq_t *q, uint32_t z, const hm_pa
 
 static void flood_node(hm_node_t *n, void *state)
 {
-    const hm_st_state_t *st = state;
+    const hma_st_state_t *st = state;
     uint32_t x = (uint32_t)hm_id(n);
     int64_t stored = 0;
-    hm_portq_t q;
-    if (hm_portq_init(&q, st->d) != HM_OK) {
+    hma_portq_t q;
+    if (hma_portq_init(&q, st->d) != HM_OK) {
         hm_fail(n, "out of memory");
         return;
     }
     for (int m = 1; m <= st->a[x]; m++) {
-        int64_t id = hm_st_packet_id(st, (int)x, m);
+        int64_t id = hma_st_packet_id(st, (int)x, m);
         hm_packet_t p = {.msg = (int32_t)id, .origin = (int32_t)x, .value = id};
         hm_store(n, id);
         stored++;
@@ -264,20 +264,20 @@ static void flood_node(hm_node_t *n, void *state)
             if (flood(st, &q, x, &pk) != HM_OK)
                 goto nomem;
         }
-        if (hm_portq_send(&q, n, st->cap) < 0)
+        if (hma_portq_send(&q, n, st->cap) < 0)
             goto out;
-        if (stored >= st->K && hm_portq_size(&q) == 0)
+        if (stored >= st->K && hma_portq_size(&q) == 0)
             break;
-        int rc = hm_portq_size(&q) > 0 ? hm_next_slot(n) : hm_wait_packet(n, NULL);
+        int rc = hma_portq_size(&q) > 0 ? hm_next_slot(n) : hm_wait_packet(n, NULL);
         if (rc == HM_EABORT)
             break;
     }
 out:
-    hm_portq_free(&q);
+    hma_portq_free(&q);
     return;
 nomem: /* flood fails only when a queue cannot grow */
     hm_fail(n, "out of memory");
-    hm_portq_free(&q);
+    hma_portq_free(&q);
 }
 
 /* ---- section 3.3.3: rank-rotated trees, K = d ------------------------------ */
@@ -286,16 +286,16 @@ enum { TAG_RANKS = 1 };
 
 static void rank_node(hm_node_t *n, void *state)
 {
-    const hm_st_state_t *st = state;
+    const hma_st_state_t *st = state;
     uint32_t x = (uint32_t)hm_id(n);
     int d = st->d;
     int64_t a = st->a[x], r = st->rank[x];
     if (st->ranks_prefix) {
         int64_t total;
-        if (hm_prefix_suffix(n, d, a, TAG_RANKS, &r, &total) != HM_OK)
+        if (hma_prefix_suffix(n, d, a, TAG_RANKS, &r, &total) != HM_OK)
             return;
     }
-    hm_st_obs_open(n)->rank = r;
+    hma_st_obs_open(n)->rank = r;
     if (a > 0)
         hm_log(n, "ranks %lld..%lld", (long long)(r - a + 1), (long long)r);
     int64_t t0 = hm_now(n);
@@ -304,7 +304,7 @@ static void rank_node(hm_node_t *n, void *state)
     int held = 0;
     for (int m = 1; m <= a; m++) {
         rank[held] = r - a + m;
-        id[held] = hm_st_packet_id(st, (int)x, m);
+        id[held] = hma_st_packet_id(st, (int)x, m);
         hm_store(n, id[held]);
         held++;
     }
@@ -332,40 +332,40 @@ static void rank_node(hm_node_t *n, void *state)
 
 static void sim_node(hm_node_t *n, void *state)
 {
-    const hm_st_state_t *st = state;
+    const hma_st_state_t *st = state;
     switch (st->variant) {
-    case HM_ST_SAME_ORDER:
-    case HM_ST_PRIORITY:
+    case HMA_ST_SAME_ORDER:
+    case HMA_ST_PRIORITY:
         flood_node(n, state);
         break;
-    case HM_ST_RANK_ROTATED:
+    case HMA_ST_RANK_ROTATED:
         rank_node(n, state);
         break;
     default:
-        hm_st_three_phase_node(n, state);
+        hma_st_three_phase_node(n, state);
         break;
     }
 }
 
 static void sim_verify(hm_report_t *r)
 {
-    const hm_st_state_t *st = r->state;
-    if (st->variant == HM_ST_PREFIX || st->variant == HM_ST_RANDOMIZED ||
-        st->variant == HM_ST_RANDOM_FIXED) {
-        hm_st_three_phase_verify(r);
+    const hma_st_state_t *st = r->state;
+    if (st->variant == HMA_ST_PREFIX || st->variant == HMA_ST_RANDOMIZED ||
+        st->variant == HMA_ST_RANDOM_FIXED) {
+        hma_st_three_phase_verify(r);
         return;
     }
     char why[200];
-    int ok = hm_st_check_delivery(r, st, why, sizeof why), exact = 1;
-    hm_st_report_common(r, st);
+    int ok = hma_st_check_delivery(r, st, why, sizeof why), exact = 1;
+    hma_st_report_common(r, st);
     int d = st->d;
     switch (st->variant) {
-    case HM_ST_SAME_ORDER:
+    case HMA_ST_SAME_ORDER:
         r->bound_expr = "d+K-1";
         r->bound = d + st->K - 1;
         exact = 0;
         break;
-    case HM_ST_PRIORITY:
+    case HMA_ST_PRIORITY:
         r->bound_expr = "d";
         r->bound = d;
         break;
@@ -379,10 +379,10 @@ static void sim_verify(hm_report_t *r)
             json_object_set_new(r->extra, "phases", ph);
         }
         for (int x = 0; x < st->p && ok; x++)
-            if (hm_st_obs(r, x)->rank != st->rank[x]) {
+            if (hma_st_obs(r, x)->rank != st->rank[x]) {
                 ok = 0;
                 snprintf(why, sizeof why, "node %d used rank %lld instead of %lld", x,
-                         (long long)hm_st_obs(r, x)->rank, (long long)st->rank[x]);
+                         (long long)hma_st_obs(r, x)->rank, (long long)st->rank[x]);
             }
         break;
     }
@@ -414,6 +414,6 @@ const hm_algorithm_t hm_algo_simultaneous_broadcast = {
     .setup = sim_setup,
     .node_main = sim_node,
     .verify = sim_verify,
-    .teardown = hm_st_state_free,
-    .out_size = sizeof(hm_st_obs_t),
+    .teardown = hma_st_state_free,
+    .out_size = sizeof(hma_st_obs_t),
 };

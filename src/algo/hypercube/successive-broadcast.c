@@ -116,10 +116,10 @@ static int succ_setup(hm_setup_t *s)
         return -1;
     }
     for (int j = 1; j <= st->p; j++) {
-        st->holder[j] = hm_gray((uint32_t)(j - 1));
+        st->holder[j] = hma_gray((uint32_t)(j - 1));
         st->index[st->holder[j]] = j;
         st->rot[j] =
-            st->variant == ROTATED && st->d > 0 ? hm_gray_step_dim((uint32_t)(j - 1), st->d) : 0;
+            st->variant == ROTATED && st->d > 0 ? hma_gray_step_dim((uint32_t)(j - 1), st->d) : 0;
     }
     s->state = st;
     return 0;
@@ -129,7 +129,7 @@ static int succ_setup(hm_setup_t *s)
  * j (i = j but in section 1's model, where mu_i uses its holder x^(j)'s tree). */
 static void emit(hm_node_t *n, const succ_state_t *st, int j, int64_t i)
 {
-    uint64_t children = hm_sbt_children(st->d, st->holder[j], st->rot[j], (uint32_t)hm_id(n));
+    uint64_t children = hma_sbt_children(st->d, st->holder[j], st->rot[j], (uint32_t)hm_id(n));
     if (!children)
         return;
     hm_packet_t p = {.msg = (int32_t)i, .origin = (int32_t)st->holder[j], .value = i};

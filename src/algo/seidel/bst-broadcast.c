@@ -33,11 +33,11 @@
 #include "../common/seidel.h"
 
 static const hm_param_spec_t bst_specs[] = {
-    HM_SEIDEL_SPECS_COMMON,
+    HMA_SEIDEL_SPECS_COMMON,
     {.name = "variant",
      .type = HM_PARAM_ENUM,
-     .choices = hm_seidel_variants,
-     .def = HM_SEIDEL_BETTER,
+     .choices = hma_seidel_variants,
+     .def = HMA_SEIDEL_BETTER,
      .help = "mesh only: the mesh as one linear array (simple), the interleaved submeshes "
              "(better), or a full linear broadcast down the root's column, then along every row "
              "(column-row, section 3.4.1: (d1+d2+2)(ma/2+b))"},
@@ -46,7 +46,7 @@ static const hm_param_spec_t bst_specs[] = {
 
 /* Linear BST with nu on a line of 2^e logical nodes (e > nu), pieces
  * [first, first + count), count a multiple of 2^(nu+1). Returns the last step. */
-static int bst_line(hm_plan_t *p, int step0, const int32_t *line, int e, int root, int nu,
+static int bst_line(hma_plan_t *p, int step0, const int32_t *line, int e, int root, int nu,
                     int first, int count)
 {
     int b = 1 << nu, unit = count / b, half = unit / 2, big = 1 << (e - nu);
@@ -62,26 +62,26 @@ static int bst_line(hm_plan_t *p, int step0, const int32_t *line, int e, int roo
     /* 1. Distribute in the root's metanode. */
     for (int i = 0; i < b; i++)
         sub[i] = line[j0 * b + i];
-    int s1 = hm_plan_scatter(p, step0, sub, nu, o, first, unit, 0);
+    int s1 = hma_plan_scatter(p, step0, sub, nu, o, first, unit, 0);
     int s2 = s1;
     for (int i = 0; i < b; i++) {
         int f = first + i * unit;
         for (int j = 0; j < big; j++)
             sub[j] = line[j * b + i];
         /* 2a. Second half to the far end. */
-        hm_plan_send(p, s1 + 1, sub[j0], sub[jc], f + half, half, 1);
+        hma_plan_send(p, s1 + 1, sub[j0], sub[jc], f + half, half, 1);
         /* 2b. Two spanning trees on the metanodes of each parity. */
         int s = s1 + 1;
         for (int par = 0; par < 2; par++) {
             int from = par == (j0 & 1) ? j0 : jc;
             for (int h = 0; h < big / 2; h++)
                 cls[h] = sub[2 * h + par];
-            s = hm_plan_st(p, s1 + 1, cls, e - nu - 1, from >> 1, from == j0 ? f : f + half, half);
+            s = hma_plan_st(p, s1 + 1, cls, e - nu - 1, from >> 1, from == j0 ? f : f + half, half);
         }
         /* 2c. Neighbouring metanodes swap halves. */
         for (int j = 0; j < big; j++) {
             int mine = (j & 1) == (j0 & 1) ? f : f + half;
-            hm_plan_send(p, s + 1, sub[j], sub[j ^ 1], mine, half, 1);
+            hma_plan_send(p, s + 1, sub[j], sub[j ^ 1], mine, half, 1);
         }
         s2 = s + 1;
     }
@@ -90,7 +90,7 @@ static int bst_line(hm_plan_t *p, int step0, const int32_t *line, int e, int roo
     for (int j = 0; j < big; j++) {
         for (int i = 0; i < b; i++)
             sub[i] = line[j * b + i];
-        s3 = hm_plan_gather(p, s2, sub, nu, first, unit);
+        s3 = hma_plan_gather(p, s2, sub, nu, first, unit);
     }
     free(sub);
     free(cls);
@@ -104,13 +104,13 @@ static int bst_line(hm_plan_t *p, int step0, const int32_t *line, int e, int roo
  * each of the eight broadcasts its piece over its class submesh, the two broadcasts of
  * a class running in opposite directions; two exchanges in every 2 x 2 block.
  * Returns the last step. */
-static int bst_better_grid(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, int r2, int first)
+static int bst_better_grid(hma_plan_t *p, int step0, const hma_grid_t *g, int r1, int r2, int first)
 {
     if (g->e1 == 1 && g->e2 == 1) {
         /* A 2 x 2 grid has no opposite block: the linear BST on its four nodes in
          * snake order, 3(m'a/2 + b) (section 5.2 uses the same on 2 x 2 meshes). */
-        int32_t snake[4] = {hm_grid_id(g, 0, 0), hm_grid_id(g, 0, 1), hm_grid_id(g, 1, 1),
-                            hm_grid_id(g, 1, 0)};
+        int32_t snake[4] = {hma_grid_id(g, 0, 0), hma_grid_id(g, 0, 1), hma_grid_id(g, 1, 1),
+                            hma_grid_id(g, 1, 0)};
         int pos = r1 == 0 ? r2 : 3 - r2;
         return bst_line(p, step0, snake, 2, pos, 0, first, 8);
     }
@@ -118,46 +118,46 @@ static int bst_better_grid(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, 
     int o1 = c1 ^ ((1 << (g->e1 - 1)) - 1), o2 = c2 ^ ((1 << (g->e2 - 1)) - 1);
     int bc[2][2] = {{c1, c2}, {o1, o2}};
     /* Step 1: the odd pieces to the far block; steps 2 and 3: within both blocks. */
-    hm_plan_send(p, step0 + 1, hm_grid_id(g, 2 * c1 + sa, 2 * c2 + sb),
-                 hm_grid_id(g, 2 * o1 + sa, 2 * o2 + sb), first + 1, 4, 2);
+    hma_plan_send(p, step0 + 1, hma_grid_id(g, 2 * c1 + sa, 2 * c2 + sb),
+                  hma_grid_id(g, 2 * o1 + sa, 2 * o2 + sb), first + 1, 4, 2);
     for (int f = 0; f < 2; f++) {
         int b1 = 2 * bc[f][0], b2 = 2 * bc[f][1];
-        hm_plan_send(p, step0 + 2, hm_grid_id(g, b1 + sa, b2 + sb),
-                     hm_grid_id(g, b1 + (sa ^ 1), b2 + sb), first + 4 * (sa ^ 1) + f, 2, 2);
+        hma_plan_send(p, step0 + 2, hma_grid_id(g, b1 + sa, b2 + sb),
+                      hma_grid_id(g, b1 + (sa ^ 1), b2 + sb), first + 4 * (sa ^ 1) + f, 2, 2);
         for (int a = 0; a < 2; a++)
-            hm_plan_send(p, step0 + 3, hm_grid_id(g, b1 + a, b2 + sb),
-                         hm_grid_id(g, b1 + a, b2 + (sb ^ 1)), first + 2 * (2 * a + (sb ^ 1)) + f,
-                         1, 1);
+            hma_plan_send(p, step0 + 3, hma_grid_id(g, b1 + a, b2 + sb),
+                          hma_grid_id(g, b1 + a, b2 + (sb ^ 1)), first + 2 * (2 * a + (sb ^ 1)) + f,
+                          1, 1);
     }
     int last = step0 + 3;
     for (int a = 0; a < 2; a++)
         for (int b = 0; b < 2; b++)
             for (int f = 0; f < 2; f++)
-                last = hm_grid_rb(p, step0 + 3, g, a, b, bc[f][0], bc[f][1],
-                                  first + 2 * (2 * a + b) + f, 1);
-    return hm_grid_blocks_gather(p, last, g, first, 2);
+                last = hma_grid_rb(p, step0 + 3, g, a, b, bc[f][0], bc[f][1],
+                                   first + 2 * (2 * a + b) + f, 1);
+    return hma_grid_blocks_gather(p, last, g, first, 2);
 }
 
-static int bst_build(hm_setup_t *s, hm_seidel_t *st, int32_t *line, hm_seidel_built_t *out)
+static int bst_build(hm_setup_t *s, hma_seidel_t *st, int32_t *line, hma_seidel_built_t *out)
 {
     const hm_machine_info_t *mi = s->machine;
     int e, pos, last = 0;
     double m = (double)st->bytes, a = mi->cost_a, b = mi->cost_b;
     const char *expr = NULL;
     double value = 0;
-    int is_line = hm_seidel_line(st, line, &e, &pos);
+    int is_line = hma_seidel_line(st, line, &e, &pos);
     if (!is_line && st->colrow) {
         int d1 = st->d1, d2 = st->d2;
-        int nu = st->nu = hm_seidel_nu(st, d1 < d2 ? d1 : d2);
-        if (hm_seidel_plan(s, st, nu + 1) != 0)
+        int nu = st->nu = hma_seidel_nu(st, d1 < d2 ? d1 : d2);
+        if (hma_seidel_plan(s, st, nu + 1) != 0)
             return -1;
         m = (double)st->mpad; /* the formulas' m (seidel.h) */
         for (int i = 0; i < (1 << d1); i++)
-            line[i] = hm_seidel_lid(st, i, st->lj);
+            line[i] = hma_seidel_lid(st, i, st->lj);
         int s1 = bst_line(st->plan, 0, line, d1, st->li, nu, 0, 2 << nu);
         for (int i = 0; i < (1 << d1); i++) {
             for (int j = 0; j < (1 << d2); j++)
-                line[j] = hm_seidel_lid(st, i, j);
+                line[j] = hma_seidel_lid(st, i, j);
             last = bst_line(st->plan, s1, line, d2, st->lj, nu, 0, 2 << nu);
         }
         out->last = last;
@@ -169,7 +169,7 @@ static int bst_build(hm_setup_t *s, hm_seidel_t *st, int32_t *line, hm_seidel_bu
     if (!is_line && !st->better) {
         /* The mesh as one linear array of 2^(d1+d2) nodes, row-major (section 3.4.1). */
         e = st->d1 + st->d2;
-        pos = hm_seidel_lid(st, st->li, st->lj);
+        pos = hma_seidel_lid(st, st->li, st->lj);
         for (int x = 0; x < (1 << e); x++)
             line[x] = x;
         is_line = 1;
@@ -177,13 +177,13 @@ static int bst_build(hm_setup_t *s, hm_seidel_t *st, int32_t *line, hm_seidel_bu
     if (is_line) {
         if (e == 0) {
             st->nu = 0;
-            if (hm_seidel_plan(s, st, 0) != 0)
+            if (hma_seidel_plan(s, st, 0) != 0)
                 return -1;
             m = (double)st->mpad; /* the formulas' m (seidel.h) */
             expr = "0";
         } else {
-            int nu = st->nu = hm_seidel_nu(st, e);
-            if (hm_seidel_plan(s, st, nu + 1) != 0)
+            int nu = st->nu = hma_seidel_nu(st, e);
+            if (hma_seidel_plan(s, st, nu + 1) != 0)
                 return -1;
             m = (double)st->mpad; /* the formulas' m (seidel.h) */
             last = bst_line(st->plan, 0, line, e, pos, nu, 0, 2 << nu);
@@ -192,11 +192,11 @@ static int bst_build(hm_setup_t *s, hm_seidel_t *st, int32_t *line, hm_seidel_bu
         }
     } else {
         int d1 = st->d1, d2 = st->d2, mx = d1 > d2 ? d1 : d2;
-        int nu = st->nu = hm_seidel_nu(st, d1 < d2 ? d1 : d2);
-        if (hm_seidel_plan(s, st, 2 * nu + 3) != 0)
+        int nu = st->nu = hma_seidel_nu(st, d1 < d2 ? d1 : d2);
+        if (hma_seidel_plan(s, st, 2 * nu + 3) != 0)
             return -1;
         m = (double)st->mpad; /* the formulas' m (seidel.h) */
-        last = hm_seidel_mesh_better(st, nu, 8, bst_better_grid);
+        last = hma_seidel_mesh_better(st, nu, 8, bst_better_grid);
         expr = "(2+(2max(d1,d2)-2nu-5)/2^(2nu+3))*m*a+(2max(d1,d2)+2nu+3)*b";
         value = (2.0 + (double)(2 * mx - 2 * nu - 5) / (8 << (2 * nu))) * m * a +
                 (2 * mx + 2 * nu + 3) * b;
@@ -214,7 +214,7 @@ static int bst_build(hm_setup_t *s, hm_seidel_t *st, int32_t *line, hm_seidel_bu
 
 static int bst_setup(hm_setup_t *s)
 {
-    return hm_seidel_setup_with(s, "bst-broadcast", 1, 1, bst_build);
+    return hma_seidel_setup_with(s, "bst-broadcast", 1, 1, bst_build);
 }
 
 const hm_algorithm_t hm_algo_bst_broadcast = {
@@ -225,10 +225,10 @@ const hm_algorithm_t hm_algo_bst_broadcast = {
     .ports = HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = bst_specs,
-    .needs = HM_SEIDEL_NEEDS,
+    .needs = HMA_SEIDEL_NEEDS,
     .problem = HM_PROBLEM_BROADCAST,
     .setup = bst_setup,
-    .node_main = hm_seidel_node,
-    .verify = hm_seidel_verify,
-    .teardown = hm_seidel_teardown,
+    .node_main = hma_seidel_node,
+    .verify = hma_seidel_verify,
+    .teardown = hma_seidel_teardown,
 };

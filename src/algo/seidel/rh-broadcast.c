@@ -37,19 +37,19 @@
 #include "../common/seidel.h"
 
 static const hm_param_spec_t rh_specs[] = {
-    HM_SEIDEL_SPECS_COMMON,
+    HMA_SEIDEL_SPECS_COMMON,
     HM_PARAM_END,
 };
 
 /* RH on a line of 2^e logical nodes; pieces 0..2^e-1. Returns the last step. */
-static int rh_line(hm_plan_t *p, const int32_t *line, int e, int root)
+static int rh_line(hma_plan_t *p, const int32_t *line, int e, int root)
 {
-    int s = hm_plan_scatter(p, 0, line, e, root, 0, 1, 1);
+    int s = hma_plan_scatter(p, 0, line, e, root, 0, 1, 1);
     for (int t = 1; t <= e; t++) {
         int h = 1 << (e - t), held = 1 << (t - 1);
         for (int x = 0; x < (1 << e); x++) {
-            int base = (int)(hm_bitrev((uint32_t)x, e) >> (t - 1)) << (t - 1);
-            hm_plan_send(p, s + t, line[x], line[x ^ h], base, held, 1);
+            int base = (int)(hma_bitrev((uint32_t)x, e) >> (t - 1)) << (t - 1);
+            hma_plan_send(p, s + t, line[x], line[x ^ h], base, held, 1);
         }
     }
     return s + e;
@@ -75,10 +75,11 @@ static uint32_t spread(int v, const uint32_t *pos, int bits)
     return r;
 }
 
-static int rh_mesh(hm_plan_t *p, const hm_seidel_t *st)
+/* The piece bit of each row bit (pr) and column bit (pc): the unpaired bits of the
+ * longer side first, then the pairs from the highest. */
+static void rh_bits(const hma_seidel_t *st, uint32_t *pr, uint32_t *pc)
 {
     int d1 = st->d1, d2 = st->d2, D = d1 < d2 ? d1 : d2, X = d1 + d2 - 2 * D;
-    uint32_t pr[16], pc[16]; /* piece bit of row bit b, column bit b */
     for (int t = 0; t < X; t++) {
         if (d2 > d1)
             pc[d2 - 1 - t] = 1u << t;
@@ -89,13 +90,18 @@ static int rh_mesh(hm_plan_t *p, const hm_seidel_t *st)
         pc[b] = 1u << (X + 2 * (D - 1 - b));
         pr[b] = 1u << (X + 2 * (D - 1 - b) + 1);
     }
-    int L1 = 1 << d1, L2 = 1 << d2;
+}
+
+/* 1. Distribute down the root's column (each node of it gets its row's pieces), then
+ *    along every row: node (i, j) ends with piece spread(i) | spread(j). Returns the
+ *    last step. */
+static int rh_distribute(hma_plan_t *p, const hma_seidel_t *st, const uint32_t *pr,
+                         const uint32_t *pc)
+{
+    int d1 = st->d1, d2 = st->d2, L1 = 1 << d1, L2 = 1 << d2;
     uint32_t cmask = 0;
     for (int b = 0; b < d2; b++)
         cmask |= pc[b];
-    /* 1. Distribute down the root's column (each node of it gets its row's pieces),
-     *    then along every row: node (i, j) ends with piece spread(i) | spread(j). */
-    int s = 0;
     for (int t = 1; t <= d1; t++) {
         int h = 1 << (d1 - t);
         uint32_t low = 0;
@@ -103,11 +109,11 @@ static int rh_mesh(hm_plan_t *p, const hm_seidel_t *st)
             low |= pr[b];
         for (int y = 0; y < L1; y += 2 * h) {
             int to = (y | h) ^ st->li, lo = to & ~(h - 1);
-            hm_plan_send_set(p, t, hm_seidel_lid(st, y ^ st->li, st->lj),
-                             hm_seidel_lid(st, to, st->lj), spread(lo, pr, d1), low | cmask);
+            hma_plan_send_set(p, t, hma_seidel_lid(st, y ^ st->li, st->lj),
+                              hma_seidel_lid(st, to, st->lj), spread(lo, pr, d1), low | cmask);
         }
     }
-    s = d1;
+    int s = d1;
     for (int i = 0; i < L1; i++)
         for (int t = 1; t <= d2; t++) {
             int h = 1 << (d2 - t);
@@ -116,28 +122,38 @@ static int rh_mesh(hm_plan_t *p, const hm_seidel_t *st)
                 low |= pc[b];
             for (int y = 0; y < L2; y += 2 * h) {
                 int to = (y | h) ^ st->lj, lo = to & ~(h - 1);
-                hm_plan_send_set(p, s + t, hm_seidel_lid(st, i, y ^ st->lj),
-                                 hm_seidel_lid(st, i, to), spread(i, pr, d1) | spread(lo, pc, d2),
-                                 low);
+                hma_plan_send_set(p, s + t, hma_seidel_lid(st, i, y ^ st->lj),
+                                  hma_seidel_lid(st, i, to), spread(i, pr, d1) | spread(lo, pc, d2),
+                                  low);
             }
         }
-    s += d2;
-    /* 2. The exchanges. held[x]: the piece bits node x has gathered. */
-    int n = L1 * L2, t = s;
-    uint32_t *held = calloc((size_t)n, sizeof *held);
-    if (!held) {
-        p->failed = 1;
-        return t;
-    }
+    return s + d2;
+}
+
+/* Whether node x = (i, j) exchanges horizontally in half `half` of pair b. */
+static int rh_horizontal(const hma_seidel_t *st, int x, int b, int half)
+{
+    int i = x >> st->d2, j = x & ((1 << st->d2) - 1);
+    int black = b >= 1 && ((i ^ j) & 1);
+    return (half == 0) != black;
+}
+
+/* 2. The exchanges, after step s; held[x]: the piece bits node x has gathered.
+ *    Returns the last step. */
+static int rh_exchanges(hma_plan_t *p, const hma_seidel_t *st, const uint32_t *pr,
+                        const uint32_t *pc, uint32_t *held, int s)
+{
+    int d1 = st->d1, d2 = st->d2, D = d1 < d2 ? d1 : d2, X = d1 + d2 - 2 * D;
+    int n = (1 << d1) << d2, L2 = 1 << d2, t = s;
     for (int k = 0; k < X; k++) {
         t++;
         int b = (d2 > d1 ? d2 : d1) - 1 - k;
         for (int x = 0; x < n; x++) {
             int i = x >> d2, j = x & (L2 - 1);
             int y =
-                d2 > d1 ? hm_seidel_lid(st, i, j ^ (1 << b)) : hm_seidel_lid(st, i ^ (1 << b), j);
+                d2 > d1 ? hma_seidel_lid(st, i, j ^ (1 << b)) : hma_seidel_lid(st, i ^ (1 << b), j);
             uint32_t me = spread(i, pr, d1) | spread(j, pc, d2);
-            hm_plan_send_set(p, t, x, y, me & ~held[x], held[x]);
+            hma_plan_send_set(p, t, x, y, me & ~held[x], held[x]);
         }
         for (int x = 0; x < n; x++)
             held[x] |= 1u << k;
@@ -147,57 +163,65 @@ static int rh_mesh(hm_plan_t *p, const hm_seidel_t *st)
             t++;
             for (int x = 0; x < n; x++) {
                 int i = x >> d2, j = x & (L2 - 1);
-                int black = b >= 1 && ((i ^ j) & 1);
-                int horiz = (half == 0) != black;
-                int y =
-                    horiz ? hm_seidel_lid(st, i, j ^ (1 << b)) : hm_seidel_lid(st, i ^ (1 << b), j);
+                int y = rh_horizontal(st, x, b, half) ? hma_seidel_lid(st, i, j ^ (1 << b))
+                                                      : hma_seidel_lid(st, i ^ (1 << b), j);
                 uint32_t me = spread(i, pr, d1) | spread(j, pc, d2);
-                hm_plan_send_set(p, t, x, y, me & ~held[x], held[x]);
+                hma_plan_send_set(p, t, x, y, me & ~held[x], held[x]);
             }
-            for (int x = 0; x < n; x++) {
-                int i = x >> d2, j = x & (L2 - 1);
-                int black = b >= 1 && ((i ^ j) & 1);
-                int horiz = (half == 0) != black;
-                held[x] |= horiz ? pc[b] : pr[b];
-            }
+            for (int x = 0; x < n; x++)
+                held[x] |= rh_horizontal(st, x, b, half) ? pc[b] : pr[b];
         }
+    return t;
+}
+
+static int rh_mesh(hma_plan_t *p, const hma_seidel_t *st)
+{
+    uint32_t pr[16], pc[16]; /* piece bit of row bit b, column bit b */
+    rh_bits(st, pr, pc);
+    int s = rh_distribute(p, st, pr, pc);
+    uint32_t *held = calloc((size_t)1 << (st->d1 + st->d2), sizeof *held);
+    if (!held) {
+        p->failed = 1;
+        return s;
+    }
+    int t = rh_exchanges(p, st, pr, pc, held, s);
     free(held);
     return t;
 }
 
-static int rh_build(hm_setup_t *s, hm_seidel_t *st, int32_t *line, hm_seidel_built_t *out)
+static int rh_build(hm_setup_t *s, hma_seidel_t *st, int32_t *line, hma_seidel_built_t *out)
 {
     const hm_machine_info_t *mi = s->machine;
     int e, pos, last = 0;
     double m = (double)st->bytes, a = mi->cost_a, b = mi->cost_b, rho = mi->cost_rho;
     const char *expr = NULL;
     double value = 0;
-    if (hm_seidel_line(st, line, &e, &pos)) {
-        int nu = st->nu = hm_seidel_nu(st, e);
-        if (hm_seidel_plan(s, st, e) != 0)
+    if (hma_seidel_line(st, line, &e, &pos)) {
+        int nu = st->nu = hma_seidel_nu(st, e);
+        if (hma_seidel_plan(s, st, e) != 0)
             return -1;
         m = (double)st->mpad; /* the formulas' m (seidel.h) */
         /* 0. The root's permutation. */
-        hm_plan_busy(st->plan, 0, st->root, hm_seidel_slots(rho * (double)st->bytes));
+        hma_plan_busy(st->plan, 0, st->root, hma_seidel_slots(rho * (double)st->bytes));
         last = rh_line(st->plan, line, e, pos);
         expr = "(2+(d-nu-2)/2^(nu+1)-1/2^d)*m*a+2*d*b+m*rho";
-        value = e == 0 ? hm_seidel_slots(rho * (double)st->bytes)
+        value = e == 0 ? hma_seidel_slots(rho * (double)st->bytes)
                        : (2.0 + (double)(e - nu - 2) / (2 << nu) - 1.0 / (1 << e)) * m * a +
-                             2 * e * b + hm_seidel_slots(rho * (double)st->bytes);
+                             2 * e * b + hma_seidel_slots(rho * (double)st->bytes);
     } else {
         int d1 = st->d1, d2 = st->d2, D = d1 < d2 ? d1 : d2;
-        st->nu = hm_seidel_nu(st, D);
-        if (hm_seidel_plan(s, st, d1 + d2) != 0)
+        st->nu = hma_seidel_nu(st, D);
+        if (hma_seidel_plan(s, st, d1 + d2) != 0)
             return -1;
         m = (double)st->mpad; /* the formulas' m (seidel.h) */
-        hm_plan_busy(st->plan, 0, st->root, hm_seidel_slots(rho * (double)st->bytes));
+        hma_plan_busy(st->plan, 0, st->root, hma_seidel_slots(rho * (double)st->bytes));
         last = rh_mesh(st->plan, st);
         /* Section 3.6, the sum of the exchanges with the link capacity itself (it is
          * Table I's closed form whenever nu < min(d1, d2)): the distribution, then
          * step i (from the last) carries m/2^(i+1) bytes over 2^(floor(i/2)-1)
          * circuits a link in the interleaved pairs, 2^(i-D) in the first X steps. */
         double abar = mi->cost_abar, tot = (1 - 1.0 / (1 << (d1 + d2))) * m * a + (d1 + d2) * b +
-                                           hm_seidel_slots(rho * (double)st->bytes);
+                                           hma_seidel_slots(rho * (double)st->bytes);
         for (int i = 0; i < d1 + d2; i++) {
             double k = i < 2 * D ? (i / 2 >= 1 ? (double)(1 << (i / 2 - 1)) : 0.5)
                                  : (double)(1 << (i - D));
@@ -215,7 +239,7 @@ static int rh_build(hm_setup_t *s, hm_seidel_t *st, int32_t *line, hm_seidel_bui
 
 static int rh_setup(hm_setup_t *s)
 {
-    return hm_seidel_setup_with(s, "rh-broadcast", 0, 0, rh_build);
+    return hma_seidel_setup_with(s, "rh-broadcast", 0, 0, rh_build);
 }
 
 const hm_algorithm_t hm_algo_rh_broadcast = {
@@ -227,10 +251,10 @@ const hm_algorithm_t hm_algo_rh_broadcast = {
     .ports = HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = rh_specs,
-    .needs = HM_SEIDEL_NEEDS,
+    .needs = HMA_SEIDEL_NEEDS,
     .problem = HM_PROBLEM_BROADCAST,
     .setup = rh_setup,
-    .node_main = hm_seidel_node,
-    .verify = hm_seidel_verify,
-    .teardown = hm_seidel_teardown,
+    .node_main = hma_seidel_node,
+    .verify = hma_seidel_verify,
+    .teardown = hma_seidel_teardown,
 };

@@ -55,11 +55,11 @@
 #include "../common/seidel.h"
 
 static const hm_param_spec_t st_specs[] = {
-    HM_SEIDEL_SPECS_COMMON,
+    HMA_SEIDEL_SPECS_COMMON,
     {.name = "variant",
      .type = HM_PARAM_ENUM,
-     .choices = hm_seidel_variants,
-     .def = HM_SEIDEL_BETTER,
+     .choices = hma_seidel_variants,
+     .def = HMA_SEIDEL_BETTER,
      .help = "mesh only: column-then-rows (simple), the interleaved submeshes (better), or a "
              "full linear broadcast down the root's column, then along every row (column-row, "
              "equation (3))"},
@@ -68,8 +68,8 @@ static const hm_param_spec_t st_specs[] = {
 
 /* Linear ST with nu on a line of 2^e logical nodes, pieces [first, first + count),
  * count a multiple of 2^nu. Returns the last step. */
-static int st_line(hm_plan_t *p, int step0, const int32_t *line, int e, int root, int nu, int first,
-                   int count)
+static int st_line(hma_plan_t *p, int step0, const int32_t *line, int e, int root, int nu,
+                   int first, int count)
 {
     int b = 1 << nu, unit = count / b, j0 = root >> nu, o = root & (b - 1);
     int32_t *sub = calloc((size_t)1 << (e > nu ? e : nu), sizeof *sub);
@@ -80,20 +80,20 @@ static int st_line(hm_plan_t *p, int step0, const int32_t *line, int e, int root
     /* 1. Distribute in the root's metanode. */
     for (int i = 0; i < b; i++)
         sub[i] = line[j0 * b + i];
-    int s = hm_plan_scatter(p, step0, sub, nu, o, first, unit, 0);
+    int s = hma_plan_scatter(p, step0, sub, nu, o, first, unit, 0);
     /* 2. ST on each interleaved subarray, rooted at the root's metanode. */
     int s2 = s;
     for (int i = 0; i < b; i++) {
         for (int j = 0; j < (1 << (e - nu)); j++)
             sub[j] = line[j * b + i];
-        s2 = hm_plan_st(p, s, sub, e - nu, j0, first + i * unit, unit);
+        s2 = hma_plan_st(p, s, sub, e - nu, j0, first + i * unit, unit);
     }
     /* 3. Exchange in every metanode. */
     int s3 = s2;
     for (int j = 0; j < (1 << (e - nu)); j++) {
         for (int i = 0; i < b; i++)
             sub[i] = line[j * b + i];
-        s3 = hm_plan_gather(p, s2, sub, nu, first, unit);
+        s3 = hma_plan_gather(p, s2, sub, nu, first, unit);
     }
     free(sub);
     return s3;
@@ -101,17 +101,17 @@ static int st_line(hm_plan_t *p, int step0, const int32_t *line, int e, int root
 
 /* Node (x, y) of the mesh seen with its first broadcast axis first: x along the
  * first axis (a row index when columns go first), y along the second. */
-static int at(const hm_seidel_t *st, int rows_first, int x, int y)
+static int at(const hma_seidel_t *st, int rows_first, int x, int y)
 {
-    return rows_first ? hm_seidel_lid(st, y, x) : hm_seidel_lid(st, x, y);
+    return rows_first ? hma_seidel_lid(st, y, x) : hma_seidel_lid(st, x, y);
 }
 
 /* Mesh, variant "simple" (section 3.2.1; with nu > 0 the five phases of 3.2.2). The
  * first axis carries packets of m/2^nu bytes, the second m/2^(2nu): the root's column
  * goes first, or its row when d1 > d2 (the paper's remark after equation (4)). */
-static int st_mesh_simple(hm_seidel_t *st, int nu, int rf)
+static int st_mesh_simple(hma_seidel_t *st, int nu, int rf)
 {
-    hm_plan_t *p = st->plan;
+    hma_plan_t *p = st->plan;
     int dx = rf ? st->d2 : st->d1, dy = rf ? st->d1 : st->d2;
     int rx = rf ? st->lj : st->li, ry = rf ? st->li : st->lj;
     int B = 1 << nu, x0 = rx >> nu, y0 = ry >> nu;
@@ -124,11 +124,11 @@ static int st_mesh_simple(hm_seidel_t *st, int nu, int rf)
      *    subarrays. */
     for (int xx = 0; xx < B; xx++)
         line[xx] = at(st, rf, x0 * B + xx, ry);
-    int s = hm_plan_scatter(p, 0, line, nu, rx & (B - 1), 0, B, 0), s2 = s;
+    int s = hma_plan_scatter(p, 0, line, nu, rx & (B - 1), 0, B, 0), s2 = s;
     for (int xx = 0; xx < B; xx++) {
         for (int j = 0; j < (1 << (dx - nu)); j++)
             line[j] = at(st, rf, j * B + xx, ry);
-        s2 = hm_plan_st(p, s, line, dx - nu, x0, xx * B, B);
+        s2 = hma_plan_st(p, s, line, dx - nu, x0, xx * B, B);
     }
     /* 3. Each node of that line distributes along its second-axis block; 4. ST along
      *    the second-axis subarrays. */
@@ -136,13 +136,13 @@ static int st_mesh_simple(hm_seidel_t *st, int nu, int rf)
     for (int x = 0; x < (1 << dx); x++) {
         for (int yy = 0; yy < B; yy++)
             line[yy] = at(st, rf, x, y0 * B + yy);
-        s3 = hm_plan_scatter(p, s2, line, nu, ry & (B - 1), (x & (B - 1)) * B, 1, 0);
+        s3 = hma_plan_scatter(p, s2, line, nu, ry & (B - 1), (x & (B - 1)) * B, 1, 0);
     }
     for (int x = 0; x < (1 << dx); x++)
         for (int yy = 0; yy < B; yy++) {
             for (int j = 0; j < (1 << (dy - nu)); j++)
                 line[j] = at(st, rf, x, j * B + yy);
-            s4 = hm_plan_st(p, s3, line, dy - nu, y0, (x & (B - 1)) * B + yy, 1);
+            s4 = hma_plan_st(p, s3, line, dy - nu, y0, (x & (B - 1)) * B + yy, 1);
         }
     /* 5. Exchange in every 2^nu x 2^nu block: node (xx, yy) of a block holds piece
      *    xx*2^nu + yy; nearest first along the second axis, then the first. */
@@ -152,12 +152,12 @@ static int st_mesh_simple(hm_seidel_t *st, int nu, int rf)
             for (int xx = 0; xx < B; xx++) {
                 for (int yy = 0; yy < B; yy++)
                     line[yy] = at(st, rf, bx * B + xx, by * B + yy);
-                s5 = hm_plan_gather(p, s4, line, nu, xx * B, 1);
+                s5 = hma_plan_gather(p, s4, line, nu, xx * B, 1);
             }
             for (int yy = 0; yy < B; yy++) {
                 for (int xx = 0; xx < B; xx++)
                     line[xx] = at(st, rf, bx * B + xx, by * B + yy);
-                last = hm_plan_gather(p, s5, line, nu, 0, B);
+                last = hma_plan_gather(p, s5, line, nu, 0, B);
             }
         }
     free(line);
@@ -167,32 +167,33 @@ static int st_mesh_simple(hm_seidel_t *st, int nu, int rf)
 /* The "better" ST of section 3.2.1 on grid g (e1, e2 >= 1) from (r1, r2): the four
  * quarters [first, first + 4) to the 2 x 2 block of the root, four class broadcasts,
  * two exchanges in every 2 x 2 block. Returns the last step. */
-static int st_better_grid(hm_plan_t *p, int step0, const hm_grid_t *g, int r1, int r2, int first)
+static int st_better_grid(hma_plan_t *p, int step0, const hma_grid_t *g, int r1, int r2, int first)
 {
     int c1 = r1 >> 1, c2 = r2 >> 1, sa = r1 & 1, sb = r2 & 1;
     /* Node (a, b) of the root's 2 x 2 block gets quarter 2a + b. */
-    hm_plan_send(p, step0 + 1, hm_grid_id(g, 2 * c1 + sa, 2 * c2 + sb),
-                 hm_grid_id(g, 2 * c1 + (sa ^ 1), 2 * c2 + sb), first + 2 * (sa ^ 1), 2, 1);
+    hma_plan_send(p, step0 + 1, hma_grid_id(g, 2 * c1 + sa, 2 * c2 + sb),
+                  hma_grid_id(g, 2 * c1 + (sa ^ 1), 2 * c2 + sb), first + 2 * (sa ^ 1), 2, 1);
     for (int a = 0; a < 2; a++)
-        hm_plan_send(p, step0 + 2, hm_grid_id(g, 2 * c1 + a, 2 * c2 + sb),
-                     hm_grid_id(g, 2 * c1 + a, 2 * c2 + (sb ^ 1)), first + 2 * a + (sb ^ 1), 1, 1);
+        hma_plan_send(p, step0 + 2, hma_grid_id(g, 2 * c1 + a, 2 * c2 + sb),
+                      hma_grid_id(g, 2 * c1 + a, 2 * c2 + (sb ^ 1)), first + 2 * a + (sb ^ 1), 1,
+                      1);
     int last = step0 + 2;
     for (int a = 0; a < 2; a++)
         for (int b = 0; b < 2; b++)
-            last = hm_grid_rb(p, step0 + 2, g, a, b, c1, c2, first + 2 * a + b, 1);
-    return hm_grid_blocks_gather(p, last, g, first, 1);
+            last = hma_grid_rb(p, step0 + 2, g, a, b, c1, c2, first + 2 * a + b, 1);
+    return hma_grid_blocks_gather(p, last, g, first, 1);
 }
 
-static int st_build(hm_setup_t *s, hm_seidel_t *st, int32_t *line, hm_seidel_built_t *out)
+static int st_build(hm_setup_t *s, hma_seidel_t *st, int32_t *line, hma_seidel_built_t *out)
 {
     const hm_machine_info_t *mi = s->machine;
     int e, pos, last = 0;
     double m = (double)st->bytes, a = mi->cost_a, b = mi->cost_b;
     const char *expr = NULL;
     double value = 0;
-    if (hm_seidel_line(st, line, &e, &pos)) {
-        int nu = st->nu = hm_seidel_nu(st, e);
-        if (hm_seidel_plan(s, st, nu) != 0)
+    if (hma_seidel_line(st, line, &e, &pos)) {
+        int nu = st->nu = hma_seidel_nu(st, e);
+        if (hma_seidel_plan(s, st, nu) != 0)
             return -1;
         m = (double)st->mpad; /* the formulas' m (seidel.h) */
         last = st_line(st->plan, 0, line, e, pos, nu, 0, 1 << nu);
@@ -200,26 +201,26 @@ static int st_build(hm_setup_t *s, hm_seidel_t *st, int32_t *line, hm_seidel_bui
         value = (2.0 + (double)(e - nu - 2) / (1 << nu)) * m * a + (e + nu) * b;
     } else if (st->colrow) {
         int d1 = st->d1, d2 = st->d2;
-        int nu = st->nu = hm_seidel_nu(st, d1 < d2 ? d1 : d2);
-        if (hm_seidel_plan(s, st, nu) != 0)
+        int nu = st->nu = hma_seidel_nu(st, d1 < d2 ? d1 : d2);
+        if (hma_seidel_plan(s, st, nu) != 0)
             return -1;
         m = (double)st->mpad; /* the formulas' m (seidel.h) */
         /* Down the root's column, then along every row from it. */
         for (int i = 0; i < (1 << d1); i++)
-            line[i] = hm_seidel_lid(st, i, st->lj);
+            line[i] = hma_seidel_lid(st, i, st->lj);
         int s1 = st_line(st->plan, 0, line, d1, st->li, nu, 0, 1 << nu);
         for (int i = 0; i < (1 << d1); i++) {
             for (int j = 0; j < (1 << d2); j++)
-                line[j] = hm_seidel_lid(st, i, j);
+                line[j] = hma_seidel_lid(st, i, j);
             last = st_line(st->plan, s1, line, d2, st->lj, nu, 0, 1 << nu);
         }
         expr = "(4+(d1+d2-2nu-4)/2^nu)*m*a+(d1+d2+2nu)*b";
         value = (4.0 + (double)(d1 + d2 - 2 * nu - 4) / (1 << nu)) * m * a + (d1 + d2 + 2 * nu) * b;
     } else if (!st->better) {
         int d1 = st->d1, d2 = st->d2;
-        int nu = st->nu = hm_seidel_nu(st, d1 < d2 ? d1 : d2);
+        int nu = st->nu = hma_seidel_nu(st, d1 < d2 ? d1 : d2);
         double q = 1 << nu;
-        if (hm_seidel_plan(s, st, 2 * nu) != 0)
+        if (hma_seidel_plan(s, st, 2 * nu) != 0)
             return -1;
         m = (double)st->mpad; /* the formulas' m (seidel.h) */
         int rf = d1 > d2;     /* the shorter axis first */
@@ -237,11 +238,11 @@ static int st_build(hm_setup_t *s, hm_seidel_t *st, int32_t *line, hm_seidel_bui
                 (1 - 1 / (q * q)) * m * a + 2 * nu * b;
     } else {
         int d1 = st->d1, d2 = st->d2, mx = d1 > d2 ? d1 : d2;
-        int nu = st->nu = hm_seidel_nu(st, d1 < d2 ? d1 : d2);
-        if (hm_seidel_plan(s, st, 2 * nu + 2) != 0)
+        int nu = st->nu = hma_seidel_nu(st, d1 < d2 ? d1 : d2);
+        if (hma_seidel_plan(s, st, 2 * nu + 2) != 0)
             return -1;
         m = (double)st->mpad; /* the formulas' m (seidel.h) */
-        last = hm_seidel_mesh_better(st, nu, 4, st_better_grid);
+        last = hma_seidel_mesh_better(st, nu, 4, st_better_grid);
         expr = "(2+(max(d1,d2)-nu-2)/2^(2nu+1))*m*a+(2max(d1,d2)+2nu+2)*b";
         value = (2.0 + (double)(mx - nu - 2) / (2 << (2 * nu))) * m * a + (2 * mx + 2 * nu + 2) * b;
     }
@@ -253,7 +254,7 @@ static int st_build(hm_setup_t *s, hm_seidel_t *st, int32_t *line, hm_seidel_bui
 
 static int st_setup(hm_setup_t *s)
 {
-    return hm_seidel_setup_with(s, "st-broadcast", 1, 1, st_build);
+    return hma_seidel_setup_with(s, "st-broadcast", 1, 1, st_build);
 }
 
 const hm_algorithm_t hm_algo_st_broadcast = {
@@ -265,10 +266,10 @@ const hm_algorithm_t hm_algo_st_broadcast = {
     .ports = HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = st_specs,
-    .needs = HM_SEIDEL_NEEDS,
+    .needs = HMA_SEIDEL_NEEDS,
     .problem = HM_PROBLEM_BROADCAST,
     .setup = st_setup,
-    .node_main = hm_seidel_node,
-    .verify = hm_seidel_verify,
-    .teardown = hm_seidel_teardown,
+    .node_main = hma_seidel_node,
+    .verify = hma_seidel_verify,
+    .teardown = hma_seidel_teardown,
 };
