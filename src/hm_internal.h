@@ -227,7 +227,8 @@ typedef struct hm__options_s {
     int64_t max_slots;
     int record_events;
     size_t stack_size;
-    int free_mode; /* clock.mode "free": no barrier, logical clocks (engine/free.c) */
+    int free_mode;  /* clock.mode "free": no barrier, logical clocks (engine/free.c) */
+    int local_mode; /* clock.mode "local": slot semantics, local clocks (engine/local.c) */
     /* Interrupt flag, or NULL. Storing a nonzero value (atomic_store, which is
      * async-signal-safe on a lock-free atomic_int: a SIGINT handler may do it) stops
      * the run at the end of the current slot (free-running clock: at the next send,
@@ -283,6 +284,7 @@ typedef struct hm__transport_s {
 extern const hm__transport_t hm__transport_packet;  /* engine/packet.c */
 extern const hm__transport_t hm__transport_circuit; /* ports/circuit.c */
 extern const hm__transport_t hm__transport_free;    /* engine/free.c */
+extern const hm__transport_t hm__transport_local;   /* engine/local.c */
 const hm__transport_t *hm__transport_for(const hm__options_t *opt);
 
 /* The topology of one machine: maxdeg ports per node; nbr[node*maxdeg+port] = the
