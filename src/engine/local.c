@@ -553,23 +553,22 @@ static int group_edges(hm__machine_t *m, local_t *L, int v, int64_t t)
     return rc;
 }
 
-/* Can every node of the group, and every neighbour, no longer add to slot t? */
-static int group_ready(hm__machine_t *m, local_t *L, int64_t t)
+/* Can node v, and every neighbour of it, no longer add a copy to slot t? */
+static int node_ready(const hm__machine_t *m, const local_t *L, int v, int64_t t)
 {
-    for (size_t i = 0; i < L->group.n; i++) {
-        int v = L->group.v[i];
-        if (L->ln[v].C != t - 1 || sent_up_to(m, L, v) < t)
+    if (L->ln[v].C != t - 1 || sent_up_to(m, L, v) < t)
+        return 0;
+    for (int p = 0; p < m->deg[v]; p++) {
+        int w = m->nbr[v * m->maxdeg + p];
+        if (w >= 0 && sent_up_to(m, L, w) < t)
             return 0;
-        for (int p = 0; p < m->deg[v]; p++) {
-            int w = m->nbr[v * m->maxdeg + p];
-            if (w >= 0 && sent_up_to(m, L, w) < t)
-                return 0;
-        }
     }
     return 1;
 }
 
-/* Decide slot C[v] + 1 for v's group if it is ready. Returns 1 if it was. */
+/* Decide slot C[v] + 1 for v's group if it is ready. Returns 1 if it was. The
+ * search stops at the first node that is not ready: it will push its neighbours
+ * when it is, and the search starts again. */
 static int try_decide(hm__machine_t *m, local_t *L, int v)
 {
     int64_t t = L->ln[v].C + 1;
@@ -577,13 +576,16 @@ static int try_decide(hm__machine_t *m, local_t *L, int v)
     L->group.n = 0;
     int rc = 0;
     if (bus(m)) {
-        for (int i = 0; i < m->info.nodes; i++)
-            rc |= group_add(L, i);
+        for (int i = 0; i < m->info.nodes && rc == 0; i++) {
+            if (!node_ready(m, L, i, t))
+                return 0;
+            rc = group_add(L, i);
+        }
     } else {
         rc = group_add(L, v);
         for (size_t i = 0; i < L->group.n && rc == 0; i++) {
-            if (L->ln[L->group.v[i]].C != t - 1)
-                return 0; /* a node of it is behind: it will come back here */
+            if (!node_ready(m, L, L->group.v[i], t))
+                return 0;
             rc = group_edges(m, L, L->group.v[i], t);
         }
     }
@@ -591,8 +593,6 @@ static int try_decide(hm__machine_t *m, local_t *L, int v)
         L->oom = 1;
         return 0;
     }
-    if (!group_ready(m, L, t))
-        return 0;
     if (decide(m, L, t) != 0)
         L->oom = 1;
     return !L->oom && !L->over;
