@@ -82,4 +82,22 @@ same "esbt literal Q_6 (deadlock)" "$cfgs/q4_multinode_esbt.json" --set topology
 ends deadlock
 same "successive Q_6 max_slots" "$q" --set topology.dim=6 --set clock.max_slots=40
 ends max_slots
+# Ctrl-C stops a local run at once: exit 130, "end": "interrupted", and an event log
+# whose every line parses.
+rc=0
+timeout -s INT --preserve-status 2 "$bin" --json --set output=null --set clock.mode=local \
+    --set output.events="$tmp/i.jsonl" --set topology.dim=10 "$q" >"$tmp/i.json" 2>"$tmp/i.err" ||
+    rc=$?
+if [ "$rc" != 130 ]; then
+    echo "FAIL: Ctrl-C: exit $rc, not 130"
+    fail=1
+fi
+python3 - "$tmp/i.json" "$tmp/i.jsonl" <<'PY' || fail=1
+import json, sys
+s = json.load(open(sys.argv[1]))
+if s.get("end") != "interrupted" or s.get("exit_code") != 130:
+    sys.exit("FAIL: Ctrl-C: end %s, exit_code %s" % (s.get("end"), s.get("exit_code")))
+for line in open(sys.argv[2]):
+    json.loads(line)
+PY
 exit $fail
