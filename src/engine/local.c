@@ -89,6 +89,7 @@ typedef struct local_s {
     HM__VEC(int32_t) work;
     HM__VEC(int32_t) capped;
     HM__VEC(int32_t) group;
+    HM__VEC(int32_t) to_wake; /* nodes started, posted once the mutex is released */
     lcopyvec_t cand;
     hm__copyvec_t judged;
     HM__VEC(int64_t) opened; /* slots opened (nodes started, or copies competed) */
@@ -158,6 +159,7 @@ static void destroy(hm__machine_t *m)
     free(L->work.v);
     free(L->capped.v);
     free(L->group.v);
+    free(L->to_wake.v);
     free(L->cand.v);
     free(L->judged.v);
     free(L->opened.v);
@@ -632,7 +634,8 @@ static void start(hm__machine_t *m, local_t *L, int v)
         }
         L->capped.n = 0;
     }
-    sem_post(&n->wake);
+    if (HM__PUSH(L->to_wake, v) != 0)
+        L->oom = 1;
 }
 
 /* Move node v on: start it, or decide its next slots, as far as it can go. */
@@ -783,7 +786,16 @@ static int yield(hm_node_t *n, int sleep)
         push_around(m, L, n->id);
         pump(m, L);
     }
+    /* The nodes this call started are woken once the mutex is free, so that they do
+     * not wait on it when they end their slot at once. */
+    int32_t *wake = L->to_wake.v;
+    size_t nwake = L->to_wake.n;
+    L->to_wake.v = NULL;
+    L->to_wake.n = L->to_wake.cap = 0;
     pthread_mutex_unlock(&L->mu);
+    for (size_t i = 0; i < nwake; i++)
+        sem_post(&m->nodes[wake[i]].wake);
+    free(wake);
     if (!sleep)
         return HM_OK;
     while (sem_wait(&n->wake) != 0 && errno == EINTR)
