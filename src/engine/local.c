@@ -67,11 +67,15 @@ typedef struct lnode_s {
     int64_t woken_at; /* the slot whose decisions woke it */
     int64_t mark;     /* group search stamp */
     int running, queued, capped, fin;
-    lcopyvec_t pending;        /* delayed copies */
-    lcopyvec_t stalled;        /* copies waiting for room in a full mailbox, oldest first */
-    HM__VEC(int64_t) cp_slot;  /* checkpoints: slots it started... */
-    HM__VEC(size_t) cp_stores; /* ...and its stores before each */
-    HM__VEC(int64_t) cp_busy;  /* ...and its busy_last before each */
+    lcopyvec_t pending; /* delayed copies */
+    lcopyvec_t stalled; /* copies waiting for room in a full mailbox, oldest first */
+    /* What its stores and hm_busy mark were after each slot that changed them (the
+     * slot in cp_slot), to cut a run that stopped: checked when it starts a slot. */
+    HM__VEC(int64_t) cp_slot;
+    HM__VEC(size_t) cp_stores;
+    HM__VEC(int64_t) cp_busy;
+    size_t last_stores;
+    int64_t last_busy;
 } lnode_t;
 
 /* Figures of one group's decisions, kept by slot so that a run that stops can drop
@@ -92,7 +96,10 @@ typedef struct local_s {
     HM__VEC(int32_t) to_wake; /* nodes started, posted once the mutex is released */
     lcopyvec_t cand;
     hm__copyvec_t judged;
-    HM__VEC(int64_t) opened; /* slots opened (nodes started, or copies competed) */
+    /* The slots opened (a node started, or copies competed): a set, open addressing
+     * on slot + 1 (0: empty), at most half full. */
+    int64_t *opened;
+    size_t opened_cap, opened_n;
     HM__VEC(lstat_t) stats;
     hm__stats_t cur; /* the group being decided */
     int running;     /* nodes started and not yet at the end of their slot */
@@ -105,6 +112,45 @@ typedef struct local_s {
     int oom;
     int64_t search; /* group search stamp */
 } local_t;
+
+static size_t slot_hash(int64_t t, size_t cap)
+{
+    return (size_t)((uint64_t)t * UINT64_C(0x9E3779B97F4A7C15) >> 17) & (cap - 1);
+}
+
+static void opened_put(int64_t *set, size_t cap, int64_t key)
+{
+    size_t i = slot_hash(key, cap);
+    while (set[i] != 0 && set[i] != key)
+        i = (i + 1) & (cap - 1);
+    set[i] = key;
+}
+
+/* Slot t was opened: into the set (0 or -1 when out of memory). */
+static int open_slot(local_t *L, int64_t t)
+{
+    size_t i = L->opened_cap ? slot_hash(t + 1, L->opened_cap) : 0;
+    while (L->opened_cap && L->opened[i] != 0) {
+        if (L->opened[i] == t + 1)
+            return 0;
+        i = (i + 1) & (L->opened_cap - 1);
+    }
+    if (2 * (L->opened_n + 1) > L->opened_cap) {
+        size_t cap = L->opened_cap ? 2 * L->opened_cap : 1024;
+        int64_t *set = calloc(cap, sizeof *set);
+        if (!set)
+            return -1;
+        for (size_t k = 0; k < L->opened_cap; k++)
+            if (L->opened[k] != 0)
+                opened_put(set, cap, L->opened[k]);
+        free(L->opened);
+        L->opened = set;
+        L->opened_cap = cap;
+    }
+    opened_put(L->opened, L->opened_cap, t + 1);
+    L->opened_n++;
+    return 0;
+}
 
 static int create(hm__machine_t *m)
 {
@@ -130,7 +176,9 @@ static int create(hm__machine_t *m)
     }
     L->running = (int)n;
     L->stop_at = INF;
-    return HM__PUSH(L->opened, 0);
+    for (size_t i = 0; i < n; i++)
+        L->ln[i].last_busy = -1;
+    return open_slot(L, 0);
 }
 
 static void free_lcopies(lcopyvec_t *v)
@@ -162,7 +210,7 @@ static void destroy(hm__machine_t *m)
     free(L->to_wake.v);
     free(L->cand.v);
     free(L->judged.v);
-    free(L->opened.v);
+    free(L->opened);
     free(L->stats.v);
     free(L->stop_reason);
     pthread_mutex_destroy(&L->mu);
@@ -495,7 +543,7 @@ static int decide(hm__machine_t *m, local_t *L, int64_t t)
     for (size_t i = 0; i < gn && rc == 0; i++)
         if (L->ln[g[i]].last_run == t)
             rc = take_new(m, L, g[i], t);
-    if (rc != 0 || (L->cand.n > 0 && HM__PUSH(L->opened, t) != 0) || judge(m, L, t) != 0)
+    if (rc != 0 || (L->cand.n > 0 && open_slot(L, t) != 0) || judge(m, L, t) != 0)
         return -1;
     if (HM__PUSH(L->stats, ((lstat_t){t, L->cur})) != 0)
         return -1;
@@ -614,8 +662,15 @@ static void start(hm__machine_t *m, local_t *L, int v)
     lnode_t *x = &L->ln[v];
     hm_node_t *n = &m->nodes[v];
     int64_t t = x->run_at;
-    if (HM__PUSH(x->cp_slot, t) != 0 || HM__PUSH(x->cp_stores, n->stores.n) != 0 ||
-        HM__PUSH(x->cp_busy, n->busy_last) != 0 || HM__PUSH(L->opened, t) != 0) {
+    if (n->stores.n != x->last_stores || n->busy_last != x->last_busy) {
+        /* Its last slot (x->last_run) stored or worked. */
+        x->last_stores = n->stores.n;
+        x->last_busy = n->busy_last;
+        if (HM__PUSH(x->cp_slot, x->last_run) != 0 || HM__PUSH(x->cp_stores, n->stores.n) != 0 ||
+            HM__PUSH(x->cp_busy, n->busy_last) != 0)
+            L->oom = 1;
+    }
+    if (open_slot(L, t) != 0) {
         L->oom = 1;
         return;
     }
@@ -685,9 +740,9 @@ static int blocked_line(const void *ctx, int i, char *buf, size_t len)
 static int64_t last_opened(const local_t *L)
 {
     int64_t t = 0;
-    for (size_t i = 0; i < L->opened.n; i++)
-        if (L->opened.v[i] > t && L->opened.v[i] <= L->stop_at)
-            t = L->opened.v[i];
+    for (size_t i = 0; i < L->opened_cap; i++)
+        if (L->opened[i] - 1 > t && L->opened[i] - 1 <= L->stop_at)
+            t = L->opened[i] - 1;
     return t;
 }
 
@@ -852,21 +907,18 @@ static void abort_run(hm__machine_t *m, char *reason)
 
 /* ---- after the run ---------------------------------------------------------------- */
 
-static int cmp_int64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Drop what nodes did after slot h (a run stopped there). */
 static void cut_node(hm_node_t *n, lnode_t *x, int64_t h)
 {
-    for (size_t k = 0; k < x->cp_slot.n; k++)
-        if (x->cp_slot.v[k] > h) {
+    if (x->last_run > h) {
+        /* What it had after its last slot up to h that changed it, or nothing. */
+        n->stores.n = 0;
+        n->busy_last = -1;
+        for (size_t k = 0; k < x->cp_slot.n && x->cp_slot.v[k] <= h; k++) {
             n->stores.n = x->cp_stores.v[k];
             n->busy_last = x->cp_busy.v[k];
-            break;
         }
+    }
     size_t keep = 0;
     for (size_t k = 0; k < n->log.n; k++) {
         if (n->log.v[k].slot > h)
@@ -896,10 +948,9 @@ static void collect(hm__machine_t *m)
         if (r->s.last_activity > s->last_activity)
             s->last_activity = r->s.last_activity;
     }
-    qsort(L->opened.v, L->opened.n, sizeof *L->opened.v, cmp_int64);
     s->slots_run = 0;
-    for (size_t i = 0; i < L->opened.n; i++)
-        if (L->opened.v[i] <= h && (i == 0 || L->opened.v[i] != L->opened.v[i - 1]))
+    for (size_t i = 0; i < L->opened_cap; i++)
+        if (L->opened[i] != 0 && L->opened[i] - 1 <= h)
             s->slots_run++;
     if (h != INF)
         for (int i = 0; i < m->info.nodes; i++)
