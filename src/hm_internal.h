@@ -10,7 +10,8 @@
  *
  * A transport is how packets move and time passes: the slotted clock with packet
  * routing (engine/packet.c) or circuit routing (ports/circuit.c), both driven by the
- * barrier clock (engine/clock.c), or the free-running clock (engine/free.c). The
+ * barrier clock (engine/clock.c), the local clock (engine/local.c: the same slots
+ * without the barrier), or the free-running clock (engine/free.c). The
  * machine picks one at creation (hm__transport_for); the node API (engine/node.c)
  * calls it through hm__transport_t and has no mode branches.
  */
