@@ -5,7 +5,8 @@
 # slotted run (wall_seconds aside), the same exit code and a byte-identical event
 # log. Then harder cases than the shipped ones: Q_6 and Q_8, where nodes far apart
 # run in different slots, under strict and queue contention with one-packet
-# mailboxes (stalls, delays, strict conflicts found while other nodes are ahead).
+# mailboxes (stalls, delays, strict conflicts found while other nodes are ahead), the
+# one-port-full collectives, the bus with collisions, a deadlock, clock.max_slots, Ctrl-C.
 set -eu
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -73,6 +74,11 @@ same "simultaneous randomized queue Q_7" "$cfgs/q4_simultaneous_randomized.json"
     --set topology.dim=7 --set contention=queue --set mailbox.capacity=1
 same "alltoall queue Q_6" "$cfgs/q4_alltoall_dimension_exchange.json" --set topology.dim=6 \
     --set contention=queue --set mailbox.capacity=1
+for a in allreduce-ring alltoall-pairwise; do
+    same "$a one-port-full queue Q_6" "$cfgs/q4_broadcast_binomial.json" \
+        --set "algorithm={\"name\":\"$a\"}" --set ports.model=one-port-full \
+        --set topology.dim=6 --set contention=queue --set mailbox.capacity=2
+done
 same "bus max, everyone at once, strict" "$cfgs/bus_max.json" --set algorithm.schedule=none
 ends conflict
 same "bus max, everyone at once, queue" "$cfgs/bus_max.json" --set algorithm.schedule=none \
