@@ -48,7 +48,16 @@ ends() { # ends CAUSE: the last local run ended with this cause
         "$tmp/l.json" "$1" || { echo "FAIL: the last run did not end with $1" && fail=1; }
 }
 for cfg in "$cfgs"/*.json; do
-    if grep -q '"free"' "$cfg" || grep -q '"circuit"' "$cfg"; then
+    if grep -q '"free"' "$cfg"; then
+        continue
+    fi
+    if grep -q '"circuit"' "$cfg"; then # refused: exit 2, and why
+        rc=0
+        "$bin" --set clock.mode=local --set output=null "$cfg" >/dev/null 2>"$tmp/c.err" || rc=$?
+        if [ "$rc" != 2 ] || ! grep -q 'clock.mode: found "local"; allowed: "slotted" under circuit routing' "$tmp/c.err"; then
+            echo "FAIL $(basename "$cfg"): circuit routing in local mode: exit $rc"
+            fail=1
+        fi
         continue
     fi
     same "$(basename "$cfg")" "$cfg"
