@@ -10,7 +10,8 @@
  *
  * A transport is how packets move and time passes: the slotted clock with packet
  * routing (engine/packet.c) or circuit routing (ports/circuit.c), both driven by the
- * barrier clock (engine/clock.c), or the free-running clock (engine/free.c). The
+ * barrier clock (engine/clock.c), the local clock (engine/local.c: the same slots
+ * without the barrier), or the free-running clock (engine/free.c). The
  * machine picks one at creation (hm__transport_for); the node API (engine/node.c)
  * calls it through hm__transport_t and has no mode branches.
  */
@@ -236,6 +237,7 @@ typedef struct hm__options_s {
     int free_mode;   /* clock.mode "free": no barrier, logical clocks (engine/free.c) */
     size_t out_size; /* bytes of each node's output area from the setup (hm_setup_t),
                         0: the descriptor's */
+    int local_mode;  /* clock.mode "local": slot semantics, local clocks (engine/local.c) */
     /* Interrupt flag, or NULL. Storing a nonzero value (atomic_store, which is
      * async-signal-safe on a lock-free atomic_int: a SIGINT handler may do it) stops
      * the run at the end of the current slot (free-running clock: at the next send,
@@ -295,6 +297,7 @@ typedef struct hm__transport_s {
 extern const hm__transport_t hm__transport_packet;  /* engine/packet.c */
 extern const hm__transport_t hm__transport_circuit; /* ports/circuit.c */
 extern const hm__transport_t hm__transport_free;    /* engine/free.c */
+extern const hm__transport_t hm__transport_local;   /* engine/local.c */
 const hm__transport_t *hm__transport_for(const hm__options_t *opt);
 
 /* The topology of one machine: maxdeg ports per node; nbr[node*maxdeg+port] = the

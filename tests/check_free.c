@@ -822,8 +822,8 @@ START_TEST(test_config_errors)
     r = hm_t_run(cube(2, "shout", "sbt-broadcast", NULL),
                  (const char *[]){"clock.mode=fast", NULL});
     ck_assert_int_eq(r.rc, 2);
-    ck_assert_str_eq(r.message,
-                     "test.json: clock.mode: found \"fast\"; allowed: \"slotted\", \"free\"\n");
+    ck_assert_str_eq(r.message, "test.json: clock.mode: found \"fast\"; allowed: \"slotted\", "
+                                "\"free\", \"local\"\n");
     hm_t_free(&r);
     /* Slotted mode has no "free" object in its summary. */
     r = hm_t_run(cube(2, "shout", "sbt-broadcast", NULL),

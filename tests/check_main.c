@@ -20,6 +20,7 @@ int main(void)
     srunner_add_suite(sr, hm_suite_seidel());
     srunner_add_suite(sr, hm_suite_free());
     srunner_add_suite(sr, hm_suite_collectives());
+    srunner_add_suite(sr, hm_suite_local());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -21,7 +21,7 @@ interrupt() { # interrupt NAME TSAN_OPTIONS SIGNAL|pause...: a Q_10 run in $tmp/
     sleep 1
     for sig in "$@"; do
         if [ "$sig" = pause ]; then
-            sleep 0.2
+            sleep 0.5
         else
             kill -s "$sig" "$pid" 2>/dev/null || true
         fi

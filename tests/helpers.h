@@ -63,5 +63,6 @@ Suite *hm_suite_esbt(void);
 Suite *hm_suite_seidel(void);
 Suite *hm_suite_free(void);
 Suite *hm_suite_collectives(void);
+Suite *hm_suite_local(void);
 
 #endif

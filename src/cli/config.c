@@ -889,14 +889,20 @@ static void check_document(hm__config_t *c)
 #define XX(id, name, desc) name,
             HM_CLOCK_MAP(XX)
 #undef XX
-                NULL};
+                "local", /* engine/local.c: slotted semantics, so not an HM_CLOCK_ bit */
+            NULL};
         only_keys(c, "clock", ck, ckeys);
-        c->opt.free_mode = get_enum(c, ck, "clock", "mode", modes, 0) == HM_CLOCK_FREE;
+        int mode = get_enum(c, ck, "clock", "mode", modes, 0);
+        c->opt.free_mode = mode == HM_CLOCK_FREE;
+        c->opt.local_mode = mode == HM_CLOCK_COUNT;
         c->opt.max_slots = get_int(c, ck, "clock", "max_slots", 1000000, 1, HM__MAX_SLOTS_MAX, 0);
         get_affinity(c, json_object_get(ck, "affinity"));
     }
     /* The free-running clock (engine/free.c) has no slots to judge: it cannot hold
      * circuits for several slots nor share the bus's one channel. */
+    if (c->opt.local_mode && c->opt.info.circuit)
+        add_error(c, "clock.mode: found \"local\"; allowed: \"slotted\" under circuit routing "
+                     "(ports.routing \"circuit\"; the local clock needs \"packet\")");
     if (c->opt.free_mode && c->opt.info.circuit)
         add_error(c, "clock.mode: found \"free\"; allowed: \"slotted\" under circuit routing "
                      "(ports.routing \"circuit\"; free mode needs \"packet\")");

@@ -14,26 +14,42 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "run.h"
 
 /* Ctrl-C and SIGTERM: the first raises the engine's interrupt flag, so that the run
  * stops at the end of its slot and the summary and every output are written for what
- * was done. A second one removes the output file being written and ends the process
- * at once, killed by that signal (the shell reports 130 or 143; README "Exit codes"):
- * the default action comes back and the signal is raised again. No _exit here: under
- * ThreadSanitizer that runs the sanitizer's finalisation beside running threads. */
+ * was done. A second one, a quarter of a second or more after the first, removes the
+ * output file being written and ends the process at once, killed by that signal (the
+ * shell reports 130 or 143; README "Exit codes"): the default action comes back and
+ * the signal is raised again. A signal sooner than that is the same interrupt
+ * delivered twice (timeout(1) signals the process and then its process group). No
+ * _exit here: under ThreadSanitizer that runs the sanitizer's finalisation beside
+ * running threads. clock_gettime is async-signal-safe. */
 static atomic_int interrupt_flag;
-static volatile sig_atomic_t interrupt_signal;
+static atomic_int interrupt_signal; /* the first signal */
+static atomic_llong interrupt_ns;   /* CLOCK_MONOTONIC of the first signal, 0 until set */
+
+static long long monotonic_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec + 1;
+}
 
 static void on_signal(int sig)
 {
-    if (!interrupt_signal) {
-        interrupt_signal = sig;
+    int none = 0;
+    if (atomic_compare_exchange_strong(&interrupt_signal, &none, sig)) {
+        atomic_store(&interrupt_ns, monotonic_ns());
         atomic_store(&interrupt_flag, 1);
         return;
     }
+    long long first = atomic_load(&interrupt_ns);
+    if (first == 0 || monotonic_ns() - first < 250000000LL)
+        return; /* the same interrupt, delivered twice */
     hm__cli_discard_temp_output();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

@@ -21,6 +21,8 @@ const hm__transport_t *hm__transport_for(const hm__options_t *opt)
 {
     if (opt->free_mode)
         return &hm__transport_free;
+    if (opt->local_mode)
+        return &hm__transport_local;
     if (opt->info.circuit)
         return &hm__transport_circuit;
     return &hm__transport_packet;
