@@ -12,6 +12,7 @@
 
 #include "algo/common/problem.h"
 #include "algo/common/rng.h"
+#include "algo/common/trees.h"
 #include "helpers.h"
 
 /* sum over s = 1..p-1 of popcount(s): the hops of the XOR-order pairwise exchange
@@ -24,7 +25,7 @@ static int64_t pairwise_hops(int p)
     return h;
 }
 
-enum { F_LOG, F_2LOG, F_P1, F_2P1, F_CHAIN, F_MSBT, F_PAIRWISE };
+enum { F_LOG, F_2LOG, F_P1, F_2P1, F_CHAIN, F_MSBT, F_BST, F_PAIRWISE };
 
 /* The exact slot counts of the references (the header of each algorithm's file). */
 static int64_t formula(int f, int d, int64_t b)
@@ -43,6 +44,8 @@ static int64_t formula(int f, int d, int64_t b)
         return p - 1 + b - 1;
     case F_MSBT: /* Johnsson-Ho: ceil(b/d) values down d trees of height d + 1 */
         return d == 1 ? b : (b + d - 1) / d + d;
+    case F_BST: /* the lecture notes' scatter bound: p - 1 blocks over d links */
+        return (p - 1 + d - 1) / d;
     default:
         return pairwise_hops((int)p);
     }
@@ -62,6 +65,7 @@ static const struct {
     {"bcast-msbt", "broadcast", 1, 0, F_MSBT, 10, "all-port"},
     {"scatter-binomial", "scatter", 1, 0, F_LOG, 10, ALL4},
     {"scatter-linear", "scatter", 1, 0, F_P1, 7, ALL2},
+    {"scatter-bst", "scatter", 1, 0, F_BST, 10, "all-port"},
     {"gather-binomial", "gather", 1, 0, F_LOG, 10, ALL4},
     {"gather-linear", "gather", 1, 0, F_P1, 7, ALL2},
     {"reduce-binomial", "reduce", 1, 1, F_LOG, 10, ALL4},
@@ -246,6 +250,65 @@ START_TEST(test_free_clock)
             ck_assert_msg(r.message && strstr(r.message, want), "%s: %s", cfg,
                           r.message ? r.message : "(none)");
         }
+        hm_t_free(&r);
+    }
+}
+END_TEST
+
+/* The balanced spanning tree (trees.h) on Q_1 .. Q_16: a spanning tree of the cube
+ * (every father a neighbour one level up), root subtrees as labelled, none above
+ * ceil((p-1)/d) nodes: 1, 2, 3, 4, 7, 11, 19, 32, 57, 103, ..., 4096. */
+START_TEST(test_balanced_tree)
+{
+    static const int32_t most[17] = {0,  1,   2,   3,   4,   7,    11,   19,  32,
+                                     57, 103, 187, 342, 631, 1171, 2185, 4096};
+    for (int d = 1; d <= 16; d++) {
+        int32_t p = 1 << d, count[16], seen[16] = {0};
+        int32_t *par = malloc((size_t)p * sizeof *par), *sub = malloc((size_t)p * sizeof *sub);
+        ck_assert_ptr_nonnull(par);
+        ck_assert_ptr_nonnull(sub);
+        ck_assert_int_eq(hm_balanced_tree(d, par, sub, count), most[d]);
+        ck_assert_int_eq(most[d], (p - 1 + d - 1) / d);
+        ck_assert_int_eq(par[0], -1);
+        for (int32_t x = 1; x < p; x++) {
+            uint32_t flip = (uint32_t)(x ^ par[x]);
+            ck_assert_int_eq(__builtin_popcount(flip), 1);
+            ck_assert_int_eq(__builtin_popcount((uint32_t)par[x]),
+                             __builtin_popcount((uint32_t)x) - 1);
+            ck_assert_int_eq(sub[x], par[x] ? sub[par[x]] : __builtin_ctz(flip));
+            seen[sub[x]]++;
+        }
+        for (int j = 0; j < d; j++) {
+            ck_assert_int_eq(seen[j], count[j]);
+            ck_assert_int_le(count[j], most[d]);
+        }
+        free(par);
+        free(sub);
+    }
+}
+END_TEST
+
+/* Lecture notes, Scatter: p - 1 messages over the root's d links, no scatter in fewer
+ * than ceil((p-1)/d) slots; scatter-bst reaches it on Q_1 .. Q_10 under all-port,
+ * strict, one value a packet, and the summary's lower bound is that same number. */
+START_TEST(test_scatter_notes_bound)
+{
+    for (int d = 1; d <= 10; d++) {
+        char cfg[512];
+        int64_t want = ((INT64_C(1) << d) - 1 + d - 1) / d;
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},\"ports\":{\"model\":"
+                 "\"all-port\"},\"contention\":\"strict\",\"seed\":%d,"
+                 "\"algorithm\":{\"name\":\"scatter-bst\",\"root\":%d}}",
+                 d, d, (5 * d) % (1 << d));
+        hm_trun_t r = hm_t_run(cfg, NULL);
+        ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: %s", cfg,
+                      r.message ? r.message : hm_t_str(&r, "verification"));
+        ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+        ck_assert_int_eq(hm_t_int(&r, "completion_slots"), want);
+        ck_assert_int_eq(hm_t_bound(&r, "lower_bound"), want);
+        /* Each block crosses as many links as its destination's depth, popcount. */
+        ck_assert_int_eq(hm_t_int(&r, "transmissions"), d << (d - 1));
         hm_t_free(&r);
     }
 }
@@ -438,6 +501,8 @@ Suite *hm_suite_collectives(void)
     tcase_add_loop_test(tc, test_wrong_store_caught, 0, 8);
     tcase_add_test(tc, test_over_formula_fails);
     tcase_add_test(tc, test_setup_errors);
+    tcase_add_test(tc, test_balanced_tree);
+    tcase_add_test(tc, test_scatter_notes_bound);
     suite_add_tcase(s, tc);
     return s;
 }

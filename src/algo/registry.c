@@ -23,6 +23,7 @@
     XX(bcast_msbt)                                                                                 \
     XX(scatter_binomial)                                                                           \
     XX(scatter_linear)                                                                             \
+    XX(scatter_bst)                                                                                \
     XX(gather_binomial)                                                                            \
     XX(gather_linear)                                                                              \
     XX(reduce_binomial)                                                                            \

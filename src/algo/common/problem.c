@@ -38,6 +38,7 @@ void hm_prob_free(void *state)
     free(pb->incount);
     free(pb->storage);
     free(pb->count);
+    free(pb->alg);
     free(pb);
 }
 

@@ -60,6 +60,7 @@ typedef struct hm_prob_s {
     int64_t *storage;
     hm_prob_count_t *count;
     int64_t aux; /* free for the algorithm (a parameter it reads in setup) */
+    void *alg;   /* the algorithm's own read-only data, built in setup; hm_prob_free frees it */
 } hm_prob_t;
 
 /* The descriptor's typed parameters (.specs), the same in every collective: the
