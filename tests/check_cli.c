@@ -147,6 +147,7 @@ START_TEST(test_human_summary)
                                "ports              shout\n"
                                "algorithm          successive-broadcast\n"
                                "variant            rotated\n"
+                               "problem            broadcast\n"
                                "completion_slots   34\n"
                                "bound              34  (2p+log2(p)-2)\n"
                                "lower_bound        21  (2p-alpha(d)-1)\n"

@@ -423,6 +423,98 @@ START_TEST(test_wrong_store_caught)
 }
 END_TEST
 
+/* ---- the public hm_root and hm_input ------------------------------------------------ */
+
+static int seen_root[16];
+static size_t seen_count[16];
+static const int64_t *seen_input[16];
+static int io_ok;
+
+/* Each node notes what the public API gives it (its own slot of the arrays). */
+static void io_node_main(hm_node_t *n, void *state)
+{
+    (void)state;
+    int x = hm_id(n);
+    seen_root[x] = hm_root(n);
+    seen_input[x] = hm_input(n, &seen_count[x]);
+}
+
+/* After the run, against the problem's own inputs (collectives only). */
+static void io_verify(hm_report_t *r)
+{
+    const hm_prob_t *pb = r->state;
+    io_ok = 1;
+    for (int x = 0; x < pb->p; x++)
+        io_ok &= seen_root[x] == pb->root && seen_count[x] == pb->incount[x] &&
+                 (pb->incount[x] ? seen_input[x] == pb->in[x] : seen_input[x] == NULL);
+    r->verified = 1;
+}
+
+static void noop_verify(hm_report_t *r)
+{
+    r->verified = 1;
+}
+
+/* hm_root(n) and hm_input(n, &count) give every node the problem's root (-1 when
+ * rootless) and its own inputs: the root's p*b values for scatter, none elsewhere;
+ * p*b everywhere for alltoall; b for allreduce. An algorithm with a root parameter
+ * (sbt-broadcast) gives its root; one that declares none gives -1 and no input. */
+START_TEST(test_public_root_input)
+{
+    static const struct {
+        const char *name, *extra;
+        int root;
+        size_t root_count, other_count;
+    } cases[] = {
+        {"scatter-bst", ",\"root\":6,\"block\":3", 6, 48, 0},
+        {"alltoall-pairwise", ",\"block\":2", -1, 32, 32},
+        {"allreduce-ring", ",\"block\":5", -1, 5, 5},
+        {"bcast-binomial", ",\"root\":15", 15, 1, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hm_algorithm_t algo = *hm_algorithm_find(cases[i].name);
+        algo.node_main = io_node_main;
+        algo.verify = io_verify;
+        char cfg[400];
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\":{\"kind\":\"hypercube\",\"dim\":4},\"ports\":{\"model\":"
+                 "\"all-port\"},\"algorithm\":{\"name\":\"%s\"%s}}",
+                 cases[i].name, cases[i].extra);
+        io_ok = 0;
+        hm_trun_t r = hm_t_run_algo(cfg, &algo);
+        ck_assert_int_eq(r.rc, 0);
+        ck_assert_int_eq(io_ok, 1);
+        for (int x = 0; x < 16; x++) {
+            ck_assert_int_eq(seen_root[x], cases[i].root);
+            ck_assert_uint_eq(seen_count[x], x == cases[i].root || cases[i].root < 0
+                                                 ? cases[i].root_count
+                                                 : cases[i].other_count);
+        }
+        hm_t_free(&r);
+    }
+    static const char *const plain[] = {"sbt-broadcast", "successive-broadcast"};
+    for (int i = 0; i < 2; i++) {
+        hm_algorithm_t algo = *hm_algorithm_find(plain[i]);
+        algo.node_main = io_node_main;
+        algo.verify = noop_verify;
+        char cfg[300];
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\":{\"kind\":\"hypercube\",\"dim\":3},"
+                 "\"algorithm\":{\"name\":\"%s\"%s}}",
+                 plain[i], i == 0 ? ",\"root\":5" : "");
+        hm_trun_t r = hm_t_run_algo(cfg, &algo);
+        ck_assert_int_eq(r.rc, 0);
+        ck_assert_str_eq(hm_t_str(&r, "problem"), "broadcast");
+        for (int x = 0; x < 8; x++) {
+            ck_assert_int_eq(seen_root[x], i == 0 ? 5 : -1);
+            ck_assert_uint_eq(seen_count[x], 0);
+            ck_assert_ptr_null(seen_input[x]);
+        }
+        hm_t_free(&r);
+    }
+}
+END_TEST
+
 /* Right stores, wrong time: a run that takes longer than its own formula fails. */
 static void late_node_main(hm_node_t *n, void *state)
 {
@@ -503,6 +595,7 @@ Suite *hm_suite_collectives(void)
     tcase_add_test(tc, test_setup_errors);
     tcase_add_test(tc, test_balanced_tree);
     tcase_add_test(tc, test_scatter_notes_bound);
+    tcase_add_test(tc, test_public_root_input);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -36,7 +36,7 @@ static void allreduce_rd_node(hm_node_t *n, void *state)
     if (!acc)
         return;
     int64_t *tmp = acc + b;
-    const int64_t *in = hm_prob_input(n, pb, &count);
+    const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < b; i++)
         acc[i] = in[i];
     for (int k = 0; k < pb->d; k++) {
@@ -75,4 +75,5 @@ const hm_algorithm_t hm_algo_allreduce_recursive_doubling = {
     .node_main = allreduce_rd_node,
     .verify = allreduce_rd_verify,
     .teardown = hm_prob_free,
+    HM_PROB_IO,
 };

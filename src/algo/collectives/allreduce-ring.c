@@ -43,7 +43,7 @@ static void allreduce_ring_node(hm_node_t *n, void *state)
     if (!off)
         goto done;
     int64_t *tmp = buf + b;
-    const int64_t *in = hm_prob_input(n, pb, &count);
+    const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < b; i++)
         buf[i] = in[i];
     for (int s = 0; s < p - 1; s++) {
@@ -80,4 +80,5 @@ const hm_algorithm_t hm_algo_allreduce_ring = {
     .node_main = allreduce_ring_node,
     .verify = allreduce_ring_verify,
     .teardown = hm_prob_free,
+    HM_PROB_IO,
 };

@@ -32,12 +32,12 @@ static void bcast_binomial_node(hm_node_t *n, void *state)
 {
     const hm_prob_t *pb = state;
     size_t b = (size_t)pb->block, k;
-    int r = hm_id(n) ^ hm_prob_root(n, pb), first = 0;
+    int r = hm_id(n) ^ hm_root(n), first = 0;
     int64_t *buf = hm_prob_alloc(n, b);
     if (!buf)
         return;
     if (r == 0) {
-        const int64_t *in = hm_prob_input(n, pb, &k);
+        const int64_t *in = hm_input(n, &k);
         for (size_t i = 0; i < b; i++)
             buf[i] = in[i];
     } else {
@@ -77,4 +77,5 @@ const hm_algorithm_t hm_algo_bcast_binomial = {
     .node_main = bcast_binomial_node,
     .verify = bcast_binomial_verify,
     .teardown = hm_prob_free,
+    HM_PROB_IO,
 };

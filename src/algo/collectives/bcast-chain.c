@@ -30,10 +30,10 @@ static int bcast_chain_setup(hm_setup_t *s)
 static void bcast_chain_node(hm_node_t *n, void *state)
 {
     const hm_prob_t *pb = state;
-    int pos = hm_prob_gray_pos((uint32_t)(hm_id(n) ^ hm_prob_root(n, pb)));
+    int pos = hm_prob_gray_pos((uint32_t)(hm_id(n) ^ hm_root(n)));
     int next = hm_prob_ring_next_port(pos, pb->d), last = pos == pb->p - 1;
     size_t count;
-    const int64_t *in = hm_prob_input(n, pb, &count);
+    const int64_t *in = hm_input(n, &count);
     for (int k = 0; k < pb->block; k++) {
         int64_t v;
         if (pos == 0) {
@@ -69,4 +69,5 @@ const hm_algorithm_t hm_algo_bcast_chain = {
     .node_main = bcast_chain_node,
     .verify = bcast_chain_verify,
     .teardown = hm_prob_free,
+    HM_PROB_IO,
 };

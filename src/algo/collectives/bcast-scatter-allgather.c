@@ -35,13 +35,13 @@ static void bcast_sag_node(hm_node_t *n, void *state)
 {
     const hm_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int r = hm_id(n) ^ hm_prob_root(n, pb);
+    int r = hm_id(n) ^ hm_root(n);
     int64_t *buf = hm_prob_alloc(n, b);
     size_t *off = buf ? hm_prob_offsets(n, b, pb->p) : NULL;
     if (!off)
         goto done;
     if (r == 0) {
-        const int64_t *in = hm_prob_input(n, pb, &count);
+        const int64_t *in = hm_input(n, &count);
         for (size_t i = 0; i < b; i++)
             buf[i] = in[i];
     }
@@ -82,4 +82,5 @@ const hm_algorithm_t hm_algo_bcast_scatter_allgather = {
     .node_main = bcast_sag_node,
     .verify = bcast_sag_verify,
     .teardown = hm_prob_free,
+    HM_PROB_IO,
 };

@@ -33,10 +33,10 @@ static void gather_linear_node(hm_node_t *n, void *state)
 {
     const hm_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int root = hm_prob_root(n, pb), p = pb->p;
+    int root = hm_root(n), p = pb->p;
     int pos = hm_prob_gray_pos((uint32_t)(hm_id(n) ^ root));
     int prev = hm_prob_ring_prev_port(pos, pb->d);
-    const int64_t *in = hm_prob_input(n, pb, &count);
+    const int64_t *in = hm_input(n, &count);
     int64_t *buf = hm_prob_alloc(n, pos == 0 ? (size_t)p * b : b);
     if (!buf)
         return;
@@ -83,4 +83,5 @@ const hm_algorithm_t hm_algo_gather_linear = {
     .node_main = gather_linear_node,
     .verify = gather_linear_verify,
     .teardown = hm_prob_free,
+    HM_PROB_IO,
 };

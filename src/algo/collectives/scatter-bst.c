@@ -97,7 +97,7 @@ static int scatter_bst_setup(hm_setup_t *s)
 static void root_main(hm_node_t *n, const hm_prob_t *pb, const bst_t *t)
 {
     size_t b = (size_t)pb->block, count;
-    const int64_t *in = hm_prob_input(n, pb, &count);
+    const int64_t *in = hm_input(n, &count);
     hm_prob_store(n, in + (size_t)pb->root * b, b);
     for (int k = 0; k < t->most; k++) {
         for (int j = 0; j < pb->d; j++) {
@@ -116,7 +116,7 @@ static void scatter_bst_node(hm_node_t *n, void *state)
 {
     const hm_prob_t *pb = state;
     const bst_t *t = pb->alg;
-    int r = hm_id(n) ^ hm_prob_root(n, pb);
+    int r = hm_id(n) ^ hm_root(n);
     if (r == 0) {
         root_main(n, pb, t);
         return;
@@ -162,4 +162,5 @@ const hm_algorithm_t hm_algo_scatter_bst = {
     .node_main = scatter_bst_node,
     .verify = scatter_bst_verify,
     .teardown = hm_prob_free,
+    HM_PROB_IO,
 };

@@ -36,10 +36,10 @@ static void scatter_linear_node(hm_node_t *n, void *state)
 {
     const hm_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int root = hm_prob_root(n, pb);
+    int root = hm_root(n);
     int pos = hm_prob_gray_pos((uint32_t)(hm_id(n) ^ root)), next;
     next = hm_prob_ring_next_port(pos, pb->d);
-    const int64_t *in = hm_prob_input(n, pb, &count);
+    const int64_t *in = hm_input(n, &count);
     if (pos == 0) {
         for (int j = pb->p - 1; j >= 1; j--) {
             size_t x = (size_t)(root ^ (int)hm_gray((uint32_t)j));
@@ -85,4 +85,5 @@ const hm_algorithm_t hm_algo_scatter_linear = {
     .node_main = scatter_linear_node,
     .verify = scatter_linear_verify,
     .teardown = hm_prob_free,
+    HM_PROB_IO,
 };

@@ -120,16 +120,16 @@ hm_prob_t *hm_prob_setup(hm_setup_t *s, hm_problem_t kind)
     return pb;
 }
 
-const int64_t *hm_prob_input(const hm_node_t *n, const hm_prob_t *pb, size_t *count)
+const int64_t *hm_prob_input(const void *state, int node, size_t *count)
 {
-    int x = hm_id(n);
-    *count = pb->incount[x];
-    return pb->in[x];
+    const hm_prob_t *pb = state;
+    *count = pb->incount[node];
+    return *count ? pb->in[node] : NULL;
 }
 
-int hm_prob_root(const hm_node_t *n, const hm_prob_t *pb)
+int hm_prob_root(const void *state)
 {
-    (void)n;
+    const hm_prob_t *pb = state;
     return pb->root;
 }
 

@@ -9,9 +9,9 @@
  *   - its lower bounds for the machine and port model at hand.
  *
  * A collective algorithm's state is an hm_prob_t (read-only during the run but for
- * each node's own counters); node programs read their input with hm_prob_input and
- * the root with hm_prob_root, which are meant to become the public hm_input(n, &count)
- * and hm_root(n) once the engine owns the problem (a rename).
+ * each node's own counters); node programs read their input and the root with the
+ * public hm_input(n, &count) and hm_root(n), which the engine answers through the
+ * descriptor's .input and .root (HM_PROB_IO).
  *
  * What node x stores (hm_store), in this order, b being the block:
  *
@@ -93,10 +93,11 @@ int hm_prob_reduces(hm_problem_t k);
 hm_prob_t *hm_prob_setup(hm_setup_t *s, hm_problem_t kind);
 void hm_prob_free(void *pb);
 
-/* Node side: this node's input, and the root (-1 for rootless problems). These are
- * hm_input(n, &count) and hm_root(n) to be. */
-const int64_t *hm_prob_input(const hm_node_t *n, const hm_prob_t *pb, size_t *count);
-int hm_prob_root(const hm_node_t *n, const hm_prob_t *pb);
+/* The descriptor's .input and .root: node programs read them with the public
+ * hm_input(n, &count) and hm_root(n) (-1 for rootless problems). */
+const int64_t *hm_prob_input(const void *state, int node, size_t *count);
+int hm_prob_root(const void *state);
+#define HM_PROB_IO .input = hm_prob_input, .root = hm_prob_root
 
 /* acc[i] = acc[i] op v[i], i < k. */
 void hm_prob_combine(const hm_prob_t *pb, int64_t *acc, const int64_t *v, size_t k);
