@@ -197,7 +197,9 @@ void *hm_out(hm_node_t *n);
     XX(HYPERCUBE, "hypercube", "d-dimensional hypercube Q_d, port i joins x and x^2^i")            \
     XX(LINEAR, "linear", "linear array of n nodes, no wrap-around")                                \
     XX(MESH, "mesh", "r x c mesh, node (i,j) = i*c + j, no wrap-around")                           \
-    XX(BUS, "bus", "one shared broadcast channel, k processors and output processor k")
+    XX(BUS, "bus", "one shared broadcast channel, k processors and output processor k")            \
+    XX(RING, "ring", "ring of n nodes, wrap-around: port 0 to x+1, port 1 to x-1 (mod n)")         \
+    XX(TORUS, "torus", "r x c torus, node (i,j) = i*c + j, wrap-around in rows and columns")
 
 #define HM_PORTS_MAP(XX)                                                                           \
     XX(ALL_PORT, "all-port", "one packet on every outgoing and every incoming link")               \
@@ -226,7 +228,7 @@ typedef struct hm_machine_info_s {
     hm_topology_kind_t topology;
     int nodes;
     int dim;        /* hypercube */
-    int rows, cols; /* mesh (linear: rows = 1, cols = nodes) */
+    int rows, cols; /* mesh and torus (linear and ring: rows = 1, cols = nodes) */
     hm_ports_kind_t ports;
     int link_capacity; /* packets or circuits per directed link per slot */
     int circuit;       /* 1 under "routing": "circuit" */

@@ -14,6 +14,7 @@
 #include "algo/common/rng.h"
 #include "algo/common/trees.h"
 #include "helpers.h"
+#include "hm_internal.h"
 
 /* sum over s = 1..p-1 of popcount(s): the hops of the XOR-order pairwise exchange
  * under e-cube routing (Bertsekas-Tsitsiklis section 1.3). */
@@ -77,6 +78,7 @@ static const struct {
     {"allgather-ring", "allgather", 0, 0, F_P1, 7, ALL2},
     {"reduce-scatter-recursive-halving", "reduce-scatter", 0, 1, F_LOG, 9, ALL2},
     {"reduce-scatter-pairwise", "reduce-scatter", 0, 1, F_PAIRWISE, 6, ALL2},
+    {"reduce-scatter-ring", "reduce-scatter", 0, 1, F_P1, 7, ALL2},
     {"alltoall-pairwise", "alltoall", 0, 0, F_PAIRWISE, 6, ALL2},
     {"alltoall-dimension-exchange", "alltoall", 0, 0, F_LOG, 9, ALL2},
 };
@@ -423,6 +425,184 @@ START_TEST(test_wrong_store_caught)
 }
 END_TEST
 
+/* ---- rings and tori ------------------------------------------------------------ */
+
+/* Ring n (rows 0) or torus rows x cols: every port's neighbour and the port back, and
+ * every circuit route goes the shortest way round (length = the cyclic distances),
+ * link after link, ending at the destination. */
+static void check_cycle_topology(int rows, int cols)
+{
+    hm_machine_info_t in = {
+        .topology = rows ? HM_TOPO_TORUS : HM_TOPO_RING, .rows = rows ? rows : 1, .cols = cols};
+    in.nodes = in.rows * in.cols;
+    hm__links_t l;
+    char err[200];
+    ck_assert_int_eq(hm__topology_build(&in, &l, err, sizeof err), 0);
+    int32_t route[64];
+    for (int x = 0; x < in.nodes; x++) {
+        int i = x / cols, j = x % cols;
+        /* ring: next, prev; torus: west, east, north, south. */
+        int want[4] = {(j + 1) % cols + i * cols, (j + cols - 1) % cols + i * cols};
+        if (rows) {
+            int r = rows;
+            int t[4] = {i * cols + (j + cols - 1) % cols, i * cols + (j + 1) % cols,
+                        (i + r - 1) % r * cols + j, (i + 1) % r * cols + j};
+            memcpy(want, t, sizeof t);
+            if (cols == 1)
+                want[0] = want[1] = -1;
+            if (r == 1)
+                want[2] = want[3] = -1;
+        } else if (cols == 1) {
+            want[0] = want[1] = -1;
+        }
+        for (int p = 0; p < l.maxdeg; p++) {
+            int y = l.nbr[x * l.maxdeg + p];
+            ck_assert_int_eq(y, want[p]);
+            if (y >= 0)
+                ck_assert_int_eq(l.nbr[y * l.maxdeg + l.rport[x * l.maxdeg + p]], x);
+        }
+        for (int d = 0; d < in.nodes; d++) {
+            int dj = ((d % cols - j) % cols + cols) % cols, di = 0;
+            dj = dj < cols - dj ? dj : cols - dj;
+            if (rows) {
+                di = ((d / cols - i) % rows + rows) % rows;
+                di = di < rows - di ? di : rows - di;
+            }
+            size_t k = hm__route(&in, &l, x, d, route);
+            ck_assert_uint_eq(k, (size_t)(di + dj));
+            ck_assert_uint_le(k, hm__route_max(&in));
+            int at = x;
+            for (size_t h = 0; h < k; h++) {
+                ck_assert_int_eq(route[h] / l.maxdeg, at);
+                at = l.nbr[route[h]];
+            }
+            ck_assert_int_eq(at, d);
+        }
+    }
+    hm__links_free(&l);
+}
+
+START_TEST(test_ring_torus_topology)
+{
+    for (int n = 1; n <= 9; n++)
+        check_cycle_topology(0, n);
+    static const int rc[][2] = {{1, 5}, {5, 1}, {2, 2}, {2, 3}, {3, 4}, {4, 4}, {5, 3}, {6, 7}};
+    for (size_t i = 0; i < sizeof rc / sizeof rc[0]; i++)
+        check_cycle_topology(rc[i][0], rc[i][1]);
+}
+END_TEST
+
+/* The ring and chain algorithms on rings of any size and tori (a snake), every legal
+ * port model, random roots, blocks, operators and seeds: verified, no conflict under
+ * strict, exactly the formula, never below the lower bound (the diameter at least). */
+START_TEST(test_ring_torus_algorithms)
+{
+    static const struct {
+        const char *name;
+        int rooted, reduces, f;
+    } ring_algos[] = {
+        {"allgather-ring", 0, 0, F_P1},      {"allreduce-ring", 0, 1, F_2P1},
+        {"reduce-scatter-ring", 0, 1, F_P1}, {"bcast-chain", 1, 0, F_CHAIN},
+        {"scatter-linear", 1, 0, F_P1},      {"gather-linear", 1, 0, F_P1},
+    };
+    static const int shapes[][2] = {{0, 2},  {0, 3}, {0, 5}, {0, 6}, {0, 11}, {0, 24},
+                                    {0, 37}, {2, 3}, {3, 4}, {1, 7}, {5, 2},  {4, 5}};
+    hm_rng_t rng;
+    hm_rng_seed(&rng, 0x121A6);
+    for (size_t a = 0; a < sizeof ring_algos / sizeof ring_algos[0]; a++)
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+            int rows = shapes[s][0], cols = shapes[s][1];
+            int64_t p = rows ? rows * cols : cols, b = 1 + (int64_t)hm_rng_below(&rng, 6);
+            char topo[96], extra[64] = "", cfg[600];
+            if (rows)
+                snprintf(topo, sizeof topo, "\"kind\":\"torus\",\"rows\":%d,\"cols\":%d", rows,
+                         cols);
+            else
+                snprintf(topo, sizeof topo, "\"kind\":\"ring\",\"nodes\":%d", cols);
+            if (ring_algos[a].rooted)
+                snprintf(extra, sizeof extra, ",\"root\":%d", (int)hm_rng_below(&rng, (uint64_t)p));
+            if (ring_algos[a].reduces)
+                snprintf(extra, sizeof extra, ",\"op\":\"%s\"", ops[hm_rng_below(&rng, 3)]);
+            snprintf(cfg, sizeof cfg,
+                     "{\"topology\":{%s},\"ports\":{\"model\":\"%s\"},\"contention\":"
+                     "\"strict\",\"seed\":%d,\"algorithm\":{\"name\":\"%s\",\"block\":%lld%s}}",
+                     topo, s % 2 ? "all-port" : "one-port-full", (int)s, ring_algos[a].name,
+                     (long long)b, extra);
+            hm_trun_t r = hm_t_run(cfg, NULL);
+            int64_t want = ring_algos[a].f == F_P1    ? p - 1
+                           : ring_algos[a].f == F_2P1 ? 2 * (p - 1)
+                                                      : p - 1 + b - 1;
+            int64_t diam = rows ? rows / 2 + cols / 2 : p / 2;
+            ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
+                          r.message ? r.message : hm_t_str(&r, "verification"));
+            ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+            ck_assert_int_eq(hm_t_int(&r, "completion_slots"), want);
+            ck_assert_int_eq(hm_t_bound(&r, "bound"), want);
+            int64_t lower = hm_t_bound(&r, "lower_bound");
+            ck_assert_msg(lower >= diam && lower <= want, "%s: lower %lld", cfg, (long long)lower);
+            hm_t_free(&r);
+        }
+}
+END_TEST
+
+/* The lower bounds on a ring: the diameter, ceil(log2 p) under one-port, and the
+ * reception bound (p-1)*b, (p-1)*b/2 under all-port (two links). */
+START_TEST(test_ring_lower_bounds)
+{
+    static const struct {
+        const char *cfg, *expr;
+        int64_t value;
+    } cases[] = {
+        {"\"nodes\":9},\"ports\":{\"model\":\"all-port\"},\"algorithm\":{\"name\":"
+         "\"allreduce-ring\",\"block\":20}",
+         "diameter", 4},
+        {"\"nodes\":5},\"ports\":{\"model\":\"one-port-full\"},\"algorithm\":{\"name\":"
+         "\"allreduce-ring\",\"block\":20}",
+         "ceil(log2(p))", 3},
+        {"\"nodes\":9},\"ports\":{\"model\":\"all-port\"},\"algorithm\":{\"name\":"
+         "\"bcast-chain\",\"block\":20}",
+         "ceil(block/degree)+diameter-1", 13},
+        {"\"nodes\":9},\"ports\":{\"model\":\"all-port\"},\"algorithm\":{\"name\":"
+         "\"allgather-ring\"}",
+         "diameter", 4},
+        {"\"nodes\":11},\"ports\":{\"model\":\"all-port\"},\"algorithm\":{\"name\":"
+         "\"gather-linear\"}",
+         "diameter", 5},
+        {"\"nodes\":11},\"ports\":{\"model\":\"one-port-full\"},\"algorithm\":{\"name\":"
+         "\"gather-linear\"}",
+         "(p-1)*block", 10},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cfg[512];
+        snprintf(cfg, sizeof cfg, "{\"topology\":{\"kind\":\"ring\",%s}", cases[i].cfg);
+        hm_trun_t r = hm_t_run(cfg, NULL);
+        ck_assert_msg(r.rc == 0, "%s: %s", cfg, r.message ? r.message : "");
+        json_t *lb = json_object_get(r.summary, "lower_bound");
+        ck_assert_str_eq(json_string_value(json_object_get(lb, "expression")), cases[i].expr);
+        ck_assert_int_eq(hm_t_bound(&r, "lower_bound"), cases[i].value);
+        hm_t_free(&r);
+    }
+    /* A torus with both sides odd has no snake: refused, saying what is allowed. */
+    hm_trun_t r = hm_t_run("{\"topology\":{\"kind\":\"torus\",\"rows\":3,\"cols\":5},"
+                           "\"algorithm\":{\"name\":\"allreduce-ring\"}}",
+                           NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_msg(r.message && strstr(r.message, "topology: found a 3 x 5 torus; allowed for "
+                                                 "allreduce-ring: rows or cols even, or 1"),
+                  "%s", r.message ? r.message : "(none)");
+    hm_t_free(&r);
+    /* Hypercube-only algorithms are refused on a ring by the loader. */
+    r = hm_t_run("{\"topology\":{\"kind\":\"ring\",\"nodes\":8},"
+                 "\"algorithm\":{\"name\":\"bcast-binomial\"}}",
+                 NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_msg(r.message && strstr(r.message, "topology.kind: found \"ring\"; allowed for "
+                                                 "bcast-binomial: hypercube"),
+                  "%s", r.message ? r.message : "(none)");
+    hm_t_free(&r);
+}
+END_TEST
+
 /* ---- the public hm_root and hm_input ------------------------------------------------ */
 
 static int seen_root[16];
@@ -596,6 +776,9 @@ Suite *hm_suite_collectives(void)
     tcase_add_test(tc, test_balanced_tree);
     tcase_add_test(tc, test_scatter_notes_bound);
     tcase_add_test(tc, test_public_root_input);
+    tcase_add_test(tc, test_ring_torus_topology);
+    tcase_add_test(tc, test_ring_torus_algorithms);
+    tcase_add_test(tc, test_ring_lower_bounds);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -35,6 +35,7 @@
     XX(allgather_ring)                                                                             \
     XX(reduce_scatter_recursive_halving)                                                           \
     XX(reduce_scatter_pairwise)                                                                    \
+    XX(reduce_scatter_ring)                                                                        \
     XX(alltoall_pairwise)                                                                          \
     XX(alltoall_dimension_exchange)
 

@@ -32,7 +32,7 @@ static void allgather_ring_node(hm_node_t *n, void *state)
 {
     const hm_prob_t *pb = state;
     size_t b = (size_t)pb->block, count, all = (size_t)pb->p * b;
-    int pos = hm_prob_gray_pos((uint32_t)hm_id(n));
+    int pos = hm_prob_pos(pb, hm_id(n), -1);
     int64_t *buf = hm_prob_alloc(n, all);
     size_t *off = buf ? hm_prob_offsets(n, all, pb->p) : NULL;
     if (!off)
@@ -44,7 +44,7 @@ static void allgather_ring_node(hm_node_t *n, void *state)
         goto done;
     /* Ring order to node order: node y is at position gray^-1(y). */
     for (int y = 0; y < pb->p; y++)
-        hm_prob_store(n, buf + off[hm_prob_gray_pos((uint32_t)y)], b);
+        hm_prob_store(n, buf + off[hm_prob_pos(pb, y, -1)], b);
 done:
     free(buf);
     free(off);
@@ -60,11 +60,11 @@ const hm_algorithm_t hm_algo_allgather_ring = {
     .name = "allgather-ring",
     .description = "allgather: every block goes once round the Gray-code ring, p-1 slots",
     .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.2; Chan et al. 2007, section 5",
-    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_RING) | HM_BIT(HM_TOPO_TORUS),
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = allgather_ring_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1},
     .problem = HM_PROBLEM_ALLGATHER,
     .setup = allgather_ring_setup,
     .node_main = allgather_ring_node,

@@ -36,8 +36,7 @@ static void allreduce_ring_node(hm_node_t *n, void *state)
 {
     const hm_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int p = pb->p, pos = hm_prob_gray_pos((uint32_t)hm_id(n));
-    int next = hm_prob_ring_next_port(pos, pb->d);
+    int p = pb->p, pos = hm_prob_pos(pb, hm_id(n), -1), next = hm_prob_next(pb, pos, -1);
     int64_t *buf = hm_prob_alloc(n, 2 * b);
     size_t *off = buf ? hm_prob_offsets(n, b, p) : NULL;
     if (!off)
@@ -70,11 +69,11 @@ const hm_algorithm_t hm_algo_allreduce_ring = {
     .name = "allreduce-ring",
     .description = "allreduce: ring reduce-scatter + ring allgather on the Gray-code ring",
     .paper = "Chan et al. 2007, section 5; Thakur-Rabenseifner-Gropp 2005, section 4.5",
-    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_RING) | HM_BIT(HM_TOPO_TORUS),
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = allreduce_ring_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1},
     .problem = HM_PROBLEM_ALLREDUCE,
     .setup = allreduce_ring_setup,
     .node_main = allreduce_ring_node,

@@ -39,6 +39,7 @@ void hm_prob_free(void *state)
     free(pb->storage);
     free(pb->count);
     free(pb->alg);
+    free(pb->cyc_at);
     free(pb);
 }
 
@@ -59,16 +60,68 @@ static size_t input_count(const hm_prob_t *pb, int x)
     }
 }
 
+/* The cycle the ring algorithms follow on a ring (0, 1, ..., p-1, ports 0 forward, 1
+ * back) or a torus (a snake: along row 0 east, row 1 west, ... and back up column 0
+ * when rows is even; by columns when only cols is even; a torus of one row or column
+ * is a ring). Ports as in topo/ring.c and topo/torus.c. */
+static int cycle_build(hm_prob_t *pb, const hm_machine_info_t *mi)
+{
+    enum { WEST, EAST, NORTH, SOUTH };
+    int p = pb->p, r = mi->rows, c = mi->cols;
+    pb->cyc_at = malloc(4 * (size_t)p * sizeof *pb->cyc_at);
+    if (!pb->cyc_at)
+        return -1;
+    pb->cyc_pos = pb->cyc_at + p;
+    pb->cyc_next = pb->cyc_pos + p;
+    pb->cyc_prev = pb->cyc_next + p;
+    int by_rows = pb->ring == 2 && r > 1 && c > 1 && r % 2 == 0;
+    int by_cols = pb->ring == 2 && r > 1 && c > 1 && !by_rows;
+    for (int q = 0; q < p; q++) {
+        int x = q, fwd = 0, back = 1; /* ring; and a torus of one row */
+        if (pb->ring == 2 && c == 1)
+            fwd = SOUTH, back = NORTH;
+        else if (pb->ring == 2 && r == 1)
+            fwd = EAST, back = WEST;
+        if (by_rows) {
+            int i = q / c, j = i % 2 ? c - 1 - q % c : q % c;
+            x = i * c + j;
+            fwd = q % c == c - 1 ? SOUTH : i % 2 ? WEST : EAST;
+            back = q % c == 0 ? NORTH : i % 2 ? EAST : WEST;
+        } else if (by_cols) {
+            int j = q / r, i = j % 2 ? r - 1 - q % r : q % r;
+            x = i * c + j;
+            fwd = q % r == r - 1 ? EAST : j % 2 ? NORTH : SOUTH;
+            back = q % r == 0 ? WEST : j % 2 ? SOUTH : NORTH;
+        }
+        pb->cyc_at[q] = x;
+        pb->cyc_pos[x] = q;
+        pb->cyc_next[x] = fwd;
+        pb->cyc_prev[x] = back;
+    }
+    return 0;
+}
+
 hm_prob_t *hm_prob_setup(hm_setup_t *s, hm_problem_t kind)
 {
     const hm_machine_info_t *mi = s->machine;
     /* The descriptors' .topologies and .needs.min_dim = 1 make the config loader refuse
      * such a machine first; this guards a descriptor that forgets them. */
-    if (mi->topology != HM_TOPO_HYPERCUBE || mi->nodes < 2) {
+    if ((mi->topology != HM_TOPO_HYPERCUBE && mi->topology != HM_TOPO_RING &&
+         mi->topology != HM_TOPO_TORUS) ||
+        mi->nodes < 2) {
         snprintf(s->error, sizeof s->error,
-                 "%s: topology: found %d node(s), allowed: a hypercube of dim 1 or more (the "
-                 "%s problem needs 2 nodes or more)",
+                 "%s: topology: found %d node(s), allowed: a hypercube of dim 1 or more, a "
+                 "ring or a torus of 2 nodes or more (the %s problem needs 2 nodes or more)",
                  s->file ? s->file : "config", mi->nodes, hm_problem_name(kind));
+        return NULL;
+    }
+    if (mi->topology == HM_TOPO_TORUS && mi->rows % 2 && mi->cols % 2 && mi->rows > 1 &&
+        mi->cols > 1) {
+        snprintf(s->error, sizeof s->error,
+                 "%s: topology: found a %d x %d torus; allowed for %s: rows or cols even, or 1 "
+                 "(the ring runs as a snake through the torus)",
+                 s->file ? s->file : "config", mi->rows, mi->cols,
+                 s->algorithm ? s->algorithm->name : hm_problem_name(kind));
         return NULL;
     }
     /* The loader checked the typed parameters (problem.h) against their specs. */
@@ -80,7 +133,12 @@ hm_prob_t *hm_prob_setup(hm_setup_t *s, hm_problem_t kind)
         return NULL;
     pb->kind = kind;
     pb->p = mi->nodes;
-    pb->d = mi->dim;
+    pb->ring = mi->topology == HM_TOPO_RING ? 1 : mi->topology == HM_TOPO_TORUS ? 2 : 0;
+    pb->d = pb->ring ? 0 : mi->dim;
+    if (pb->ring && cycle_build(pb, mi) != 0) {
+        hm_prob_free(pb);
+        return NULL;
+    }
     pb->root = (int)root;
     pb->block = (int)block;
     pb->op = (hm_op_t)op;
@@ -305,9 +363,56 @@ static int64_t ceil_div(int64_t a, int64_t b)
  * and for alltoall (p/2)^2*b values cross the p/2 links of a bisection in each
  * direction.
  */
+/*
+ * On a ring or a torus (degree 2 or 4) the same arguments: latency the diameter, and
+ * ceil(log2 p) under one-port (the informed set at most doubles); without combining a
+ * node takes in one packet a slot under one-port, degree under all-port.
+ */
+static int64_t cycle_lower(const hm_prob_t *pb, const hm_machine_info_t *mi, int combining,
+                           const char **expr)
+{
+    int allport = mi->ports == HM_PORTS_ALL_PORT;
+    int64_t p = pb->p, b = pb->block, lg = 0, deg = pb->ring == 2 ? 4 : 2;
+    int64_t diam = pb->ring == 2 ? mi->rows / 2 + mi->cols / 2 : p / 2;
+    while ((INT64_C(1) << lg) < p)
+        lg++;
+    int by_diam = allport || diam >= lg;
+    int64_t lat = by_diam ? diam : lg, v = 0;
+    *expr = by_diam ? "diameter" : "ceil(log2(p))";
+    if (combining || mi->link_capacity != 1)
+        return lat;
+    const char *e = NULL;
+    switch (pb->kind) {
+    case HM_PROBLEM_BROADCAST:
+    case HM_PROBLEM_REDUCE:
+    case HM_PROBLEM_ALLREDUCE:
+    case HM_PROBLEM_REDUCE_SCATTER:
+        v = allport ? ceil_div(b, deg) + diam - 1 : b - 1 + lat;
+        e = allport ? "ceil(block/degree)+diameter-1"
+                    : (by_diam ? "block-1+diameter" : "block-1+ceil(log2(p))");
+        break;
+    case HM_PROBLEM_SCATTER:
+    case HM_PROBLEM_GATHER:
+    case HM_PROBLEM_ALLGATHER:
+    case HM_PROBLEM_ALLTOALL:
+        v = allport ? ceil_div((p - 1) * b, deg) : (p - 1) * b;
+        e = allport ? "ceil((p-1)*block/degree)" : "(p-1)*block";
+        break;
+    default:
+        break;
+    }
+    if (e && v > lat) {
+        *expr = e;
+        return v;
+    }
+    return lat;
+}
+
 int64_t hm_prob_lower(const hm_prob_t *pb, const hm_machine_info_t *mi, int combining,
                       const char **expr)
 {
+    if (pb->ring)
+        return cycle_lower(pb, mi, combining, expr);
     int allport = mi->ports == HM_PORTS_ALL_PORT;
     int64_t d = pb->d, p = pb->p, b = pb->block;
     int64_t best = d;
@@ -409,6 +514,40 @@ int hm_prob_ring_prev_port(int pos, int d)
     return hm_gray_step_dim((uint32_t)((pos + (1 << d) - 1) % (1 << d)), d);
 }
 
+/* Ring and torus: the table of setup (cycle_build); positions relative to the root's
+ * are a rotation of the cycle. */
+int hm_prob_pos(const hm_prob_t *pb, int x, int root)
+{
+    if (root < 0)
+        root = 0;
+    if (!pb->ring)
+        return hm_prob_gray_pos((uint32_t)(x ^ root));
+    return (pb->cyc_pos[x] - pb->cyc_pos[root] + pb->p) % pb->p;
+}
+
+int hm_prob_node(const hm_prob_t *pb, int pos, int root)
+{
+    if (root < 0)
+        root = 0;
+    if (!pb->ring)
+        return (int)hm_gray((uint32_t)pos) ^ root;
+    return pb->cyc_at[(pos + pb->cyc_pos[root]) % pb->p];
+}
+
+int hm_prob_next(const hm_prob_t *pb, int pos, int root)
+{
+    if (!pb->ring)
+        return hm_prob_ring_next_port(pos, pb->d);
+    return pb->cyc_next[hm_prob_node(pb, pos, root)];
+}
+
+int hm_prob_prev(const hm_prob_t *pb, int pos, int root)
+{
+    if (!pb->ring)
+        return hm_prob_ring_prev_port(pos, pb->d);
+    return pb->cyc_prev[hm_prob_node(pb, pos, root)];
+}
+
 size_t *hm_prob_offsets(hm_node_t *n, size_t total, int p)
 {
     size_t *off = malloc(((size_t)p + 1) * sizeof *off);
@@ -494,7 +633,7 @@ int hm_prob_reduce_scatter_rh(hm_node_t *n, const hm_prob_t *pb, int r, int64_t 
 int hm_prob_allgather_ring(hm_node_t *n, const hm_prob_t *pb, int pos, int shift, int64_t *buf,
                            const size_t *off)
 {
-    int p = pb->p, next = hm_prob_ring_next_port(pos, pb->d);
+    int p = pb->p, next = hm_prob_next(pb, pos, -1);
     size_t k;
     for (int s = 0; s < p - 1; s++) {
         int out = ((pos + shift - s) % p + p) % p, in = ((pos + shift - s - 1) % p + p) % p;

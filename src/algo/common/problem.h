@@ -51,11 +51,13 @@ typedef struct hm_prob_count_s {
 
 typedef struct hm_prob_s {
     hm_problem_t kind;
-    int p, d;     /* nodes, log2 p */
-    int root;     /* -1 for rootless problems */
-    int block;    /* b */
-    hm_op_t op;   /* reductions only */
-    int64_t **in; /* in[x]: node x's input, incount[x] values */
+    int p, d; /* nodes, log2 p (0 on a ring) */
+    int ring; /* 0 on the hypercube, 1 on a ring (any p >= 2), 2 on a torus */
+    int *cyc_at, *cyc_pos, *cyc_next, *cyc_prev; /* ring, torus: the cycle (problem.c) */
+    int root;                                    /* -1 for rootless problems */
+    int block;                                   /* b */
+    hm_op_t op;                                  /* reductions only */
+    int64_t **in;                                /* in[x]: node x's input, incount[x] values */
     size_t *incount;
     int64_t *storage;
     hm_prob_count_t *count;
@@ -157,6 +159,16 @@ int hm_prob_allgather_rd(hm_node_t *n, const hm_prob_t *pb, int r, int64_t *buf,
  * the parts still held and combine its copy of this node's half; part r at the end. */
 int hm_prob_reduce_scatter_rh(hm_node_t *n, const hm_prob_t *pb, int r, int64_t *buf, int64_t *tmp,
                               const size_t *off);
+/* The cycle the ring and chain algorithms run along: the ring topology itself, a
+ * snake through a torus (rows or cols even), both rotated to start at the root; or
+ * the hypercube's Gray-code ring (position gray^-1(x XOR root)). root -1: 0. Position
+ * of node x, node at position pos, and the ports to the next and the previous
+ * position. */
+int hm_prob_pos(const hm_prob_t *pb, int x, int root);
+int hm_prob_node(const hm_prob_t *pb, int pos, int root);
+int hm_prob_next(const hm_prob_t *pb, int pos, int root);
+int hm_prob_prev(const hm_prob_t *pb, int pos, int root);
+
 /* Ring allgather along the Gray ring (p - 1 slots): the node at ring position pos
  * holds part (pos + shift) mod p, parts being numbered by ring position. */
 int hm_prob_allgather_ring(hm_node_t *n, const hm_prob_t *pb, int pos, int shift, int64_t *buf,
