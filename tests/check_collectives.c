@@ -26,7 +26,7 @@ static int64_t pairwise_hops(int p)
     return h;
 }
 
-enum { F_LOG, F_2LOG, F_P1, F_2P1, F_CHAIN, F_MSBT, F_BST, F_PAIRWISE };
+enum { F_LOG, F_2LOG, F_P1, F_2P1, F_CHAIN, F_MSBT, F_BST, F_BRUCK, F_PAIRWISE };
 
 /* The exact slot counts of the references (the header of each algorithm's file). */
 static int64_t formula(int f, int d, int64_t b)
@@ -76,11 +76,13 @@ static const struct {
     {"allreduce-rabenseifner", "allreduce", 0, 1, F_2LOG, 10, ALL2},
     {"allgather-recursive-doubling", "allgather", 0, 0, F_LOG, 9, ALL2},
     {"allgather-ring", "allgather", 0, 0, F_P1, 7, ALL2},
+    {"allgather-bruck", "allgather", 0, 0, F_P1, 7, ALL2},
     {"reduce-scatter-recursive-halving", "reduce-scatter", 0, 1, F_LOG, 9, ALL2},
     {"reduce-scatter-pairwise", "reduce-scatter", 0, 1, F_PAIRWISE, 6, ALL2},
     {"reduce-scatter-ring", "reduce-scatter", 0, 1, F_P1, 7, ALL2},
     {"alltoall-pairwise", "alltoall", 0, 0, F_PAIRWISE, 6, ALL2},
     {"alltoall-dimension-exchange", "alltoall", 0, 0, F_LOG, 9, ALL2},
+    {"alltoall-bruck", "alltoall", 0, 0, F_P1, 6, ALL2},
 };
 #define NALGOS ((int)(sizeof algos / sizeof algos[0]))
 
@@ -504,6 +506,7 @@ START_TEST(test_ring_torus_algorithms)
         {"allgather-ring", 0, 0, F_P1},      {"allreduce-ring", 0, 1, F_2P1},
         {"reduce-scatter-ring", 0, 1, F_P1}, {"bcast-chain", 1, 0, F_CHAIN},
         {"scatter-linear", 1, 0, F_P1},      {"gather-linear", 1, 0, F_P1},
+        {"allgather-bruck", 0, 0, F_BRUCK},  {"alltoall-bruck", 0, 0, F_BRUCK},
     };
     static const int shapes[][2] = {{0, 2},  {0, 3}, {0, 5}, {0, 6}, {0, 11}, {0, 24},
                                     {0, 37}, {2, 3}, {3, 4}, {1, 7}, {5, 2},  {4, 5}};
@@ -529,9 +532,13 @@ START_TEST(test_ring_torus_algorithms)
                      topo, s % 2 ? "all-port" : "one-port-full", (int)s, ring_algos[a].name,
                      (long long)b, extra);
             hm_trun_t r = hm_t_run(cfg, NULL);
-            int64_t want = ring_algos[a].f == F_P1    ? p - 1
-                           : ring_algos[a].f == F_2P1 ? 2 * (p - 1)
-                                                      : p - 1 + b - 1;
+            int64_t full = 1; /* Bruck: 2^k hops in step k, k < ceil(log2 p) */
+            while (full < p)
+                full *= 2;
+            int64_t want = ring_algos[a].f == F_P1      ? p - 1
+                           : ring_algos[a].f == F_2P1   ? 2 * (p - 1)
+                           : ring_algos[a].f == F_BRUCK ? full - 1
+                                                        : p - 1 + b - 1;
             int64_t diam = rows ? rows / 2 + cols / 2 : p / 2;
             ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
                           r.message ? r.message : hm_t_str(&r, "verification"));

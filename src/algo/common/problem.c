@@ -646,6 +646,22 @@ int hm_prob_allgather_ring(hm_node_t *n, const hm_prob_t *pb, int pos, int shift
     return HM_OK;
 }
 
+int hm_prob_relay(hm_node_t *n, const hm_prob_t *pb, int pos, int hops, int msg, const int64_t *v,
+                  int64_t *out, size_t k)
+{
+    int next = hm_prob_next(pb, pos, -1);
+    size_t got;
+    for (int h = 0; h < hops; h++) {
+        /* The send copies v before out is overwritten (v may be out). */
+        int rc = hm_prob_send(n, pb, next, msg, h ? out : v, k);
+        if (rc == HM_OK)
+            rc = hm_prob_recv(n, out, k, &got, NULL);
+        if (rc != HM_OK)
+            return rc;
+    }
+    return HM_OK;
+}
+
 int hm_prob_xor_route(hm_node_t *n, const hm_prob_t *pb, int s, const int64_t *v, int64_t *out,
                       size_t k)
 {

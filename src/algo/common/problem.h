@@ -173,6 +173,13 @@ int hm_prob_prev(const hm_prob_t *pb, int pos, int root);
  * holds part (pos + shift) mod p, parts being numbered by ring position. */
 int hm_prob_allgather_ring(hm_node_t *n, const hm_prob_t *pb, int pos, int shift, int64_t *buf,
                            const size_t *off);
+/* Relay k values `hops` positions forward along the cycle (hm_prob_pos, root -1): every
+ * node does the same, so in each of the hops slots every node sends one packet to the
+ * next position and takes one from the previous (no conflict, one-port-full); out (k
+ * values) gets what the node `hops` positions back sent. */
+int hm_prob_relay(hm_node_t *n, const hm_prob_t *pb, int pos, int hops, int msg, const int64_t *v,
+                  int64_t *out, size_t k);
+
 /* Send k values to x XOR s along the dimensions of s, lowest first (e-cube routing,
  * popcount(s) slots: every node does the same, so each hop is a permutation along
  * one dimension); out gets the k values that came from x XOR s. */
