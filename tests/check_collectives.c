@@ -6,6 +6,7 @@
  * the problem's lower bound; and each problem's check catches a wrong store with the
  * exact message.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -610,6 +611,57 @@ START_TEST(test_ring_lower_bounds)
 }
 END_TEST
 
+/* Under circuit routing to neighbours (Seidel's a*m + b): the four algorithms of the
+ * crossover plots at their formulas, message by message ceil(a*8v + b) slots, on
+ * Q_1..Q_5 with two cost pairs (a = 1, b = 10: binomial on Q_3 with b = 1 value is
+ * 3 * 18 = 54), strict, 0 conflicts; scatter+allgather refuses a block that p does not
+ * divide. */
+START_TEST(test_circuit_cost)
+{
+    static const char *const names[] = {"bcast-binomial", "bcast-scatter-allgather",
+                                        "allreduce-recursive-doubling", "allreduce-ring"};
+    static const double cost[][2] = {{1, 10}, {0.3, 7}};
+    for (int d = 1; d <= 5; d++)
+        for (int a = 0; a < 4; a++)
+            for (int c = 0; c < 2; c++) {
+                int64_t p = INT64_C(1) << d, block = a == 1 ? 3 * p : 2 * d + 1;
+                char cfg[512];
+                snprintf(cfg, sizeof cfg,
+                         "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},\"ports\":{"
+                         "\"model\":\"one-port-full\",\"routing\":\"circuit\",\"cost\":{"
+                         "\"a\":%g,\"b\":%g}},\"contention\":\"strict\","
+                         "\"algorithm\":{\"name\":\"%s\",\"block\":%lld}}",
+                         d, cost[c][0], cost[c][1], names[a], (long long)block);
+                hm_trun_t r = hm_t_run(cfg, NULL);
+                double A = cost[c][0], B = cost[c][1];
+#define DUR(v) ((int64_t)ceil(A * 8.0 * (double)(v) + B - 1e-9))
+                int64_t want = 0;
+                if (a == 0 || a == 2)
+                    want = d * DUR(block);
+                else if (a == 1)
+                    for (int i = 0; i < d; i++)
+                        want += 2 * DUR(block / p << i);
+                else
+                    want = 2 * (p - 1) * DUR((block + p - 1) / p);
+#undef DUR
+                ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: %s", cfg,
+                              r.message ? r.message : hm_t_str(&r, "verification"));
+                ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+                ck_assert_int_eq(hm_t_int(&r, "completion_slots"), want);
+                hm_t_free(&r);
+            }
+    hm_trun_t r = hm_t_run("{\"topology\":{\"kind\":\"hypercube\",\"dim\":3},\"ports\":{"
+                           "\"routing\":\"circuit\"},\"algorithm\":{\"name\":"
+                           "\"bcast-scatter-allgather\",\"block\":12}}",
+                           NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_msg(r.message && strstr(r.message, "algorithm.block: found 12; allowed: a multiple "
+                                                 "of p = 8 under circuit routing"),
+                  "%s", r.message ? r.message : "(none)");
+    hm_t_free(&r);
+}
+END_TEST
+
 /* ---- the public hm_root and hm_input ------------------------------------------------ */
 
 static int seen_root[16];
@@ -786,6 +838,7 @@ Suite *hm_suite_collectives(void)
     tcase_add_test(tc, test_ring_torus_topology);
     tcase_add_test(tc, test_ring_torus_algorithms);
     tcase_add_test(tc, test_ring_lower_bounds);
+    tcase_add_test(tc, test_circuit_cost);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -62,7 +62,13 @@ done:
 static void allreduce_ring_verify(hm_report_t *r)
 {
     const hm_prob_t *pb = r->state;
-    hm_prob_verify(r, "2(p-1)", 2 * ((int64_t)pb->p - 1), pb->block > pb->p);
+    if (r->machine->circuit) /* 2(p-1) steps of one chunk, ceil(b/p) values at most */
+        hm_prob_verify(r, "2(p-1)*ceil(8a*ceil(block/p)+b)",
+                       2 * ((int64_t)pb->p - 1) *
+                           hm_prob_msg_slots(r->machine, (size_t)(pb->block + pb->p - 1) / pb->p),
+                       pb->block > pb->p);
+    else
+        hm_prob_verify(r, "2(p-1)", 2 * ((int64_t)pb->p - 1), pb->block > pb->p);
 }
 
 const hm_algorithm_t hm_algo_allreduce_ring = {
@@ -73,7 +79,7 @@ const hm_algorithm_t hm_algo_allreduce_ring = {
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = allreduce_ring_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1},
+    .needs = {.min_dim = 1},
     .problem = HM_PROBLEM_ALLREDUCE,
     .setup = allreduce_ring_setup,
     .node_main = allreduce_ring_node,

@@ -59,7 +59,11 @@ done:
 static void bcast_binomial_verify(hm_report_t *r)
 {
     const hm_prob_t *pb = r->state;
-    hm_prob_verify(r, "log2(p)", pb->d, pb->block > 1);
+    if (r->machine->circuit) /* d messages of b values one after the other */
+        hm_prob_verify(r, "log2(p)*ceil(8a*block+b)",
+                       pb->d * hm_prob_msg_slots(r->machine, (size_t)pb->block), pb->block > 1);
+    else
+        hm_prob_verify(r, "log2(p)", pb->d, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_bcast_binomial = {
@@ -71,7 +75,7 @@ const hm_algorithm_t hm_algo_bcast_binomial = {
              HM_BIT(HM_PORTS_ONE_PORT_HALF) | HM_BIT(HM_PORTS_SHOUT),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = bcast_binomial_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
+    .needs = {.min_dim = 1, .pow2_nodes = 1},
     .problem = HM_PROBLEM_BROADCAST,
     .setup = bcast_binomial_setup,
     .node_main = bcast_binomial_node,

@@ -4,6 +4,7 @@
  */
 #include "problem.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -495,6 +496,13 @@ void hm_prob_verify(hm_report_t *r, const char *expr, int64_t bound, int combini
     json_object_set_new(r->extra, "values", json_integer(values));
     json_object_set_new(r->extra, "max_values_per_packet", json_integer(maxv));
     json_object_set_new(r->extra, "combining", json_boolean(combining));
+}
+
+int64_t hm_prob_msg_slots(const hm_machine_info_t *mi, size_t k)
+{
+    double v = mi->cost_a * 8.0 * (double)k + mi->cost_b;
+    int64_t dur = (int64_t)ceil(v - 1e-9);
+    return dur < 1 ? 1 : dur;
 }
 
 int hm_prob_gray_pos(uint32_t x)

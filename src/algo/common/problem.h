@@ -135,6 +135,11 @@ int64_t hm_prob_lower(const hm_prob_t *pb, const hm_machine_info_t *mi, int comb
  * summary's extra keys (problem, block, root, op, packets, values, combining). */
 void hm_prob_verify(hm_report_t *r, const char *expr, int64_t bound, int combining);
 
+/* Under circuit routing to neighbours (Seidel's a*m + b, README "Config reference",
+ * ports.cost): the slots one message of k int64 values (8k bytes) lasts on a link of
+ * its own, max(1, ceil(a*8k + b)), as src/ports/circuit.c counts them. */
+int64_t hm_prob_msg_slots(const hm_machine_info_t *mi, size_t k);
+
 /* Gray-ring helpers: position of node x in the binary reflected Gray code, and the
  * port leading to the next / previous node of the ring. */
 int hm_prob_gray_pos(uint32_t x);
