@@ -65,9 +65,29 @@ static size_t input_count(const hm_prob_t *pb, int x)
  * back) or a torus (a snake: along row 0 east, row 1 west, ... and back up column 0
  * when rows is even; by columns when only cols is even; a torus of one row or column
  * is a ring). Ports as in topo/ring.c and topo/torus.c. */
+enum { WEST, EAST, NORTH, SOUTH };
+
+/* Position q of the snake along rows of an r x c torus (r even): its node and the
+ * ports to the next and the previous position. */
+static void snake_rows(int q, int c, int *x, int *fwd, int *back)
+{
+    int i = q / c, j = i % 2 ? c - 1 - q % c : q % c;
+    *x = i * c + j;
+    *fwd = q % c == c - 1 ? SOUTH : i % 2 ? WEST : EAST;
+    *back = q % c == 0 ? NORTH : i % 2 ? EAST : WEST;
+}
+
+/* The same along columns (c even). */
+static void snake_cols(int q, int r, int c, int *x, int *fwd, int *back)
+{
+    int j = q / r, i = j % 2 ? r - 1 - q % r : q % r;
+    *x = i * c + j;
+    *fwd = q % r == r - 1 ? EAST : j % 2 ? NORTH : SOUTH;
+    *back = q % r == 0 ? WEST : j % 2 ? SOUTH : NORTH;
+}
+
 static int cycle_build(hm_prob_t *pb, const hm_machine_info_t *mi)
 {
-    enum { WEST, EAST, NORTH, SOUTH };
     int p = pb->p, r = mi->rows, c = mi->cols;
     pb->cyc_at = malloc(4 * (size_t)p * sizeof *pb->cyc_at);
     if (!pb->cyc_at)
@@ -83,17 +103,10 @@ static int cycle_build(hm_prob_t *pb, const hm_machine_info_t *mi)
             fwd = SOUTH, back = NORTH;
         else if (pb->ring == 2 && r == 1)
             fwd = EAST, back = WEST;
-        if (by_rows) {
-            int i = q / c, j = i % 2 ? c - 1 - q % c : q % c;
-            x = i * c + j;
-            fwd = q % c == c - 1 ? SOUTH : i % 2 ? WEST : EAST;
-            back = q % c == 0 ? NORTH : i % 2 ? EAST : WEST;
-        } else if (by_cols) {
-            int j = q / r, i = j % 2 ? r - 1 - q % r : q % r;
-            x = i * c + j;
-            fwd = q % r == r - 1 ? EAST : j % 2 ? NORTH : SOUTH;
-            back = q % r == 0 ? WEST : j % 2 ? SOUTH : NORTH;
-        }
+        if (by_rows)
+            snake_rows(q, c, &x, &fwd, &back);
+        else if (by_cols)
+            snake_cols(q, r, c, &x, &fwd, &back);
         pb->cyc_at[q] = x;
         pb->cyc_pos[x] = q;
         pb->cyc_next[x] = fwd;
@@ -102,7 +115,8 @@ static int cycle_build(hm_prob_t *pb, const hm_machine_info_t *mi)
     return 0;
 }
 
-hm_prob_t *hm_prob_setup(hm_setup_t *s, hm_problem_t kind)
+/* Whether the machine can hold the problem: 0, or -1 with s->error written. */
+static int check_machine(hm_setup_t *s, hm_problem_t kind)
 {
     const hm_machine_info_t *mi = s->machine;
     /* The descriptors' .topologies and .needs.min_dim = 1 make the config loader refuse
@@ -114,7 +128,7 @@ hm_prob_t *hm_prob_setup(hm_setup_t *s, hm_problem_t kind)
                  "%s: topology: found %d node(s), allowed: a hypercube of dim 1 or more, a "
                  "ring or a torus of 2 nodes or more (the %s problem needs 2 nodes or more)",
                  s->file ? s->file : "config", mi->nodes, hm_problem_name(kind));
-        return NULL;
+        return -1;
     }
     if (mi->topology == HM_TOPO_TORUS && mi->rows % 2 && mi->cols % 2 && mi->rows > 1 &&
         mi->cols > 1) {
@@ -123,8 +137,16 @@ hm_prob_t *hm_prob_setup(hm_setup_t *s, hm_problem_t kind)
                  "(the ring runs as a snake through the torus)",
                  s->file ? s->file : "config", mi->rows, mi->cols,
                  s->algorithm ? s->algorithm->name : hm_problem_name(kind));
-        return NULL;
+        return -1;
     }
+    return 0;
+}
+
+hm_prob_t *hm_prob_setup(hm_setup_t *s, hm_problem_t kind)
+{
+    const hm_machine_info_t *mi = s->machine;
+    if (check_machine(s, kind) != 0)
+        return NULL;
     /* The loader checked the typed parameters (problem.h) against their specs. */
     int64_t block = hm_param_get_int(s, "block");
     int64_t root = hm_prob_rooted(kind) ? hm_param_get_int(s, "root") : -1;
