@@ -173,6 +173,16 @@ void hm_fail(hm_node_t *n, const char *what);
 /* The algorithm's state built by setup (read-only during the run). */
 void *hm_state(const hm_node_t *n);
 
+/* The problem's root, -1 for a rootless problem (allgather, allreduce, ...) or an
+ * algorithm that gives none (the descriptor's .root). doc/collectives.md. */
+int hm_root(const hm_node_t *n);
+
+/* This node's input values for the problem, generated from the run's seed
+ * (doc/collectives.md, "Problems"): *count gets their number; NULL with *count 0 when
+ * the node has none or the algorithm gives no inputs (the descriptor's .input). Valid
+ * for the whole run, read-only. */
+const int64_t *hm_input(const hm_node_t *n, size_t *count);
+
 /* This node's output area: out_size bytes of the descriptor (or of setup's
  * hm_setup_t.out_size), zeroed before the run,
  * written only by this node's thread; NULL when out_size is 0. Results go here, not
@@ -188,7 +198,9 @@ void *hm_out(hm_node_t *n);
     XX(HYPERCUBE, "hypercube", "d-dimensional hypercube Q_d, port i joins x and x^2^i")            \
     XX(LINEAR, "linear", "linear array of n nodes, no wrap-around")                                \
     XX(MESH, "mesh", "r x c mesh, node (i,j) = i*c + j, no wrap-around")                           \
-    XX(BUS, "bus", "one shared broadcast channel, k processors and output processor k")
+    XX(BUS, "bus", "one shared broadcast channel, k processors and output processor k")            \
+    XX(RING, "ring", "ring of n nodes, wrap-around: port 0 to x+1, port 1 to x-1 (mod n)")         \
+    XX(TORUS, "torus", "r x c torus, node (i,j) = i*c + j, wrap-around in rows and columns")
 
 #define HM_PORTS_MAP(XX)                                                                           \
     XX(ALL_PORT, "all-port", "one packet on every outgoing and every incoming link")               \
@@ -217,7 +229,7 @@ typedef struct hm_machine_info_s {
     hm_topology_kind_t topology;
     int nodes;
     int dim;        /* hypercube */
-    int rows, cols; /* mesh (linear: rows = 1, cols = nodes) */
+    int rows, cols; /* mesh and torus (linear and ring: rows = 1, cols = nodes) */
     hm_ports_kind_t ports;
     int link_capacity; /* packets or circuits per directed link per slot */
     int circuit;       /* 1 under "routing": "circuit" */
@@ -455,6 +467,10 @@ typedef struct hm_algorithm_s {
     hm_needs_t needs;             /* restrictions ("requires" in --list --json) */
     hm_problem_t problem;         /* what it solves, HM_PROBLEM_NONE if not said */
     size_t out_size;              /* bytes of each node's output area (hm_out), 0 for none */
+    /* The problem's inputs and root as the state holds them, behind hm_input and
+     * hm_root (NULL: none); called from node threads, so they only read the state. */
+    const int64_t *(*input)(const void *state, int node, size_t *count);
+    int (*root)(const void *state);
 } hm_algorithm_t;
 
 /* The catalogue: NULL-terminated. */

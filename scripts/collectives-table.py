@@ -3,7 +3,7 @@
 
 Runs every collective algorithm (hypemu --list --json, those whose summary names a
 problem) on the hypercube Q_d for the given dimensions, under its default port model
-(one-port-full; all-port for bcast-msbt), strict, and prints one Markdown table per problem: a row per algorithm, a column per d, each
+(one-port-full; all-port for bcast-msbt and scatter-bst), strict, and prints one Markdown table per problem: a row per algorithm, a column per d, each
 cell "measured/formula" (the summary's completion_slots and bound), with a mark when
 they differ or the run does not verify. doc/collectives.md holds its output for
 d = 1..10; tests/check_collectives_table.sh runs it on small sizes.

@@ -148,6 +148,7 @@ START_TEST(test_human_summary)
                                "ports              shout\n"
                                "algorithm          successive-broadcast\n"
                                "variant            rotated\n"
+                               "problem            broadcast\n"
                                "completion_slots   34\n"
                                "bound              34  (2p+log2(p)-2)\n"
                                "lower_bound        21  (2p-alpha(d)-1)\n"
@@ -243,7 +244,7 @@ START_TEST(test_list_json)
     hm_t_rmtree(tmp);
 
     json_t *algos = json_object_get(doc, "algorithms");
-    ck_assert_int_eq(json_array_size(algos), 28); /* 9 + the 19 collectives */
+    ck_assert_int_eq(json_array_size(algos), 32); /* 9 + the 23 collectives */
     /* A collective names its problem from the one public list (doc/collectives.md). */
     ck_assert_str_eq(
         json_string_value(json_object_get(find_named(algos, "reduce-scatter-pairwise"), "problem")),
@@ -306,7 +307,7 @@ START_TEST(test_list_json)
                         "node sees the same slot\"},{\"name\":\"free\",\"description\":\"no "
                         "barrier: each node's own logical clock, real mailboxes\"}]");
     free(v);
-    ck_assert_int_eq(json_array_size(json_object_get(doc, "topologies")), 4);
+    ck_assert_int_eq(json_array_size(json_object_get(doc, "topologies")), 6);
     ck_assert_int_eq(json_array_size(json_object_get(doc, "ports")), 5);
     ck_assert_str_eq(json_string_value(json_object_get(
                          json_array_get(json_object_get(doc, "problems"), 1), "name")),

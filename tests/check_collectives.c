@@ -6,13 +6,16 @@
  * the problem's lower bound; and each problem's check catches a wrong store with the
  * exact message.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "algo/common/problem.h"
 #include "algo/common/rng.h"
+#include "algo/common/trees.h"
 #include "helpers.h"
+#include "hm_internal.h"
 
 /* sum over s = 1..p-1 of popcount(s): the hops of the XOR-order pairwise exchange
  * under e-cube routing (Bertsekas-Tsitsiklis section 1.3). */
@@ -24,7 +27,7 @@ static int64_t pairwise_hops(int p)
     return h;
 }
 
-enum { F_LOG, F_2LOG, F_P1, F_2P1, F_CHAIN, F_MSBT, F_PAIRWISE };
+enum { F_LOG, F_2LOG, F_P1, F_2P1, F_CHAIN, F_MSBT, F_BST, F_BRUCK, F_PAIRWISE };
 
 /* The exact slot counts of the references (the header of each algorithm's file). */
 static int64_t formula(int f, int d, int64_t b)
@@ -43,6 +46,8 @@ static int64_t formula(int f, int d, int64_t b)
         return p - 1 + b - 1;
     case F_MSBT: /* Johnsson-Ho: ceil(b/d) values down d trees of height d + 1 */
         return d == 1 ? b : (b + d - 1) / d + d;
+    case F_BST: /* the lecture notes' scatter bound: p - 1 blocks over d links */
+        return (p - 1 + d - 1) / d;
     default:
         return pairwise_hops((int)p);
     }
@@ -62,6 +67,7 @@ static const struct {
     {"bcast-msbt", "broadcast", 1, 0, F_MSBT, 10, "all-port"},
     {"scatter-binomial", "scatter", 1, 0, F_LOG, 10, ALL4},
     {"scatter-linear", "scatter", 1, 0, F_P1, 7, ALL2},
+    {"scatter-bst", "scatter", 1, 0, F_BST, 10, "all-port"},
     {"gather-binomial", "gather", 1, 0, F_LOG, 10, ALL4},
     {"gather-linear", "gather", 1, 0, F_P1, 7, ALL2},
     {"reduce-binomial", "reduce", 1, 1, F_LOG, 10, ALL4},
@@ -71,10 +77,13 @@ static const struct {
     {"allreduce-rabenseifner", "allreduce", 0, 1, F_2LOG, 10, ALL2},
     {"allgather-recursive-doubling", "allgather", 0, 0, F_LOG, 9, ALL2},
     {"allgather-ring", "allgather", 0, 0, F_P1, 7, ALL2},
+    {"allgather-bruck", "allgather", 0, 0, F_P1, 7, ALL2},
     {"reduce-scatter-recursive-halving", "reduce-scatter", 0, 1, F_LOG, 9, ALL2},
     {"reduce-scatter-pairwise", "reduce-scatter", 0, 1, F_PAIRWISE, 6, ALL2},
+    {"reduce-scatter-ring", "reduce-scatter", 0, 1, F_P1, 7, ALL2},
     {"alltoall-pairwise", "alltoall", 0, 0, F_PAIRWISE, 6, ALL2},
     {"alltoall-dimension-exchange", "alltoall", 0, 0, F_LOG, 9, ALL2},
+    {"alltoall-bruck", "alltoall", 0, 0, F_P1, 6, ALL2},
 };
 #define NALGOS ((int)(sizeof algos / sizeof algos[0]))
 
@@ -251,6 +260,65 @@ START_TEST(test_free_clock)
 }
 END_TEST
 
+/* The balanced spanning tree (trees.h) on Q_1 .. Q_16: a spanning tree of the cube
+ * (every father a neighbour one level up), root subtrees as labelled, none above
+ * ceil((p-1)/d) nodes: 1, 2, 3, 4, 7, 11, 19, 32, 57, 103, ..., 4096. */
+START_TEST(test_balanced_tree)
+{
+    static const int32_t most[17] = {0,  1,   2,   3,   4,   7,    11,   19,  32,
+                                     57, 103, 187, 342, 631, 1171, 2185, 4096};
+    for (int d = 1; d <= 16; d++) {
+        int32_t p = 1 << d, count[16], seen[16] = {0};
+        int32_t *par = malloc((size_t)p * sizeof *par), *sub = malloc((size_t)p * sizeof *sub);
+        ck_assert_ptr_nonnull(par);
+        ck_assert_ptr_nonnull(sub);
+        ck_assert_int_eq(hma_balanced_tree(d, par, sub, count), most[d]);
+        ck_assert_int_eq(most[d], (p - 1 + d - 1) / d);
+        ck_assert_int_eq(par[0], -1);
+        for (int32_t x = 1; x < p; x++) {
+            uint32_t flip = (uint32_t)(x ^ par[x]);
+            ck_assert_int_eq(__builtin_popcount(flip), 1);
+            ck_assert_int_eq(__builtin_popcount((uint32_t)par[x]),
+                             __builtin_popcount((uint32_t)x) - 1);
+            ck_assert_int_eq(sub[x], par[x] ? sub[par[x]] : __builtin_ctz(flip));
+            seen[sub[x]]++;
+        }
+        for (int j = 0; j < d; j++) {
+            ck_assert_int_eq(seen[j], count[j]);
+            ck_assert_int_le(count[j], most[d]);
+        }
+        free(par);
+        free(sub);
+    }
+}
+END_TEST
+
+/* Lecture notes, Scatter: p - 1 messages over the root's d links, no scatter in fewer
+ * than ceil((p-1)/d) slots; scatter-bst reaches it on Q_1 .. Q_10 under all-port,
+ * strict, one value a packet, and the summary's lower bound is that same number. */
+START_TEST(test_scatter_notes_bound)
+{
+    for (int d = 1; d <= 10; d++) {
+        char cfg[512];
+        int64_t want = ((INT64_C(1) << d) - 1 + d - 1) / d;
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},\"ports\":{\"model\":"
+                 "\"all-port\"},\"contention\":\"strict\",\"seed\":%d,"
+                 "\"algorithm\":{\"name\":\"scatter-bst\",\"root\":%d}}",
+                 d, d, (5 * d) % (1 << d));
+        hm_trun_t r = hm_t_run(cfg, NULL);
+        ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: %s", cfg,
+                      r.message ? r.message : hm_t_str(&r, "verification"));
+        ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+        ck_assert_int_eq(hm_t_int(&r, "completion_slots"), want);
+        ck_assert_int_eq(hm_t_bound(&r, "lower_bound"), want);
+        /* Each block crosses as many links as its destination's depth, popcount. */
+        ck_assert_int_eq(hm_t_int(&r, "transmissions"), d << (d - 1));
+        hm_t_free(&r);
+    }
+}
+END_TEST
+
 /* ---- a deliberately wrong store is caught ---------------------------------------- */
 
 /* The test's own oracle: what node x must store at index i (problem.h's table). */
@@ -360,6 +428,333 @@ START_TEST(test_wrong_store_caught)
 }
 END_TEST
 
+/* ---- rings and tori ------------------------------------------------------------ */
+
+/* Ring n (rows 0) or torus rows x cols: every port's neighbour and the port back, and
+ * every circuit route goes the shortest way round (length = the cyclic distances),
+ * link after link, ending at the destination. */
+static void check_cycle_topology(int rows, int cols)
+{
+    hm_machine_info_t in = {
+        .topology = rows ? HM_TOPO_TORUS : HM_TOPO_RING, .rows = rows ? rows : 1, .cols = cols};
+    in.nodes = in.rows * in.cols;
+    hm__links_t l;
+    char err[200];
+    ck_assert_int_eq(hm__topology_build(&in, &l, err, sizeof err), 0);
+    int32_t route[64];
+    for (int x = 0; x < in.nodes; x++) {
+        int i = x / cols, j = x % cols;
+        /* ring: next, prev; torus: west, east, north, south. */
+        int want[4] = {(j + 1) % cols + i * cols, (j + cols - 1) % cols + i * cols};
+        if (rows) {
+            int r = rows;
+            int t[4] = {i * cols + (j + cols - 1) % cols, i * cols + (j + 1) % cols,
+                        (i + r - 1) % r * cols + j, (i + 1) % r * cols + j};
+            memcpy(want, t, sizeof t);
+            if (cols == 1)
+                want[0] = want[1] = -1;
+            if (r == 1)
+                want[2] = want[3] = -1;
+        } else if (cols == 1) {
+            want[0] = want[1] = -1;
+        }
+        for (int p = 0; p < l.maxdeg; p++) {
+            int y = l.nbr[x * l.maxdeg + p];
+            ck_assert_int_eq(y, want[p]);
+            if (y >= 0)
+                ck_assert_int_eq(l.nbr[y * l.maxdeg + l.rport[x * l.maxdeg + p]], x);
+        }
+        for (int d = 0; d < in.nodes; d++) {
+            int dj = ((d % cols - j) % cols + cols) % cols, di = 0;
+            dj = dj < cols - dj ? dj : cols - dj;
+            if (rows) {
+                di = ((d / cols - i) % rows + rows) % rows;
+                di = di < rows - di ? di : rows - di;
+            }
+            size_t k = hm__route(&in, &l, x, d, route);
+            ck_assert_uint_eq(k, (size_t)(di + dj));
+            ck_assert_uint_le(k, hm__route_max(&in));
+            int at = x;
+            for (size_t h = 0; h < k; h++) {
+                ck_assert_int_eq(route[h] / l.maxdeg, at);
+                at = l.nbr[route[h]];
+            }
+            ck_assert_int_eq(at, d);
+        }
+    }
+    hm__links_free(&l);
+}
+
+START_TEST(test_ring_torus_topology)
+{
+    for (int n = 1; n <= 9; n++)
+        check_cycle_topology(0, n);
+    static const int rc[][2] = {{1, 5}, {5, 1}, {2, 2}, {2, 3}, {3, 4}, {4, 4}, {5, 3}, {6, 7}};
+    for (size_t i = 0; i < sizeof rc / sizeof rc[0]; i++)
+        check_cycle_topology(rc[i][0], rc[i][1]);
+}
+END_TEST
+
+/* The ring and chain algorithms on rings of any size and tori (a snake), every legal
+ * port model, random roots, blocks, operators and seeds: verified, no conflict under
+ * strict, exactly the formula, never below the lower bound (the diameter at least). */
+START_TEST(test_ring_torus_algorithms)
+{
+    static const struct {
+        const char *name;
+        int rooted, reduces, f;
+    } ring_algos[] = {
+        {"allgather-ring", 0, 0, F_P1},      {"allreduce-ring", 0, 1, F_2P1},
+        {"reduce-scatter-ring", 0, 1, F_P1}, {"bcast-chain", 1, 0, F_CHAIN},
+        {"scatter-linear", 1, 0, F_P1},      {"gather-linear", 1, 0, F_P1},
+        {"allgather-bruck", 0, 0, F_BRUCK},  {"alltoall-bruck", 0, 0, F_BRUCK},
+    };
+    static const int shapes[][2] = {{0, 2},  {0, 3}, {0, 5}, {0, 6}, {0, 11}, {0, 24},
+                                    {0, 37}, {2, 3}, {3, 4}, {1, 7}, {5, 2},  {4, 5}};
+    hma_rng_t rng;
+    hma_rng_seed(&rng, 0x121A6);
+    for (size_t a = 0; a < sizeof ring_algos / sizeof ring_algos[0]; a++)
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+            int rows = shapes[s][0], cols = shapes[s][1];
+            int64_t p = rows ? rows * cols : cols, b = 1 + (int64_t)hma_rng_below(&rng, 6);
+            char topo[96], extra[64] = "", cfg[600];
+            if (rows)
+                snprintf(topo, sizeof topo, "\"kind\":\"torus\",\"rows\":%d,\"cols\":%d", rows,
+                         cols);
+            else
+                snprintf(topo, sizeof topo, "\"kind\":\"ring\",\"nodes\":%d", cols);
+            if (ring_algos[a].rooted)
+                snprintf(extra, sizeof extra, ",\"root\":%d",
+                         (int)hma_rng_below(&rng, (uint64_t)p));
+            if (ring_algos[a].reduces)
+                snprintf(extra, sizeof extra, ",\"op\":\"%s\"", ops[hma_rng_below(&rng, 3)]);
+            snprintf(cfg, sizeof cfg,
+                     "{\"topology\":{%s},\"ports\":{\"model\":\"%s\"},\"contention\":"
+                     "\"strict\",\"seed\":%d,\"algorithm\":{\"name\":\"%s\",\"block\":%lld%s}}",
+                     topo, s % 2 ? "all-port" : "one-port-full", (int)s, ring_algos[a].name,
+                     (long long)b, extra);
+            hm_trun_t r = hm_t_run(cfg, NULL);
+            int64_t full = 1; /* Bruck: 2^k hops in step k, k < ceil(log2 p) */
+            while (full < p)
+                full *= 2;
+            int64_t want = ring_algos[a].f == F_P1      ? p - 1
+                           : ring_algos[a].f == F_2P1   ? 2 * (p - 1)
+                           : ring_algos[a].f == F_BRUCK ? full - 1
+                                                        : p - 1 + b - 1;
+            int64_t diam = rows ? rows / 2 + cols / 2 : p / 2;
+            ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
+                          r.message ? r.message : hm_t_str(&r, "verification"));
+            ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+            ck_assert_int_eq(hm_t_int(&r, "completion_slots"), want);
+            ck_assert_int_eq(hm_t_bound(&r, "bound"), want);
+            int64_t lower = hm_t_bound(&r, "lower_bound");
+            ck_assert_msg(lower >= diam && lower <= want, "%s: lower %lld", cfg, (long long)lower);
+            hm_t_free(&r);
+        }
+}
+END_TEST
+
+/* The lower bounds on a ring: the diameter, ceil(log2 p) under one-port, and the
+ * reception bound (p-1)*b, (p-1)*b/2 under all-port (two links). */
+START_TEST(test_ring_lower_bounds)
+{
+    static const struct {
+        const char *cfg, *expr;
+        int64_t value;
+    } cases[] = {
+        {"\"nodes\":9},\"ports\":{\"model\":\"all-port\"},\"algorithm\":{\"name\":"
+         "\"allreduce-ring\",\"block\":20}",
+         "diameter", 4},
+        {"\"nodes\":5},\"ports\":{\"model\":\"one-port-full\"},\"algorithm\":{\"name\":"
+         "\"allreduce-ring\",\"block\":20}",
+         "ceil(log2(p))", 3},
+        {"\"nodes\":9},\"ports\":{\"model\":\"all-port\"},\"algorithm\":{\"name\":"
+         "\"bcast-chain\",\"block\":20}",
+         "ceil(block/degree)+diameter-1", 13},
+        {"\"nodes\":9},\"ports\":{\"model\":\"all-port\"},\"algorithm\":{\"name\":"
+         "\"allgather-ring\"}",
+         "diameter", 4},
+        {"\"nodes\":11},\"ports\":{\"model\":\"all-port\"},\"algorithm\":{\"name\":"
+         "\"gather-linear\"}",
+         "diameter", 5},
+        {"\"nodes\":11},\"ports\":{\"model\":\"one-port-full\"},\"algorithm\":{\"name\":"
+         "\"gather-linear\"}",
+         "(p-1)*block", 10},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cfg[512];
+        snprintf(cfg, sizeof cfg, "{\"topology\":{\"kind\":\"ring\",%s}", cases[i].cfg);
+        hm_trun_t r = hm_t_run(cfg, NULL);
+        ck_assert_msg(r.rc == 0, "%s: %s", cfg, r.message ? r.message : "");
+        json_t *lb = json_object_get(r.summary, "lower_bound");
+        ck_assert_str_eq(json_string_value(json_object_get(lb, "expression")), cases[i].expr);
+        ck_assert_int_eq(hm_t_bound(&r, "lower_bound"), cases[i].value);
+        hm_t_free(&r);
+    }
+    /* A torus with both sides odd has no snake: refused, saying what is allowed. */
+    hm_trun_t r = hm_t_run("{\"topology\":{\"kind\":\"torus\",\"rows\":3,\"cols\":5},"
+                           "\"algorithm\":{\"name\":\"allreduce-ring\"}}",
+                           NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_msg(r.message && strstr(r.message, "topology: found a 3 x 5 torus; allowed for "
+                                                 "allreduce-ring: rows or cols even, or 1"),
+                  "%s", r.message ? r.message : "(none)");
+    hm_t_free(&r);
+    /* Hypercube-only algorithms are refused on a ring by the loader. */
+    r = hm_t_run("{\"topology\":{\"kind\":\"ring\",\"nodes\":8},"
+                 "\"algorithm\":{\"name\":\"bcast-binomial\"}}",
+                 NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_msg(r.message && strstr(r.message, "topology.kind: found \"ring\"; allowed for "
+                                                 "bcast-binomial: hypercube"),
+                  "%s", r.message ? r.message : "(none)");
+    hm_t_free(&r);
+}
+END_TEST
+
+/* Under circuit routing to neighbours (Seidel's a*m + b): the four algorithms of the
+ * crossover plots at their formulas, message by message ceil(a*8v + b) slots, on
+ * Q_1..Q_5 with two cost pairs (a = 1, b = 10: binomial on Q_3 with b = 1 value is
+ * 3 * 18 = 54), strict, 0 conflicts; scatter+allgather refuses a block that p does not
+ * divide. */
+START_TEST(test_circuit_cost)
+{
+    static const char *const names[] = {"bcast-binomial", "bcast-scatter-allgather",
+                                        "allreduce-recursive-doubling", "allreduce-ring"};
+    static const double cost[][2] = {{1, 10}, {0.3, 7}};
+    for (int d = 1; d <= 5; d++)
+        for (int a = 0; a < 4; a++)
+            for (int c = 0; c < 2; c++) {
+                int64_t p = INT64_C(1) << d, block = a == 1 ? 3 * p : 2 * d + 1;
+                char cfg[512];
+                snprintf(cfg, sizeof cfg,
+                         "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},\"ports\":{"
+                         "\"model\":\"one-port-full\",\"routing\":\"circuit\",\"cost\":{"
+                         "\"a\":%g,\"b\":%g}},\"contention\":\"strict\","
+                         "\"algorithm\":{\"name\":\"%s\",\"block\":%lld}}",
+                         d, cost[c][0], cost[c][1], names[a], (long long)block);
+                hm_trun_t r = hm_t_run(cfg, NULL);
+                double A = cost[c][0], B = cost[c][1];
+#define DUR(v) ((int64_t)ceil(A * 8.0 * (double)(v) + B - 1e-9))
+                int64_t want = 0;
+                if (a == 0 || a == 2)
+                    want = d * DUR(block);
+                else if (a == 1)
+                    for (int i = 0; i < d; i++)
+                        want += 2 * DUR(block / p << i);
+                else
+                    want = 2 * (p - 1) * DUR((block + p - 1) / p);
+#undef DUR
+                ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: %s", cfg,
+                              r.message ? r.message : hm_t_str(&r, "verification"));
+                ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+                ck_assert_int_eq(hm_t_int(&r, "completion_slots"), want);
+                hm_t_free(&r);
+            }
+    hm_trun_t r = hm_t_run("{\"topology\":{\"kind\":\"hypercube\",\"dim\":3},\"ports\":{"
+                           "\"routing\":\"circuit\"},\"algorithm\":{\"name\":"
+                           "\"bcast-scatter-allgather\",\"block\":12}}",
+                           NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_msg(r.message && strstr(r.message, "algorithm.block: found 12; allowed: a multiple "
+                                                 "of p = 8 under circuit routing"),
+                  "%s", r.message ? r.message : "(none)");
+    hm_t_free(&r);
+}
+END_TEST
+
+/* ---- the public hm_root and hm_input ------------------------------------------------ */
+
+static int seen_root[16];
+static size_t seen_count[16];
+static const int64_t *seen_input[16];
+static int io_ok;
+
+/* Each node notes what the public API gives it (its own slot of the arrays). */
+static void io_node_main(hm_node_t *n, void *state)
+{
+    (void)state;
+    int x = hm_id(n);
+    seen_root[x] = hm_root(n);
+    seen_input[x] = hm_input(n, &seen_count[x]);
+}
+
+/* After the run, against the problem's own inputs (collectives only). */
+static void io_verify(hm_report_t *r)
+{
+    const hma_prob_t *pb = r->state;
+    io_ok = 1;
+    for (int x = 0; x < pb->p; x++)
+        io_ok &= seen_root[x] == pb->root && seen_count[x] == pb->incount[x] &&
+                 (pb->incount[x] ? seen_input[x] == pb->in[x] : seen_input[x] == NULL);
+    r->verified = 1;
+}
+
+static void noop_verify(hm_report_t *r)
+{
+    r->verified = 1;
+}
+
+/* hm_root(n) and hm_input(n, &count) give every node the problem's root (-1 when
+ * rootless) and its own inputs: the root's p*b values for scatter, none elsewhere;
+ * p*b everywhere for alltoall; b for allreduce. An algorithm with a root parameter
+ * (sbt-broadcast) gives its root; one that declares none gives -1 and no input. */
+START_TEST(test_public_root_input)
+{
+    static const struct {
+        const char *name, *extra;
+        int root;
+        size_t root_count, other_count;
+    } cases[] = {
+        {"scatter-bst", ",\"root\":6,\"block\":3", 6, 48, 0},
+        {"alltoall-pairwise", ",\"block\":2", -1, 32, 32},
+        {"allreduce-ring", ",\"block\":5", -1, 5, 5},
+        {"bcast-binomial", ",\"root\":15", 15, 1, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hm_algorithm_t algo = *hm_algorithm_find(cases[i].name);
+        algo.node_main = io_node_main;
+        algo.verify = io_verify;
+        char cfg[400];
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\":{\"kind\":\"hypercube\",\"dim\":4},\"ports\":{\"model\":"
+                 "\"all-port\"},\"algorithm\":{\"name\":\"%s\"%s}}",
+                 cases[i].name, cases[i].extra);
+        io_ok = 0;
+        hm_trun_t r = hm_t_run_algo(cfg, &algo);
+        ck_assert_int_eq(r.rc, 0);
+        ck_assert_int_eq(io_ok, 1);
+        for (int x = 0; x < 16; x++) {
+            ck_assert_int_eq(seen_root[x], cases[i].root);
+            ck_assert_uint_eq(seen_count[x], x == cases[i].root || cases[i].root < 0
+                                                 ? cases[i].root_count
+                                                 : cases[i].other_count);
+        }
+        hm_t_free(&r);
+    }
+    static const char *const plain[] = {"sbt-broadcast", "successive-broadcast"};
+    for (int i = 0; i < 2; i++) {
+        hm_algorithm_t algo = *hm_algorithm_find(plain[i]);
+        algo.node_main = io_node_main;
+        algo.verify = noop_verify;
+        char cfg[300];
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\":{\"kind\":\"hypercube\",\"dim\":3},"
+                 "\"algorithm\":{\"name\":\"%s\"%s}}",
+                 plain[i], i == 0 ? ",\"root\":5" : "");
+        hm_trun_t r = hm_t_run_algo(cfg, &algo);
+        ck_assert_int_eq(r.rc, 0);
+        ck_assert_str_eq(hm_t_str(&r, "problem"), "broadcast");
+        for (int x = 0; x < 8; x++) {
+            ck_assert_int_eq(seen_root[x], i == 0 ? 5 : -1);
+            ck_assert_uint_eq(seen_count[x], 0);
+            ck_assert_ptr_null(seen_input[x]);
+        }
+        hm_t_free(&r);
+    }
+}
+END_TEST
+
 /* Right stores, wrong time: a run that takes longer than its own formula fails. */
 static void late_node_main(hm_node_t *n, void *state)
 {
@@ -438,6 +833,13 @@ Suite *hm_suite_collectives(void)
     tcase_add_loop_test(tc, test_wrong_store_caught, 0, 8);
     tcase_add_test(tc, test_over_formula_fails);
     tcase_add_test(tc, test_setup_errors);
+    tcase_add_test(tc, test_balanced_tree);
+    tcase_add_test(tc, test_scatter_notes_bound);
+    tcase_add_test(tc, test_public_root_input);
+    tcase_add_test(tc, test_ring_torus_topology);
+    tcase_add_test(tc, test_ring_torus_algorithms);
+    tcase_add_test(tc, test_ring_lower_bounds);
+    tcase_add_test(tc, test_circuit_cost);
     suite_add_tcase(s, tc);
     return s;
 }

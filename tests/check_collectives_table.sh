@@ -8,14 +8,15 @@ for row in '| `bcast-chain` | (p-1)+(block-1) | 2/2 | 4/4 | 8/8 |' \
     '| `allreduce-ring` | 2(p-1) | 2/2 | 6/6 | 14/14 |' \
     '| `allreduce-rabenseifner` | 2*log2(p) | 2/2 | 4/4 | 6/6 |' \
     '| `alltoall-pairwise` | (p/2)*log2(p) | 1/1 | 4/4 | 12/12 |' \
-    '| `scatter-linear` | p-1 | 1/1 | 3/3 | 7/7 |'; do
+    '| `scatter-linear` | p-1 | 1/1 | 3/3 | 7/7 |' \
+    '| `scatter-bst` | ceil((p-1)/log2(p)) | 1/1 | 2/2 | 3/3 |'; do
     if ! printf '%s\n' "$out" | grep -qF -- "$row"; then
         printf 'missing row: %s\n--- tables:\n%s\n' "$row" "$out" >&2
         exit 1
     fi
 done
 # Every collective appears, and no cell is marked as off its formula.
-test "$(printf '%s\n' "$out" | grep -c '^| `')" -eq 19
+test "$(printf '%s\n' "$out" | grep -c '^| `')" -eq 23
 if printf '%s\n' "$out" | grep -qF '**!**'; then
     printf 'a run off its formula:\n%s\n' "$out" >&2
     exit 1

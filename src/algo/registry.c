@@ -23,6 +23,7 @@
     XX(bcast_msbt)                                                                                 \
     XX(scatter_binomial)                                                                           \
     XX(scatter_linear)                                                                             \
+    XX(scatter_bst)                                                                                \
     XX(gather_binomial)                                                                            \
     XX(gather_linear)                                                                              \
     XX(reduce_binomial)                                                                            \
@@ -32,10 +33,13 @@
     XX(allreduce_rabenseifner)                                                                     \
     XX(allgather_recursive_doubling)                                                               \
     XX(allgather_ring)                                                                             \
+    XX(allgather_bruck)                                                                            \
     XX(reduce_scatter_recursive_halving)                                                           \
     XX(reduce_scatter_pairwise)                                                                    \
+    XX(reduce_scatter_ring)                                                                        \
     XX(alltoall_pairwise)                                                                          \
-    XX(alltoall_dimension_exchange)
+    XX(alltoall_dimension_exchange)                                                                \
+    XX(alltoall_bruck)
 
 #define XX(sym) extern const hm_algorithm_t hm_algo_##sym;
 HM_ALGORITHM_MAP(XX)

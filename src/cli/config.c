@@ -410,6 +410,27 @@ static void check_topology(hm__config_t *c, json_t *t)
         in->cols = in->nodes;
         break;
     }
+    case HM_TOPO_RING: {
+        static const char *const keys[] = {"kind", "nodes", NULL};
+        only_keys(c, "topology", t, keys);
+        in->nodes = (int)get_int(c, t, "topology", "nodes", 1, 1, 32768, 1);
+        in->rows = 1;
+        in->cols = in->nodes;
+        break;
+    }
+    case HM_TOPO_TORUS: {
+        static const char *const keys[] = {"kind", "rows", "cols", NULL};
+        only_keys(c, "topology", t, keys);
+        in->rows = (int)get_int(c, t, "topology", "rows", 1, 1, 32768, 1);
+        in->cols = (int)get_int(c, t, "topology", "cols", 1, 1, 32768, 1);
+        if ((int64_t)in->rows * in->cols > 32768) {
+            add_error(c, "topology: found %d x %d = %lld nodes; allowed: at most 32768 nodes",
+                      in->rows, in->cols, (long long)in->rows * in->cols);
+            in->rows = in->cols = 1;
+        }
+        in->nodes = in->rows * in->cols;
+        break;
+    }
     case HM_TOPO_COUNT:
         break;
     }

@@ -34,6 +34,10 @@ json_t *hm__summary_build(const hm__config_t *cfg, const hm__result_t *res)
             if (strcmp(p->name, "variant") == 0 && p->defval)
                 SET("variant", json_string(p->defval));
     }
+    /* What it solves, from the descriptor (doc/collectives.md): every algorithm that
+     * declares a problem. */
+    if (cfg->algo->problem != HM_PROBLEM_NONE)
+        SET("problem", json_string(hm_problem_name(cfg->algo->problem)));
     SET("completion_slots", json_integer(r->completion_slots));
     SET("bound", bound_obj(r->bound_expr, r->bound));
     SET("lower_bound", bound_obj(r->lower_expr, r->lower));

@@ -54,6 +54,19 @@ void *hm_state(const hm_node_t *n)
     return n->m->state;
 }
 
+int hm_root(const hm_node_t *n)
+{
+    const hm_algorithm_t *a = n->m->algo;
+    return a->root ? a->root(n->m->state) : -1;
+}
+
+const int64_t *hm_input(const hm_node_t *n, size_t *count)
+{
+    const hm_algorithm_t *a = n->m->algo;
+    *count = 0;
+    return a->input ? a->input(n->m->state, n->id, count) : NULL;
+}
+
 /* One emission: a copy per port in `ports`, sharing one payload, into n's outbox. */
 int hm__emit_copies(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p)
 {

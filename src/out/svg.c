@@ -456,8 +456,14 @@ static void place(const hm_machine_info_t *in, int x, double *px, double *py)
         return;
     }
     case HM_TOPO_MESH:
+    case HM_TOPO_TORUS:
         *px = x % in->cols, *py = x / in->cols;
         return;
+    case HM_TOPO_RING: { /* a circle, node 0 on top, clockwise */
+        double rad = in->nodes / 6.2832 + 1, a = 6.2832 * x / (in->nodes ? in->nodes : 1);
+        *px = rad + rad * sin(a), *py = rad - rad * cos(a);
+        return;
+    }
     case HM_TOPO_LINEAR:
         *px = x % 32, *py = (x / 32) * 1.5;
         return;

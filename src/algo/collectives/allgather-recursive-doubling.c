@@ -35,7 +35,7 @@ static void allgather_rd_node(hm_node_t *n, void *state)
     size_t *off = buf ? hma_prob_offsets(n, all, pb->p) : NULL;
     if (!off)
         goto done;
-    const int64_t *in = hma_prob_input(n, pb, &count);
+    const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < b; i++)
         buf[off[x] + i] = in[i];
     if (hma_prob_allgather_rd(n, pb, x, buf, off) == HM_OK)
@@ -70,4 +70,5 @@ const hm_algorithm_t hm_algo_allgather_recursive_doubling = {
     .node_main = allgather_rd_node,
     .verify = allgather_rd_verify,
     .teardown = hma_prob_free,
+    HMA_PROB_IO,
 };

@@ -32,19 +32,19 @@ static void allgather_ring_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count, all = (size_t)pb->p * b;
-    int pos = hma_prob_gray_pos((uint32_t)hm_id(n));
+    int pos = hma_prob_pos(pb, hm_id(n), -1);
     int64_t *buf = hma_prob_alloc(n, all);
     size_t *off = buf ? hma_prob_offsets(n, all, pb->p) : NULL;
     if (!off)
         goto done;
-    const int64_t *in = hma_prob_input(n, pb, &count);
+    const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < b; i++)
         buf[off[pos] + i] = in[i];
     if (hma_prob_allgather_ring(n, pb, pos, 0, buf, off) != HM_OK)
         goto done;
     /* Ring order to node order: node y is at position gray^-1(y). */
     for (int y = 0; y < pb->p; y++)
-        hma_prob_store(n, buf + off[hma_prob_gray_pos((uint32_t)y)], b);
+        hma_prob_store(n, buf + off[hma_prob_pos(pb, y, -1)], b);
 done:
     free(buf);
     free(off);
@@ -60,14 +60,15 @@ const hm_algorithm_t hm_algo_allgather_ring = {
     .name = "allgather-ring",
     .description = "allgather: every block goes once round the Gray-code ring, p-1 slots",
     .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.2; Chan et al. 2007, section 5",
-    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_RING) | HM_BIT(HM_TOPO_TORUS),
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = allgather_ring_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1},
     .problem = HM_PROBLEM_ALLGATHER,
     .setup = allgather_ring_setup,
     .node_main = allgather_ring_node,
     .verify = allgather_ring_verify,
     .teardown = hma_prob_free,
+    HMA_PROB_IO,
 };

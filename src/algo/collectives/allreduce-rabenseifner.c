@@ -40,7 +40,7 @@ static void allreduce_rab_node(hm_node_t *n, void *state)
     size_t *off = buf ? hma_prob_offsets(n, b, pb->p) : NULL;
     if (!off)
         goto done;
-    const int64_t *in = hma_prob_input(n, pb, &count);
+    const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < b; i++)
         buf[i] = in[i];
     if (hma_prob_reduce_scatter_rh(n, pb, x, buf, buf + b, off) == HM_OK &&
@@ -76,4 +76,5 @@ const hm_algorithm_t hm_algo_allreduce_rabenseifner = {
     .node_main = allreduce_rab_node,
     .verify = allreduce_rab_verify,
     .teardown = hma_prob_free,
+    HMA_PROB_IO,
 };

@@ -36,7 +36,7 @@ static void allreduce_rd_node(hm_node_t *n, void *state)
     if (!acc)
         return;
     int64_t *tmp = acc + b;
-    const int64_t *in = hma_prob_input(n, pb, &count);
+    const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < b; i++)
         acc[i] = in[i];
     for (int k = 0; k < pb->d; k++) {
@@ -53,7 +53,11 @@ done:
 static void allreduce_rd_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    hma_prob_verify(r, "log2(p)", pb->d, pb->block > 1);
+    if (r->machine->circuit) /* d exchanges of b values */
+        hma_prob_verify(r, "log2(p)*ceil(8a*block+b)",
+                        pb->d * hma_prob_msg_slots(r->machine, (size_t)pb->block), pb->block > 1);
+    else
+        hma_prob_verify(r, "log2(p)", pb->d, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_allreduce_recursive_doubling = {
@@ -64,8 +68,7 @@ const hm_algorithm_t hm_algo_allreduce_recursive_doubling = {
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = allreduce_rd_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET),
-              .clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
+    .needs = {.clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
               .clock_why = "each step takes the next packet as that step's partner's, which only "
                            "lock step guarantees",
               .min_dim = 1,
@@ -75,4 +78,5 @@ const hm_algorithm_t hm_algo_allreduce_recursive_doubling = {
     .node_main = allreduce_rd_node,
     .verify = allreduce_rd_verify,
     .teardown = hma_prob_free,
+    HMA_PROB_IO,
 };

@@ -36,14 +36,13 @@ static void allreduce_ring_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int p = pb->p, pos = hma_prob_gray_pos((uint32_t)hm_id(n));
-    int next = hma_prob_ring_next_port(pos, pb->d);
+    int p = pb->p, pos = hma_prob_pos(pb, hm_id(n), -1), next = hma_prob_next(pb, pos, -1);
     int64_t *buf = hma_prob_alloc(n, 2 * b);
     size_t *off = buf ? hma_prob_offsets(n, b, p) : NULL;
     if (!off)
         goto done;
     int64_t *tmp = buf + b;
-    const int64_t *in = hma_prob_input(n, pb, &count);
+    const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < b; i++)
         buf[i] = in[i];
     for (int s = 0; s < p - 1; s++) {
@@ -63,21 +62,28 @@ done:
 static void allreduce_ring_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    hma_prob_verify(r, "2(p-1)", 2 * ((int64_t)pb->p - 1), pb->block > pb->p);
+    if (r->machine->circuit) /* 2(p-1) steps of one chunk, ceil(b/p) values at most */
+        hma_prob_verify(r, "2(p-1)*ceil(8a*ceil(block/p)+b)",
+                        2 * ((int64_t)pb->p - 1) *
+                            hma_prob_msg_slots(r->machine, (size_t)(pb->block + pb->p - 1) / pb->p),
+                        pb->block > pb->p);
+    else
+        hma_prob_verify(r, "2(p-1)", 2 * ((int64_t)pb->p - 1), pb->block > pb->p);
 }
 
 const hm_algorithm_t hm_algo_allreduce_ring = {
     .name = "allreduce-ring",
     .description = "allreduce: ring reduce-scatter + ring allgather on the Gray-code ring",
     .paper = "Chan et al. 2007, section 5; Thakur-Rabenseifner-Gropp 2005, section 4.5",
-    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_RING) | HM_BIT(HM_TOPO_TORUS),
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = allreduce_ring_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
+    .needs = {.min_dim = 1},
     .problem = HM_PROBLEM_ALLREDUCE,
     .setup = allreduce_ring_setup,
     .node_main = allreduce_ring_node,
     .verify = allreduce_ring_verify,
     .teardown = hma_prob_free,
+    HMA_PROB_IO,
 };

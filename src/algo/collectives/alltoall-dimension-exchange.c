@@ -38,7 +38,7 @@ static void a2a_dx_node(hm_node_t *n, void *state)
     if (!buf)
         return;
     int64_t *pack = buf + all;
-    const int64_t *in = hma_prob_input(n, pb, &count);
+    const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < all; i++)
         buf[i] = in[i]; /* index j = dst before slot 0 */
     for (int k = 0; k < pb->d; k++) {
@@ -87,4 +87,5 @@ const hm_algorithm_t hm_algo_alltoall_dimension_exchange = {
     .node_main = a2a_dx_node,
     .verify = a2a_dx_verify,
     .teardown = hma_prob_free,
+    HMA_PROB_IO,
 };

@@ -35,7 +35,7 @@ static void a2a_pw_node(hm_node_t *n, void *state)
     int64_t *buf = hma_prob_alloc(n, all);
     if (!buf)
         return;
-    const int64_t *in = hma_prob_input(n, pb, &count);
+    const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < b; i++)
         buf[(size_t)x * b + i] = in[(size_t)x * b + i];
     for (int s = 1; s < pb->p; s++) {
@@ -72,4 +72,5 @@ const hm_algorithm_t hm_algo_alltoall_pairwise = {
     .node_main = a2a_pw_node,
     .verify = a2a_pw_verify,
     .teardown = hma_prob_free,
+    HMA_PROB_IO,
 };

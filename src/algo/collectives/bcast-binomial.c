@@ -32,12 +32,12 @@ static void bcast_binomial_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, k;
-    int r = hm_id(n) ^ hma_prob_root(n, pb), first = 0;
+    int r = hm_id(n) ^ hm_root(n), first = 0;
     int64_t *buf = hma_prob_alloc(n, b);
     if (!buf)
         return;
     if (r == 0) {
-        const int64_t *in = hma_prob_input(n, pb, &k);
+        const int64_t *in = hm_input(n, &k);
         for (size_t i = 0; i < b; i++)
             buf[i] = in[i];
     } else {
@@ -59,7 +59,11 @@ done:
 static void bcast_binomial_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    hma_prob_verify(r, "log2(p)", pb->d, pb->block > 1);
+    if (r->machine->circuit) /* d messages of b values one after the other */
+        hma_prob_verify(r, "log2(p)*ceil(8a*block+b)",
+                        pb->d * hma_prob_msg_slots(r->machine, (size_t)pb->block), pb->block > 1);
+    else
+        hma_prob_verify(r, "log2(p)", pb->d, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_bcast_binomial = {
@@ -71,10 +75,11 @@ const hm_algorithm_t hm_algo_bcast_binomial = {
              HM_BIT(HM_PORTS_ONE_PORT_HALF) | HM_BIT(HM_PORTS_SHOUT),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = bcast_binomial_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
+    .needs = {.min_dim = 1, .pow2_nodes = 1},
     .problem = HM_PROBLEM_BROADCAST,
     .setup = bcast_binomial_setup,
     .node_main = bcast_binomial_node,
     .verify = bcast_binomial_verify,
     .teardown = hma_prob_free,
+    HMA_PROB_IO,
 };

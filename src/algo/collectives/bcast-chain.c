@@ -30,10 +30,10 @@ static int bcast_chain_setup(hm_setup_t *s)
 static void bcast_chain_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
-    int pos = hma_prob_gray_pos((uint32_t)(hm_id(n) ^ hma_prob_root(n, pb)));
-    int next = hma_prob_ring_next_port(pos, pb->d), last = pos == pb->p - 1;
+    int pos = hma_prob_pos(pb, hm_id(n), hm_root(n));
+    int next = hma_prob_next(pb, pos, hm_root(n)), last = pos == pb->p - 1;
     size_t count;
-    const int64_t *in = hma_prob_input(n, pb, &count);
+    const int64_t *in = hm_input(n, &count);
     for (int k = 0; k < pb->block; k++) {
         int64_t v;
         if (pos == 0) {
@@ -59,14 +59,15 @@ const hm_algorithm_t hm_algo_bcast_chain = {
     .name = "bcast-chain",
     .description = "broadcast: pipelined chain along the Gray-code ring, one value a packet",
     .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.1; Bertsekas-Tsitsiklis section 1.3",
-    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_RING) | HM_BIT(HM_TOPO_TORUS),
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = bcast_chain_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1},
     .problem = HM_PROBLEM_BROADCAST,
     .setup = bcast_chain_setup,
     .node_main = bcast_chain_node,
     .verify = bcast_chain_verify,
     .teardown = hma_prob_free,
+    HMA_PROB_IO,
 };

@@ -72,9 +72,9 @@ static int forward(hm_node_t *n, const hma_prob_t *pb, int r, int k, int64_t v)
 static void bcast_msbt_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
-    int b = pb->block, d = pb->d, r = hm_id(n) ^ hma_prob_root(n, pb);
+    int b = pb->block, d = pb->d, r = hm_id(n) ^ hm_root(n);
     size_t count;
-    const int64_t *in = hma_prob_input(n, pb, &count);
+    const int64_t *in = hm_input(n, &count);
     if (r == 0) {
         /* Slot t: the t-th value of every tree. */
         for (int t = 0; t * d < b; t++) {
@@ -133,4 +133,5 @@ const hm_algorithm_t hm_algo_bcast_msbt = {
     .node_main = bcast_msbt_node,
     .verify = bcast_msbt_verify,
     .teardown = hma_prob_free,
+    HMA_PROB_IO,
 };

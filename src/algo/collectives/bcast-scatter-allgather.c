@@ -15,6 +15,7 @@
  * values in one packet when b > 1 (combining). Scatter and exchange send and receive
  * in one slot: all-port and one-port-full, no conflict.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "../common/problem.h"
@@ -27,21 +28,32 @@ static const hm_param_spec_t bcast_sag_specs[] = {
 
 static int bcast_sag_setup(hm_setup_t *s)
 {
-    s->state = hma_prob_setup(s, HM_PROBLEM_BROADCAST);
-    return s->state ? 0 : -1;
+    hma_prob_t *pb = hma_prob_setup(s, HM_PROBLEM_BROADCAST);
+    /* Under circuit routing chunks of unequal length would drift out of step and meet
+     * at a busy receive port: the chunks must be equal. */
+    if (pb && s->machine->circuit && pb->block % pb->p) {
+        char found[32], allowed[96];
+        snprintf(found, sizeof found, "%d", pb->block);
+        snprintf(allowed, sizeof allowed, "a multiple of p = %d under circuit routing", pb->p);
+        hm_setup_fail(s, "block", found, allowed);
+        hma_prob_free(pb);
+        pb = NULL;
+    }
+    s->state = pb;
+    return pb ? 0 : -1;
 }
 
 static void bcast_sag_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int r = hm_id(n) ^ hma_prob_root(n, pb);
+    int r = hm_id(n) ^ hm_root(n);
     int64_t *buf = hma_prob_alloc(n, b);
     size_t *off = buf ? hma_prob_offsets(n, b, pb->p) : NULL;
     if (!off)
         goto done;
     if (r == 0) {
-        const int64_t *in = hma_prob_input(n, pb, &count);
+        const int64_t *in = hm_input(n, &count);
         for (size_t i = 0; i < b; i++)
             buf[i] = in[i];
     }
@@ -60,7 +72,14 @@ done:
 static void bcast_sag_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    hma_prob_verify(r, "2*log2(p)", 2 * (int64_t)pb->d, pb->block > 1);
+    if (r->machine->circuit) { /* steps of b*2^i/p values, i = 0..d-1, each twice */
+        int64_t t = 0;
+        for (int i = 0; i < pb->d; i++)
+            t += 2 * hma_prob_msg_slots(r->machine, (size_t)pb->block / (size_t)pb->p << i);
+        hma_prob_verify(r, "2*sum_i ceil(8a*block*2^i/p+b)", t, pb->block > 1);
+    } else {
+        hma_prob_verify(r, "2*log2(p)", 2 * (int64_t)pb->d, pb->block > 1);
+    }
 }
 
 const hm_algorithm_t hm_algo_bcast_scatter_allgather = {
@@ -71,8 +90,7 @@ const hm_algorithm_t hm_algo_bcast_scatter_allgather = {
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = bcast_sag_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET),
-              .clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
+    .needs = {.clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
               .clock_why = "its scatter and allgather steps take the next packet as that step's, "
                            "which only lock step guarantees",
               .min_dim = 1,
@@ -82,4 +100,5 @@ const hm_algorithm_t hm_algo_bcast_scatter_allgather = {
     .node_main = bcast_sag_node,
     .verify = bcast_sag_verify,
     .teardown = hma_prob_free,
+    HMA_PROB_IO,
 };

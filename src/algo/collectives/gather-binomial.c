@@ -32,12 +32,12 @@ static void gather_binomial_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int root = hma_prob_root(n, pb), r = hm_id(n) ^ root;
+    int root = hm_root(n), r = hm_id(n) ^ root;
     int64_t *buf = hma_prob_alloc(n, (size_t)pb->p * b);
     size_t *off = buf ? hma_prob_offsets(n, (size_t)pb->p * b, pb->p) : NULL;
     if (!off)
         goto done;
-    const int64_t *in = hma_prob_input(n, pb, &count);
+    const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < b; i++)
         buf[off[r] + i] = in[i];
     if (hma_prob_gather_tree(n, pb, r, buf, off) != HM_OK || r != 0)
@@ -75,4 +75,5 @@ const hm_algorithm_t hm_algo_gather_binomial = {
     .node_main = gather_binomial_node,
     .verify = gather_binomial_verify,
     .teardown = hma_prob_free,
+    HMA_PROB_IO,
 };

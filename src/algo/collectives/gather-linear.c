@@ -33,10 +33,9 @@ static void gather_linear_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int root = hma_prob_root(n, pb), p = pb->p;
-    int pos = hma_prob_gray_pos((uint32_t)(hm_id(n) ^ root));
-    int prev = hma_prob_ring_prev_port(pos, pb->d);
-    const int64_t *in = hma_prob_input(n, pb, &count);
+    int root = hm_root(n), p = pb->p;
+    int pos = hma_prob_pos(pb, hm_id(n), root), prev = hma_prob_prev(pb, pos, root);
+    const int64_t *in = hm_input(n, &count);
     int64_t *buf = hma_prob_alloc(n, pos == 0 ? (size_t)p * b : b);
     if (!buf)
         return;
@@ -45,7 +44,7 @@ static void gather_linear_node(hm_node_t *n, void *state)
         for (size_t i = 0; i < b; i++)
             buf[(size_t)root * b + i] = in[i];
         for (int q = 1; q < p; q++) {
-            size_t x = (size_t)(root ^ (int)hma_gray((uint32_t)q));
+            size_t x = (size_t)hma_prob_node(pb, q, root);
             if (hma_prob_recv(n, buf + x * b, b, &count, NULL) != HM_OK)
                 goto done;
         }
@@ -73,14 +72,15 @@ const hm_algorithm_t hm_algo_gather_linear = {
     .name = "gather-linear",
     .description = "gather: the root receives p-1 blocks, nearest first, up the Gray-code chain",
     .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.3; Bertsekas-Tsitsiklis section 1.3",
-    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_RING) | HM_BIT(HM_TOPO_TORUS),
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = gather_linear_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1},
     .problem = HM_PROBLEM_GATHER,
     .setup = gather_linear_setup,
     .node_main = gather_linear_node,
     .verify = gather_linear_verify,
     .teardown = hma_prob_free,
+    HMA_PROB_IO,
 };

@@ -33,12 +33,12 @@ static void reduce_binomial_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int r = hm_id(n) ^ hma_prob_root(n, pb), j = r ? __builtin_ctz((unsigned)r) : pb->d;
+    int r = hm_id(n) ^ hm_root(n), j = r ? __builtin_ctz((unsigned)r) : pb->d;
     int64_t *acc = hma_prob_alloc(n, 2 * b);
     if (!acc)
         return;
     int64_t *tmp = acc + b;
-    const int64_t *in = hma_prob_input(n, pb, &count);
+    const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < b; i++)
         acc[i] = in[i];
     for (int i = 0; i < j; i++) {
@@ -75,4 +75,5 @@ const hm_algorithm_t hm_algo_reduce_binomial = {
     .node_main = reduce_binomial_node,
     .verify = reduce_binomial_verify,
     .teardown = hma_prob_free,
+    HMA_PROB_IO,
 };

@@ -37,12 +37,12 @@ static void reduce_rab_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int r = hm_id(n) ^ hma_prob_root(n, pb);
+    int r = hm_id(n) ^ hm_root(n);
     int64_t *buf = hma_prob_alloc(n, 2 * b);
     size_t *off = buf ? hma_prob_offsets(n, b, pb->p) : NULL;
     if (!off)
         goto done;
-    const int64_t *in = hma_prob_input(n, pb, &count);
+    const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < b; i++)
         buf[i] = in[i];
     /* Both phases run in lock step: every node leaves the first in slot d. */
@@ -79,4 +79,5 @@ const hm_algorithm_t hm_algo_reduce_rabenseifner = {
     .node_main = reduce_rab_node,
     .verify = reduce_rab_verify,
     .teardown = hma_prob_free,
+    HMA_PROB_IO,
 };

@@ -37,7 +37,7 @@ static void rs_pw_node(hm_node_t *n, void *state)
     if (!acc)
         return;
     int64_t *tmp = acc + b;
-    const int64_t *in = hma_prob_input(n, pb, &count);
+    const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < b; i++)
         acc[i] = in[(size_t)x * b + i];
     for (int s = 1; s < pb->p; s++) {
@@ -74,4 +74,5 @@ const hm_algorithm_t hm_algo_reduce_scatter_pairwise = {
     .node_main = rs_pw_node,
     .verify = rs_pw_verify,
     .teardown = hma_prob_free,
+    HMA_PROB_IO,
 };

@@ -37,7 +37,7 @@ static void rs_rh_node(hm_node_t *n, void *state)
     size_t *off = buf ? hma_prob_offsets(n, all, pb->p) : NULL;
     if (!off)
         goto done;
-    const int64_t *in = hma_prob_input(n, pb, &count);
+    const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < all; i++)
         buf[i] = in[i];
     if (hma_prob_reduce_scatter_rh(n, pb, x, buf, buf + all, off) == HM_OK)
@@ -72,4 +72,5 @@ const hm_algorithm_t hm_algo_reduce_scatter_recursive_halving = {
     .node_main = rs_rh_node,
     .verify = rs_rh_verify,
     .teardown = hma_prob_free,
+    HMA_PROB_IO,
 };

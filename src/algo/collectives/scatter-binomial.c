@@ -31,14 +31,14 @@ static void scatter_binomial_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int root = hma_prob_root(n, pb), r = hm_id(n) ^ root;
+    int root = hm_root(n), r = hm_id(n) ^ root;
     int64_t *buf = hma_prob_alloc(n, (size_t)pb->p * b);
     size_t *off = buf ? hma_prob_offsets(n, (size_t)pb->p * b, pb->p) : NULL;
     if (!off)
         goto done;
     if (r == 0) {
         /* Relative order: part c is the block of node c XOR root. */
-        const int64_t *in = hma_prob_input(n, pb, &count);
+        const int64_t *in = hm_input(n, &count);
         for (int c = 0; c < pb->p; c++)
             for (size_t i = 0; i < b; i++)
                 buf[off[c] + i] = in[(size_t)(c ^ root) * b + i];
@@ -71,4 +71,5 @@ const hm_algorithm_t hm_algo_scatter_binomial = {
     .node_main = scatter_binomial_node,
     .verify = scatter_binomial_verify,
     .teardown = hma_prob_free,
+    HMA_PROB_IO,
 };

@@ -36,13 +36,12 @@ static void scatter_linear_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int root = hma_prob_root(n, pb);
-    int pos = hma_prob_gray_pos((uint32_t)(hm_id(n) ^ root)), next;
-    next = hma_prob_ring_next_port(pos, pb->d);
-    const int64_t *in = hma_prob_input(n, pb, &count);
+    int root = hm_root(n);
+    int pos = hma_prob_pos(pb, hm_id(n), root), next = hma_prob_next(pb, pos, root);
+    const int64_t *in = hm_input(n, &count);
     if (pos == 0) {
         for (int j = pb->p - 1; j >= 1; j--) {
-            size_t x = (size_t)(root ^ (int)hma_gray((uint32_t)j));
+            size_t x = (size_t)hma_prob_node(pb, j, root);
             if (hma_prob_send(n, pb, next, j, in + x * b, b) != HM_OK)
                 return;
             if (j > 1 && hm_next_slot(n) != HM_OK)
@@ -75,14 +74,15 @@ const hm_algorithm_t hm_algo_scatter_linear = {
     .name = "scatter-linear",
     .description = "scatter: the root sends p-1 blocks, farthest first, down the Gray-code chain",
     .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.3; Bertsekas-Tsitsiklis section 1.3",
-    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_RING) | HM_BIT(HM_TOPO_TORUS),
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = scatter_linear_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1},
     .problem = HM_PROBLEM_SCATTER,
     .setup = scatter_linear_setup,
     .node_main = scatter_linear_node,
     .verify = scatter_linear_verify,
     .teardown = hma_prob_free,
+    HMA_PROB_IO,
 };

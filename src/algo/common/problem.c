@@ -4,6 +4,7 @@
  */
 #include "problem.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,8 @@ void hma_prob_free(void *state)
     free(pb->incount);
     free(pb->storage);
     free(pb->count);
+    free(pb->alg);
+    free(pb->cyc_at);
     free(pb);
 }
 
@@ -58,18 +61,92 @@ static size_t input_count(const hma_prob_t *pb, int x)
     }
 }
 
-hma_prob_t *hma_prob_setup(hm_setup_t *s, hm_problem_t kind)
+/* The cycle the ring algorithms follow on a ring (0, 1, ..., p-1, ports 0 forward, 1
+ * back) or a torus (a snake: along row 0 east, row 1 west, ... and back up column 0
+ * when rows is even; by columns when only cols is even; a torus of one row or column
+ * is a ring). Ports as in topo/ring.c and topo/torus.c. */
+enum { WEST, EAST, NORTH, SOUTH };
+
+/* Position q of the snake along rows of an r x c torus (r even): its node and the
+ * ports to the next and the previous position. */
+static void snake_rows(int q, int c, int *x, int *fwd, int *back)
+{
+    int i = q / c, j = i % 2 ? c - 1 - q % c : q % c;
+    *x = i * c + j;
+    *fwd = q % c == c - 1 ? SOUTH : i % 2 ? WEST : EAST;
+    *back = q % c == 0 ? NORTH : i % 2 ? EAST : WEST;
+}
+
+/* The same along columns (c even). */
+static void snake_cols(int q, int r, int c, int *x, int *fwd, int *back)
+{
+    int j = q / r, i = j % 2 ? r - 1 - q % r : q % r;
+    *x = i * c + j;
+    *fwd = q % r == r - 1 ? EAST : j % 2 ? NORTH : SOUTH;
+    *back = q % r == 0 ? WEST : j % 2 ? SOUTH : NORTH;
+}
+
+static int cycle_build(hma_prob_t *pb, const hm_machine_info_t *mi)
+{
+    int p = pb->p, r = mi->rows, c = mi->cols;
+    pb->cyc_at = malloc(4 * (size_t)p * sizeof *pb->cyc_at);
+    if (!pb->cyc_at)
+        return -1;
+    pb->cyc_pos = pb->cyc_at + p;
+    pb->cyc_next = pb->cyc_pos + p;
+    pb->cyc_prev = pb->cyc_next + p;
+    int by_rows = pb->ring == 2 && r > 1 && c > 1 && r % 2 == 0;
+    int by_cols = pb->ring == 2 && r > 1 && c > 1 && !by_rows;
+    for (int q = 0; q < p; q++) {
+        int x = q, fwd = 0, back = 1; /* ring; and a torus of one row */
+        if (pb->ring == 2 && c == 1)
+            fwd = SOUTH, back = NORTH;
+        else if (pb->ring == 2 && r == 1)
+            fwd = EAST, back = WEST;
+        if (by_rows)
+            snake_rows(q, c, &x, &fwd, &back);
+        else if (by_cols)
+            snake_cols(q, r, c, &x, &fwd, &back);
+        pb->cyc_at[q] = x;
+        pb->cyc_pos[x] = q;
+        pb->cyc_next[x] = fwd;
+        pb->cyc_prev[x] = back;
+    }
+    return 0;
+}
+
+/* Whether the machine can hold the problem: 0, or -1 with s->error written. */
+static int check_machine(hm_setup_t *s, hm_problem_t kind)
 {
     const hm_machine_info_t *mi = s->machine;
     /* The descriptors' .topologies and .needs.min_dim = 1 make the config loader refuse
      * such a machine first; this guards a descriptor that forgets them. */
-    if (mi->topology != HM_TOPO_HYPERCUBE || mi->nodes < 2) {
+    if ((mi->topology != HM_TOPO_HYPERCUBE && mi->topology != HM_TOPO_RING &&
+         mi->topology != HM_TOPO_TORUS) ||
+        mi->nodes < 2) {
         snprintf(s->error, sizeof s->error,
-                 "%s: topology: found %d node(s), allowed: a hypercube of dim 1 or more (the "
-                 "%s problem needs 2 nodes or more)",
+                 "%s: topology: found %d node(s), allowed: a hypercube of dim 1 or more, a "
+                 "ring or a torus of 2 nodes or more (the %s problem needs 2 nodes or more)",
                  s->file ? s->file : "config", mi->nodes, hm_problem_name(kind));
-        return NULL;
+        return -1;
     }
+    if (mi->topology == HM_TOPO_TORUS && mi->rows % 2 && mi->cols % 2 && mi->rows > 1 &&
+        mi->cols > 1) {
+        snprintf(s->error, sizeof s->error,
+                 "%s: topology: found a %d x %d torus; allowed for %s: rows or cols even, or 1 "
+                 "(the ring runs as a snake through the torus)",
+                 s->file ? s->file : "config", mi->rows, mi->cols,
+                 s->algorithm ? s->algorithm->name : hm_problem_name(kind));
+        return -1;
+    }
+    return 0;
+}
+
+hma_prob_t *hma_prob_setup(hm_setup_t *s, hm_problem_t kind)
+{
+    const hm_machine_info_t *mi = s->machine;
+    if (check_machine(s, kind) != 0)
+        return NULL;
     /* The loader checked the typed parameters (problem.h) against their specs. */
     int64_t block = hm_param_get_int(s, "block");
     int64_t root = hma_prob_rooted(kind) ? hm_param_get_int(s, "root") : -1;
@@ -79,7 +156,12 @@ hma_prob_t *hma_prob_setup(hm_setup_t *s, hm_problem_t kind)
         return NULL;
     pb->kind = kind;
     pb->p = mi->nodes;
-    pb->d = mi->dim;
+    pb->ring = mi->topology == HM_TOPO_RING ? 1 : mi->topology == HM_TOPO_TORUS ? 2 : 0;
+    pb->d = pb->ring ? 0 : mi->dim;
+    if (pb->ring && cycle_build(pb, mi) != 0) {
+        hma_prob_free(pb);
+        return NULL;
+    }
     pb->root = (int)root;
     pb->block = (int)block;
     pb->op = (hma_op_t)op;
@@ -119,16 +201,16 @@ hma_prob_t *hma_prob_setup(hm_setup_t *s, hm_problem_t kind)
     return pb;
 }
 
-const int64_t *hma_prob_input(const hm_node_t *n, const hma_prob_t *pb, size_t *count)
+const int64_t *hma_prob_input(const void *state, int node, size_t *count)
 {
-    int x = hm_id(n);
-    *count = pb->incount[x];
-    return pb->in[x];
+    const hma_prob_t *pb = state;
+    *count = pb->incount[node];
+    return *count ? pb->in[node] : NULL;
 }
 
-int hma_prob_root(const hm_node_t *n, const hma_prob_t *pb)
+int hma_prob_root(const void *state)
 {
-    (void)n;
+    const hma_prob_t *pb = state;
     return pb->root;
 }
 
@@ -304,50 +386,99 @@ static int64_t ceil_div(int64_t a, int64_t b)
  * and for alltoall (p/2)^2*b values cross the p/2 links of a bisection in each
  * direction.
  */
-int64_t hma_prob_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, int combining,
-                       const char **expr)
+/*
+ * On a ring or a torus (degree 2 or 4) the same arguments: latency the diameter, and
+ * ceil(log2 p) under one-port (the informed set at most doubles); without combining a
+ * node takes in one packet a slot under one-port, degree under all-port.
+ */
+static int64_t cycle_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, int combining,
+                           const char **expr)
 {
     int allport = mi->ports == HM_PORTS_ALL_PORT;
-    int64_t d = pb->d, p = pb->p, b = pb->block;
-    int64_t best = d;
-    /* A shout reaches every neighbour but takes in one packet a slot. */
-    int one_to_many = pb->kind == HM_PROBLEM_BROADCAST || pb->kind == HM_PROBLEM_SCATTER;
-    *expr = allport || (mi->ports == HM_PORTS_SHOUT && one_to_many) ? "diameter" : "log2(p)";
+    int64_t p = pb->p, b = pb->block, lg = 0, deg = pb->ring == 2 ? 4 : 2;
+    int64_t diam = pb->ring == 2 ? mi->rows / 2 + mi->cols / 2 : p / 2;
+    while ((INT64_C(1) << lg) < p)
+        lg++;
+    int by_diam = allport || diam >= lg;
+    int64_t lat = by_diam ? diam : lg, v = 0;
+    *expr = by_diam ? "diameter" : "ceil(log2(p))";
     if (combining || mi->link_capacity != 1)
-        return best;
-    int64_t v = 0;
+        return lat;
     const char *e = NULL;
     switch (pb->kind) {
     case HM_PROBLEM_BROADCAST:
     case HM_PROBLEM_REDUCE:
     case HM_PROBLEM_ALLREDUCE:
     case HM_PROBLEM_REDUCE_SCATTER:
-        v = allport ? ceil_div(b, d) + d - 1 : b - 1 + d;
-        e = allport ? "ceil(block/log2(p))+log2(p)-1" : "block-1+log2(p)";
+        v = allport ? ceil_div(b, deg) + diam - 1 : b - 1 + lat;
+        e = allport ? "ceil(block/degree)+diameter-1"
+                    : (by_diam ? "block-1+diameter" : "block-1+ceil(log2(p))");
         break;
     case HM_PROBLEM_SCATTER:
     case HM_PROBLEM_GATHER:
     case HM_PROBLEM_ALLGATHER:
-        v = allport ? ceil_div((p - 1) * b, d) : (p - 1) * b;
-        e = allport ? "ceil((p-1)*block/log2(p))" : "(p-1)*block";
-        break;
     case HM_PROBLEM_ALLTOALL:
-        if (allport && p * b / 2 >= ceil_div((p - 1) * b, d)) {
-            v = p * b / 2;
-            e = "p*block/2 (bisection)";
-        } else {
-            v = allport ? ceil_div((p - 1) * b, d) : (p - 1) * b;
-            e = allport ? "ceil((p-1)*block/log2(p))" : "(p-1)*block";
-        }
+        v = allport ? ceil_div((p - 1) * b, deg) : (p - 1) * b;
+        e = allport ? "ceil((p-1)*block/degree)" : "(p-1)*block";
         break;
     default:
         break;
     }
-    if (e && v > best) {
-        best = v;
+    if (e && v > lat) {
         *expr = e;
+        return v;
     }
-    return best;
+    return lat;
+}
+
+/* The hypercube's volume bound without combining: what one node must send or take in,
+ * over its ports (all-port: log2 p of them); 0 with *e NULL for no such bound. */
+static int64_t cube_volume(const hma_prob_t *pb, int allport, const char **e)
+{
+    int64_t d = pb->d, p = pb->p, b = pb->block;
+    switch (pb->kind) {
+    case HM_PROBLEM_BROADCAST:
+    case HM_PROBLEM_REDUCE:
+    case HM_PROBLEM_ALLREDUCE:
+    case HM_PROBLEM_REDUCE_SCATTER:
+        *e = allport ? "ceil(block/log2(p))+log2(p)-1" : "block-1+log2(p)";
+        return allport ? ceil_div(b, d) + d - 1 : b - 1 + d;
+    case HM_PROBLEM_ALLTOALL:
+        if (allport && p * b / 2 >= ceil_div((p - 1) * b, d)) {
+            *e = "p*block/2 (bisection)";
+            return p * b / 2;
+        }
+        *e = allport ? "ceil((p-1)*block/log2(p))" : "(p-1)*block";
+        return allport ? ceil_div((p - 1) * b, d) : (p - 1) * b;
+    case HM_PROBLEM_SCATTER:
+    case HM_PROBLEM_GATHER:
+    case HM_PROBLEM_ALLGATHER:
+        *e = allport ? "ceil((p-1)*block/log2(p))" : "(p-1)*block";
+        return allport ? ceil_div((p - 1) * b, d) : (p - 1) * b;
+    default:
+        *e = NULL;
+        return 0;
+    }
+}
+
+int64_t hma_prob_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, int combining,
+                       const char **expr)
+{
+    if (pb->ring)
+        return cycle_lower(pb, mi, combining, expr);
+    int allport = mi->ports == HM_PORTS_ALL_PORT;
+    /* A shout reaches every neighbour but takes in one packet a slot. */
+    int one_to_many = pb->kind == HM_PROBLEM_BROADCAST || pb->kind == HM_PROBLEM_SCATTER;
+    *expr = allport || (mi->ports == HM_PORTS_SHOUT && one_to_many) ? "diameter" : "log2(p)";
+    if (combining || mi->link_capacity != 1)
+        return pb->d;
+    const char *e;
+    int64_t v = cube_volume(pb, allport, &e);
+    if (e && v > pb->d) {
+        *expr = e;
+        return v;
+    }
+    return pb->d;
 }
 
 void hma_prob_verify(hm_report_t *r, const char *expr, int64_t bound, int combining)
@@ -391,6 +522,13 @@ void hma_prob_verify(hm_report_t *r, const char *expr, int64_t bound, int combin
     json_object_set_new(r->extra, "combining", json_boolean(combining));
 }
 
+int64_t hma_prob_msg_slots(const hm_machine_info_t *mi, size_t k)
+{
+    double v = mi->cost_a * 8.0 * (double)k + mi->cost_b;
+    int64_t dur = (int64_t)ceil(v - 1e-9);
+    return dur < 1 ? 1 : dur;
+}
+
 int hma_prob_gray_pos(uint32_t x)
 {
     for (int s = 1; s < 32; s <<= 1)
@@ -406,6 +544,40 @@ int hma_prob_ring_next_port(int pos, int d)
 int hma_prob_ring_prev_port(int pos, int d)
 {
     return hma_gray_step_dim((uint32_t)((pos + (1 << d) - 1) % (1 << d)), d);
+}
+
+/* Ring and torus: the table of setup (cycle_build); positions relative to the root's
+ * are a rotation of the cycle. */
+int hma_prob_pos(const hma_prob_t *pb, int x, int root)
+{
+    if (root < 0)
+        root = 0;
+    if (!pb->ring)
+        return hma_prob_gray_pos((uint32_t)(x ^ root));
+    return (pb->cyc_pos[x] - pb->cyc_pos[root] + pb->p) % pb->p;
+}
+
+int hma_prob_node(const hma_prob_t *pb, int pos, int root)
+{
+    if (root < 0)
+        root = 0;
+    if (!pb->ring)
+        return (int)hma_gray((uint32_t)pos) ^ root;
+    return pb->cyc_at[(pos + pb->cyc_pos[root]) % pb->p];
+}
+
+int hma_prob_next(const hma_prob_t *pb, int pos, int root)
+{
+    if (!pb->ring)
+        return hma_prob_ring_next_port(pos, pb->d);
+    return pb->cyc_next[hma_prob_node(pb, pos, root)];
+}
+
+int hma_prob_prev(const hma_prob_t *pb, int pos, int root)
+{
+    if (!pb->ring)
+        return hma_prob_ring_prev_port(pos, pb->d);
+    return pb->cyc_prev[hma_prob_node(pb, pos, root)];
 }
 
 size_t *hma_prob_offsets(hm_node_t *n, size_t total, int p)
@@ -496,13 +668,29 @@ int hma_prob_reduce_scatter_rh(hm_node_t *n, const hma_prob_t *pb, int r, int64_
 int hma_prob_allgather_ring(hm_node_t *n, const hma_prob_t *pb, int pos, int shift, int64_t *buf,
                             const size_t *off)
 {
-    int p = pb->p, next = hma_prob_ring_next_port(pos, pb->d);
+    int p = pb->p, next = hma_prob_next(pb, pos, -1);
     size_t k;
     for (int s = 0; s < p - 1; s++) {
         int out = ((pos + shift - s) % p + p) % p, in = ((pos + shift - s - 1) % p + p) % p;
         int rc = hma_prob_send(n, pb, next, s, buf + off[out], off[out + 1] - off[out]);
         if (rc == HM_OK)
             rc = hma_prob_recv(n, buf + off[in], off[in + 1] - off[in], &k, NULL);
+        if (rc != HM_OK)
+            return rc;
+    }
+    return HM_OK;
+}
+
+int hma_prob_relay(hm_node_t *n, const hma_prob_t *pb, int pos, int hops, int msg, const int64_t *v,
+                   int64_t *out, size_t k)
+{
+    int next = hma_prob_next(pb, pos, -1);
+    size_t got;
+    for (int h = 0; h < hops; h++) {
+        /* The send copies v before out is overwritten (v may be out). */
+        int rc = hma_prob_send(n, pb, next, msg, h ? out : v, k);
+        if (rc == HM_OK)
+            rc = hma_prob_recv(n, out, k, &got, NULL);
         if (rc != HM_OK)
             return rc;
     }

@@ -9,9 +9,9 @@
  *   - its lower bounds for the machine and port model at hand.
  *
  * A collective algorithm's state is an hma_prob_t (read-only during the run but for
- * each node's own counters); node programs read their input with hma_prob_input and
- * the root with hma_prob_root, which are meant to become the public hm_input(n, &count)
- * and hm_root(n) once the engine owns the problem (a rename).
+ * each node's own counters); node programs read their input and the root with the
+ * public hm_input(n, &count) and hm_root(n), which the engine answers through the
+ * descriptor's .input and .root (HMA_PROB_IO).
  *
  * What node x stores (hm_store), in this order, b being the block:
  *
@@ -51,15 +51,18 @@ typedef struct hma_prob_count_s {
 
 typedef struct hma_prob_s {
     hm_problem_t kind;
-    int p, d;     /* nodes, log2 p */
-    int root;     /* -1 for rootless problems */
-    int block;    /* b */
-    hma_op_t op;  /* reductions only */
-    int64_t **in; /* in[x]: node x's input, incount[x] values */
+    int p, d; /* nodes, log2 p (0 on a ring) */
+    int ring; /* 0 on the hypercube, 1 on a ring (any p >= 2), 2 on a torus */
+    int *cyc_at, *cyc_pos, *cyc_next, *cyc_prev; /* ring, torus: the cycle (problem.c) */
+    int root;                                    /* -1 for rootless problems */
+    int block;                                   /* b */
+    hma_op_t op;                                 /* reductions only */
+    int64_t **in;                                /* in[x]: node x's input, incount[x] values */
     size_t *incount;
     int64_t *storage;
     hma_prob_count_t *count;
     int64_t aux; /* free for the algorithm (a parameter it reads in setup) */
+    void *alg;   /* the algorithm's own read-only data, built in setup; hma_prob_free frees it */
 } hma_prob_t;
 
 /* The descriptor's typed parameters (.specs), the same in every collective: the
@@ -92,10 +95,11 @@ int hma_prob_reduces(hm_problem_t k);
 hma_prob_t *hma_prob_setup(hm_setup_t *s, hm_problem_t kind);
 void hma_prob_free(void *pb);
 
-/* Node side: this node's input, and the root (-1 for rootless problems). These are
- * hm_input(n, &count) and hm_root(n) to be. */
-const int64_t *hma_prob_input(const hm_node_t *n, const hma_prob_t *pb, size_t *count);
-int hma_prob_root(const hm_node_t *n, const hma_prob_t *pb);
+/* The descriptor's .input and .root: node programs read them with the public
+ * hm_input(n, &count) and hm_root(n) (-1 for rootless problems). */
+const int64_t *hma_prob_input(const void *state, int node, size_t *count);
+int hma_prob_root(const void *state);
+#define HMA_PROB_IO .input = hma_prob_input, .root = hma_prob_root
 
 /* acc[i] = acc[i] op v[i], i < k. */
 void hma_prob_combine(const hma_prob_t *pb, int64_t *acc, const int64_t *v, size_t k);
@@ -132,6 +136,11 @@ int64_t hma_prob_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, int co
  * summary's extra keys (problem, block, root, op, packets, values, combining). */
 void hma_prob_verify(hm_report_t *r, const char *expr, int64_t bound, int combining);
 
+/* Under circuit routing to neighbours (Seidel's a*m + b, README "Config reference",
+ * ports.cost): the slots one message of k int64 values (8k bytes) lasts on a link of
+ * its own, max(1, ceil(a*8k + b)), as src/ports/circuit.c counts them. */
+int64_t hma_prob_msg_slots(const hm_machine_info_t *mi, size_t k);
+
 /* Gray-ring helpers: position of node x in the binary reflected Gray code, and the
  * port leading to the next / previous node of the ring. */
 int hma_prob_gray_pos(uint32_t x);
@@ -159,10 +168,27 @@ int hma_prob_allgather_rd(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *bu
  * the parts still held and combine its copy of this node's half; part r at the end. */
 int hma_prob_reduce_scatter_rh(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf,
                                int64_t *tmp, const size_t *off);
+/* The cycle the ring and chain algorithms run along: the ring topology itself, a
+ * snake through a torus (rows or cols even), both rotated to start at the root; or
+ * the hypercube's Gray-code ring (position gray^-1(x XOR root)). root -1: 0. Position
+ * of node x, node at position pos, and the ports to the next and the previous
+ * position. */
+int hma_prob_pos(const hma_prob_t *pb, int x, int root);
+int hma_prob_node(const hma_prob_t *pb, int pos, int root);
+int hma_prob_next(const hma_prob_t *pb, int pos, int root);
+int hma_prob_prev(const hma_prob_t *pb, int pos, int root);
+
 /* Ring allgather along the Gray ring (p - 1 slots): the node at ring position pos
  * holds part (pos + shift) mod p, parts being numbered by ring position. */
 int hma_prob_allgather_ring(hm_node_t *n, const hma_prob_t *pb, int pos, int shift, int64_t *buf,
                             const size_t *off);
+/* Relay k values `hops` positions forward along the cycle (hma_prob_pos, root -1): every
+ * node does the same, so in each of the hops slots every node sends one packet to the
+ * next position and takes one from the previous (no conflict, one-port-full); out (k
+ * values) gets what the node `hops` positions back sent. */
+int hma_prob_relay(hm_node_t *n, const hma_prob_t *pb, int pos, int hops, int msg, const int64_t *v,
+                   int64_t *out, size_t k);
+
 /* Send k values to x XOR s along the dimensions of s, lowest first (e-cube routing,
  * popcount(s) slots: every node does the same, so each hop is a permutation along
  * one dimension); out gets the k values that came from x XOR s. */

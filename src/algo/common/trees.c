@@ -47,3 +47,33 @@ int hma_gray_step_dim(uint32_t i, int d)
         return d - 1;
     return __builtin_ctz(i + 1);
 }
+
+int hma_balanced_tree(int d, int32_t *par, int32_t *sub, int32_t *count)
+{
+    uint32_t p = UINT32_C(1) << d;
+    int most = 0;
+    par[0] = sub[0] = -1;
+    for (int j = 0; j < d; j++)
+        count[j] = 0;
+    for (int level = 1; level <= d; level++)
+        for (uint32_t x = 1; x < p; x++) {
+            if (__builtin_popcount(x) != level)
+                continue;
+            int best = -1;
+            for (int i = 0; i < d; i++) {
+                uint32_t y = x ^ (UINT32_C(1) << i);
+                if (!(x >> i & 1))
+                    continue;
+                int j = y ? sub[y] : i;
+                if (best < 0 || count[j] < count[sub[x]] ||
+                    (count[j] == count[sub[x]] && j < sub[x])) {
+                    best = i;
+                    sub[x] = j;
+                    par[x] = (int32_t)y;
+                }
+            }
+            if (++count[sub[x]] > most)
+                most = count[sub[x]];
+        }
+    return most;
+}

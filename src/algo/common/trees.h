@@ -34,4 +34,14 @@ static inline uint32_t hma_gray(uint32_t i)
  * over 2^d words (the last and the first differ in dimension d - 1). */
 int hma_gray_step_dim(uint32_t i, int d);
 
+/* A balanced spanning tree of Q_d rooted at 0 (doc/collectives.md, scatter-bst): the
+ * nodes taken level by level (popcount 1, 2, ..., d; by number within a level), each
+ * attached to the neighbour one level up (one bit cleared) whose root subtree has the
+ * fewest nodes so far (the lowest root subtree on ties). par[x] gets x's father (-1 for
+ * the root), sub[x] the dimension j of the root subtree holding x (the one under the
+ * root's child 2^j; -1 for the root), count[j] its number of nodes; par and sub hold
+ * 2^d entries, count d. Depth of x = popcount(x). Returns the largest count, which is
+ * ceil((2^d - 1)/d) for d = 1..16 (tests/check_collectives.c). */
+int hma_balanced_tree(int d, int32_t *par, int32_t *sub, int32_t *count);
+
 #endif

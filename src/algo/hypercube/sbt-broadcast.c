@@ -53,18 +53,24 @@ static int sbt_setup(hm_setup_t *s)
     return 0;
 }
 
+/* The descriptor's .root: node programs read it with hm_root(n). */
+static int sbt_root(const void *state)
+{
+    return (int)((const sbt_state_t *)state)->root;
+}
+
 static void sbt_node(hm_node_t *n, void *state)
 {
     const sbt_state_t *st = state;
-    uint32_t me = (uint32_t)hm_id(n);
-    hm_packet_t p = {.msg = 1, .origin = (int32_t)st->root, .value = 1000 + st->root};
+    uint32_t me = (uint32_t)hm_id(n), root = (uint32_t)hm_root(n);
+    hm_packet_t p = {.msg = 1, .origin = (int32_t)root, .value = 1000 + root};
 
     /* Interior and leaves: wait for the message. */
-    if (me != st->root && hm_wait_packet(n, &p) != HM_OK)
+    if (me != root && hm_wait_packet(n, &p) != HM_OK)
         return;
     hm_store(n, p.value);
 
-    uint64_t children = hma_sbt_children(st->d, st->root, st->rot, me);
+    uint64_t children = hma_sbt_children(st->d, root, st->rot, me);
     if (!children)
         return;
     if (!st->one_port) {
@@ -123,4 +129,5 @@ const hm_algorithm_t hm_algo_sbt_broadcast = {
     .node_main = sbt_node,
     .verify = sbt_verify,
     .teardown = free,
+    .root = sbt_root,
 };

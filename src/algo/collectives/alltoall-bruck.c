@@ -1,0 +1,103 @@
+/*
+ * alltoall-bruck — Bruck's alltoall: ceil(log2 p) steps, in step k every block whose
+ * distance has bit k set moves 2^k positions on, any p; on the ring (and the torus's
+ * snake, the hypercube's Gray ring), each step's message relayed hop by hop.
+ *
+ * Steps (Bruck et al. 1997; Thakur-Rabenseifner-Gropp 2005, section 4.7). Positions i
+ * on the cycle (problem.h, hma_prob_pos). Local rotation: a[j] = this node's block for
+ * the node at position i + j. In step k = 0..K-1, K = ceil(log2 p), position i sends
+ * the blocks a[j] with bit k of j set, in one packet, to position i + 2^k (relayed 2^k
+ * hops, hma_prob_relay: 2^k slots) and replaces them with those position i - 2^k sent.
+ * A block from position s to t sits at index j = t - s mod p throughout and moves by
+ * the bits of j: at the end a[j] at position i came from position i - j; the node
+ * stores them in node order.
+ *
+ * Cost under unit slots: exactly 2^K - 1 slots (p - 1 when p is a power of two), any
+ * p >= 2; a packet of step k carries b times the number of j < p with bit k set
+ * (combining when p > 2 or b > 1). All-port and one-port-full, no conflict.
+ */
+#include <stdlib.h>
+
+#include "../common/problem.h"
+
+static const hm_param_spec_t a2a_bruck_specs[] = {
+    HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_END,
+};
+
+static int a2a_bruck_setup(hm_setup_t *s)
+{
+    s->state = hma_prob_setup(s, HM_PROBLEM_ALLTOALL);
+    return s->state ? 0 : -1;
+}
+
+/* Copy the blocks a[j] with bit k of j set into v (to_v) or back from v. */
+static size_t pack(int64_t *a, int64_t *v, int p, int k, size_t b, int to_v)
+{
+    size_t c = 0;
+    for (int j = 0; j < p; j++)
+        if (j >> k & 1) {
+            for (size_t i = 0; i < b; i++)
+                if (to_v)
+                    v[c + i] = a[(size_t)j * b + i];
+                else
+                    a[(size_t)j * b + i] = v[c + i];
+            c += b;
+        }
+    return c;
+}
+
+static void a2a_bruck_node(hm_node_t *n, void *state)
+{
+    const hma_prob_t *pb = state;
+    size_t b = (size_t)pb->block, count, all = (size_t)pb->p * b;
+    int p = pb->p, pos = hma_prob_pos(pb, hm_id(n), -1);
+    int64_t *a = hma_prob_alloc(n, 2 * all);
+    if (!a)
+        return;
+    int64_t *v = a + all;
+    const int64_t *in = hm_input(n, &count);
+    for (int j = 0; j < p; j++)
+        for (size_t i = 0; i < b; i++)
+            a[(size_t)j * b + i] = in[(size_t)hma_prob_node(pb, (pos + j) % p, -1) * b + i];
+    for (int k = 0, dist = 1; dist < p; k++, dist *= 2) {
+        size_t c = pack(a, v, p, k, b, 1);
+        if (hma_prob_relay(n, pb, pos, dist, k, v, v, c) != HM_OK)
+            goto done;
+        pack(a, v, p, k, b, 0);
+    }
+    for (int y = 0; y < p; y++)
+        hma_prob_store(n, a + (size_t)((pos - hma_prob_pos(pb, y, -1) + p) % p) * b, b);
+done:
+    free(a);
+}
+
+static void a2a_bruck_verify(hm_report_t *r)
+{
+    const hma_prob_t *pb = r->state;
+    int64_t full = 1;
+    while (full < pb->p)
+        full *= 2;
+    hma_prob_verify(r, "2^ceil(log2(p))-1", full - 1, pb->p > 2 || pb->block > 1);
+}
+
+const hm_algorithm_t hm_algo_alltoall_bruck = {
+    .name = "alltoall-bruck",
+    .description = "alltoall: Bruck, ceil(log2 p) steps moving the blocks whose distance has bit "
+                   "k set, relayed along the ring, 2^ceil(log2 p)-1 slots, any p",
+    .paper = "Bruck et al. 1997; Thakur-Rabenseifner-Gropp 2005, section 4.7",
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_RING) | HM_BIT(HM_TOPO_TORUS),
+    .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
+    .default_ports = HM_PORTS_ONE_PORT_FULL,
+    .specs = a2a_bruck_specs,
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET),
+              .clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
+              .clock_why = "its relays tell packets apart by the slot they arrive in",
+              .min_dim = 1},
+    .problem = HM_PROBLEM_ALLTOALL,
+    .setup = a2a_bruck_setup,
+    .node_main = a2a_bruck_node,
+    .verify = a2a_bruck_verify,
+    .teardown = hma_prob_free,
+    HMA_PROB_IO,
+};

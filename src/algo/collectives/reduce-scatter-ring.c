@@ -1,0 +1,79 @@
+/*
+ * reduce-scatter-ring — the ring reduce-scatter: each block travels once round the
+ * ring, every node adding its own copy, and ends at its owner.
+ *
+ * Steps (Chan et al. 2007, section 5; Thakur-Rabenseifner-Gropp 2005, section 4.6):
+ * the ring is the ring topology itself or the hypercube's Gray-code ring (problem.h,
+ * hma_prob_pos). Chunk q is the block of the node at position q. In slot s = 0..p-2
+ * position i sends its partial chunk (i - s - 1) mod p to position i + 1 and combines
+ * the chunk (i - s - 2) mod p it receives into its own; the chunk it receives last,
+ * in slot p - 2, is its own, now reduced over all p nodes.
+ *
+ * Cost under unit slots: exactly p - 1 slots, any p >= 2; p(p - 1) packets of b
+ * values (combining when b > 1). A node sends and receives in one slot: all-port and
+ * one-port-full, no conflict.
+ */
+#include <stdlib.h>
+
+#include "../common/problem.h"
+
+static const hm_param_spec_t rs_ring_specs[] = {
+    HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_OP,
+    HMA_PROB_PARAM_END,
+};
+
+static int rs_ring_setup(hm_setup_t *s)
+{
+    s->state = hma_prob_setup(s, HM_PROBLEM_REDUCE_SCATTER);
+    return s->state ? 0 : -1;
+}
+
+static void rs_ring_node(hm_node_t *n, void *state)
+{
+    const hma_prob_t *pb = state;
+    size_t b = (size_t)pb->block, count;
+    int p = pb->p, pos = hma_prob_pos(pb, hm_id(n), -1), next = hma_prob_next(pb, pos, -1);
+    int64_t *buf = hma_prob_alloc(n, ((size_t)p + 1) * b);
+    if (!buf)
+        return;
+    int64_t *tmp = buf + (size_t)p * b;
+    const int64_t *in = hm_input(n, &count);
+    /* By position: chunk q is the block of the node at position q. */
+    for (int q = 0; q < p; q++)
+        for (size_t i = 0; i < b; i++)
+            buf[(size_t)q * b + i] = in[(size_t)hma_prob_node(pb, q, -1) * b + i];
+    for (int s = 0; s < p - 1; s++) {
+        int out = ((pos - s - 1) % p + p) % p, c = ((pos - s - 2) % p + p) % p;
+        if (hma_prob_send(n, pb, next, s, buf + (size_t)out * b, b) != HM_OK ||
+            hma_prob_recv(n, tmp, b, &count, NULL) != HM_OK)
+            goto done;
+        hma_prob_combine(pb, buf + (size_t)c * b, tmp, count);
+    }
+    hma_prob_store(n, buf + (size_t)pos * b, b);
+done:
+    free(buf);
+}
+
+static void rs_ring_verify(hm_report_t *r)
+{
+    const hma_prob_t *pb = r->state;
+    hma_prob_verify(r, "p-1", (int64_t)pb->p - 1, pb->block > 1);
+}
+
+const hm_algorithm_t hm_algo_reduce_scatter_ring = {
+    .name = "reduce-scatter-ring",
+    .description = "reduce-scatter: every block once round the ring, p-1 slots, any p",
+    .paper = "Chan et al. 2007, section 5; Thakur-Rabenseifner-Gropp 2005, section 4.6",
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_RING) | HM_BIT(HM_TOPO_TORUS),
+    .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
+    .default_ports = HM_PORTS_ONE_PORT_FULL,
+    .specs = rs_ring_specs,
+    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1},
+    .problem = HM_PROBLEM_REDUCE_SCATTER,
+    .setup = rs_ring_setup,
+    .node_main = rs_ring_node,
+    .verify = rs_ring_verify,
+    .teardown = hma_prob_free,
+    HMA_PROB_IO,
+};
