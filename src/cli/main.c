@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "plugin.h"
 #include "run.h"
 
 /* Ctrl-C and SIGTERM: the first raises the engine's interrupt flag, so that the run
@@ -49,6 +50,7 @@ static void usage(FILE *f)
             "usage: hypemu [--json] [--set PATH=VALUE]... CONFIG.json\n"
             "       hypemu --validate [--set PATH=VALUE]... CONFIG.json\n"
             "       hypemu --list [--json] | --help | --version\n"
+            "       (each form takes --plugin FILE first, repeatable)\n"
             "\n"
             "  --json            print the summary as one JSON object\n"
             "  --set PATH=VALUE  override one config field, repeatable\n"
@@ -56,6 +58,8 @@ static void usage(FILE *f)
             "  --validate        check the config, report every error, run nothing\n"
             "  --list            topologies, port models, algorithms, parameters and papers\n"
             "                    (with --json: the whole catalogue as one JSON document)\n"
+            "  --plugin FILE     load the algorithms of a plugin (a shared object built with\n"
+            "                    HM_PLUGIN, hypemu.h), repeatable\n"
             "  --timeline-nodes LIST  the text timeline shows these nodes only, e.g. 0-3,8\n"
             "                    (the same as --set output.nodes=LIST)\n"
             "\n"
@@ -168,10 +172,13 @@ static void list(FILE *f)
     HM_CLOCK_MAP(XX)
 #undef XX
     fprintf(f, "\nalgorithms:\n");
-    for (size_t i = 0; hm_algorithms[i]; i++) {
-        const hm_algorithm_t *a = hm_algorithms[i];
-        fprintf(f, "  %-22s %s\n", a->name, a->description);
-        fprintf(f, "  %-22s paper: %s\n", "", a->paper);
+    const hm_algorithm_t *const *cat = hm__catalogue(); /* with the plugins' */
+    for (size_t i = 0; cat[i]; i++) {
+        const hm_algorithm_t *a = cat[i];
+        fprintf(f, "  %-22s %s\n", a->name, a->description ? a->description : "");
+        if (hm__plugin_file(a))
+            fprintf(f, "  %-22s plugin: %s\n", "", hm__plugin_file(a));
+        fprintf(f, "  %-22s paper: %s\n", "", a->paper ? a->paper : "");
         fprintf(f, "  %-22s topologies:", "");
         for (int t = 0; t < HM_TOPO_COUNT; t++)
             if (a->topologies & HM_BIT(t))
@@ -286,8 +293,10 @@ static json_t *json_algorithm(const hm_algorithm_t *a)
     json_object_set_new(req, "power_of_two_nodes", json_boolean(nd->pow2_nodes));
     json_object_set_new(o, "name", json_string(a->name));
     json_object_set_new(o, "problem", problem ? json_string(problem) : json_null());
-    json_object_set_new(o, "description", json_string(a->description));
-    json_object_set_new(o, "paper", json_string(a->paper));
+    json_object_set_new(o, "description", json_string(a->description ? a->description : ""));
+    json_object_set_new(o, "paper", json_string(a->paper ? a->paper : ""));
+    if (hm__plugin_file(a)) /* README "Writing node programs outside the tree" */
+        json_object_set_new(o, "plugin", json_string(hm__plugin_file(a)));
     json_object_set_new(o, "topologies", json_bits(a->topologies, HM_TOPO_COUNT, topo_name));
     json_object_set_new(o, "ports", json_bits(a->ports, HM_PORTS_COUNT, ports_name));
     json_object_set_new(o, "default_ports", json_string(hm_ports_name(a->default_ports)));
@@ -300,8 +309,9 @@ static json_t *json_algorithm(const hm_algorithm_t *a)
 static json_t *catalogue(void)
 {
     json_t *doc = json_object(), *algos = json_array();
-    for (size_t i = 0; hm_algorithms[i]; i++)
-        json_array_append_new(algos, json_algorithm(hm_algorithms[i]));
+    const hm_algorithm_t *const *cat = hm__catalogue(); /* with the plugins' */
+    for (size_t i = 0; cat[i]; i++)
+        json_array_append_new(algos, json_algorithm(cat[i]));
     json_object_set_new(doc, "algorithms", algos);
 #define LIST(key, MAP)                                                                             \
     do {                                                                                           \
@@ -364,7 +374,34 @@ static int stdout_done(int rc)
     return HM_EXIT_SYSTEM;
 }
 
-int main(int argc, char **argv)
+/* --plugin FILE (or --plugin=FILE), wherever it stands: every plugin is loaded before the
+ * other options act, so that --list and the config see its algorithms. Returns
+ * HM_EXIT_OK or HM_EXIT_USAGE after the message. */
+static int load_plugins(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *f = NULL;
+        if (strcmp(argv[i], "--plugin") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "hypemu: --plugin needs a file (a shared object)\n");
+                return HM_EXIT_USAGE;
+            }
+            f = argv[++i];
+        } else if (strncmp(argv[i], "--plugin=", 9) == 0) {
+            f = argv[i] + 9;
+        } else if (strcmp(argv[i], "--set") == 0 || strcmp(argv[i], "--timeline-nodes") == 0) {
+            i++; /* their value is not an option */
+        }
+        char err[1024];
+        if (f && hm__plugin_load(f, err, sizeof err) != 0) {
+            fprintf(stderr, "hypemu: %s\n", err);
+            return HM_EXIT_USAGE;
+        }
+    }
+    return HM_EXIT_OK;
+}
+
+int hm_main(int argc, char **argv)
 {
     int json = 0, validate = 0;
     const char *timeline_nodes = NULL; /* --timeline-nodes LIST */
@@ -373,9 +410,15 @@ int main(int argc, char **argv)
     int nsets = 0;
     if (!sets)
         return HM_EXIT_SYSTEM;
+    if (load_plugins(argc, argv) != HM_EXIT_OK) {
+        free(sets);
+        return HM_EXIT_USAGE;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        if (strcmp(a, "--plugin") == 0 || strncmp(a, "--plugin=", 9) == 0) {
+            i += a[8] == 0; /* loaded by load_plugins */
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
             free(sets);
             return stdout_done(HM_EXIT_OK);
@@ -416,7 +459,7 @@ int main(int argc, char **argv)
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr,
                     "hypemu: unknown option %s; allowed: --json, --set, --timeline-nodes, "
-                    "--validate, --list, --help, --version\n",
+                    "--plugin, --validate, --list, --help, --version\n",
                     a);
             free(sets);
             return HM_EXIT_USAGE;
@@ -463,6 +506,7 @@ int main(int argc, char **argv)
     hm__result_t res;
     cfg.opt.interrupt = &interrupt_flag;
     catch_signals();
+    hm__crash_report_install();
     rc = hm__run_config(&cfg, &res);
     if (rc == HM_EXIT_INTERRUPTED && interrupt_signal == SIGTERM) {
         rc = 128 + SIGTERM;
