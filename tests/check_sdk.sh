@@ -32,7 +32,9 @@ ls "$prefix"/lib/libhypemu.so.0.* >/dev/null 2>&1 || fail "no versioned lib/libh
 
 # Only the API of hypemu.h is exported.
 if command -v nm >/dev/null 2>&1; then
-    nm -D --defined-only "$prefix/lib/libhypemu.so" | awk '{print $3}' | LC_ALL=C sort >"$tmp/exported"
+    # (names with a leading underscore are the toolchain's: a sanitizer's, say)
+    nm -D --defined-only "$prefix/lib/libhypemu.so" | awk '{print $3}' | grep -v '^_' |
+        LC_ALL=C sort >"$tmp/exported"
     sh "$HM_SRCDIR/scripts/hm-symbols.sh" "$prefix/include/hypemu.h" >"$tmp/declared"
     diff "$tmp/declared" "$tmp/exported" >"$tmp/symdiff" ||
         { cat "$tmp/symdiff" >&2; fail "lib/libhypemu.so exports other symbols than hypemu.h declares"; }
@@ -121,6 +123,15 @@ rc=0
 grep -q "^$tmp/abi.json: plugins\[0\]: plugin $tmp/abi.so: ABI mismatch: " "$tmp/err" ||
     fail "abi.json: $(cat "$tmp/err")"
 
+rc=0
+"$bin" --set plugins=3 "$tmp/abi.json" >/dev/null 2>"$tmp/err" || rc=$?
+[ "$rc" = 2 ] && [ "$(cat "$tmp/err")" = "$tmp/abi.json: plugins: found 3; allowed: an array of plugin files (strings)" ] ||
+    fail "plugins=3: exit $rc, $(cat "$tmp/err")"
+rc=0
+"$bin" --set 'plugins=[""]' "$tmp/abi.json" >/dev/null 2>"$tmp/err" || rc=$?
+[ "$rc" = 2 ] && [ "$(cat "$tmp/err")" = "$tmp/abi.json: plugins[0]: found \"\"; allowed: a plugin file name" ] ||
+    fail "plugins=[\"\"]: exit $rc, $(cat "$tmp/err")"
+
 # ---- a node program that crashes -------------------------------------------------------
 printf '{"plugins": ["crash.so"], "topology": {"kind": "hypercube", "dim": 3}, "algorithm": {"name": "sdk-test-crash"}}\n' >"$tmp/crash.json"
 rc=0
@@ -133,7 +144,7 @@ grep -qx "hypemu: node 3 (algorithm sdk-test-crash, plugin $tmp/crash.so) crashe
 # ---- the lab (doc/lab/README.md): the installed grader, solutions and starters ---------------
 lab=$prefix/bin/hypemu-lab
 [ -x "$lab" ] || fail "make install did not install bin/hypemu-lab"
-for ex in 1 2; do
+for ex in 1 2 3 6; do
     sol=$(ls "$HM_SRCDIR/examples/lab/solutions/ex$ex-"*.c)
     starter=$(ls "$HM_SRCDIR/examples/lab/ex$ex-"*.c)
     [ -f "$prefix/share/hypemu/lab/$(basename "$starter")" ] || fail "lab starter $ex not installed"
@@ -153,7 +164,13 @@ grep -q '^3     4    0    1     no       4      4      0         4       FAIL: n
 grep -qx 'grade: 0/5 cases passed' "$tmp/lab-2.out" || fail "starter 2: $(cat "$tmp/lab-2.out")"
 grep -q '^4     5    0    2     yes      10     6      0         62      FAIL: 10 slots > bound 6$' "$tmp/lab-2.out" ||
     fail "starter 2, case 4: $(cat "$tmp/lab-2.out")"
+grep -qx 'grade: 0/5 cases passed' "$tmp/lab-3.out" || fail "starter 3: $(cat "$tmp/lab-3.out")"
+grep -q '^2     4    -    1     yes      64     34     0         240     FAIL: 64 slots > bound 34$' "$tmp/lab-3.out" ||
+    fail "starter 3, case 2: $(cat "$tmp/lab-3.out")"
+grep -qx 'grade: 0/5 cases passed' "$tmp/lab-6.out" || fail "starter 6: $(cat "$tmp/lab-6.out")"
+grep -q '^3     4    -    3     yes      32     4      0         512     FAIL: 32 slots > bound 4; 512 packets, expected d p = 64$' "$tmp/lab-6.out" ||
+    fail "starter 6, case 3: $(cat "$tmp/lab-6.out")"
 rc=0
 "$lab" check 9 "$sol" 2>"$tmp/err" || rc=$?
-[ "$rc" = 2 ] && grep -q '^hypemu-lab: no exercise 9; allowed: 1, 2$' "$tmp/err" || fail "hypemu-lab check 9: exit $rc"
+[ "$rc" = 2 ] && grep -q '^hypemu-lab: no exercise 9; allowed: 1, 2, 3, 6$' "$tmp/err" || fail "hypemu-lab check 9: exit $rc"
 echo "check_sdk.sh: ok"

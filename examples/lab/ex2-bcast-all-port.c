@@ -18,7 +18,7 @@ static void bcast_node(hm_node_t *n, void *state)
     size_t b;
     const int64_t *in = hm_input(n, &b); /* the root's b values; others: nothing */
     int r = hm_id(n) ^ hm_root(n), d = hm_degree(n);
-    int first = r ? 32 - __builtin_clz((unsigned)r) : 0; /* children: ports first..d-1 */
+    int first = r ? 32 - __builtin_clz((unsigned)r) : 0;       /* children: ports first..d-1 */
     hm_packet_t p = {.origin = hm_root(n), .aux = (int32_t)b}; /* aux: b, for the others */
     if (r == 0) {
         for (size_t i = 0; i < b; i++) {
