@@ -38,14 +38,15 @@ static int problem_setup(hm_setup_t *s)
     return s->state ? 0 : -1;
 }
 
-/* The problem's check of the stores and its lower bound on the machine; no exact cost:
+/* The problem's check of the stores and its lower bound on the hypercube; no exact cost:
  * the plugin's own completion time is the figure (hm_prob_lower with combining, the
  * bound that holds for any algorithm). */
 static void problem_verify(hm_report_t *r)
 {
     const hm_prob_t *pb = r->state;
     char why[200];
-    r->lower = hm_prob_lower(pb, r->machine, 1, &r->lower_expr);
+    if (r->machine->topology == HM_TOPO_HYPERCUBE) /* hm_prob_lower knows Q_d only */
+        r->lower = hm_prob_lower(pb, r->machine, 1, &r->lower_expr);
     r->verified = hm_prob_check(pb, r, why, sizeof why);
     if (r->verified)
         snprintf(r->verification, sizeof r->verification,
