@@ -113,6 +113,11 @@ expect_refusal "$tmp/notplugin.so" "not a plugin: it has no symbol hm_plugin (de
 printf 'not a shared object\n' >"$tmp/text.so"
 expect_refusal "$tmp/text.so" "not a plugin (not a shared object of this machine): $tmp/text.so: file too short"
 expect_refusal "$tmp/missing.so" "missing symbol: $tmp/missing.so: undefined symbol: hm_sdk_test_nowhere"
+# shellcheck disable=SC2086 # word splitting of the flags is intended
+$CC -shared -fPIC -DBAD_RANGE -o "$tmp/range.so" "$HM_SRCDIR/tests/sdk/badfields.c" $flags || fail "range.so"
+expect_refusal "$tmp/range.so" 'algorithm "sdk-test-range": .topologies, .ports, .default_ports or .problem out of range (use the HM_TOPO_, HM_PORTS_, HM_PROBLEM_ names of hypemu.h)'
+build nosetup "$HM_SRCDIR/tests/sdk/badfields.c"
+expect_refusal "$tmp/nosetup.so" 'algorithm "sdk-test-nosetup": .setup is NULL, so .problem must name a problem whose setup stands in; allowed: broadcast, allgather, scatter, gather, reduce, allreduce, reduce-scatter, alltoall'
 expect_refusal "$tmp/nowhere.so" "cannot load: $tmp/nowhere.so: cannot open shared object file: No such file or directory"
 
 # The same refusal from the config's "plugins", with the config file and the JSON path.

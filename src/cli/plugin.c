@@ -138,6 +138,12 @@ static int check_descriptor(const char *file, const hm_algorithm_t *a, hm_algori
                     "algorithm \"%s\": .topologies and .ports must name at least one "
                     "topology and one port model (HM_BIT(HM_TOPO_...), HM_BIT(HM_PORTS_...))",
                     a->name, NULL);
+    if ((a->topologies >> HM_TOPO_COUNT) || (a->ports >> HM_PORTS_COUNT) ||
+        (unsigned)a->default_ports >= HM_PORTS_COUNT || (unsigned)a->problem >= HM_PROBLEM_COUNT)
+        return fail(err, errlen, file,
+                    "algorithm \"%s\": .topologies, .ports, .default_ports or .problem out of "
+                    "range (use the HM_TOPO_, HM_PORTS_, HM_PROBLEM_ names of hypemu.h)%s",
+                    a->name, "");
     *out = *a;
     /* .default_ports left out is all-port (0): when that is not legal, the first legal. */
     if (!(a->ports & HM_BIT(a->default_ports)))
