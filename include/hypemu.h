@@ -483,6 +483,48 @@ const char *hm_clock_name(hm_clock_mode_t k);
 const char *hm_routing_name(hm_routing_t k);
 const char *hm_problem_name(hm_problem_t k); /* NULL for HM_PROBLEM_NONE */
 
+/* ------------------------------------------------------------------------ */
+/* Node programs outside the tree: plugins (README "Writing node programs   */
+/* outside the tree", hypemu(3))                                             */
+/* ------------------------------------------------------------------------ */
+
+/* The version of the plugin interface: hm_plugin_t, hm_algorithm_t and the structures it
+ * points to. hypemu refuses a plugin built with another one (exit 2, naming the file). */
+#define HM_ABI_VERSION 1
+
+/* What a plugin exports, under the symbol name hm_plugin; written by HM_PLUGIN. */
+typedef struct hm_plugin_s {
+    int abi;                                 /* HM_ABI_VERSION of the hypemu.h it was built with */
+    unsigned descriptor_size;                /* sizeof(hm_algorithm_t) there */
+    const char *version;                     /* HM_VERSION there */
+    const hm_algorithm_t *const *algorithms; /* its algorithms, NULL-terminated */
+} hm_plugin_t;
+
+#ifdef __cplusplus
+#define HM__PLUGIN_LINKAGE extern "C" __attribute__((visibility("default")))
+#else
+#define HM__PLUGIN_LINKAGE __attribute__((visibility("default")))
+#endif
+
+/* Declare the algorithms of a plugin, once, at file scope:
+ *
+ *     static const hm_algorithm_t flood = {.name = "my-flood", ...};
+ *     HM_PLUGIN(&flood);
+ *
+ * and build it with cc -shared -fPIC -o x.so x.c $(pkg-config --cflags --libs hypemu).
+ * In a plugin's descriptor setup, verify and teardown may be NULL when .problem names a
+ * problem other than max and sort: the problem then makes the inputs (read with hm_root and
+ * hm_input, which give -1 and NULL to algorithms without inputs), checks
+ * the stores and gives the lower bound, as for the collectives (doc/collectives.md). */
+#define HM_PLUGIN(...)                                                                             \
+    static const hm_algorithm_t *const hm__plugin_algorithms[] = {__VA_ARGS__, NULL};              \
+    HM__PLUGIN_LINKAGE const hm_plugin_t hm_plugin = {                                             \
+        HM_ABI_VERSION, (unsigned)sizeof(hm_algorithm_t), HM_VERSION, hm__plugin_algorithms}
+
+/* The hypemu command line (README "Command line") as a function: the program is
+ * main() { return hm_main(argc, argv); }. Returns the exit code. */
+int hm_main(int argc, char **argv);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,9 +4,9 @@
 #   1. every hm_/HM_ identifier that the library's headers declare (as hm_X or
 #      already as hma_X) and that the public API (include/hypemu.h, preprocessed)
 #      does not becomes hma_/HMA_, in every C file, header, script and document;
-#   2. Makefile.am builds src/algo/common/*.c as libhmalgo.a, without -I src (so that
+#   2. Makefile.am builds src/algo/common/*.c as libhmalgo.la, without -I src (so that
 #      an include of the engine's internal header cannot compile there): this script
-#      rewrites the list after "libhmalgo_a_SOURCES = \" and takes the library's files
+#      rewrites the list after "libhmalgo_la_SOURCES = \" and takes the library's files
 #      out of every other list;
 #   3. the changed C files are formatted with clang-format.
 # Idempotent: run it again after adding files to src/algo/common (git add them first:
@@ -38,7 +38,7 @@ for f in $files; do
     fi
 done
 echo "rename_algo_lib.sh: $(wc -l <"$tmp/own") identifiers; changed:$changed"
-# Makefile.am: the library's sources in libhmalgo_a_SOURCES only.
+# Makefile.am: the library's sources in libhmalgo_la_SOURCES only.
 list=$(git ls-files 'src/algo/common/*.c' 'src/algo/common/*.h' | sort)
 # A list whose last entry left keeps no dangling backslash.
 awk -v list="$list" '
@@ -52,7 +52,7 @@ awk -v list="$list" '
     }
     /^\tsrc\/algo\/common\/[^ ]*( \\)?$/ { next }
     { out($0) }
-    /^libhmalgo_a_SOURCES = \\$/ {
+    /^libhmalgo_la_SOURCES = \\$/ {
         n = split(list, f, "\n")
         for (i = 1; i <= n; i++)
             out(sprintf("\t%s%s", f[i], i < n ? " \\" : ""))

@@ -298,6 +298,10 @@ extern const hm__transport_t hm__transport_packet;  /* engine/packet.c */
 extern const hm__transport_t hm__transport_circuit; /* ports/circuit.c */
 extern const hm__transport_t hm__transport_free;    /* engine/free.c */
 extern const hm__transport_t hm__transport_local;   /* engine/local.c */
+
+/* The node whose program this thread runs (NULL outside node threads): the crash report
+ * of cli/plugin.c names it. */
+extern _Thread_local hm_node_t *hm__self;
 const hm__transport_t *hm__transport_for(const hm__options_t *opt);
 
 /* The topology of one machine: maxdeg ports per node; nbr[node*maxdeg+port] = the

@@ -3,8 +3,6 @@
  * its descriptor's symbol here (and its file to Makefile.am). --list, config
  * validation and the lookup all read this table.
  */
-#include <string.h>
-
 #include "hypemu.h"
 
 #define HM_ALGORITHM_MAP(XX)                                                                       \
@@ -52,10 +50,4 @@ const hm_algorithm_t *const hm_algorithms[] = {
         NULL,
 };
 
-const hm_algorithm_t *hm_algorithm_find(const char *name)
-{
-    for (size_t i = 0; hm_algorithms[i]; i++)
-        if (strcmp(hm_algorithms[i]->name, name) == 0)
-            return hm_algorithms[i];
-    return NULL;
-}
+/* hm_algorithm_find searches this list and the plugins' (cli/plugin.c). */

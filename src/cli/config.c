@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "plugin.h"
 
 static void add_error(hm__config_t *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -773,10 +774,11 @@ static void check_algorithm(hm__config_t *c, json_t *a)
 {
     json_t *name = json_object_get(a, "name");
     char allowed[1024] = "";
-    for (size_t i = 0; hm_algorithms[i]; i++) {
+    const hm_algorithm_t *const *cat = hm__catalogue(); /* with the plugins' (cli/plugin.c) */
+    for (size_t i = 0; cat[i]; i++) {
         if (i)
             strncat(allowed, ", ", sizeof allowed - strlen(allowed) - 1);
-        strncat(allowed, hm_algorithms[i]->name, sizeof allowed - strlen(allowed) - 1);
+        strncat(allowed, cat[i]->name, sizeof allowed - strlen(allowed) - 1);
     }
     if (!name) {
         add_error(c, "algorithm.name: missing; allowed: %s", allowed);
@@ -860,11 +862,42 @@ static void check_fit(hm__config_t *c)
                   al->name);
 }
 
+/* "plugins": ["x.so", ...], each relative to the config file's directory, loaded before
+ * the algorithm is looked up (README "Writing node programs outside the tree"). */
+static void check_plugins(hm__config_t *c, json_t *list)
+{
+    if (!json_is_array(list)) {
+        wrong(c, "plugins", list, "an array of plugin files (strings)");
+        return;
+    }
+    const char *slash = c->file ? strrchr(c->file, '/') : NULL;
+    int dirlen = slash ? (int)(slash - c->file) : 1;
+    const char *dir = slash ? c->file : ".";
+    size_t i;
+    json_t *v;
+    json_array_foreach(list, i, v) {
+        char path[32];
+        snprintf(path, sizeof path, "plugins[%zu]", i);
+        if (!json_is_string(v) || !json_string_value(v)[0]) {
+            wrong(c, path, v, "a plugin file name");
+            continue;
+        }
+        const char *f = json_string_value(v);
+        char *full = f[0] == '/' ? strdup(f) : hm__strdup_printf("%.*s/%s", dirlen, dir, f);
+        char err[1024];
+        if (!full)
+            add_error(c, "%s: out of memory", path);
+        else if (hm__plugin_load(full, err, sizeof err) != 0)
+            add_error(c, "%s: %s", path, err);
+        free(full);
+    }
+}
+
 static void check_document(hm__config_t *c)
 {
     json_t *root = c->root;
     static const char *const keys[] = {"topology", "ports", "mailbox", "contention", "algorithm",
-                                       "clock",    "seed",  "output",  NULL};
+                                       "clock",    "seed",  "output",  "plugins",    NULL};
     if (!json_is_object(root)) {
         wrong(c, "(top level)", root, "an object");
         return;
@@ -883,6 +916,9 @@ static void check_document(hm__config_t *c)
     if (t)
         check_topology(c, t);
     c->topology_ok = t && c->nerrors == before;
+    json_t *plugins = json_object_get(root, "plugins");
+    if (plugins)
+        check_plugins(c, plugins);
     json_t *a = get_object(c, root, "algorithm", 1);
     if (a)
         check_algorithm(c, a);

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "plugin.h"
 #include "run.h"
 
 /* Ctrl-C and SIGTERM: the first raises the engine's interrupt flag, so that the run
@@ -76,6 +77,7 @@ static void usage(FILE *f)
             "usage: hypemu [--json] [--set PATH=VALUE]... CONFIG.json\n"
             "       hypemu --validate [--set PATH=VALUE]... CONFIG.json\n"
             "       hypemu --list [--json] | --help | --version\n"
+            "       (each form takes --plugin FILE first, repeatable)\n"
             "\n"
             "  --json            print the summary as one JSON object\n"
             "  --set PATH=VALUE  override one config field, repeatable\n"
@@ -83,6 +85,8 @@ static void usage(FILE *f)
             "  --validate        check the config, report every error, run nothing\n"
             "  --list            topologies, port models, algorithms, parameters and papers\n"
             "                    (with --json: the whole catalogue as one JSON document)\n"
+            "  --plugin FILE     load the algorithms of a plugin (a shared object built with\n"
+            "                    HM_PLUGIN, hypemu.h), repeatable\n"
             "  --timeline-nodes LIST  the text timeline shows these nodes only, e.g. 0-3,8\n"
             "                    (the same as --set output.nodes=LIST)\n"
             "  --repeat N        run N times (1..1000); min, median, max and a 95%% interval\n"
@@ -200,10 +204,13 @@ static void list(FILE *f)
     HM_CLOCK_MAP(XX)
 #undef XX
     fprintf(f, "\nalgorithms:\n");
-    for (size_t i = 0; hm_algorithms[i]; i++) {
-        const hm_algorithm_t *a = hm_algorithms[i];
-        fprintf(f, "  %-22s %s\n", a->name, a->description);
-        fprintf(f, "  %-22s paper: %s\n", "", a->paper);
+    const hm_algorithm_t *const *cat = hm__catalogue(); /* with the plugins' */
+    for (size_t i = 0; cat[i]; i++) {
+        const hm_algorithm_t *a = cat[i];
+        fprintf(f, "  %-22s %s\n", a->name, a->description ? a->description : "");
+        if (hm__plugin_file(a))
+            fprintf(f, "  %-22s plugin: %s\n", "", hm__plugin_file(a));
+        fprintf(f, "  %-22s paper: %s\n", "", a->paper ? a->paper : "");
         fprintf(f, "  %-22s topologies:", "");
         for (int t = 0; t < HM_TOPO_COUNT; t++)
             if (a->topologies & HM_BIT(t))
@@ -318,8 +325,10 @@ static json_t *json_algorithm(const hm_algorithm_t *a)
     json_object_set_new(req, "power_of_two_nodes", json_boolean(nd->pow2_nodes));
     json_object_set_new(o, "name", json_string(a->name));
     json_object_set_new(o, "problem", problem ? json_string(problem) : json_null());
-    json_object_set_new(o, "description", json_string(a->description));
-    json_object_set_new(o, "paper", json_string(a->paper));
+    json_object_set_new(o, "description", json_string(a->description ? a->description : ""));
+    json_object_set_new(o, "paper", json_string(a->paper ? a->paper : ""));
+    if (hm__plugin_file(a)) /* README "Writing node programs outside the tree" */
+        json_object_set_new(o, "plugin", json_string(hm__plugin_file(a)));
     json_object_set_new(o, "topologies", json_bits(a->topologies, HM_TOPO_COUNT, topo_name));
     json_object_set_new(o, "ports", json_bits(a->ports, HM_PORTS_COUNT, ports_name));
     json_object_set_new(o, "default_ports", json_string(hm_ports_name(a->default_ports)));
@@ -332,8 +341,9 @@ static json_t *json_algorithm(const hm_algorithm_t *a)
 static json_t *catalogue(void)
 {
     json_t *doc = json_object(), *algos = json_array();
-    for (size_t i = 0; hm_algorithms[i]; i++)
-        json_array_append_new(algos, json_algorithm(hm_algorithms[i]));
+    const hm_algorithm_t *const *cat = hm__catalogue(); /* with the plugins' */
+    for (size_t i = 0; cat[i]; i++)
+        json_array_append_new(algos, json_algorithm(cat[i]));
     json_object_set_new(doc, "algorithms", algos);
 #define LIST(key, MAP)                                                                             \
     do {                                                                                           \
@@ -418,6 +428,34 @@ static int repeat_arg(const char *v)
     return (int)n;
 }
 
+/* --plugin FILE (or --plugin=FILE), wherever it stands: every plugin is loaded before the
+ * other options act, so that --list and the config see its algorithms. Returns
+ * HM_EXIT_OK or HM_EXIT_USAGE after the message. */
+static int load_plugins(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *f = NULL;
+        if (strcmp(argv[i], "--plugin") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "hypemu: --plugin needs a file (a shared object)\n");
+                return HM_EXIT_USAGE;
+            }
+            f = argv[++i];
+        } else if (strncmp(argv[i], "--plugin=", 9) == 0) {
+            f = argv[i] + 9;
+        } else if (strcmp(argv[i], "--set") == 0 || strcmp(argv[i], "--timeline-nodes") == 0 ||
+                   strcmp(argv[i], "--repeat") == 0) {
+            i++; /* their value is not an option */
+        }
+        char err[1024];
+        if (f && hm__plugin_load(f, err, sizeof err) != 0) {
+            fprintf(stderr, "hypemu: %s\n", err);
+            return HM_EXIT_USAGE;
+        }
+    }
+    return HM_EXIT_OK;
+}
+
 /* The command line, as parsed. */
 typedef struct args_s {
     int json, validate, progress; /* --progress 1, --quiet -1 */
@@ -456,7 +494,9 @@ static int parse_one(args_t *g, int argc, char **argv, int *i)
     int rc = print_option(g, argc, argv, *i);
     if (rc >= 0)
         return rc;
-    if (strcmp(a, "--json") == 0) {
+    if (strcmp(a, "--plugin") == 0 || strncmp(a, "--plugin=", 9) == 0) {
+        *i += a[8] == 0; /* loaded by load_plugins */
+    } else if (strcmp(a, "--json") == 0) {
         g->json = 1;
     } else if (strcmp(a, "--validate") == 0) {
         g->validate = 1;
@@ -483,7 +523,8 @@ static int parse_one(args_t *g, int argc, char **argv, int *i)
     } else if (a[0] == '-' && a[1]) {
         fprintf(stderr,
                 "hypemu: unknown option %s; allowed: --json, --set, --timeline-nodes, "
-                "--validate, --list, --progress, --quiet, --help, --version, --repeat\n",
+                "--plugin, --validate, --list, --progress, --quiet, --help, --version, "
+                "--repeat\n",
                 a);
         return HM_EXIT_USAGE;
     } else if (g->file) {
@@ -523,6 +564,7 @@ static int run(hm__config_t *cfg, const args_t *g)
     cfg->opt.interrupt = &interrupt_flag;
     cfg->progress = g->progress;
     catch_signals();
+    hm__crash_report_install();
     if (g->repeat > 0) {
         int rc = hm__run_repeat(cfg, g->repeat, g->json, stdout);
         if (rc == HM_EXIT_INTERRUPTED && interrupt_signal == SIGTERM)
@@ -554,13 +596,13 @@ static int run(hm__config_t *cfg, const args_t *g)
     return rc;
 }
 
-int main(int argc, char **argv)
+int hm_main(int argc, char **argv)
 {
     args_t g = {0};
     g.sets = calloc((size_t)argc, sizeof *g.sets);
     if (!g.sets)
         return HM_EXIT_SYSTEM;
-    int rc = -1;
+    int rc = load_plugins(argc, argv) == HM_EXIT_OK ? -1 : HM_EXIT_USAGE;
     for (int i = 1; i < argc && rc < 0; i++)
         rc = parse_one(&g, argc, argv, &i);
     if (rc < 0 && !g.file) {

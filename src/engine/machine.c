@@ -28,6 +28,8 @@ const hm__transport_t *hm__transport_for(const hm__options_t *opt)
     return &hm__transport_packet;
 }
 
+_Thread_local hm_node_t *hm__self;
+
 /* A node thread runs its program at once: slot 0 cannot close before every node has
  * ended it, so no node needs to wait for the others to exist. If one cannot be
  * created, the run is aborted and the nodes that exist see it at their next wait. */
@@ -40,7 +42,9 @@ static void *node_thread(void *arg)
         return NULL;
     }
     n->now = 0;
+    hm__self = n;
     m->algo->node_main(n, m->state);
+    hm__self = NULL;
     hm__blob_release(n->held);
     n->held = NULL;
     m->tp->finish(n);

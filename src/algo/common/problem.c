@@ -120,9 +120,12 @@ static int check_machine(hm_setup_t *s, hm_problem_t kind)
 {
     const hm_machine_info_t *mi = s->machine;
     /* The descriptors' .topologies and .needs.min_dim = 1 make the config loader refuse
-     * such a machine first; this guards a descriptor that forgets them. */
+     * such a machine first; this guards a descriptor that forgets them. A plugin's
+     * descriptor that lists other topologies gets the problem there too (README "Writing
+     * node programs outside the tree"). */
+    int listed = s->algorithm && (s->algorithm->topologies & HM_BIT(mi->topology));
     if ((mi->topology != HM_TOPO_HYPERCUBE && mi->topology != HM_TOPO_RING &&
-         mi->topology != HM_TOPO_TORUS) ||
+         mi->topology != HM_TOPO_TORUS && !listed) ||
         mi->nodes < 2) {
         snprintf(s->error, sizeof s->error,
                  "%s: topology: found %d node(s), allowed: a hypercube of dim 1 or more, a "

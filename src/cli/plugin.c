@@ -1,0 +1,394 @@
+/*
+ * plugin.c — plugins (README "Writing node programs outside the tree"): dlopen, the
+ * checks of hm_plugin and its descriptors, the catalogue they join, the problem's
+ * setup, verify and teardown standing in for NULL ones (with hm_root and hm_input), and the
+ * report of a node program that crashes.
+ *
+ * Plugins are loaded by the main thread before any run (command line, config loading)
+ * and stay loaded until the process ends, so node threads read this file's tables
+ * without locks.
+ */
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "algo/common/problem.h"
+#include "cli/plugin.h"
+#include "hm_internal.h"
+
+typedef struct plugin_algo_s {
+    hm_algorithm_t desc; /* the plugin's descriptor, NULL hooks filled in */
+    const char *file;    /* the plugin's file, as given */
+} plugin_algo_t;
+
+static void **handles; /* every plugin loaded, to load each once */
+static size_t nhandles;
+static plugin_algo_t **algos; /* every plugin algorithm, in load order */
+static size_t nalgos;
+static const hm_algorithm_t **catalogue; /* built-ins then algos, NULL-terminated */
+
+/* ---- the problem standing in for NULL hooks (hypemu.h, HM_PLUGIN) ------------------ */
+
+static int problem_setup(hm_setup_t *s)
+{
+    s->state = hma_prob_setup(s, s->algorithm->problem);
+    return s->state ? 0 : -1;
+}
+
+/* The problem's check of the stores and its lower bound on the hypercube; no exact cost:
+ * the plugin's own completion time is the figure (hma_prob_lower with combining, the
+ * bound that holds for any algorithm). */
+static void problem_verify(hm_report_t *r)
+{
+    const hma_prob_t *pb = r->state;
+    char why[200];
+    if (r->machine->topology == HM_TOPO_HYPERCUBE) /* hma_prob_lower knows Q_d only */
+        r->lower = hma_prob_lower(pb, r->machine, 1, &r->lower_expr);
+    r->verified = hma_prob_check(pb, r, why, sizeof why);
+    if (r->verified)
+        snprintf(r->verification, sizeof r->verification,
+                 "%s: all %d nodes stored the right values in order", hm_problem_name(pb->kind),
+                 pb->p);
+    else
+        snprintf(r->verification, sizeof r->verification, "%s", why);
+    json_object_set_new(r->extra, "problem", json_string(hm_problem_name(pb->kind)));
+    json_object_set_new(r->extra, "block", json_integer(pb->block));
+    if (hma_prob_rooted(pb->kind))
+        json_object_set_new(r->extra, "root", json_integer(pb->root));
+    if (hma_prob_reduces(pb->kind))
+        json_object_set_new(r->extra, "op", json_string(hma_prob_op_names[pb->op]));
+}
+
+static const hm_param_spec_t specs_plain[] = {HMA_PROB_PARAM_BLOCK, HM_PARAM_END};
+static const hm_param_spec_t specs_rooted[] = {HMA_PROB_PARAM_BLOCK, HMA_PROB_PARAM_ROOT,
+                                               HM_PARAM_END};
+static const hm_param_spec_t specs_reduces[] = {HMA_PROB_PARAM_BLOCK, HMA_PROB_PARAM_OP,
+                                                HM_PARAM_END};
+static const hm_param_spec_t specs_both[] = {HMA_PROB_PARAM_BLOCK, HMA_PROB_PARAM_ROOT,
+                                             HMA_PROB_PARAM_OP, HM_PARAM_END};
+
+/* ---- loading -------------------------------------------------------------------------- */
+
+/* The problems whose setup can stand in for a NULL one. */
+static int stands_in(hm_problem_t p)
+{
+    return p != HM_PROBLEM_NONE && p != HM_PROBLEM_MAX && p != HM_PROBLEM_SORT &&
+           p < HM_PROBLEM_COUNT;
+}
+
+static int fail(char *err, size_t errlen, const char *file, const char *fmt, const char *a,
+                const char *b)
+{
+    char what[400];
+    snprintf(what, sizeof what, fmt, a ? a : "", b ? b : "");
+    snprintf(err, errlen, "plugin %s: %s", file, what);
+    return -1;
+}
+
+/* Who already holds name: a message, or NULL. */
+static const char *clash(const char *name, const char **owner)
+{
+    for (size_t i = 0; hm_algorithms[i]; i++)
+        if (strcmp(hm_algorithms[i]->name, name) == 0) {
+            *owner = NULL;
+            return "a built-in algorithm";
+        }
+    for (size_t i = 0; i < nalgos; i++)
+        if (strcmp(algos[i]->desc.name, name) == 0) {
+            *owner = algos[i]->file;
+            return "an algorithm of plugin";
+        }
+    return NULL;
+}
+
+static int problem_hooks(const char *file, const hm_algorithm_t *a, hm_algorithm_t *out, char *err,
+                         size_t errlen);
+
+/* Check one descriptor and fill in the problem's hooks where it has NULL ones. */
+static int check_descriptor(const char *file, const hm_algorithm_t *a, hm_algorithm_t *out,
+                            char *err, size_t errlen)
+{
+    if (!a->name || !a->name[0])
+        return fail(err, errlen, file, "an algorithm without a name (.name)", NULL, NULL);
+    const char *owner = NULL, *who = clash(a->name, &owner);
+    char whom[300];
+    snprintf(whom, sizeof whom, "%s%s%s", who ? who : "", owner ? " " : "", owner ? owner : "");
+    if (who)
+        return fail(err, errlen, file, "algorithm \"%s\": name clash with %s", a->name, whom);
+    if (!a->node_main)
+        return fail(err, errlen, file, "algorithm \"%s\": no node program (.node_main is NULL)",
+                    a->name, NULL);
+    if (!a->topologies || !a->ports)
+        return fail(err, errlen, file,
+                    "algorithm \"%s\": .topologies and .ports must name at least one "
+                    "topology and one port model (HM_BIT(HM_TOPO_...), HM_BIT(HM_PORTS_...))",
+                    a->name, NULL);
+    if ((a->topologies >> HM_TOPO_COUNT) || (a->ports >> HM_PORTS_COUNT) ||
+        (unsigned)a->default_ports >= HM_PORTS_COUNT || (unsigned)a->problem >= HM_PROBLEM_COUNT)
+        return fail(err, errlen, file,
+                    "algorithm \"%s\": .topologies, .ports, .default_ports or .problem out of "
+                    "range (use the HM_TOPO_, HM_PORTS_, HM_PROBLEM_ names of hypemu.h)%s",
+                    a->name, "");
+    *out = *a;
+    /* .default_ports left out is all-port (0): when that is not legal, the first legal. */
+    if (!(a->ports & HM_BIT(a->default_ports)))
+        out->default_ports = (hm_ports_kind_t)__builtin_ctz(a->ports);
+    return a->setup ? 0 : problem_hooks(file, a, out, err, errlen);
+}
+
+/* A descriptor without setup: the problem's setup, verify, teardown and inputs stand in. */
+static int problem_hooks(const char *file, const hm_algorithm_t *a, hm_algorithm_t *out, char *err,
+                         size_t errlen)
+{
+    if (!stands_in(a->problem))
+        return fail(err, errlen, file,
+                    "algorithm \"%s\": .setup is NULL, so .problem must name a problem whose "
+                    "setup stands in; allowed: broadcast, allgather, scatter, gather, reduce, "
+                    "allreduce, reduce-scatter, alltoall%s",
+                    a->name, "");
+    int rooted = hma_prob_rooted(a->problem), reduces = hma_prob_reduces(a->problem);
+    if (!a->specs)
+        out->specs = rooted && reduces ? specs_both
+                     : rooted          ? specs_rooted
+                     : reduces         ? specs_reduces
+                                       : specs_plain;
+    const char *need[3] = {"block", rooted ? "root" : NULL, reduces ? "op" : NULL};
+    for (int i = 0; i < 3; i++)
+        if (need[i] && !hm_param_spec_find(out->specs, need[i]))
+            return fail(err, errlen, file,
+                        "algorithm \"%s\": .setup is NULL and .specs lacks the problem's "
+                        "parameter \"%s\" (HM_PLUGIN, hypemu.h)",
+                        a->name, need[i]);
+    out->setup = problem_setup;
+    out->input = hma_prob_input; /* hm_input and hm_root answer from the problem's state */
+    out->root = hma_prob_root;
+    if (!a->verify)
+        out->verify = problem_verify;
+    if (!a->teardown)
+        out->teardown = hma_prob_free;
+    return 0;
+}
+
+static int rebuild_catalogue(void)
+{
+    size_t nb = 0;
+    while (hm_algorithms[nb])
+        nb++;
+    const hm_algorithm_t **c = calloc(nb + nalgos + 1, sizeof *c);
+    if (!c)
+        return -1;
+    memcpy(c, hm_algorithms, nb * sizeof *c);
+    for (size_t i = 0; i < nalgos; i++)
+        c[nb + i] = &algos[i]->desc;
+    free(catalogue);
+    catalogue = c;
+    return 0;
+}
+
+static void drop_since(size_t before)
+{
+    while (nalgos > before) {
+        plugin_algo_t *pa = algos[--nalgos];
+        free((char *)pa->file);
+        free(pa);
+    }
+}
+
+/* Check every descriptor of plugin pl, then add them all (or none). */
+static int add_algorithms(const char *file, const hm_plugin_t *pl, char *err, size_t errlen)
+{
+    size_t k = 0;
+    while (pl->algorithms && pl->algorithms[k])
+        k++;
+    if (k == 0)
+        return fail(err, errlen, file, "declares no algorithm (HM_PLUGIN(&algo, ...))", NULL, NULL);
+    plugin_algo_t **grown = realloc(algos, (nalgos + k) * sizeof *algos);
+    if (!grown)
+        return fail(err, errlen, file, "out of memory", NULL, NULL);
+    algos = grown;
+    size_t before = nalgos;
+    for (size_t i = 0; i < k; i++) {
+        plugin_algo_t *pa = calloc(1, sizeof *pa);
+        char *f = strdup(file);
+        if (!pa || !f || check_descriptor(file, pl->algorithms[i], &pa->desc, err, errlen) != 0) {
+            if (!pa || !f)
+                fail(err, errlen, file, "out of memory", NULL, NULL);
+            free(f);
+            free(pa);
+            drop_since(before);
+            return -1;
+        }
+        pa->file = f;
+        algos[nalgos++] = pa; /* counted now: a clash between two of its own is found */
+    }
+    if (rebuild_catalogue() != 0) {
+        drop_since(before);
+        return fail(err, errlen, file, "out of memory", NULL, NULL);
+    }
+    return 0;
+}
+
+/* dlopen's message, sorted into the three causes a user can act on. */
+static int load_error(const char *file, char *err, size_t errlen)
+{
+    const char *why = dlerror();
+    if (!why)
+        why = "unknown error";
+    if (strstr(why, "undefined symbol"))
+        return fail(err, errlen, file, "missing symbol: %s", why, NULL);
+    if (strstr(why, "invalid ELF header") || strstr(why, "file too short") ||
+        strstr(why, "wrong ELF class"))
+        return fail(err, errlen, file, "not a plugin (not a shared object of this machine): %s",
+                    why, NULL);
+    return fail(err, errlen, file, "cannot load: %s", why, NULL);
+}
+
+static int check_abi(const char *file, const hm_plugin_t *pl, char *err, size_t errlen)
+{
+    char found[64], here[64];
+    if (pl->abi != HM_ABI_VERSION) {
+        snprintf(found, sizeof found, "%d", pl->abi);
+        snprintf(here, sizeof here, "%d (hypemu %s)", HM_ABI_VERSION, HM_VERSION);
+        return fail(err, errlen, file,
+                    "ABI mismatch: built for plugin ABI version %s, this hypemu has ABI version "
+                    "%s; rebuild the plugin against this hypemu's hypemu.h",
+                    found, here);
+    }
+    if (pl->descriptor_size != sizeof(hm_algorithm_t)) {
+        snprintf(found, sizeof found, "%u", pl->descriptor_size);
+        snprintf(here, sizeof here, "%zu", sizeof(hm_algorithm_t));
+        return fail(err, errlen, file,
+                    "ABI mismatch: its algorithm descriptors have %s bytes, this hypemu's %s; "
+                    "rebuild the plugin against this hypemu's hypemu.h",
+                    found, here);
+    }
+    return 0;
+}
+
+int hm__plugin_load(const char *path, char *err, size_t errlen)
+{
+    err[0] = 0;
+    /* dlopen searches the library path for a name without '/': a file is meant. */
+    char *local = strchr(path, '/') ? NULL : hm__strdup_printf("./%s", path);
+    void *h = dlopen(local ? local : path, RTLD_NOW | RTLD_LOCAL);
+    free(local);
+    if (!h)
+        return load_error(path, err, errlen);
+    for (size_t i = 0; i < nhandles; i++)
+        if (handles[i] == h) {
+            dlclose(h); /* loaded already: dlopen only counted one more reference */
+            return 0;
+        }
+    const hm_plugin_t *pl = dlsym(h, "hm_plugin");
+    int rc = -1;
+    if (!pl)
+        fail(err, errlen, path,
+             "not a plugin: it has no symbol hm_plugin (declare the algorithms with "
+             "HM_PLUGIN(&algo, ...), hypemu.h)%s%s",
+             NULL, NULL);
+    else if (check_abi(path, pl, err, errlen) == 0 && add_algorithms(path, pl, err, errlen) == 0)
+        rc = 0;
+    void **grown = rc == 0 ? realloc(handles, (nhandles + 1) * sizeof *handles) : NULL;
+    if (rc == 0 && grown) {
+        handles = grown;
+        handles[nhandles++] = h;
+        return 0;
+    }
+    if (rc == 0)
+        fail(err, errlen, path, "out of memory", NULL, NULL);
+    dlclose(h);
+    return -1;
+}
+
+const hm_algorithm_t *const *hm__catalogue(void)
+{
+    return catalogue ? catalogue : (const hm_algorithm_t *const *)hm_algorithms;
+}
+
+const hm_algorithm_t *hm_algorithm_find(const char *name)
+{
+    const hm_algorithm_t *const *c = hm__catalogue();
+    for (size_t i = 0; c[i]; i++)
+        if (strcmp(c[i]->name, name) == 0)
+            return c[i];
+    return NULL;
+}
+
+const char *hm__plugin_file(const hm_algorithm_t *a)
+{
+    for (size_t i = 0; i < nalgos; i++)
+        if (a == &algos[i]->desc)
+            return algos[i]->file;
+    return NULL;
+}
+
+/* ---- a node program that crashes -------------------------------------------------------- */
+
+static void put(const char *s)
+{
+    ssize_t w = write(STDERR_FILENO, s, strlen(s));
+    (void)w;
+}
+
+static void put_int(long long v)
+{
+    char buf[24], *p = buf + sizeof buf - 1;
+    int neg = v < 0;
+    unsigned long long u = neg ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    *p = 0;
+    do
+        *--p = (char)('0' + u % 10);
+    while ((u /= 10) && p > buf + 1);
+    if (neg)
+        *--p = '-';
+    put(p);
+}
+
+static const char *signal_name(int sig)
+{
+    return sig == SIGSEGV  ? "SIGSEGV"
+           : sig == SIGBUS ? "SIGBUS"
+           : sig == SIGFPE ? "SIGFPE"
+                           : "SIGILL";
+}
+
+/* Async-signal-safe: write(2) only, and tables that no longer change during a run. */
+static void on_crash(int sig)
+{
+    const hm_node_t *n = hm__self;
+    if (n) {
+        const hm_algorithm_t *a = n->m->algo;
+        const char *file = hm__plugin_file(a);
+        put("hypemu: node ");
+        put_int(n->id);
+        put(" (algorithm ");
+        put(a->name);
+        if (file) {
+            put(", plugin ");
+            put(file);
+        }
+        put(") crashed in slot ");
+        put_int(n->now);
+        put(": ");
+        put(signal_name(sig));
+        put("\n");
+    }
+    /* Die of the signal: with the default action restored, raise() delivers it when the
+     * handler returns, and a fault that returns re-faults. */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void hm__crash_report_install(void)
+{
+    static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_crash;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+}

@@ -1,0 +1,33 @@
+/*
+ * plugin.h — plugins (README "Writing node programs outside the tree"): shared objects
+ * that declare algorithms with HM_PLUGIN (hypemu.h), loaded with dlopen by --plugin FILE
+ * and the config's "plugins" key; the catalogue they join; the report of a node program
+ * that crashes.
+ */
+#ifndef HM_CLI_PLUGIN_H
+#define HM_CLI_PLUGIN_H
+
+#include <stddef.h>
+
+#include "hypemu.h"
+
+/* Load the plugin at path (a name without '/' is taken in the current directory) and add
+ * its algorithms to the catalogue. Loading a file that is already loaded does nothing.
+ * Returns 0, or -1 with a message naming the file in err: not loadable, not a plugin,
+ * built for another HM_ABI_VERSION, a name that clashes, a descriptor that lacks what it
+ * needs. */
+int hm__plugin_load(const char *path, char *err, size_t errlen);
+
+/* The catalogue: the built-in algorithms (hm_algorithms), then the plugins' in the order
+ * they were loaded; NULL-terminated. */
+const hm_algorithm_t *const *hm__catalogue(void);
+
+/* The file of the plugin that declared algorithm a, or NULL for a built-in one. */
+const char *hm__plugin_file(const hm_algorithm_t *a);
+
+/* From now on a node program that crashes (SIGSEGV, SIGBUS, SIGFPE, SIGILL in a node
+ * thread) is reported on stderr as "hypemu: node N (algorithm X, plugin FILE) crashed in
+ * slot T: SIGSEGV" before the process ends by that signal (README "Exit codes"). */
+void hm__crash_report_install(void);
+
+#endif
