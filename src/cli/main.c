@@ -17,6 +17,9 @@
 #include <unistd.h>
 
 #include "run.h"
+#ifdef HM_MPI
+#include "engine/mpi_transport.h"
+#endif
 
 /* Ctrl-C and SIGTERM: the first raises the engine's interrupt flag, so that the run
  * stops at the end of its slot and the summary and every output are written for what
@@ -364,8 +367,52 @@ static int stdout_done(int rc)
     return HM_EXIT_SYSTEM;
 }
 
+#ifdef HM_MPI
+/* hypemu-mpi (doc/mpi.md): on more than one rank the packet transport runs across
+ * them; rank 0 alone writes the outputs. Circuit routing and the free-running clock
+ * run on one rank only. Returns HM_EXIT_OK or the exit code of a refusal. */
+static int mpi_prepare(hm__config_t *cfg)
+{
+    int size = hm__mpi_size();
+    if (size == 1)
+        return HM_EXIT_OK;
+    const char *what = cfg->opt.info.circuit ? "ports.routing \"circuit\""
+                       : cfg->opt.free_mode  ? "clock.mode \"free\""
+                                             : NULL;
+    if (what) {
+        fprintf(stderr,
+                "hypemu-mpi: %s: %s runs on one rank only; found %d ranks (allowed across "
+                "ranks: ports.routing \"packet\" with clock.mode \"slotted\")\n",
+                cfg->file, what, size);
+        return HM_EXIT_USAGE;
+    }
+    if (size > cfg->opt.info.nodes) {
+        fprintf(stderr,
+                "hypemu-mpi: %s: %d ranks for %d nodes; allowed: at most one rank per node\n",
+                cfg->file, size, cfg->opt.info.nodes);
+        return HM_EXIT_USAGE;
+    }
+    cfg->opt.transport = hm__mpi_transport();
+    if (hm__mpi_rank() != 0) {
+        char **paths[] = {&cfg->out_timeline, &cfg->out_trace, &cfg->out_events, &cfg->out_svg,
+                          &cfg->out_otf2};
+        for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+            free(*paths[i]);
+            *paths[i] = NULL;
+        }
+    }
+    return HM_EXIT_OK;
+}
+#endif
+
 int main(int argc, char **argv)
 {
+#ifdef HM_MPI
+    if (hm__mpi_start(&argc, &argv) != 0) {
+        fprintf(stderr, "hypemu-mpi: MPI cannot start (MPI_Init_thread)\n");
+        return HM_EXIT_SYSTEM;
+    }
+#endif
     int json = 0, validate = 0;
     const char *timeline_nodes = NULL; /* --timeline-nodes LIST */
     const char *file = NULL;
@@ -461,9 +508,22 @@ int main(int argc, char **argv)
     }
 
     hm__result_t res;
+#ifdef HM_MPI
+    if ((rc = mpi_prepare(&cfg)) != HM_EXIT_OK) {
+        hm__config_free(&cfg);
+        return rc;
+    }
+#endif
     cfg.opt.interrupt = &interrupt_flag;
     catch_signals();
     rc = hm__run_config(&cfg, &res);
+#ifdef HM_MPI
+    rc = hm__mpi_agree_exit(rc);
+    if (res.summary) {
+        json_object_set_new(res.summary, "ranks", json_integer(hm__mpi_size()));
+        json_object_set_new(res.summary, "exit_code", json_integer(rc));
+    }
+#endif
     if (rc == HM_EXIT_INTERRUPTED && interrupt_signal == SIGTERM) {
         rc = 128 + SIGTERM;
         if (res.summary)

@@ -71,6 +71,7 @@ const hm_algorithm_t hm_algo_allreduce_recursive_doubling = {
               .min_dim = 1,
               .pow2_nodes = 1},
     .problem = HM_PROBLEM_ALLREDUCE,
+    .out_size = sizeof(hm_prob_count_t), /* the node's counters (hm_prob_send) */
     .setup = allreduce_rd_setup,
     .node_main = allreduce_rd_node,
     .verify = allreduce_rd_verify,

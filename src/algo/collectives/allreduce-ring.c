@@ -76,6 +76,7 @@ const hm_algorithm_t hm_algo_allreduce_ring = {
     .specs = allreduce_ring_specs,
     .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
     .problem = HM_PROBLEM_ALLREDUCE,
+    .out_size = sizeof(hm_prob_count_t), /* the node's counters (hm_prob_send) */
     .setup = allreduce_ring_setup,
     .node_main = allreduce_ring_node,
     .verify = allreduce_ring_verify,

@@ -73,6 +73,7 @@ const hm_algorithm_t hm_algo_bcast_binomial = {
     .specs = bcast_binomial_specs,
     .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
     .problem = HM_PROBLEM_BROADCAST,
+    .out_size = sizeof(hm_prob_count_t), /* the node's counters (hm_prob_send) */
     .setup = bcast_binomial_setup,
     .node_main = bcast_binomial_node,
     .verify = bcast_binomial_verify,

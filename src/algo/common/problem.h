@@ -44,7 +44,8 @@ typedef enum { HM_OP_MAP(HM_ENUM_ID) } hm_op_t;
 /* "sum", "max", "min", NULL. */
 extern const char *const hm_prob_op_names[];
 
-/* Per node, written by that node's thread only, read by verify after the run. */
+/* Per node, in its output area (hm_out: every collective declares out_size =
+ * sizeof(hm_prob_count_t)), written by that node only, read by verify after the run. */
 typedef struct hm_prob_count_s {
     int64_t packets, values, max_values;
 } hm_prob_count_t;
@@ -58,7 +59,6 @@ typedef struct hm_prob_s {
     int64_t **in; /* in[x]: node x's input, incount[x] values */
     size_t *incount;
     int64_t *storage;
-    hm_prob_count_t *count;
     int64_t aux; /* free for the algorithm (a parameter it reads in setup) */
 } hm_prob_t;
 
