@@ -403,6 +403,17 @@ static int mpi_prepare(hm__config_t *cfg)
     }
     return HM_EXIT_OK;
 }
+
+/* Every rank exits with rank 0's code; the summary says how many ranks ran. */
+static int mpi_finish(int rc, hm__result_t *res)
+{
+    rc = hm__mpi_agree_exit(rc);
+    if (res->summary) {
+        json_object_set_new(res->summary, "ranks", json_integer(hm__mpi_size()));
+        json_object_set_new(res->summary, "exit_code", json_integer(rc));
+    }
+    return rc;
+}
 #endif
 
 int main(int argc, char **argv)
@@ -518,11 +529,7 @@ int main(int argc, char **argv)
     catch_signals();
     rc = hm__run_config(&cfg, &res);
 #ifdef HM_MPI
-    rc = hm__mpi_agree_exit(rc);
-    if (res.summary) {
-        json_object_set_new(res.summary, "ranks", json_integer(hm__mpi_size()));
-        json_object_set_new(res.summary, "exit_code", json_integer(rc));
-    }
+    rc = mpi_finish(rc, &res);
 #endif
     if (rc == HM_EXIT_INTERRUPTED && interrupt_signal == SIGTERM) {
         rc = 128 + SIGTERM;

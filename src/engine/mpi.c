@@ -41,7 +41,15 @@ typedef struct dist_s {
     int32vec_t senders; /* scratch: the slot's senders, ascending */
     bytes_t out, in;    /* scratch: what this rank sends, what every rank sent */
     int *counts, *displs;
+    /* HM_MPI_STATS=1 (doc/mpi.md): the cost of crossing ranks, printed by rank 0. */
+    int64_t exchanges, foreign; /* slot exchanges; copies received from other ranks */
+    double mpi_seconds;         /* in the slot exchanges and agreements */
 } dist_t;
+
+static double seconds_now(void)
+{
+    return MPI_Wtime();
+}
 
 static int world_rank, world_size = 1, err_fd = 2;
 
@@ -68,12 +76,13 @@ static _Noreturn void abort_all(const char *what)
 /* ---- the split into blocks ------------------------------------------------------ */
 
 /* Rank r runs nodes [first[r], first[r+1]): equal blocks of whole rows on grids (of
- * single nodes elsewhere; on a hypercube of 2^k ranks, the high k address bits). */
+ * single nodes elsewhere; on a hypercube of 2^k ranks, the high k address bits).
+ * Every rank gets at least one node (there are at most as many ranks as nodes). */
 static void split(const hm_machine_info_t *info, int size, int *first)
 {
     int unit = info->topology == HM_TOPO_MESH || info->topology == HM_TOPO_LINEAR ? info->cols : 1;
-    if (unit <= 0)
-        unit = 1;
+    if (unit <= 0 || info->nodes / unit < size)
+        unit = 1; /* fewer rows than ranks: blocks of nodes (every rank gets one) */
     int64_t units = info->nodes / unit;
     for (int r = 0; r <= size; r++)
         first[r] = (int)(unit * (units * r / size));
@@ -223,6 +232,7 @@ static void unpack_slot(hm__machine_t *m, dist_t *D)
         for (int64_t k = 0; k < ncopies; k++) {
             const unsigned char *at = p;
             unpack_copy(m, &p);
+            D->foreign++;
             int32_t src;
             memcpy(&src, at, sizeof src);
             add_sender(D, src);
@@ -234,7 +244,10 @@ static int commit(hm__machine_t *m, int64_t t)
 {
     dist_t *D = m->dist;
     pack_slot(m, D);
+    double t0 = seconds_now();
     allgather_bytes(D);
+    D->mpi_seconds += seconds_now() - t0;
+    D->exchanges++;
     unpack_slot(m, D);
     if (hm__packet_commit(m, t, D->senders.v, D->senders.n) != 0)
         abort_all("out of memory in the mailboxes");
@@ -297,7 +310,9 @@ static int64_t agree(hm__machine_t *m, int64_t next, int *done, int *interrupted
     int64_t *all = malloc((size_t)D->size * sizeof mine);
     if (!all)
         abort_all("out of memory agreeing on the next slot");
+    double t0 = seconds_now();
     MPI_Allgather(mine, A_COUNT, MPI_INT64_T, all, A_COUNT, MPI_INT64_T, MPI_COMM_WORLD);
+    D->mpi_seconds += seconds_now() - t0;
     int aborted = 0;
     *done = 0;
     for (int r = 0; r < D->size; r++) {
@@ -402,10 +417,29 @@ static void unpack_node(const unsigned char **p, hm__machine_t *m, hm_node_t *n,
     }
 }
 
+/* HM_MPI_STATS=1: the slot exchanges, the time in MPI (slowest rank) and the copies
+ * that crossed ranks (each copy reaches every other rank), on rank 0's stderr. */
+static void print_stats(const dist_t *D)
+{
+    const char *env = getenv("HM_MPI_STATS");
+    if (!env || strcmp(env, "1") != 0)
+        return;
+    double slowest = 0;
+    int64_t foreign = 0;
+    MPI_Reduce(&D->mpi_seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&D->foreign, &foreign, 1, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (D->rank == 0)
+        say("%d ranks, %lld slot exchanges, %.3f s in MPI (slowest rank: %.1f us per slot), "
+            "%lld copies received from other ranks",
+            D->size, (long long)D->exchanges, slowest,
+            D->exchanges ? 1e6 * slowest / (double)D->exchanges : 0.0, (long long)foreign);
+}
+
 /* Every rank's nodes (logs, stores, output areas, figures) into rank 0's machine. */
 static void collect(hm__machine_t *m)
 {
     dist_t *D = m->dist;
+    print_stats(D);
     size_t out_size = m->algo ? m->algo->out_size : 0;
     D->out.n = 0;
     for (int i = m->lo; i < m->hi; i++)
