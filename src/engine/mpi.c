@@ -261,7 +261,7 @@ enum { A_NEXT, A_DONE, A_INTERRUPTED, A_ABORTED, A_END, A_COUNT };
 /* The run stops on every rank as on the lowest rank that stopped it: its end cause
  * and its report. (A strict conflict is found by every rank at once, with the same
  * report: the commit is replicated.) */
-static void adopt_stop(hm__machine_t *m, const int64_t *all, int size)
+static void adopt_stop(hm__machine_t *m, const int64_t *all)
 {
     int from = 0;
     while (!all[from * A_COUNT + A_ABORTED])
@@ -277,7 +277,6 @@ static void adopt_stop(hm__machine_t *m, const int64_t *all, int size)
         memcpy(reason, m->stop_reason, (size_t)len);
     if (len)
         MPI_Bcast(reason, len, MPI_CHAR, from, MPI_COMM_WORLD);
-    (void)size;
     if (world_rank == from) {
         free(reason);
         return;
@@ -323,7 +322,7 @@ static int64_t agree(hm__machine_t *m, int64_t next, int *done, int *interrupted
         aborted |= (int)a[A_ABORTED];
     }
     if (aborted)
-        adopt_stop(m, all, D->size);
+        adopt_stop(m, all);
     else if (!*interrupted && next == INT64_MAX && *done < m->info.nodes)
         share_waits(m, D); /* the clock reports a deadlock */
     free(all);
