@@ -248,6 +248,9 @@ typedef struct hm__options_s {
     int affinity;   /* HM__AFFINITY_NONE, _COMPACT, _SCATTER or _LIST */
     int affinity_n; /* _LIST: the CPUs, in order */
     uint16_t affinity_cpus[HM__AFFINITY_MAX];
+    /* The transport to use instead of the mode's (hm__transport_for), or NULL:
+     * hypemu-mpi sets the MPI transport (engine/mpi.c, doc/mpi.md). */
+    const struct hm__transport_s *transport;
 } hm__options_t;
 
 /* The ports of one emission: those of the mask, or every port that leads to a
@@ -292,6 +295,11 @@ typedef struct hm__transport_s {
     void (*collect)(hm__machine_t *m);          /* fold the transport's figures into m->stats */
     json_t *(*summary)(const hm__machine_t *m); /* its summary object, or NULL */
     const char *summary_key;                    /* the summary key of that object */
+    /* Distributed transports (engine/mpi.c; NULL otherwise), a collective step after
+     * each commit: takes this process's next slot, done nodes and interrupt flag,
+     * returns the next slot agreed by every process and sets *done and *interrupted
+     * to the machine-wide values; a process that stopped the run stops them all. */
+    int64_t (*agree)(hm__machine_t *m, int64_t next, int *done, int *interrupted);
 } hm__transport_t;
 
 extern const hm__transport_t hm__transport_packet;  /* engine/packet.c */
@@ -327,6 +335,10 @@ struct hm__machine_s {
 
     hm_node_t *nodes;
     unsigned char *out; /* the nodes' output areas, out_size bytes each */
+    /* The nodes whose threads run in this process: [lo, hi), every node unless a
+     * distributed transport splits the machine (engine/mpi.c); and its own state. */
+    int lo, hi;
+    void *dist;
 
     /* The barrier clock (engine/clock.c). */
     atomic_int active_left; /* nodes still running in the current slot */
@@ -369,6 +381,10 @@ static inline int hm__aborted(const hm__machine_t *m)
 {
     return atomic_load(&((hm__machine_t *)m)->aborted);
 }
+static inline int hm__local(const hm__machine_t *m, int node)
+{
+    return node >= m->lo && node < m->hi;
+}
 static inline int hm__interrupted(const hm__machine_t *m)
 {
     return m->opt.interrupt && atomic_load(m->opt.interrupt);
@@ -401,6 +417,9 @@ void hm__clock_commit(hm__machine_t *m);
 int hm__register_wait(hm__machine_t *m, hm_node_t *n);
 /* A copy reaches its receiver in slot t (its last slot): into its inbox, logged. */
 int hm__deliver(hm__machine_t *m, hm__copy_t *c, int64_t t);
+/* engine/packet.c: commit slot t of the packet transport, whose new copies are in the
+ * outboxes of `senders` (ascending node numbers). */
+int hm__packet_commit(hm__machine_t *m, int64_t t, const int32_t *senders, size_t count);
 /* The node side shared by the slotted transports. */
 int hm__slot_pending(const hm_node_t *n);
 int hm__slot_recv(hm_node_t *n, hm_packet_t *out);

@@ -19,6 +19,9 @@
 
 #include "plugin.h"
 #include "run.h"
+#ifdef HM_MPI
+#include "engine/mpi_transport.h"
+#endif
 
 /* Ctrl-C and SIGTERM: the first raises the engine's interrupt flag, so that the run
  * stops at the end of its slot and the summary and every output are written for what
@@ -536,6 +539,59 @@ static int parse_one(args_t *g, int argc, char **argv, int *i)
     return -1;
 }
 
+#ifdef HM_MPI
+/* hypemu-mpi (doc/mpi.md): on more than one rank the packet transport runs across
+ * them; rank 0 alone writes the outputs. Circuit routing and the free-running clock
+ * run on one rank only. Returns HM_EXIT_OK or the exit code of a refusal. */
+static int mpi_prepare(hm__config_t *cfg, const args_t *g)
+{
+    int size = hm__mpi_size();
+    if (size == 1)
+        return HM_EXIT_OK;
+    if (g->repeat) {
+        fprintf(stderr, "hypemu-mpi: --repeat runs on one rank only; found %d ranks\n", size);
+        return HM_EXIT_USAGE;
+    }
+    const char *what = cfg->opt.info.circuit ? "ports.routing \"circuit\""
+                       : cfg->opt.free_mode  ? "clock.mode \"free\""
+                                             : NULL;
+    if (what) {
+        fprintf(stderr,
+                "hypemu-mpi: %s: %s runs on one rank only; found %d ranks (allowed across "
+                "ranks: ports.routing \"packet\" with clock.mode \"slotted\")\n",
+                cfg->file, what, size);
+        return HM_EXIT_USAGE;
+    }
+    if (size > cfg->opt.info.nodes) {
+        fprintf(stderr,
+                "hypemu-mpi: %s: %d ranks for %d nodes; allowed: at most one rank per node\n",
+                cfg->file, size, cfg->opt.info.nodes);
+        return HM_EXIT_USAGE;
+    }
+    cfg->opt.transport = hm__mpi_transport();
+    if (hm__mpi_rank() != 0) {
+        char **paths[] = {&cfg->out_timeline, &cfg->out_trace, &cfg->out_events, &cfg->out_svg,
+                          &cfg->out_otf2};
+        for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+            free(*paths[i]);
+            *paths[i] = NULL;
+        }
+    }
+    return HM_EXIT_OK;
+}
+
+/* Every rank exits with rank 0's code; the summary says how many ranks ran. */
+static int mpi_finish(int rc, hm__result_t *res)
+{
+    rc = hm__mpi_agree_exit(rc);
+    if (res->summary) {
+        json_object_set_new(res->summary, "ranks", json_integer(hm__mpi_size()));
+        json_object_set_new(res->summary, "exit_code", json_integer(rc));
+    }
+    return rc;
+}
+#endif
+
 /* Load the config named on the command line, with its overrides. */
 static int load(args_t *g, hm__config_t *cfg)
 {
@@ -563,6 +619,11 @@ static int run(hm__config_t *cfg, const args_t *g)
     hm__result_t res;
     cfg->opt.interrupt = &interrupt_flag;
     cfg->progress = g->progress;
+#ifdef HM_MPI
+    int mrc = mpi_prepare(cfg, g);
+    if (mrc != HM_EXIT_OK)
+        return mrc;
+#endif
     catch_signals();
     hm__crash_report_install();
     if (g->repeat > 0) {
@@ -572,6 +633,9 @@ static int run(hm__config_t *cfg, const args_t *g)
         return stdout_done(rc);
     }
     int rc = hm__run_config(cfg, &res);
+#ifdef HM_MPI
+    rc = mpi_finish(rc, &res);
+#endif
     if (rc == HM_EXIT_INTERRUPTED && interrupt_signal == SIGTERM) {
         rc = 128 + SIGTERM;
         if (res.summary)
@@ -598,6 +662,12 @@ static int run(hm__config_t *cfg, const args_t *g)
 
 int hm_main(int argc, char **argv)
 {
+#ifdef HM_MPI
+    if (hm__mpi_start(&argc, &argv) != 0) {
+        fprintf(stderr, "hypemu-mpi: MPI cannot start (MPI_Init_thread)\n");
+        return HM_EXIT_SYSTEM;
+    }
+#endif
     args_t g = {0};
     g.sets = calloc((size_t)argc, sizeof *g.sets);
     if (!g.sets)

@@ -157,6 +157,14 @@ static int cmp_int32(const void *a, const void *b)
 int hm__deliver(hm__machine_t *m, hm__copy_t *c, int64_t t)
 {
     hm_node_t *r = &m->nodes[c->dst];
+    if (!hm__local(m, c->dst)) {
+        /* Its receiver runs in another process (engine/mpi.c), which delivers it. */
+        hm__blob_release(c->blob);
+        m->stats.transmissions++;
+        if (t > m->stats.last_activity)
+            m->stats.last_activity = t;
+        return 0;
+    }
     c->pkt.from = c->src;
     c->pkt.port = c->dport;
     c->pkt.sent_slot = c->sent_slot;
@@ -237,11 +245,12 @@ static int64_t next_slot(hm__machine_t *m, int64_t t)
     return tp < next ? tp : next;
 }
 
-/* No next slot, or one past clock.max_slots: the run ends. Returns 1 if it ended. */
-static int run_ends(hm__machine_t *m, int64_t next)
+/* No next slot, or one past clock.max_slots: the run ends (`done` nodes have
+ * returned). Returns 1 if it ended. */
+static int run_ends(hm__machine_t *m, int64_t next, int done)
 {
     if (next == INT64_MAX) {
-        if (m->done_nodes < m->info.nodes)
+        if (done < m->info.nodes)
             hm__stop(m, HM__END_DEADLOCK, deadlock_report(m));
         return 1;
     }
@@ -250,7 +259,7 @@ static int run_ends(hm__machine_t *m, int64_t next)
                  hm__strdup_printf("clock.max_slots = %lld reached: the next slot with work "
                                    "is %lld, with %d of %d nodes still running",
                                    (long long)m->opt.max_slots, (long long)next,
-                                   m->info.nodes - m->done_nodes, m->info.nodes));
+                                   m->info.nodes - done, m->info.nodes));
         return 1;
     }
     return 0;
@@ -288,7 +297,9 @@ void hm__clock_commit(hm__machine_t *m)
 {
     int64_t t = m->now;
     m->woken.n = 0;
-    if (register_waits(m) != 0)
+    /* A distributed transport commits and agrees with the other processes even when
+     * this one stops the run: they learn it from the agreement. */
+    if (register_waits(m) != 0 && !m->tp->agree)
         return;
     for (;;) {
         if (m->tp->commit(m, t) != 0)
@@ -296,16 +307,18 @@ void hm__clock_commit(hm__machine_t *m)
         atomic_store_explicit(&m->progress_slot, t, memory_order_relaxed);
         atomic_store_explicit(&m->progress_packets, m->stats.transmissions, memory_order_relaxed);
         m->active.n = 0;
+        int done = m->done_nodes, interrupted = hm__interrupted(m);
+        int64_t next = next_slot(m, t);
+        if (m->tp->agree)
+            next = m->tp->agree(m, next, &done, &interrupted);
         if (atomic_load(&m->aborted))
             return;
-        if (hm__interrupted(m))
+        if (interrupted)
             return hm__stop(m, HM__END_INTERRUPTED,
                             hm__strdup_printf("interrupted at the end of slot %lld, with %d of "
                                               "%d nodes still running",
-                                              (long long)t, m->info.nodes - m->done_nodes,
-                                              m->info.nodes));
-        int64_t next = next_slot(m, t);
-        if (run_ends(m, next))
+                                              (long long)t, m->info.nodes - done, m->info.nodes));
+        if (run_ends(m, next, done))
             return;
         if (open_slot(m, t, next) != 0)
             return fail_system(m, "the clock");

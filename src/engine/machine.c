@@ -19,6 +19,8 @@
 
 const hm__transport_t *hm__transport_for(const hm__options_t *opt)
 {
+    if (opt->transport)
+        return opt->transport;
     if (opt->free_mode)
         return &hm__transport_free;
     if (opt->local_mode)
@@ -105,6 +107,8 @@ int hm__machine_create(hm__machine_t **out, const hm__options_t *opt, const hm_a
     m->rport = l.rport;
     if (rc != 0 || create_nodes(m, err, errlen) != 0)
         return -1;
+    m->lo = 0;
+    m->hi = m->info.nodes;
     if (m->tp->create(m) != 0) {
         snprintf(err, errlen, "out of memory creating %s of %d nodes", m->tp->name, m->info.nodes);
         return -1;
@@ -124,10 +128,10 @@ static void pin(const hm__machine_t *m, pthread_attr_t *attr, const int *cpus, i
     pthread_attr_setaffinity_np(attr, sizeof set, &set);
 }
 
-/* Create the node threads; returns how many exist. */
+/* Create the threads of nodes lo.. ; returns how many exist. */
 static int start_threads(hm__machine_t *m)
 {
-    int n = m->info.nodes;
+    int n = m->hi - m->lo;
     pthread_attr_t attr;
     if (pthread_attr_init(&attr) != 0) {
         hm__stop(m, HM__END_SYSTEM, hm__strdup_printf("pthread_attr_init failed"));
@@ -138,8 +142,8 @@ static int start_threads(hm__machine_t *m)
     int cpus[HM__AFFINITY_MAX], ncpus = hm__allowed_cpus(cpus);
     int created = 0;
     for (; created < n; created++) {
-        hm_node_t *nd = &m->nodes[created];
-        pin(m, &attr, cpus, ncpus, created);
+        hm_node_t *nd = &m->nodes[m->lo + created];
+        pin(m, &attr, cpus, ncpus, m->lo + created);
         nd->started = 1; /* before the thread exists: it may end slot 0 at once */
         int rc = pthread_create(&nd->thread, &attr, node_thread, nd);
         /* EAGAIN can be passing (other processes' threads, a system limit): try again
@@ -153,7 +157,7 @@ static int start_threads(hm__machine_t *m)
             char why[256];
             hm__host_thread_limit(n - created, stack, why, sizeof why);
             m->tp->abort(m, hm__strdup_printf("cannot create the thread of node %d of %d: %s; %s",
-                                              created, n, strerror(rc), why));
+                                              m->lo + created, m->info.nodes, strerror(rc), why));
             break;
         }
     }
@@ -182,22 +186,21 @@ static void collect(hm__machine_t *m)
 
 hm__end_t hm__machine_run(hm__machine_t *m)
 {
-    int n = m->info.nodes;
-    /* Slot 0: every node is active. */
-    for (int i = 0; i < n; i++)
+    /* Slot 0: every node (of this process) is active. */
+    for (int i = m->lo; i < m->hi; i++)
         if (HM__PUSH(m->active, i) != 0) {
             hm__stop(m, HM__END_SYSTEM, hm__strdup_printf("out of memory starting the clock"));
             return m->end;
         }
-    for (int i = 0; i < n; i++)
-        m->nodes[i].active_index = (size_t)i;
+    for (int i = m->lo; i < m->hi; i++)
+        m->nodes[i].active_index = (size_t)(i - m->lo);
     m->now = 0;
     m->stats.slots_run = 1;
-    atomic_store(&m->active_left, n);
+    atomic_store(&m->active_left, m->hi - m->lo);
 
     int created = start_threads(m);
     for (int i = 0; i < created; i++)
-        pthread_join(m->nodes[i].thread, NULL);
+        pthread_join(m->nodes[m->lo + i].thread, NULL);
     collect(m);
     return m->end;
 }

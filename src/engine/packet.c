@@ -77,7 +77,7 @@ static void occupy(hm__machine_t *m, int l)
  * counts again. */
 static int unstall(hm__machine_t *m, hm_node_t *n, int64_t t)
 {
-    if (--n->stalled > 0)
+    if (--n->stalled > 0 || !hm__local(m, n->id))
         return 0;
     if (n->wait == HM__WAIT_TIMER && n->wake_at <= t)
         n->wake_at = t + 1;
@@ -117,9 +117,10 @@ static int stall(hm__machine_t *m, packet_t *P, hm_node_t *n, const hm__copy_t *
 {
     P->stall_count[link_of(m, c)]++;
     m->stats.stalls++;
-    if (m->opt.record_events)
+    int local = hm__local(m, n->id);
+    if (m->opt.record_events && local)
         hm__log_event(n, HM__EV_STALL, t, c->sport, c->dst, c->pkt.msg, c->pkt.value, 1, 0, NULL);
-    if (n->stalled++ == 0 && n->wait != HM__WAIT_DONE) {
+    if (n->stalled++ == 0 && local && n->wait != HM__WAIT_DONE) {
         /* Its wait was registered by the clock: take it back. */
         n->wake_gen++;
         for (size_t w = 0; w < m->woken.n; w++)
@@ -133,10 +134,10 @@ static int stall(hm__machine_t *m, packet_t *P, hm_node_t *n, const hm__copy_t *
 }
 
 /* Candidates 3: the slot's new copies, in node order. */
-static int take_new(hm__machine_t *m, packet_t *P, int64_t t)
+static int take_new(hm__machine_t *m, packet_t *P, int64_t t, const int32_t *senders, size_t count)
 {
-    for (size_t i = 0; i < m->active.n; i++) {
-        hm_node_t *n = &m->nodes[m->active.v[i]];
+    for (size_t i = 0; i < count; i++) {
+        hm_node_t *n = &m->nodes[senders[i]];
         for (size_t k = 0; k < n->outbox.n; k++) {
             hm__copy_t *c = &n->outbox.v[k];
             int l = link_of(m, c);
@@ -160,7 +161,7 @@ static int hold(hm__machine_t *m, packet_t *P, hm__copy_t *c, int64_t t, const c
 {
     if (m->opt.contention == HM__CONTENTION_STRICT) {
         m->stats.conflicts++;
-        if (m->opt.record_events)
+        if (m->opt.record_events && hm__local(m, c->src))
             hm__log_event(&m->nodes[c->src], HM__EV_CONFLICT, t, c->sport, c->dst, c->pkt.msg,
                           c->pkt.value, 1, 0, hm__strdup_printf("%s", why));
         hm__stop(m, HM__END_CONFLICT, hm__strdup_printf("slot %lld: %s", (long long)t, why));
@@ -173,7 +174,7 @@ static int hold(hm__machine_t *m, packet_t *P, hm__copy_t *c, int64_t t, const c
         c->delayed = 1;
         m->stats.delayed_packets++;
         m->stats.conflicts++;
-        if (m->opt.record_events)
+        if (m->opt.record_events && hm__local(m, c->src))
             hm__log_event(&m->nodes[c->src], HM__EV_DELAY, t, c->sport, c->dst, c->pkt.msg,
                           c->pkt.value, 1, 0, hm__strdup_printf("%s", why));
     }
@@ -181,7 +182,7 @@ static int hold(hm__machine_t *m, packet_t *P, hm__copy_t *c, int64_t t, const c
     return HM__PUSH(P->pending, *c);
 }
 
-static int commit(hm__machine_t *m, int64_t t)
+int hm__packet_commit(hm__machine_t *m, int64_t t, const int32_t *senders, size_t count)
 {
     packet_t *P = m->tp_priv;
     P->cand.n = 0;
@@ -190,7 +191,7 @@ static int commit(hm__machine_t *m, int64_t t)
         if (HM__PUSH(P->cand, P->pending.v[i]) != 0)
             return -1;
     P->pending.n = 0;
-    if (take_unstalled(m, P, t) != 0 || take_new(m, P, t) != 0)
+    if (take_unstalled(m, P, t) != 0 || take_new(m, P, t, senders, count) != 0)
         return -1;
     /* The port model judges the candidates in order: transmitted copies stay in the
      * same mailbox, now received-unread, until the receiver reads them. */
@@ -203,6 +204,11 @@ static int commit(hm__machine_t *m, int64_t t)
             return -1;
     }
     return 0;
+}
+
+static int commit(hm__machine_t *m, int64_t t)
+{
+    return hm__packet_commit(m, t, m->active.v, m->active.n);
 }
 
 static int64_t next(hm__machine_t *m, int64_t t)

@@ -85,4 +85,5 @@ const hm_algorithm_t hm_algo_allgather_bruck = {
     .verify = ag_bruck_verify,
     .teardown = hma_prob_free,
     HMA_PROB_IO,
+    .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
 };

@@ -66,6 +66,7 @@ const hm_algorithm_t hm_algo_allgather_recursive_doubling = {
               .min_dim = 1,
               .pow2_nodes = 1},
     .problem = HM_PROBLEM_ALLGATHER,
+    .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = allgather_rd_setup,
     .node_main = allgather_rd_node,
     .verify = allgather_rd_verify,

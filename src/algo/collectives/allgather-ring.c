@@ -66,6 +66,7 @@ const hm_algorithm_t hm_algo_allgather_ring = {
     .specs = allgather_ring_specs,
     .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1},
     .problem = HM_PROBLEM_ALLGATHER,
+    .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = allgather_ring_setup,
     .node_main = allgather_ring_node,
     .verify = allgather_ring_verify,

@@ -74,6 +74,7 @@ const hm_algorithm_t hm_algo_allreduce_recursive_doubling = {
               .min_dim = 1,
               .pow2_nodes = 1},
     .problem = HM_PROBLEM_ALLREDUCE,
+    .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = allreduce_rd_setup,
     .node_main = allreduce_rd_node,
     .verify = allreduce_rd_verify,

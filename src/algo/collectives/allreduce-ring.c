@@ -81,6 +81,7 @@ const hm_algorithm_t hm_algo_allreduce_ring = {
     .specs = allreduce_ring_specs,
     .needs = {.min_dim = 1},
     .problem = HM_PROBLEM_ALLREDUCE,
+    .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = allreduce_ring_setup,
     .node_main = allreduce_ring_node,
     .verify = allreduce_ring_verify,

@@ -100,4 +100,5 @@ const hm_algorithm_t hm_algo_alltoall_bruck = {
     .verify = a2a_bruck_verify,
     .teardown = hma_prob_free,
     HMA_PROB_IO,
+    .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
 };

@@ -68,6 +68,7 @@ const hm_algorithm_t hm_algo_alltoall_pairwise = {
               .min_dim = 1,
               .pow2_nodes = 1},
     .problem = HM_PROBLEM_ALLTOALL,
+    .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = a2a_pw_setup,
     .node_main = a2a_pw_node,
     .verify = a2a_pw_verify,

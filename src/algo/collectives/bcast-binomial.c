@@ -77,6 +77,7 @@ const hm_algorithm_t hm_algo_bcast_binomial = {
     .specs = bcast_binomial_specs,
     .needs = {.min_dim = 1, .pow2_nodes = 1},
     .problem = HM_PROBLEM_BROADCAST,
+    .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = bcast_binomial_setup,
     .node_main = bcast_binomial_node,
     .verify = bcast_binomial_verify,

@@ -65,6 +65,7 @@ const hm_algorithm_t hm_algo_bcast_chain = {
     .specs = bcast_chain_specs,
     .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1},
     .problem = HM_PROBLEM_BROADCAST,
+    .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = bcast_chain_setup,
     .node_main = bcast_chain_node,
     .verify = bcast_chain_verify,

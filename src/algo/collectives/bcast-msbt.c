@@ -129,6 +129,7 @@ const hm_algorithm_t hm_algo_bcast_msbt = {
               .min_dim = 1,
               .pow2_nodes = 1},
     .problem = HM_PROBLEM_BROADCAST,
+    .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = bcast_msbt_setup,
     .node_main = bcast_msbt_node,
     .verify = bcast_msbt_verify,

@@ -96,6 +96,7 @@ const hm_algorithm_t hm_algo_bcast_scatter_allgather = {
               .min_dim = 1,
               .pow2_nodes = 1},
     .problem = HM_PROBLEM_BROADCAST,
+    .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = bcast_sag_setup,
     .node_main = bcast_sag_node,
     .verify = bcast_sag_verify,

@@ -71,6 +71,7 @@ const hm_algorithm_t hm_algo_gather_binomial = {
               .min_dim = 1,
               .pow2_nodes = 1},
     .problem = HM_PROBLEM_GATHER,
+    .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = gather_binomial_setup,
     .node_main = gather_binomial_node,
     .verify = gather_binomial_verify,

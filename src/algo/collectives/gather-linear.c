@@ -78,6 +78,7 @@ const hm_algorithm_t hm_algo_gather_linear = {
     .specs = gather_linear_specs,
     .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1},
     .problem = HM_PROBLEM_GATHER,
+    .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = gather_linear_setup,
     .node_main = gather_linear_node,
     .verify = gather_linear_verify,

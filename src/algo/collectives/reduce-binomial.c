@@ -71,6 +71,7 @@ const hm_algorithm_t hm_algo_reduce_binomial = {
     .specs = reduce_binomial_specs,
     .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
     .problem = HM_PROBLEM_REDUCE,
+    .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = reduce_binomial_setup,
     .node_main = reduce_binomial_node,
     .verify = reduce_binomial_verify,

@@ -75,6 +75,7 @@ const hm_algorithm_t hm_algo_reduce_rabenseifner = {
               .min_dim = 1,
               .pow2_nodes = 1},
     .problem = HM_PROBLEM_REDUCE,
+    .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = reduce_rab_setup,
     .node_main = reduce_rab_node,
     .verify = reduce_rab_verify,

@@ -70,6 +70,7 @@ const hm_algorithm_t hm_algo_reduce_scatter_pairwise = {
               .min_dim = 1,
               .pow2_nodes = 1},
     .problem = HM_PROBLEM_REDUCE_SCATTER,
+    .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = rs_pw_setup,
     .node_main = rs_pw_node,
     .verify = rs_pw_verify,

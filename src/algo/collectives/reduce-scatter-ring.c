@@ -76,4 +76,5 @@ const hm_algorithm_t hm_algo_reduce_scatter_ring = {
     .verify = rs_ring_verify,
     .teardown = hma_prob_free,
     HMA_PROB_IO,
+    .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
 };

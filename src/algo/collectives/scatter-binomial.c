@@ -67,6 +67,7 @@ const hm_algorithm_t hm_algo_scatter_binomial = {
     .specs = scatter_binomial_specs,
     .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
     .problem = HM_PROBLEM_SCATTER,
+    .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = scatter_binomial_setup,
     .node_main = scatter_binomial_node,
     .verify = scatter_binomial_verify,

@@ -80,6 +80,7 @@ const hm_algorithm_t hm_algo_scatter_linear = {
     .specs = scatter_linear_specs,
     .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1},
     .problem = HM_PROBLEM_SCATTER,
+    .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = scatter_linear_setup,
     .node_main = scatter_linear_node,
     .verify = scatter_linear_verify,

@@ -38,7 +38,6 @@ void hma_prob_free(void *state)
     free(pb->in);
     free(pb->incount);
     free(pb->storage);
-    free(pb->count);
     free(pb->alg);
     free(pb->cyc_at);
     free(pb);
@@ -184,8 +183,7 @@ hma_prob_t *hma_prob_setup(hm_setup_t *s, hm_problem_t kind)
     pb->in = calloc((size_t)pb->p, sizeof *pb->in);
     pb->incount = calloc((size_t)pb->p, sizeof *pb->incount);
     pb->storage = calloc((size_t)total + 1, sizeof *pb->storage);
-    pb->count = calloc((size_t)pb->p, sizeof *pb->count);
-    if (!pb->in || !pb->incount || !pb->storage || !pb->count) {
+    if (!pb->in || !pb->incount || !pb->storage) {
         hma_prob_free(pb);
         return NULL;
     }
@@ -240,11 +238,14 @@ int hma_prob_send(hm_node_t *n, const hma_prob_t *pb, int port, int msg, const i
     hm_packet_t p = {.msg = msg, .origin = hm_id(n), .value = (int64_t)k};
     p.data = k ? v : NULL;
     p.len = (uint32_t)(k * sizeof *v);
-    hma_prob_count_t *c = &pb->count[hm_id(n)];
-    c->packets++;
-    c->values += (int64_t)k;
-    if ((int64_t)k > c->max_values)
-        c->max_values = (int64_t)k;
+    (void)pb;
+    hma_prob_count_t *c = hm_out(n); /* the node's own output area (out_size) */
+    if (c) {
+        c->packets++;
+        c->values += (int64_t)k;
+        if ((int64_t)k > c->max_values)
+            c->max_values = (int64_t)k;
+    }
     return hm_send(n, port, &p);
 }
 
@@ -508,10 +509,13 @@ void hma_prob_verify(hm_report_t *r, const char *expr, int64_t bound, int combin
     r->verified = ok;
     int64_t packets = 0, values = 0, maxv = 0;
     for (int x = 0; x < pb->p; x++) {
-        packets += pb->count[x].packets;
-        values += pb->count[x].values;
-        if (pb->count[x].max_values > maxv)
-            maxv = pb->count[x].max_values;
+        const hma_prob_count_t *c = hm_report_out(r, x);
+        if (!c)
+            continue;
+        packets += c->packets;
+        values += c->values;
+        if (c->max_values > maxv)
+            maxv = c->max_values;
     }
     json_object_set_new(r->extra, "problem", json_string(hm_problem_name(pb->kind)));
     json_object_set_new(r->extra, "block", json_integer(pb->block));

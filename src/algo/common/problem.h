@@ -44,7 +44,8 @@ typedef enum { HMA_OP_MAP(HM_ENUM_ID) } hma_op_t;
 /* "sum", "max", "min", NULL. */
 extern const char *const hma_prob_op_names[];
 
-/* Per node, written by that node's thread only, read by verify after the run. */
+/* Per node, in its output area (hm_out: every collective declares out_size =
+ * sizeof(hma_prob_count_t)), written by that node only, read by verify after the run. */
 typedef struct hma_prob_count_s {
     int64_t packets, values, max_values;
 } hma_prob_count_t;
@@ -60,7 +61,6 @@ typedef struct hma_prob_s {
     int64_t **in;                                /* in[x]: node x's input, incount[x] values */
     size_t *incount;
     int64_t *storage;
-    hma_prob_count_t *count;
     int64_t aux; /* free for the algorithm (a parameter it reads in setup) */
     void *alg;   /* the algorithm's own read-only data, built in setup; hma_prob_free frees it */
 } hma_prob_t;

@@ -1,0 +1,574 @@
+/*
+ * mpi.c — the packet transport across MPI processes (doc/mpi.md). Built into
+ * hypemu-mpi only; the plain hypemu links no MPI.
+ *
+ * Each process (rank) runs the threads of one block of nodes (hypercube: by the high
+ * address bits; grids: whole rows) on the barrier clock of engine/clock.c. The commit
+ * of a slot is replicated: every rank holds the whole state of the packet transport
+ * (mailbox occupancy, delayed and stalled copies, the port model's use of the slot)
+ * and runs the same commit (engine/packet.c, hm__packet_commit) on the same
+ * candidates, so every rank takes the same decisions; each then delivers, wakes and
+ * logs only for its own nodes. What one rank must learn from the others, once per
+ * slot in which it takes part (MPI_Allgatherv):
+ *   - the copies sent by their nodes in the slot (in node order, with their bytes),
+ *   - the links whose packets their nodes read (a read frees a place in a mailbox).
+ * After the commit, agree() (MPI_Allgather) settles the next slot with work (the
+ * earliest of every rank's), the number of nodes done, an interrupt and a stop: a
+ * run stops on every rank with the same end cause and report. The run's logs,
+ * stores and output areas are gathered on rank 0 (collect()), whose machine then
+ * looks exactly like that of a single process.
+ *
+ * MPI is called by one thread at a time (MPI_THREAD_SERIALIZED): the main thread
+ * before and after the node threads, and in between the node thread that commits a
+ * slot, which the clock serialises.
+ */
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hm_internal.h"
+#include "mpi_transport.h"
+
+typedef HM__VEC(unsigned char) bytes_t;
+typedef HM__VEC(int32_t) int32vec_t;
+
+typedef struct dist_s {
+    int rank, size;
+    int *first;         /* first[r]: the first node of rank r; first[size] = nodes */
+    int32vec_t *reads;  /* per own node: links of the packets it read in its slot */
+    int32vec_t senders; /* scratch: the slot's senders, ascending */
+    bytes_t out, in;    /* scratch: what this rank sends, what every rank sent */
+    int *counts, *displs;
+    /* HM_MPI_STATS=1 (doc/mpi.md): the cost of crossing ranks, printed by rank 0. */
+    int64_t exchanges, foreign; /* slot exchanges; copies received from other ranks */
+    double mpi_seconds;         /* in the slot exchanges and agreements */
+} dist_t;
+
+static double seconds_now(void)
+{
+    return MPI_Wtime();
+}
+
+static int world_rank, world_size = 1, err_fd = 2;
+
+/* A message for the user from any rank (ranks other than 0 write to /dev/null). */
+static void say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    dprintf(err_fd, "hypemu-mpi: rank %d: ", world_rank);
+    vdprintf(err_fd, fmt, ap);
+    dprintf(err_fd, "\n");
+    va_end(ap);
+}
+
+/* What cannot be recovered on one rank alone (out of memory in a commit, a thread
+ * that cannot be created) ends every rank at once. */
+static _Noreturn void abort_all(const char *what)
+{
+    say("%s: stopping every rank", what);
+    MPI_Abort(MPI_COMM_WORLD, HM_EXIT_SYSTEM);
+    exit(HM_EXIT_SYSTEM);
+}
+
+/* ---- the split into blocks ------------------------------------------------------ */
+
+/* Rank r runs nodes [first[r], first[r+1]): equal blocks of whole rows on grids (of
+ * single nodes elsewhere; on a hypercube of 2^k ranks, the high k address bits).
+ * Every rank gets at least one node (there are at most as many ranks as nodes). */
+static void split(const hm_machine_info_t *info, int size, int *first)
+{
+    int unit = info->topology == HM_TOPO_MESH || info->topology == HM_TOPO_LINEAR ? info->cols : 1;
+    if (unit <= 0 || info->nodes / unit < size)
+        unit = 1; /* fewer rows than ranks: blocks of nodes (every rank gets one) */
+    int64_t units = info->nodes / unit;
+    for (int r = 0; r <= size; r++)
+        first[r] = (int)(unit * (units * r / size));
+    first[size] = info->nodes;
+}
+
+/* ---- packing ---------------------------------------------------------------------- */
+
+static void put(bytes_t *b, const void *p, size_t len)
+{
+    if (hm__grow((void **)&b->v, &b->cap, b->n + len, 1) != 0)
+        abort_all("out of memory packing a slot's packets");
+    memcpy(b->v + b->n, p, len);
+    b->n += len;
+}
+
+static void get(const unsigned char **p, void *to, size_t len)
+{
+    memcpy(to, *p, len);
+    *p += len;
+}
+
+/* A copy on the wire: everything but the payload pointer, then the bytes. */
+typedef struct wire_s {
+    int32_t src, dst, sport, dport, msg, origin, tag, aux;
+    uint32_t emission, len;
+    int64_t value, sent_slot, dur;
+    uint64_t flow;
+} wire_t;
+
+static void pack_copy(bytes_t *b, const hm__copy_t *c)
+{
+    wire_t w = {c->src,        c->dst,       c->sport,   c->dport,    c->pkt.msg,
+                c->pkt.origin, c->pkt.tag,   c->pkt.aux, c->emission, c->pkt.len,
+                c->pkt.value,  c->sent_slot, c->dur,     c->flow};
+    put(b, &w, sizeof w);
+    if (w.len)
+        put(b, c->pkt.data, w.len);
+}
+
+/* A copy from another rank into its sender's outbox (the sender runs elsewhere: its
+ * outbox here holds what the commit judges). The bytes are kept only when the
+ * receiver runs here. */
+static void unpack_copy(hm__machine_t *m, const unsigned char **p)
+{
+    wire_t w;
+    get(p, &w, sizeof w);
+    hm_packet_t pkt = {.msg = w.msg,
+                       .origin = w.origin,
+                       .value = w.value,
+                       .tag = w.tag,
+                       .aux = w.aux,
+                       .data = *p,
+                       .len = w.len};
+    *p += w.len;
+    int fail = 0;
+    hm__blob_t *blob = hm__local(m, w.dst) ? hm__blob_new(&pkt, 1, &fail) : NULL;
+    if (fail)
+        abort_all("out of memory receiving a slot's packets");
+    pkt.data = blob ? blob->bytes : NULL;
+    hm__copy_t c = {.pkt = pkt,
+                    .blob = blob,
+                    .src = w.src,
+                    .dst = w.dst,
+                    .sport = w.sport,
+                    .dport = w.dport,
+                    .emission = w.emission,
+                    .sent_slot = w.sent_slot,
+                    .flow = w.flow,
+                    .dur = w.dur};
+    if (HM__PUSH(m->nodes[w.src].outbox, c) != 0)
+        abort_all("out of memory receiving a slot's packets");
+}
+
+/* Every rank's buffer `out` into `in`, rank by rank; displs[r] says where. */
+static void allgather_bytes(dist_t *D)
+{
+    int mine = (int)D->out.n;
+    MPI_Allgather(&mine, 1, MPI_INT, D->counts, 1, MPI_INT, MPI_COMM_WORLD);
+    size_t total = 0;
+    for (int r = 0; r < D->size; r++) {
+        D->displs[r] = (int)total;
+        total += (size_t)D->counts[r];
+    }
+    if (hm__grow((void **)&D->in.v, &D->in.cap, total ? total : 1, 1) != 0)
+        abort_all("out of memory exchanging a slot's packets");
+    D->in.n = total;
+    MPI_Allgatherv(D->out.v, mine, MPI_BYTE, D->in.v, D->counts, D->displs, MPI_BYTE,
+                   MPI_COMM_WORLD);
+}
+
+/* ---- the slot's exchange and commit ------------------------------------------------ */
+
+/* This rank's part: the reads and the new copies of its nodes active in the slot. */
+static void pack_slot(hm__machine_t *m, dist_t *D)
+{
+    int64_t nreads = 0, ncopies = 0;
+    D->out.n = 0;
+    for (size_t i = 0; i < m->active.n; i++) {
+        int node = m->active.v[i];
+        nreads += (int64_t)D->reads[node - m->lo].n;
+        ncopies += (int64_t)m->nodes[node].outbox.n;
+    }
+    put(&D->out, &nreads, sizeof nreads);
+    put(&D->out, &ncopies, sizeof ncopies);
+    for (size_t i = 0; i < m->active.n; i++) {
+        int32vec_t *r = &D->reads[m->active.v[i] - m->lo];
+        if (r->n)
+            put(&D->out, r->v, r->n * sizeof *r->v);
+        r->n = 0;
+    }
+    for (size_t i = 0; i < m->active.n; i++) {
+        const hm_node_t *n = &m->nodes[m->active.v[i]];
+        for (size_t k = 0; k < n->outbox.n; k++)
+            pack_copy(&D->out, &n->outbox.v[k]);
+    }
+}
+
+static void add_sender(dist_t *D, int32_t node)
+{
+    if ((D->senders.n == 0 || D->senders.v[D->senders.n - 1] != node) &&
+        HM__PUSH(D->senders, node) != 0)
+        abort_all("out of memory exchanging a slot's packets");
+}
+
+/* The other ranks' part: their reads free places in mailboxes, their copies join the
+ * slot's candidates; the senders of the whole machine, in node order. */
+static void unpack_slot(hm__machine_t *m, dist_t *D)
+{
+    D->senders.n = 0;
+    for (int r = 0; r < D->size; r++) {
+        if (r == D->rank) {
+            for (size_t i = 0; i < m->active.n; i++)
+                if (m->nodes[m->active.v[i]].outbox.n > 0)
+                    add_sender(D, m->active.v[i]);
+            continue;
+        }
+        const unsigned char *p = D->in.v + D->displs[r];
+        int64_t nreads, ncopies;
+        get(&p, &nreads, sizeof nreads);
+        get(&p, &ncopies, sizeof ncopies);
+        for (int64_t k = 0; k < nreads; k++) {
+            int32_t l;
+            get(&p, &l, sizeof l);
+            m->occ[l]--;
+        }
+        for (int64_t k = 0; k < ncopies; k++) {
+            const unsigned char *at = p;
+            unpack_copy(m, &p);
+            D->foreign++;
+            int32_t src;
+            memcpy(&src, at, sizeof src);
+            add_sender(D, src);
+        }
+    }
+}
+
+static int commit(hm__machine_t *m, int64_t t)
+{
+    dist_t *D = m->dist;
+    pack_slot(m, D);
+    double t0 = seconds_now();
+    allgather_bytes(D);
+    D->mpi_seconds += seconds_now() - t0;
+    D->exchanges++;
+    unpack_slot(m, D);
+    if (hm__packet_commit(m, t, D->senders.v, D->senders.n) != 0)
+        abort_all("out of memory in the mailboxes");
+    return 0;
+}
+
+/* ---- agreeing on the next slot and on a stop ------------------------------------- */
+
+enum { A_NEXT, A_DONE, A_INTERRUPTED, A_ABORTED, A_END, A_COUNT };
+
+/* The run stops on every rank as on the lowest rank that stopped it: its end cause
+ * and its report. (A strict conflict is found by every rank at once, with the same
+ * report: the commit is replicated.) */
+static void adopt_stop(hm__machine_t *m, const int64_t *all)
+{
+    int from = 0;
+    while (!all[from * A_COUNT + A_ABORTED])
+        from++;
+    int len = 0;
+    if (world_rank == from)
+        len = m->stop_reason ? (int)strlen(m->stop_reason) + 1 : 0;
+    MPI_Bcast(&len, 1, MPI_INT, from, MPI_COMM_WORLD);
+    char *reason = len ? malloc((size_t)len) : NULL;
+    if (len && !reason)
+        abort_all("out of memory stopping the run");
+    if (world_rank == from && len)
+        memcpy(reason, m->stop_reason, (size_t)len);
+    if (len)
+        MPI_Bcast(reason, len, MPI_CHAR, from, MPI_COMM_WORLD);
+    if (world_rank == from) {
+        free(reason);
+        return;
+    }
+    free(m->stop_reason);
+    m->stop_reason = reason;
+    m->end = (hm__end_t)all[from * A_COUNT + A_END];
+    atomic_store(&m->aborted, 1);
+}
+
+/* Before a deadlock report: what every node waits for, from the rank that runs it. */
+static void share_waits(hm__machine_t *m, dist_t *D)
+{
+    D->out.n = 0;
+    for (int i = m->lo; i < m->hi; i++) {
+        unsigned char w = (unsigned char)m->nodes[i].wait;
+        put(&D->out, &w, 1);
+    }
+    allgather_bytes(D);
+    for (int r = 0; r < D->size; r++)
+        if (r != D->rank)
+            for (int i = D->first[r]; i < D->first[r + 1]; i++)
+                m->nodes[i].wait = (hm__wait_t)D->in.v[D->displs[r] + (i - D->first[r])];
+}
+
+static int64_t agree(hm__machine_t *m, int64_t next, int *done, int *interrupted)
+{
+    dist_t *D = m->dist;
+    int64_t mine[A_COUNT] = {next, *done, *interrupted, hm__aborted(m), m->end};
+    int64_t *all = malloc((size_t)D->size * sizeof mine);
+    if (!all)
+        abort_all("out of memory agreeing on the next slot");
+    double t0 = seconds_now();
+    MPI_Allgather(mine, A_COUNT, MPI_INT64_T, all, A_COUNT, MPI_INT64_T, MPI_COMM_WORLD);
+    D->mpi_seconds += seconds_now() - t0;
+    int aborted = 0;
+    *done = 0;
+    for (int r = 0; r < D->size; r++) {
+        const int64_t *a = &all[r * A_COUNT];
+        next = a[A_NEXT] < next ? a[A_NEXT] : next;
+        *done += (int)a[A_DONE];
+        *interrupted |= (int)a[A_INTERRUPTED];
+        aborted |= (int)a[A_ABORTED];
+    }
+    if (aborted)
+        adopt_stop(m, all);
+    else if (!*interrupted && next == INT64_MAX && *done < m->info.nodes)
+        share_waits(m, D); /* the clock reports a deadlock */
+    free(all);
+    return next;
+}
+
+/* ---- the node side: reads are noted for the other ranks ------------------------ */
+
+static void note_read(hm_node_t *n)
+{
+    hm__machine_t *m = n->m;
+    if (n->inbox.n == 0)
+        return;
+    const hm__copy_t *c = &n->inbox.v[n->inbox.head];
+    if (c->sport >= 0 &&
+        HM__PUSH(((dist_t *)m->dist)->reads[n->id - m->lo], c->src * m->maxdeg + c->sport) != 0)
+        n->failed = 1;
+}
+
+static int recv(hm_node_t *n, hm_packet_t *out)
+{
+    note_read(n);
+    return hm__slot_recv(n, out);
+}
+
+static int wait_packet(hm_node_t *n, hm_packet_t *out, int64_t deadline)
+{
+    int rc = hm__slot_wait_packet(n, NULL, deadline);
+    return rc != HM_OK || !out ? rc : recv(n, out);
+}
+
+/* A thread that cannot be created on one rank: the other ranks cannot close slot 0. */
+static void abort_run(hm__machine_t *m, char *reason)
+{
+    (void)m;
+    abort_all(reason ? reason : "cannot start the node threads");
+}
+
+/* ---- gathering the run on rank 0 ----------------------------------------------------- */
+
+static void pack_node(bytes_t *b, const hm__machine_t *m, const hm_node_t *n, size_t out_size)
+{
+    int64_t head[4] = {n->busy_last, n->failed, (int64_t)n->stores.n, (int64_t)n->log.n};
+    put(b, head, sizeof head);
+    put(b, n->fail_what, sizeof n->fail_what);
+    if (n->stores.n)
+        put(b, n->stores.v, n->stores.n * sizeof *n->stores.v);
+    if (out_size)
+        put(b, m->out + (size_t)n->id * out_size, out_size);
+    for (size_t k = 0; k < n->log.n; k++) {
+        hm__event_t e = n->log.v[k];
+        uint32_t len = e.text ? (uint32_t)strlen(e.text) : UINT32_MAX;
+        e.text = NULL;
+        put(b, &e, sizeof e);
+        put(b, &len, sizeof len);
+        if (len != UINT32_MAX)
+            put(b, n->log.v[k].text, len);
+    }
+}
+
+static void unpack_node(const unsigned char **p, hm__machine_t *m, hm_node_t *n, size_t out_size)
+{
+    int64_t head[4];
+    get(p, head, sizeof head);
+    n->busy_last = head[0];
+    n->failed = (int)head[1];
+    get(p, n->fail_what, sizeof n->fail_what);
+    n->stores.n = 0;
+    for (int64_t k = 0; k < head[2]; k++) {
+        int64_t v;
+        get(p, &v, sizeof v);
+        if (HM__PUSH(n->stores, v) != 0)
+            abort_all("out of memory gathering the stores");
+    }
+    if (out_size)
+        get(p, m->out + (size_t)n->id * out_size, out_size);
+    for (int64_t k = 0; k < head[3]; k++) {
+        hm__event_t e;
+        uint32_t len;
+        get(p, &e, sizeof e);
+        get(p, &len, sizeof len);
+        if (len != UINT32_MAX) {
+            e.text = malloc((size_t)len + 1);
+            if (!e.text)
+                abort_all("out of memory gathering the logs");
+            get(p, e.text, len);
+            e.text[len] = 0;
+        }
+        if (HM__PUSH(n->log, e) != 0)
+            abort_all("out of memory gathering the logs");
+    }
+}
+
+/* HM_MPI_STATS=1: the slot exchanges, the time in MPI (slowest rank) and the copies
+ * that crossed ranks (each copy reaches every other rank), on rank 0's stderr. */
+static void print_stats(const dist_t *D)
+{
+    const char *env = getenv("HM_MPI_STATS");
+    if (!env || strcmp(env, "1") != 0)
+        return;
+    double slowest = 0;
+    int64_t foreign = 0;
+    MPI_Reduce(&D->mpi_seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&D->foreign, &foreign, 1, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (D->rank == 0)
+        say("%d ranks, %lld slot exchanges, %.3f s in MPI (slowest rank: %.1f us per slot), "
+            "%lld copies received from other ranks",
+            D->size, (long long)D->exchanges, slowest,
+            D->exchanges ? 1e6 * slowest / (double)D->exchanges : 0.0, (long long)foreign);
+}
+
+/* Every rank's nodes (logs, stores, output areas, figures) into rank 0's machine. */
+static void collect(hm__machine_t *m)
+{
+    dist_t *D = m->dist;
+    print_stats(D);
+    size_t out_size = hm__out_size(&m->opt, m->algo);
+    D->out.n = 0;
+    for (int i = m->lo; i < m->hi; i++)
+        pack_node(&D->out, m, &m->nodes[i], out_size);
+    int mine = (int)D->out.n;
+    MPI_Gather(&mine, 1, MPI_INT, D->counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    size_t total = 0;
+    if (D->rank == 0)
+        for (int r = 0; r < D->size; r++) {
+            D->displs[r] = (int)total;
+            total += (size_t)D->counts[r];
+        }
+    if (hm__grow((void **)&D->in.v, &D->in.cap, total ? total : 1, 1) != 0)
+        abort_all("out of memory gathering the run");
+    MPI_Gatherv(D->out.v, mine, MPI_BYTE, D->in.v, D->counts, D->displs, MPI_BYTE, 0,
+                MPI_COMM_WORLD);
+    if (D->rank != 0)
+        return;
+    for (int r = 1; r < D->size; r++) {
+        const unsigned char *p = D->in.v + D->displs[r];
+        for (int i = D->first[r]; i < D->first[r + 1]; i++)
+            unpack_node(&p, m, &m->nodes[i], out_size);
+    }
+}
+
+/* ---- create, destroy --------------------------------------------------------------- */
+
+static void destroy(hm__machine_t *m)
+{
+    dist_t *D = m->dist;
+    if (D) {
+        if (D->reads)
+            for (int i = 0; i < m->hi - m->lo; i++)
+                free(D->reads[i].v);
+        free(D->reads);
+        free(D->first);
+        free(D->senders.v);
+        free(D->out.v);
+        free(D->in.v);
+        free(D->counts);
+        free(D->displs);
+        free(D);
+        m->dist = NULL;
+    }
+    hm__transport_packet.destroy(m);
+}
+
+static int create(hm__machine_t *m)
+{
+    if (hm__transport_packet.create(m) != 0)
+        return -1;
+    dist_t *D = calloc(1, sizeof *D);
+    m->dist = D;
+    if (!D)
+        return -1;
+    D->rank = world_rank;
+    D->size = world_size;
+    D->first = calloc((size_t)world_size + 1, sizeof *D->first);
+    D->counts = calloc((size_t)world_size, sizeof *D->counts);
+    D->displs = calloc((size_t)world_size, sizeof *D->displs);
+    if (!D->first || !D->counts || !D->displs)
+        return -1;
+    split(&m->info, world_size, D->first);
+    m->lo = D->first[world_rank];
+    m->hi = D->first[world_rank + 1];
+    D->reads = calloc((size_t)(m->hi - m->lo) + 1, sizeof *D->reads);
+    return D->reads ? 0 : -1;
+}
+
+/* ---- the command line's side ----------------------------------------------------- */
+
+static hm__transport_t transport_mpi;
+
+static void finalize(void)
+{
+    int done = 0;
+    MPI_Finalized(&done);
+    if (!done)
+        MPI_Finalize();
+}
+
+int hm__mpi_start(int *argc, char ***argv)
+{
+    int provided = 0;
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
+        return -1;
+    atexit(finalize);
+    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+    if (provided < MPI_THREAD_SERIALIZED) {
+        say("this MPI gives thread level %d, MPI_THREAD_SERIALIZED (%d) is needed", provided,
+            MPI_THREAD_SERIALIZED);
+        return -1;
+    }
+    /* Rank 0 speaks for the run; the others' messages would repeat its own. */
+    if (world_rank != 0) {
+        err_fd = dup(2);
+        if (err_fd < 0 || !freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+            return -1;
+    }
+    transport_mpi = hm__transport_packet;
+    transport_mpi.name = "the mailboxes across MPI ranks";
+    transport_mpi.create = create;
+    transport_mpi.destroy = destroy;
+    transport_mpi.recv = recv;
+    transport_mpi.wait_packet = wait_packet;
+    transport_mpi.abort = abort_run;
+    transport_mpi.commit = commit;
+    transport_mpi.collect = collect;
+    transport_mpi.agree = agree;
+    return 0;
+}
+
+int hm__mpi_rank(void)
+{
+    return world_rank;
+}
+
+int hm__mpi_size(void)
+{
+    return world_size;
+}
+
+const hm__transport_t *hm__mpi_transport(void)
+{
+    return &transport_mpi;
+}
+
+int hm__mpi_agree_exit(int code)
+{
+    MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return code;
+}
