@@ -893,6 +893,79 @@ static void check_plugins(hm__config_t *c, json_t *list)
     }
 }
 
+/* "clock": its mode, max_slots and affinity, and the modes' restrictions. */
+static void check_clock(hm__config_t *c, json_t *root)
+{
+    json_t *ck = get_object(c, root, "clock", 0);
+    if (ck) {
+        static const char *const ckeys[] = {"mode", "max_slots", "affinity", NULL};
+        static const char *const modes[] = {
+#define XX(id, name, desc) name,
+            HM_CLOCK_MAP(XX)
+#undef XX
+                "local", /* engine/local.c: slotted semantics, so not an HM_CLOCK_ bit */
+            NULL};
+        only_keys(c, "clock", ck, ckeys);
+        int mode = get_enum(c, ck, "clock", "mode", modes, 0);
+        c->opt.free_mode = mode == HM_CLOCK_FREE;
+        c->opt.local_mode = mode == HM_CLOCK_COUNT;
+        c->opt.max_slots = get_int(c, ck, "clock", "max_slots", 1000000, 1, HM__MAX_SLOTS_MAX, 0);
+        get_affinity(c, json_object_get(ck, "affinity"));
+    }
+    /* The free-running clock (engine/free.c) has no slots to judge: it cannot hold
+     * circuits for several slots nor share the bus's one channel. */
+    if (c->opt.local_mode && c->opt.info.circuit)
+        add_error(c, "clock.mode: found \"local\"; allowed: \"slotted\" under circuit routing "
+                     "(ports.routing \"circuit\"; the local clock needs \"packet\")");
+    if (c->opt.free_mode && c->opt.info.circuit)
+        add_error(c, "clock.mode: found \"free\"; allowed: \"slotted\" under circuit routing "
+                     "(ports.routing \"circuit\"; free mode needs \"packet\")");
+    else if (c->opt.free_mode && c->opt.info.ports == HM_PORTS_BUS)
+        add_error(c, "clock.mode: found \"free\"; allowed: \"slotted\" under the bus port model");
+}
+
+/* "seed": an integer >= 0. */
+static void check_seed(hm__config_t *c, json_t *root)
+{
+    json_t *seed = json_object_get(root, "seed");
+    if (seed) {
+        if (!json_is_integer(seed) || json_integer_value(seed) < 0)
+            wrong(c, "seed", seed, "an integer >= 0");
+        else
+            c->opt.info.seed = (uint64_t)json_integer_value(seed);
+    }
+}
+
+/* "output": the files to write, the timeline's nodes, the budget. */
+static void check_output(hm__config_t *c, json_t *root)
+{
+    json_t *o = get_object(c, root, "output", 0);
+    if (o) {
+        static const char *const okeys[] = {"timeline", "trace", "events",    "svg", "svg_colour",
+                                            "otf2",     "nodes", "max_bytes", NULL};
+        static const char *const colours[] = {"message", "sender", NULL};
+        only_keys(c, "output", o, okeys);
+        c->out_timeline = get_path(c, o, "timeline");
+        c->out_trace = get_path(c, o, "trace");
+        c->out_events = get_path(c, o, "events");
+        c->out_svg = get_path(c, o, "svg");
+        c->svg_colour = get_enum(c, o, "output", "svg_colour", colours, HM__SVG_BY_MESSAGE);
+        c->out_otf2 = get_path(c, o, "otf2");
+        c->out_max_bytes =
+            get_int(c, o, "output", "max_bytes", HM__OUT_MAX_BYTES, 0, (int64_t)1 << 62, 0);
+        json_t *nodes = json_object_get(o, "nodes");
+        if (nodes)
+            c->out_show = parse_nodes(c, nodes);
+#ifndef HM_HAVE_OTF2
+        if (c->out_otf2)
+            add_error(c, "output.otf2: this hypemu was built without the OTF2 library; allowed: "
+                         "no output.otf2, or install libopen-trace-format2-dev and run "
+                         "./configure again");
+#endif
+        check_distinct_outputs(c);
+    }
+}
+
 static void check_document(hm__config_t *c)
 {
     json_t *root = c->root;
@@ -939,64 +1012,9 @@ static void check_document(hm__config_t *c)
     int pol = get_enum(c, root, "", "contention", policies, 0);
     c->opt.contention = pol == 1 ? HM__CONTENTION_QUEUE : HM__CONTENTION_STRICT;
 
-    json_t *ck = get_object(c, root, "clock", 0);
-    if (ck) {
-        static const char *const ckeys[] = {"mode", "max_slots", "affinity", NULL};
-        static const char *const modes[] = {
-#define XX(id, name, desc) name,
-            HM_CLOCK_MAP(XX)
-#undef XX
-                "local", /* engine/local.c: slotted semantics, so not an HM_CLOCK_ bit */
-            NULL};
-        only_keys(c, "clock", ck, ckeys);
-        int mode = get_enum(c, ck, "clock", "mode", modes, 0);
-        c->opt.free_mode = mode == HM_CLOCK_FREE;
-        c->opt.local_mode = mode == HM_CLOCK_COUNT;
-        c->opt.max_slots = get_int(c, ck, "clock", "max_slots", 1000000, 1, HM__MAX_SLOTS_MAX, 0);
-        get_affinity(c, json_object_get(ck, "affinity"));
-    }
-    /* The free-running clock (engine/free.c) has no slots to judge: it cannot hold
-     * circuits for several slots nor share the bus's one channel. */
-    if (c->opt.local_mode && c->opt.info.circuit)
-        add_error(c, "clock.mode: found \"local\"; allowed: \"slotted\" under circuit routing "
-                     "(ports.routing \"circuit\"; the local clock needs \"packet\")");
-    if (c->opt.free_mode && c->opt.info.circuit)
-        add_error(c, "clock.mode: found \"free\"; allowed: \"slotted\" under circuit routing "
-                     "(ports.routing \"circuit\"; free mode needs \"packet\")");
-    else if (c->opt.free_mode && c->opt.info.ports == HM_PORTS_BUS)
-        add_error(c, "clock.mode: found \"free\"; allowed: \"slotted\" under the bus port model");
-    json_t *seed = json_object_get(root, "seed");
-    if (seed) {
-        if (!json_is_integer(seed) || json_integer_value(seed) < 0)
-            wrong(c, "seed", seed, "an integer >= 0");
-        else
-            c->opt.info.seed = (uint64_t)json_integer_value(seed);
-    }
-    json_t *o = get_object(c, root, "output", 0);
-    if (o) {
-        static const char *const okeys[] = {"timeline", "trace", "events",    "svg", "svg_colour",
-                                            "otf2",     "nodes", "max_bytes", NULL};
-        static const char *const colours[] = {"message", "sender", NULL};
-        only_keys(c, "output", o, okeys);
-        c->out_timeline = get_path(c, o, "timeline");
-        c->out_trace = get_path(c, o, "trace");
-        c->out_events = get_path(c, o, "events");
-        c->out_svg = get_path(c, o, "svg");
-        c->svg_colour = get_enum(c, o, "output", "svg_colour", colours, HM__SVG_BY_MESSAGE);
-        c->out_otf2 = get_path(c, o, "otf2");
-        c->out_max_bytes =
-            get_int(c, o, "output", "max_bytes", HM__OUT_MAX_BYTES, 0, (int64_t)1 << 62, 0);
-        json_t *nodes = json_object_get(o, "nodes");
-        if (nodes)
-            c->out_show = parse_nodes(c, nodes);
-#ifndef HM_HAVE_OTF2
-        if (c->out_otf2)
-            add_error(c, "output.otf2: this hypemu was built without the OTF2 library; allowed: "
-                         "no output.otf2, or install libopen-trace-format2-dev and run "
-                         "./configure again");
-#endif
-        check_distinct_outputs(c);
-    }
+    check_clock(c, root);
+    check_seed(c, root);
+    check_output(c, root);
     c->opt.record_events =
         c->out_timeline || c->out_trace || c->out_events || c->out_svg || c->out_otf2;
     if (c->algo && c->topology_ok)
@@ -1087,27 +1105,11 @@ static size_t json_depth(const json_t *v)
     return d + 1;
 }
 
-/* --set PATH=VALUE: VALUE is JSON if it parses as JSON, a string otherwise; null
- * removes the field. PATH is checked whole before the document changes: no empty
- * key, every key UTF-8, path and value within jansson's nesting limit. */
-static int apply_set(hm__config_t *c, const char *set)
+/* --set's PATH, split at its dots in place (NUL between keys): the number of keys, or 0
+ * after an error (an empty key, a key not in UTF-8, too many keys). sh: the argument as
+ * shown in messages. */
+static size_t set_split(hm__config_t *c, char *path, const char *sh)
 {
-    const char *eq = strchr(set, '=');
-    char *shown = show_arg(set);
-    const char *sh = shown ? shown : "?";
-    json_t *val = NULL;
-    char *path = NULL;
-    int rc = -1;
-    if (!eq || eq == set) {
-        add_error(c, "--set %s: expected PATH=VALUE, e.g. topology.dim=6", sh);
-        goto done;
-    }
-    path = strndup(set, (size_t)(eq - set));
-    if (!path) {
-        add_error(c, "--set %s: out of memory", sh);
-        goto done;
-    }
-    /* Split PATH at its dots, checking each key. */
     size_t nkeys = 1;
     for (char *p = path; *p; p++)
         nkeys += *p == '.';
@@ -1121,14 +1123,14 @@ static int apply_set(hm__config_t *c, const char *set)
                       "--set %s: key %zu of %zu in the path is empty; allowed: non-empty keys "
                       "joined by single dots, e.g. topology.dim=6",
                       sh, i, nkeys);
-            goto done;
+            return 0;
         }
         if (!utf8_valid(key, strlen(key))) {
             char *k = show_arg(key);
             add_error(c, "--set %s: key %zu \"%s\" is not UTF-8 text; allowed: keys in UTF-8", sh,
                       i, k ? k : "?");
             free(k);
-            goto done;
+            return 0;
         }
         key = dot ? dot + 1 : key;
     }
@@ -1137,18 +1139,25 @@ static int apply_set(hm__config_t *c, const char *set)
                   "--set %s: found a path of %zu keys; allowed: at most %d keys, fewer for a "
                   "nested value (%d levels in all, jansson's limit)",
                   sh, nkeys, HM__SET_MAX_DEPTH - 1, HM__SET_MAX_DEPTH);
-        goto done;
+        return 0;
     }
-    val = json_loads(eq + 1, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL);
+    return nkeys;
+}
+
+/* --set's VALUE: JSON if it parses as JSON, a string otherwise; NULL after an error (not
+ * UTF-8, too deep under nkeys keys, out of memory). */
+static json_t *set_value(hm__config_t *c, const char *text, size_t nkeys, const char *sh)
+{
+    json_t *val = json_loads(text, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL);
     if (!val) {
-        if (!utf8_valid(eq + 1, strlen(eq + 1))) {
+        if (!utf8_valid(text, strlen(text))) {
             add_error(c, "--set %s: the value is not UTF-8 text; allowed: JSON or UTF-8 text", sh);
-            goto done;
+            return NULL;
         }
-        val = json_string(eq + 1);
+        val = json_string(text);
         if (!val) {
             add_error(c, "--set %s: out of memory", sh);
-            goto done;
+            return NULL;
         }
     }
     /* The top-level object is level 1: the value at key n is level n + 1. */
@@ -1158,25 +1167,29 @@ static int apply_set(hm__config_t *c, const char *set)
                   "--set %s: found a path of %zu keys and a value %zu levels deep; allowed: "
                   "at most %d levels in all (jansson's limit)",
                   sh, nkeys, depth, HM__SET_MAX_DEPTH);
-        goto done;
+        json_decref(val);
+        return NULL;
     }
+    return val;
+}
 
-    /* Walk down, creating the objects on the way. */
+/* Put val at the nkeys keys of path (split by set_split), creating the objects on the
+ * way; null removes the field, so that its default applies. 0, or -1 after an error. */
+static int set_put(hm__config_t *c, const char *path, size_t nkeys, json_t *val, const char *sh)
+{
     json_t *obj = c->root;
-    key = path;
+    const char *key = path;
     for (size_t i = 1; i <= nkeys; i++, key += strlen(key) + 1) {
         if (!json_is_object(obj)) {
             add_error(c, "--set %s: %s is not inside an object", sh, key);
-            goto done;
+            return -1;
         }
         if (i == nkeys) {
-            /* null removes the field, so that its default applies. */
             if (json_is_null(val))
                 json_object_del(obj, key);
             else if (json_object_set(obj, key, val) != 0)
                 break;
-            rc = 0;
-            goto done;
+            return 0;
         }
         json_t *child = json_object_get(obj, key);
         if (!child) {
@@ -1188,7 +1201,30 @@ static int apply_set(hm__config_t *c, const char *set)
         obj = child;
     }
     add_error(c, "--set %s: out of memory", sh);
-done:
+    return -1;
+}
+
+/* --set PATH=VALUE: VALUE is JSON if it parses as JSON, a string otherwise; null
+ * removes the field. PATH is checked whole before the document changes: no empty
+ * key, every key UTF-8, path and value within jansson's nesting limit. */
+static int apply_set(hm__config_t *c, const char *set)
+{
+    const char *eq = strchr(set, '=');
+    char *shown = show_arg(set);
+    const char *sh = shown ? shown : "?";
+    int rc = -1;
+    if (!eq || eq == set) {
+        add_error(c, "--set %s: expected PATH=VALUE, e.g. topology.dim=6", sh);
+        free(shown);
+        return -1;
+    }
+    char *path = strndup(set, (size_t)(eq - set));
+    if (!path)
+        add_error(c, "--set %s: out of memory", sh);
+    size_t nkeys = path ? set_split(c, path, sh) : 0;
+    json_t *val = nkeys ? set_value(c, eq + 1, nkeys, sh) : NULL;
+    if (val)
+        rc = set_put(c, path, nkeys, val, sh);
     free(shown);
     free(path);
     json_decref(val);
