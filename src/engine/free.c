@@ -628,7 +628,8 @@ static void collect(hm__machine_t *m)
     size_t links = (size_t)m->info.nodes * (size_t)m->maxdeg, all = 0;
     for (size_t l = 0; l < links; l++) {
         flink_t *lk = &F->links[l];
-        qsort(lk->lat.v, lk->lat.n, sizeof *lk->lat.v, cmp_i64);
+        if (lk->lat.n) /* qsort's base may not be NULL, even for 0 elements */
+            qsort(lk->lat.v, lk->lat.n, sizeof *lk->lat.v, cmp_i64);
         all += lk->lat.n;
     }
     F->all_lat.v = malloc((all ? all : 1) * sizeof *F->all_lat.v);
@@ -702,7 +703,8 @@ static json_t *node_json(const hm__machine_t *m, int i, figs_t *tot)
     for (int p = 0; p < m->maxdeg; p++)
         for (size_t k = 0; k < F->links[base + (size_t)p].lat.n; k++)
             v[n++] = F->links[base + (size_t)p].lat.v[k];
-    qsort(v, n, sizeof *v, cmp_i64);
+    if (n > 1)
+        qsort(v, n, sizeof *v, cmp_i64);
     json_t *o = figs_json(&g, latency_json(v, n));
     free(v);
     if (o && json_object_set_new(o, "node", json_integer(i)) == 0 &&

@@ -498,7 +498,8 @@ static int hold(hm__machine_t *m, local_t *L, lcopy_t *lc, int64_t t, const char
 
 static int judge(hm__machine_t *m, local_t *L, int64_t t)
 {
-    qsort(L->cand.v, L->cand.n, sizeof *L->cand.v, cmp_cand);
+    if (L->cand.n > 1) /* qsort's base may not be NULL, even for 0 elements */
+        qsort(L->cand.v, L->cand.n, sizeof *L->cand.v, cmp_cand);
     L->judged.n = 0;
     for (size_t i = 0; i < L->cand.n; i++)
         if (HM__PUSH(L->judged, L->cand.v[i].c) != 0)
@@ -525,7 +526,8 @@ static int decide(hm__machine_t *m, local_t *L, int64_t t)
 {
     int32_t *g = L->group.v;
     size_t gn = L->group.n;
-    qsort(g, gn, sizeof *g, cmp_int32);
+    if (gn > 1)
+        qsort(g, gn, sizeof *g, cmp_int32);
     L->cur = (hm__stats_t){.last_activity = -1};
     L->cand.n = 0;
     for (size_t i = 0; i < gn; i++) {
