@@ -649,6 +649,11 @@ static const struct {
     {"bcast-chain", 0},
     {"allreduce-rabenseifner", 1},
     {"reduce-rabenseifner", 1},
+    {"scatter-linear", 0},
+    {"gather-linear", 0},
+    {"reduce-scatter-ring", 0},
+    {"alltoall-pairwise", 0},
+    {"reduce-scatter-pairwise", 0},
 };
 
 /* The formula of algorithm a (circuit_algos) on Q_d with block b, by hand: the
@@ -663,10 +668,16 @@ static int64_t circuit_want(int a, int d, int64_t b, double A, double B)
         return d * circuit_dur(A, B, b);
     case 3: /* allreduce-ring: 2(p-1) * D(ceil(b/p)) */
         return 2 * (p - 1) * circuit_dur(A, B, (b + p - 1) / p);
-    case 8: /* allgather-ring: (p-1) * D(b) */
+    case 8:  /* allgather-ring: (p-1) * D(b) */
+    case 14: /* scatter-linear */
+    case 15: /* gather-linear */
+    case 16: /* reduce-scatter-ring */
         return (p - 1) * circuit_dur(A, B, b);
     case 10: /* alltoall-dimension-exchange: log2 p * D(b*p/2) */
         return d * circuit_dur(A, B, b * p / 2);
+    case 17: /* alltoall-pairwise: (p/2) log2 p * D(b) */
+    case 18: /* reduce-scatter-pairwise */
+        return p / 2 * d * circuit_dur(A, B, b);
     case 11: /* bcast-chain: ((p-1) + (b-1)) * D(1) */
         return (p - 1 + b - 1) * circuit_dur(A, B, 1);
     case 1:  /* bcast-scatter-allgather: 2 sum_i D(b*2^i/p) */
@@ -678,7 +689,7 @@ static int64_t circuit_want(int a, int d, int64_t b, double A, double B)
     }
 }
 
-/* Every algorithm of circuit_algos on Q_1..Q_5 with two cost pairs, strict: verified,
+/* Every algorithm of circuit_algos (nineteen) on Q_1..Q_5 with two cost pairs, strict: verified,
  * 0 conflicts, completion exactly its formula; those that cut the block into p chunks
  * refuse a block that p does not divide. */
 START_TEST(test_circuit_cost)
@@ -723,8 +734,9 @@ START_TEST(test_circuit_cost)
 END_TEST
 
 /* Under circuit routing on a ring of 5 and a 3 x 4 torus (block 3, a = 1, b = 10,
- * D = 34, D(1) = 18): allgather-ring (p-1) * D(3) = 136 and 374, bcast-chain
- * (p - 1 + 2) * D(1) = 108 and 234, verified, 0 conflicts. */
+ * D = 34, D(1) = 18): allgather-ring, reduce-scatter-ring, scatter-linear and
+ * gather-linear (p-1) * D(3) = 136 and 374, bcast-chain (p - 1 + 2) * D(1) = 108
+ * and 234, verified, 0 conflicts. */
 START_TEST(test_circuit_cost_ring)
 {
     static const struct {
@@ -735,6 +747,10 @@ START_TEST(test_circuit_cost_ring)
         {"\"kind\":\"torus\",\"rows\":3,\"cols\":4", "allgather-ring", 374},
         {"\"kind\":\"ring\",\"nodes\":5", "bcast-chain", 108},
         {"\"kind\":\"torus\",\"rows\":3,\"cols\":4", "bcast-chain", 234},
+        {"\"kind\":\"ring\",\"nodes\":5", "reduce-scatter-ring", 136},
+        {"\"kind\":\"torus\",\"rows\":3,\"cols\":4", "reduce-scatter-ring", 374},
+        {"\"kind\":\"ring\",\"nodes\":5", "scatter-linear", 136},
+        {"\"kind\":\"torus\",\"rows\":3,\"cols\":4", "gather-linear", 374},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char cfg[512];
