@@ -654,6 +654,8 @@ static const struct {
     {"reduce-scatter-ring", 0},
     {"alltoall-pairwise", 0},
     {"reduce-scatter-pairwise", 0},
+    {"allgather-bruck", 0},
+    {"alltoall-bruck", 0},
 };
 
 /* The formula of algorithm a (circuit_algos) on Q_d with block b, by hand: the
@@ -678,6 +680,14 @@ static int64_t circuit_want(int a, int d, int64_t b, double A, double B)
     case 17: /* alltoall-pairwise: (p/2) log2 p * D(b) */
     case 18: /* reduce-scatter-pairwise */
         return p / 2 * d * circuit_dur(A, B, b);
+    case 19: { /* allgather-bruck on Q_d: step k is 2^k hops of 2^k blocks */
+        int64_t t = 0;
+        for (int k = 0; k < d; k++)
+            t += (INT64_C(1) << k) * circuit_dur(A, B, b << k);
+        return t;
+    }
+    case 20: /* alltoall-bruck on Q_d: p - 1 hops in all, each of p/2 blocks */
+        return (p - 1) * circuit_dur(A, B, b * p / 2);
     case 11: /* bcast-chain: ((p-1) + (b-1)) * D(1) */
         return (p - 1 + b - 1) * circuit_dur(A, B, 1);
     case 1:  /* bcast-scatter-allgather: 2 sum_i D(b*2^i/p) */
@@ -689,7 +699,7 @@ static int64_t circuit_want(int a, int d, int64_t b, double A, double B)
     }
 }
 
-/* Every algorithm of circuit_algos (nineteen) on Q_1..Q_5 with two cost pairs, strict: verified,
+/* Every algorithm of circuit_algos (twenty-one) on Q_1..Q_5 with two cost pairs, strict: verified,
  * 0 conflicts, completion exactly its formula; those that cut the block into p chunks
  * refuse a block that p does not divide. */
 START_TEST(test_circuit_cost)
@@ -736,7 +746,9 @@ END_TEST
 /* Under circuit routing on a ring of 5 and a 3 x 4 torus (block 3, a = 1, b = 10,
  * D = 34, D(1) = 18): allgather-ring, reduce-scatter-ring, scatter-linear and
  * gather-linear (p-1) * D(3) = 136 and 374, bcast-chain (p - 1 + 2) * D(1) = 108
- * and 234, verified, 0 conflicts. */
+ * and 234; on the ring of 5, Bruck's three steps of 1, 2, 4 hops: allgather-bruck
+ * with 1, 2, 1 blocks, D(3) + 2 D(6) + 4 D(3) = 286, alltoall-bruck with 2, 2, 1
+ * blocks, D(6) + 2 D(6) + 4 D(3) = 310; verified, 0 conflicts. */
 START_TEST(test_circuit_cost_ring)
 {
     static const struct {
@@ -751,6 +763,8 @@ START_TEST(test_circuit_cost_ring)
         {"\"kind\":\"torus\",\"rows\":3,\"cols\":4", "reduce-scatter-ring", 374},
         {"\"kind\":\"ring\",\"nodes\":5", "scatter-linear", 136},
         {"\"kind\":\"torus\",\"rows\":3,\"cols\":4", "gather-linear", 374},
+        {"\"kind\":\"ring\",\"nodes\":5", "allgather-bruck", 286},
+        {"\"kind\":\"ring\",\"nodes\":5", "alltoall-bruck", 310},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char cfg[512];
