@@ -8,11 +8,14 @@ hypercube Q_d, for blocks of p*k values (8 bytes each), k = 1..K:
              bcast-scatter-allgather  2*sum_i ceil(8a*block*2^i/p+b)
   allreduce: allreduce-recursive-doubling  log2(p)*ceil(8a*block+b)
              allreduce-ring      2(p-1)*ceil(8a*ceil(block/p)+b)
+  reduce:    reduce-binomial     log2(p)*ceil(8a*block+b)
+             reduce-rabenseifner 2*sum_i ceil(8a*block*2^i/p+b)
 Every run must verify (its completion equal to the formula) with no conflict. Writes
-collectives-crossover.csv and two SVG plots (broadcast, allreduce) into --out, and
-prints each crossover: the smallest block from which the bandwidth algorithm
-(scatter+allgather, ring) is strictly cheaper, and stays so. doc/collectives.md holds
-the figures for d = 4; tests/check_collectives_crossover.sh runs it on d = 3.
+collectives-crossover.csv and three SVG plots (broadcast, allreduce, reduce) into
+--out, and prints each crossover: the smallest block from which the bandwidth
+algorithm (scatter+allgather, ring, Rabenseifner) is strictly cheaper, and stays so.
+doc/collectives.md holds the figures for d = 4; tests/check_collectives_crossover.sh
+runs it on d = 3.
 
 Usage: scripts/collectives-crossover.py [--hypemu PATH] [--dim D] [--a A] [--b B]
                                         [--kmax K] [--out DIR]
@@ -28,7 +31,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import svgplot  # noqa: E402
 
 PAIRS = [("broadcast", "bcast-binomial", "bcast-scatter-allgather"),
-         ("allreduce", "allreduce-recursive-doubling", "allreduce-ring")]
+         ("allreduce", "allreduce-recursive-doubling", "allreduce-ring"),
+         ("reduce", "reduce-binomial", "reduce-rabenseifner")]
 
 
 def run(hypemu, tmp, alg, d, block, a, b):

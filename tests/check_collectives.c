@@ -612,54 +612,174 @@ START_TEST(test_ring_lower_bounds)
 }
 END_TEST
 
-/* Under circuit routing to neighbours (Seidel's a*m + b): the four algorithms of the
- * crossover plots at their formulas, message by message ceil(a*8v + b) slots, on
- * Q_1..Q_5 with two cost pairs (a = 1, b = 10: binomial on Q_3 with b = 1 value is
- * 3 * 18 = 54), strict, 0 conflicts; scatter+allgather refuses a block that p does not
- * divide. */
+/* Under circuit routing to neighbours (Seidel's a*m + b): D(v) = ceil(8A*v + B), the
+ * slots of one message of v values (a = 1, b = 10: binomial on Q_3 with b = 1 value is
+ * 3 * 18 = 54). */
+static int64_t circuit_dur(double A, double B, int64_t v)
+{
+    return (int64_t)ceil(A * 8.0 * (double)v + B - 1e-9);
+}
+
+/* sum over i < d of D(v*2^i). */
+static int64_t circuit_doubling(double A, double B, int64_t v, int d)
+{
+    int64_t t = 0;
+    for (int i = 0; i < d; i++)
+        t += circuit_dur(A, B, v << i);
+    return t;
+}
+
+/* The algorithms that run under a*m + b, and the blocks they take there: a multiple of
+ * p where the block is cut into p chunks (chunks = 1), else 2d + 1 values. */
+static const struct {
+    const char *name;
+    int chunks;
+} circuit_algos[] = {
+    {"bcast-binomial", 0},
+    {"bcast-scatter-allgather", 1},
+    {"allreduce-recursive-doubling", 0},
+    {"allreduce-ring", 0},
+    {"reduce-binomial", 0},
+    {"scatter-binomial", 0},
+    {"gather-binomial", 0},
+    {"allgather-recursive-doubling", 0},
+    {"allgather-ring", 0},
+    {"reduce-scatter-recursive-halving", 0},
+    {"alltoall-dimension-exchange", 0},
+    {"bcast-chain", 0},
+    {"allreduce-rabenseifner", 1},
+    {"reduce-rabenseifner", 1},
+    {"scatter-linear", 0},
+    {"gather-linear", 0},
+    {"reduce-scatter-ring", 0},
+    {"alltoall-pairwise", 0},
+    {"reduce-scatter-pairwise", 0},
+    {"allgather-bruck", 0},
+    {"alltoall-bruck", 0},
+};
+
+/* The formula of algorithm a (circuit_algos) on Q_d with block b, by hand: the
+ * headers' and doc/collectives.md's "Message length" table. */
+static int64_t circuit_want(int a, int d, int64_t b, double A, double B)
+{
+    int64_t p = INT64_C(1) << d;
+    switch (a) {
+    case 0: /* bcast-binomial: log2 p * D(b) */
+    case 2: /* allreduce-recursive-doubling */
+    case 4: /* reduce-binomial */
+        return d * circuit_dur(A, B, b);
+    case 3: /* allreduce-ring: 2(p-1) * D(ceil(b/p)) */
+        return 2 * (p - 1) * circuit_dur(A, B, (b + p - 1) / p);
+    case 8:  /* allgather-ring: (p-1) * D(b) */
+    case 14: /* scatter-linear */
+    case 15: /* gather-linear */
+    case 16: /* reduce-scatter-ring */
+        return (p - 1) * circuit_dur(A, B, b);
+    case 10: /* alltoall-dimension-exchange: log2 p * D(b*p/2) */
+        return d * circuit_dur(A, B, b * p / 2);
+    case 17: /* alltoall-pairwise: (p/2) log2 p * D(b) */
+    case 18: /* reduce-scatter-pairwise */
+        return p / 2 * d * circuit_dur(A, B, b);
+    case 19: { /* allgather-bruck on Q_d: step k is 2^k hops of 2^k blocks */
+        int64_t t = 0;
+        for (int k = 0; k < d; k++)
+            t += (INT64_C(1) << k) * circuit_dur(A, B, b << k);
+        return t;
+    }
+    case 20: /* alltoall-bruck on Q_d: p - 1 hops in all, each of p/2 blocks */
+        return (p - 1) * circuit_dur(A, B, b * p / 2);
+    case 11: /* bcast-chain: ((p-1) + (b-1)) * D(1) */
+        return (p - 1 + b - 1) * circuit_dur(A, B, 1);
+    case 1:  /* bcast-scatter-allgather: 2 sum_i D(b*2^i/p) */
+    case 12: /* allreduce-rabenseifner */
+    case 13: /* reduce-rabenseifner */
+        return 2 * circuit_doubling(A, B, b / p, d);
+    default: /* scatter, gather, allgather-rd, reduce-scatter-rh: sum_i D(b*2^i) */
+        return circuit_doubling(A, B, b, d);
+    }
+}
+
+/* Every algorithm of circuit_algos (twenty-one) on Q_1..Q_5 with two cost pairs, strict: verified,
+ * 0 conflicts, completion exactly its formula; those that cut the block into p chunks
+ * refuse a block that p does not divide. */
 START_TEST(test_circuit_cost)
 {
-    static const char *const names[] = {"bcast-binomial", "bcast-scatter-allgather",
-                                        "allreduce-recursive-doubling", "allreduce-ring"};
     static const double cost[][2] = {{1, 10}, {0.3, 7}};
+    const int na = (int)(sizeof circuit_algos / sizeof circuit_algos[0]);
     for (int d = 1; d <= 5; d++)
-        for (int a = 0; a < 4; a++)
+        for (int a = 0; a < na; a++)
             for (int c = 0; c < 2; c++) {
-                int64_t p = INT64_C(1) << d, block = a == 1 ? 3 * p : 2 * d + 1;
+                int64_t p = INT64_C(1) << d, block = circuit_algos[a].chunks ? 3 * p : 2 * d + 1;
                 char cfg[512];
                 snprintf(cfg, sizeof cfg,
                          "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},\"ports\":{"
                          "\"model\":\"one-port-full\",\"routing\":\"circuit\",\"cost\":{"
                          "\"a\":%g,\"b\":%g}},\"contention\":\"strict\","
                          "\"algorithm\":{\"name\":\"%s\",\"block\":%lld}}",
-                         d, cost[c][0], cost[c][1], names[a], (long long)block);
+                         d, cost[c][0], cost[c][1], circuit_algos[a].name, (long long)block);
                 hm_trun_t r = hm_t_run(cfg, NULL);
-                double A = cost[c][0], B = cost[c][1];
-#define DUR(v) ((int64_t)ceil(A * 8.0 * (double)(v) + B - 1e-9))
-                int64_t want = 0;
-                if (a == 0 || a == 2)
-                    want = d * DUR(block);
-                else if (a == 1)
-                    for (int i = 0; i < d; i++)
-                        want += 2 * DUR(block / p << i);
-                else
-                    want = 2 * (p - 1) * DUR((block + p - 1) / p);
-#undef DUR
                 ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: %s", cfg,
                               r.message ? r.message : hm_t_str(&r, "verification"));
                 ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
-                ck_assert_int_eq(hm_t_int(&r, "completion_slots"), want);
+                ck_assert_int_eq(hm_t_int(&r, "completion_slots"),
+                                 circuit_want(a, d, block, cost[c][0], cost[c][1]));
                 hm_t_free(&r);
             }
-    hm_trun_t r = hm_t_run("{\"topology\":{\"kind\":\"hypercube\",\"dim\":3},\"ports\":{"
-                           "\"routing\":\"circuit\"},\"algorithm\":{\"name\":"
-                           "\"bcast-scatter-allgather\",\"block\":12}}",
-                           NULL);
-    ck_assert_int_eq(r.rc, 2);
-    ck_assert_msg(r.message && strstr(r.message, "algorithm.block: found 12; allowed: a multiple "
-                                                 "of p = 8 under circuit routing"),
-                  "%s", r.message ? r.message : "(none)");
-    hm_t_free(&r);
+    for (int a = 0; a < na; a++) {
+        if (!circuit_algos[a].chunks)
+            continue;
+        char cfg[256];
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\":{\"kind\":\"hypercube\",\"dim\":3},\"ports\":{"
+                 "\"routing\":\"circuit\"},\"algorithm\":{\"name\":\"%s\",\"block\":12}}",
+                 circuit_algos[a].name);
+        hm_trun_t r = hm_t_run(cfg, NULL);
+        ck_assert_int_eq(r.rc, 2);
+        ck_assert_msg(r.message && strstr(r.message, "algorithm.block: found 12; allowed: a "
+                                                     "multiple of p = 8 under circuit routing"),
+                      "%s: %s", circuit_algos[a].name, r.message ? r.message : "(none)");
+        hm_t_free(&r);
+    }
+}
+END_TEST
+
+/* Under circuit routing on a ring of 5 and a 3 x 4 torus (block 3, a = 1, b = 10,
+ * D = 34, D(1) = 18): allgather-ring, reduce-scatter-ring, scatter-linear and
+ * gather-linear (p-1) * D(3) = 136 and 374, bcast-chain (p - 1 + 2) * D(1) = 108
+ * and 234; on the ring of 5, Bruck's three steps of 1, 2, 4 hops: allgather-bruck
+ * with 1, 2, 1 blocks, D(3) + 2 D(6) + 4 D(3) = 286, alltoall-bruck with 2, 2, 1
+ * blocks, D(6) + 2 D(6) + 4 D(3) = 310; verified, 0 conflicts. */
+START_TEST(test_circuit_cost_ring)
+{
+    static const struct {
+        const char *topo, *alg;
+        int64_t want;
+    } cases[] = {
+        {"\"kind\":\"ring\",\"nodes\":5", "allgather-ring", 136},
+        {"\"kind\":\"torus\",\"rows\":3,\"cols\":4", "allgather-ring", 374},
+        {"\"kind\":\"ring\",\"nodes\":5", "bcast-chain", 108},
+        {"\"kind\":\"torus\",\"rows\":3,\"cols\":4", "bcast-chain", 234},
+        {"\"kind\":\"ring\",\"nodes\":5", "reduce-scatter-ring", 136},
+        {"\"kind\":\"torus\",\"rows\":3,\"cols\":4", "reduce-scatter-ring", 374},
+        {"\"kind\":\"ring\",\"nodes\":5", "scatter-linear", 136},
+        {"\"kind\":\"torus\",\"rows\":3,\"cols\":4", "gather-linear", 374},
+        {"\"kind\":\"ring\",\"nodes\":5", "allgather-bruck", 286},
+        {"\"kind\":\"ring\",\"nodes\":5", "alltoall-bruck", 310},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cfg[512];
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\":{%s},\"ports\":{\"model\":\"one-port-full\",\"routing\":"
+                 "\"circuit\",\"cost\":{\"a\":1,\"b\":10}},\"contention\":\"strict\","
+                 "\"algorithm\":{\"name\":\"%s\",\"block\":3}}",
+                 cases[i].topo, cases[i].alg);
+        hm_trun_t r = hm_t_run(cfg, NULL);
+        ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: %s", cfg,
+                      r.message ? r.message : hm_t_str(&r, "verification"));
+        ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+        ck_assert_int_eq(hm_t_int(&r, "completion_slots"), cases[i].want);
+        hm_t_free(&r);
+    }
 }
 END_TEST
 
@@ -840,6 +960,7 @@ Suite *hm_suite_collectives(void)
     tcase_add_test(tc, test_ring_torus_algorithms);
     tcase_add_test(tc, test_ring_lower_bounds);
     tcase_add_test(tc, test_circuit_cost);
+    tcase_add_test(tc, test_circuit_cost_ring);
     suite_add_tcase(s, tc);
     return s;
 }

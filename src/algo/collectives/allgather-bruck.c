@@ -19,6 +19,11 @@
  * fully connected alpha-beta model of the paper the steps cost log2 p latencies; on a
  * ring the relaying makes it as slow as the ring algorithm, the point of the
  * comparison.)
+ *
+ * Cost under Seidel's a*m + b (circuit routing to neighbours, Hockney's alpha +
+ * beta*m; every relay hop one message): step k is 2^k hops of c = min(2^k, p - 2^k)
+ * blocks, every node in step: exactly sum_{k<K} 2^k * D(b*c) slots, D(v) =
+ * ceil(8a*v + b) (hma_prob_msg_slots), any block and any p.
  */
 #include <stdlib.h>
 
@@ -63,6 +68,16 @@ static void ag_bruck_verify(hm_report_t *r)
     int64_t full = 1;
     while (full < pb->p)
         full *= 2;
+    if (r->machine->circuit) { /* step k: 2^k hops of min(2^k, p-2^k) blocks */
+        int64_t t = 0;
+        for (int64_t h = 1; h < pb->p; h *= 2) {
+            int64_t c = h < pb->p - h ? h : pb->p - h;
+            t += h * hma_prob_msg_slots(r->machine, (size_t)(c * pb->block));
+        }
+        hma_prob_verify(r, "sum_k 2^k*ceil(8a*block*min(2^k,p-2^k)+b)", t,
+                        pb->p > 2 || pb->block > 1);
+        return;
+    }
     hma_prob_verify(r, "2^ceil(log2(p))-1", full - 1, pb->p > 2 || pb->block > 1);
 }
 
@@ -75,8 +90,7 @@ const hm_algorithm_t hm_algo_allgather_bruck = {
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = ag_bruck_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET),
-              .clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
+    .needs = {.clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
               .clock_why = "its relays tell packets apart by the slot they arrive in",
               .min_dim = 1},
     .problem = HM_PROBLEM_ALLGATHER,

@@ -10,6 +10,12 @@
  * Cost under unit slots: exactly log2 p slots, p*log2 p packets, the last carrying
  * p/2 blocks (combining when p > 2 or b > 1). A node sends and receives in one slot:
  * all-port and one-port-full, no conflict.
+ *
+ * Cost under Seidel's a*m + b (circuit routing to neighbours, Hockney's alpha +
+ * beta*m; Thakur-Rabenseifner-Gropp 2005, section 4.2: lg p * alpha + (p-1)/p * n *
+ * beta): exchanges of 1, 2, .., p/2 blocks, every node in step with its partner:
+ * exactly sum_{i<d} D(b*2^i) slots, D(v) = ceil(8a*v + b) (hma_prob_msg_slots), any
+ * block.
  */
 #include <stdlib.h>
 
@@ -48,7 +54,12 @@ done:
 static void allgather_rd_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    hma_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
+    if (r->machine->circuit) /* exchanges of 1, 2, .. p/2 blocks */
+        hma_prob_verify(r, "sum_i ceil(8a*block*2^i+b)",
+                        hma_prob_doubling_slots(r->machine, (size_t)pb->block, pb->d),
+                        pb->p > 2 || pb->block > 1);
+    else
+        hma_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_allgather_recursive_doubling = {
@@ -59,8 +70,7 @@ const hm_algorithm_t hm_algo_allgather_recursive_doubling = {
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = allgather_rd_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET),
-              .clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
+    .needs = {.clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
               .clock_why = "each step takes the next packet as that step's partner's, which only "
                            "lock step guarantees",
               .min_dim = 1,

@@ -11,6 +11,12 @@
  * Cost under unit slots: exactly p - 1 slots, p(p-1) packets of one block (combining
  * when b > 1). A node sends and receives in one slot: all-port and one-port-full, no
  * conflict.
+ *
+ * Cost under Seidel's a*m + b (circuit routing to neighbours, Hockney's alpha +
+ * beta*m; Thakur-Rabenseifner-Gropp 2005, section 4.2: (p-1) * alpha + (p-1)/p * n *
+ * beta): p - 1 steps of one block each: exactly (p - 1) * D(b) slots, D(v) =
+ * ceil(8a*v + b) (hma_prob_msg_slots), any block, on the hypercube's Gray ring, a
+ * ring or a torus.
  */
 #include <stdlib.h>
 
@@ -53,7 +59,12 @@ done:
 static void allgather_ring_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    hma_prob_verify(r, "p-1", pb->p - 1, pb->block > 1);
+    if (r->machine->circuit) /* p-1 steps of one block */
+        hma_prob_verify(r, "(p-1)*ceil(8a*block+b)",
+                        (pb->p - 1) * hma_prob_msg_slots(r->machine, (size_t)pb->block),
+                        pb->block > 1);
+    else
+        hma_prob_verify(r, "p-1", pb->p - 1, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_allgather_ring = {
@@ -64,7 +75,7 @@ const hm_algorithm_t hm_algo_allgather_ring = {
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = allgather_ring_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1},
+    .needs = {.min_dim = 1},
     .problem = HM_PROBLEM_ALLGATHER,
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = allgather_ring_setup,

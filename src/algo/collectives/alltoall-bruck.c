@@ -15,6 +15,11 @@
  * Cost under unit slots: exactly 2^K - 1 slots (p - 1 when p is a power of two), any
  * p >= 2; a packet of step k carries b times the number of j < p with bit k set
  * (combining when p > 2 or b > 1). All-port and one-port-full, no conflict.
+ *
+ * Cost under Seidel's a*m + b (circuit routing to neighbours, Hockney's alpha +
+ * beta*m; every relay hop one message): step k is 2^k hops of n_k blocks, n_k the
+ * number of j < p with bit k set, every node in step: exactly sum_{k<K} 2^k *
+ * D(b*n_k) slots, D(v) = ceil(8a*v + b) (hma_prob_msg_slots), any block and any p.
  */
 #include <stdlib.h>
 
@@ -78,6 +83,17 @@ static void a2a_bruck_verify(hm_report_t *r)
     int64_t full = 1;
     while (full < pb->p)
         full *= 2;
+    if (r->machine->circuit) { /* step k: 2^k hops of n_k blocks, n_k = #{j < p: bit k} */
+        int64_t t = 0;
+        for (int64_t h = 1; h < pb->p; h *= 2) {
+            int64_t c = 0;
+            for (int64_t j = 0; j < pb->p; j++)
+                c += (j & h) != 0;
+            t += h * hma_prob_msg_slots(r->machine, (size_t)(c * pb->block));
+        }
+        hma_prob_verify(r, "sum_k 2^k*ceil(8a*block*n_k+b)", t, pb->p > 2 || pb->block > 1);
+        return;
+    }
     hma_prob_verify(r, "2^ceil(log2(p))-1", full - 1, pb->p > 2 || pb->block > 1);
 }
 
@@ -90,8 +106,7 @@ const hm_algorithm_t hm_algo_alltoall_bruck = {
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = a2a_bruck_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET),
-              .clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
+    .needs = {.clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
               .clock_why = "its relays tell packets apart by the slot they arrive in",
               .min_dim = 1},
     .problem = HM_PROBLEM_ALLTOALL,

@@ -13,6 +13,12 @@
  * Cost under unit slots: exactly log2 p slots, p*log2 p packets of (p/2)*b values
  * (combining when p > 2 or b > 1). A node sends and receives in one slot: all-port
  * and one-port-full, no conflict.
+ *
+ * Cost under Seidel's a*m + b (circuit routing to neighbours, Hockney's alpha +
+ * beta*m; Johnsson-Ho 1989, section 5; the form of Bruck's lg p * alpha + n/2 *
+ * lg p * beta, n = p*b, in Thakur-Rabenseifner-Gropp 2005, section 4.7): log2 p
+ * exchanges of p/2 blocks: exactly log2(p) * D(b*p/2) slots, D(v) = ceil(8a*v + b)
+ * (hma_prob_msg_slots), any block.
  */
 #include <stdlib.h>
 
@@ -64,7 +70,13 @@ done:
 static void a2a_dx_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    hma_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
+    if (r->machine->circuit) /* d exchanges of p/2 blocks */
+        hma_prob_verify(r, "log2(p)*ceil(8a*block*p/2+b)",
+                        pb->d *
+                            hma_prob_msg_slots(r->machine, (size_t)pb->block * (size_t)pb->p / 2),
+                        pb->p > 2 || pb->block > 1);
+    else
+        hma_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_alltoall_dimension_exchange = {
@@ -76,8 +88,7 @@ const hm_algorithm_t hm_algo_alltoall_dimension_exchange = {
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = a2a_dx_specs,
     .needs =
-        {.routing = HM_BIT(HM_ROUTING_PACKET),
-         .clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
+        {.clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
          .clock_why =
              "each step takes the next packet as that dimension's, which only lock step guarantees",
          .min_dim = 1,

@@ -11,6 +11,12 @@
  * Cost under unit slots: exactly sum over s = 1..p-1 of popcount(s) = (p/2)*log2 p
  * slots, as many packets a node, each of one block (combining when b > 1). A node
  * sends and receives in one slot: all-port and one-port-full, no conflict.
+ *
+ * Cost under Seidel's a*m + b (circuit routing to neighbours, Hockney's alpha +
+ * beta*m; Thakur-Rabenseifner-Gropp 2005, section 4.7, pairwise exchange (p-1) *
+ * alpha + n*beta, here every e-cube hop one message): (p/2) log2 p hops of one block
+ * each, every node in step: exactly (p/2) * log2(p) * D(b) slots, D(v) = ceil(8a*v +
+ * b) (hma_prob_msg_slots), any block.
  */
 #include <stdlib.h>
 
@@ -51,7 +57,13 @@ done:
 static void a2a_pw_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    hma_prob_verify(r, "(p/2)*log2(p)", (int64_t)pb->p / 2 * pb->d, pb->block > 1);
+    if (r->machine->circuit) /* (p/2) log2 p hops of one block */
+        hma_prob_verify(r, "(p/2)*log2(p)*ceil(8a*block+b)",
+                        (int64_t)pb->p / 2 * pb->d *
+                            hma_prob_msg_slots(r->machine, (size_t)pb->block),
+                        pb->block > 1);
+    else
+        hma_prob_verify(r, "(p/2)*log2(p)", (int64_t)pb->p / 2 * pb->d, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_alltoall_pairwise = {
@@ -62,8 +74,7 @@ const hm_algorithm_t hm_algo_alltoall_pairwise = {
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = a2a_pw_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET),
-              .clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
+    .needs = {.clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
               .clock_why = "its routed exchanges tell packets apart by the slot they arrive in",
               .min_dim = 1,
               .pow2_nodes = 1},

@@ -11,6 +11,12 @@
  * Cost under unit slots: exactly (p - 1) + (b - 1) slots, (p - 1)*b packets of one
  * value each (no combining). A node sends one packet and receives one in the same
  * slot: all-port and one-port-full, no conflict.
+ *
+ * Cost under Seidel's a*m + b (circuit routing to neighbours, Hockney's alpha +
+ * beta*m; the pipelined chain's (p - 1 + k - 1) * (alpha + n/k * beta), k chunks):
+ * here k = b chunks of one value, so exactly ((p - 1) + (b - 1)) * D(1) slots, D(v) =
+ * ceil(8a*v + b) (hma_prob_msg_slots), any block, on the hypercube's Gray chain, a
+ * ring or a torus.
  */
 #include "../common/problem.h"
 #include "../common/trees.h"
@@ -52,7 +58,11 @@ static void bcast_chain_node(hm_node_t *n, void *state)
 static void bcast_chain_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    hma_prob_verify(r, "(p-1)+(block-1)", pb->p - 1 + pb->block - 1, 0);
+    if (r->machine->circuit) /* (p-1)+(b-1) steps of one value */
+        hma_prob_verify(r, "((p-1)+(block-1))*ceil(8a+b)",
+                        (pb->p - 1 + pb->block - 1) * hma_prob_msg_slots(r->machine, 1), 0);
+    else
+        hma_prob_verify(r, "(p-1)+(block-1)", pb->p - 1 + pb->block - 1, 0);
 }
 
 const hm_algorithm_t hm_algo_bcast_chain = {
@@ -63,7 +73,7 @@ const hm_algorithm_t hm_algo_bcast_chain = {
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = bcast_chain_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1},
+    .needs = {.min_dim = 1},
     .problem = HM_PROBLEM_BROADCAST,
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = bcast_chain_setup,

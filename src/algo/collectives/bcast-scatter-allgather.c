@@ -15,7 +15,6 @@
  * values in one packet when b > 1 (combining). Scatter and exchange send and receive
  * in one slot: all-port and one-port-full, no conflict.
  */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "../common/problem.h"
@@ -31,11 +30,7 @@ static int bcast_sag_setup(hm_setup_t *s)
     hma_prob_t *pb = hma_prob_setup(s, HM_PROBLEM_BROADCAST);
     /* Under circuit routing chunks of unequal length would drift out of step and meet
      * at a busy receive port: the chunks must be equal. */
-    if (pb && s->machine->circuit && pb->block % pb->p) {
-        char found[32], allowed[96];
-        snprintf(found, sizeof found, "%d", pb->block);
-        snprintf(allowed, sizeof allowed, "a multiple of p = %d under circuit routing", pb->p);
-        hm_setup_fail(s, "block", found, allowed);
+    if (pb && hma_prob_circuit_chunks(s, pb)) {
         hma_prob_free(pb);
         pb = NULL;
     }
@@ -73,10 +68,9 @@ static void bcast_sag_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
     if (r->machine->circuit) { /* steps of b*2^i/p values, i = 0..d-1, each twice */
-        int64_t t = 0;
-        for (int i = 0; i < pb->d; i++)
-            t += 2 * hma_prob_msg_slots(r->machine, (size_t)pb->block / (size_t)pb->p << i);
-        hma_prob_verify(r, "2*sum_i ceil(8a*block*2^i/p+b)", t, pb->block > 1);
+        hma_prob_verify(r, "2*sum_i ceil(8a*block*2^i/p+b)",
+                        2 * hma_prob_doubling_slots(r->machine, (size_t)(pb->block / pb->p), pb->d),
+                        pb->block > 1);
     } else {
         hma_prob_verify(r, "2*log2(p)", 2 * (int64_t)pb->d, pb->block > 1);
     }

@@ -11,6 +11,13 @@
  * Cost under unit slots: exactly log2 p slots and p - 1 packets, the last carrying
  * p/2 blocks (combining when p > 2 or b > 1). A node sends or receives one packet a
  * slot: all-port, one-port-full, one-port-half and shout, no conflict.
+ *
+ * Cost under Seidel's a*m + b (circuit routing to neighbours, Hockney's alpha +
+ * beta*m; Thakur-Rabenseifner-Gropp 2005, section 4.3: lg p * alpha + (p-1)/p * n *
+ * beta): the reverse of the binomial scatter; the root receives 1, 2, .., p/2 blocks
+ * one after the other, each subtree's message leaving when the subtree has gathered:
+ * exactly sum_{i<d} D(b*2^i) slots, D(v) = ceil(8a*v + b) (hma_prob_msg_slots), any
+ * block.
  */
 #include <stdlib.h>
 
@@ -52,7 +59,12 @@ done:
 static void gather_binomial_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    hma_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
+    if (r->machine->circuit) /* the root receives 1, 2, .. p/2 blocks */
+        hma_prob_verify(r, "sum_i ceil(8a*block*2^i+b)",
+                        hma_prob_doubling_slots(r->machine, (size_t)pb->block, pb->d),
+                        pb->p > 2 || pb->block > 1);
+    else
+        hma_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_gather_binomial = {
@@ -64,8 +76,7 @@ const hm_algorithm_t hm_algo_gather_binomial = {
              HM_BIT(HM_PORTS_ONE_PORT_HALF) | HM_BIT(HM_PORTS_SHOUT),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = gather_binomial_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET),
-              .clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
+    .needs = {.clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
               .clock_why = "a node takes its children's blocks in slot order; free clocks deliver "
                            "them in any order",
               .min_dim = 1,

@@ -11,6 +11,12 @@
  * Cost under unit slots: exactly p - 1 slots, p(p-1)/2 packets of one block each
  * (combining when b > 1). A node sends and receives in one slot: all-port and
  * one-port-full, no conflict.
+ *
+ * Cost under Seidel's a*m + b (circuit routing to neighbours, Hockney's alpha +
+ * beta*m; Thakur-Rabenseifner-Gropp 2005, section 4.3, the linear gather's (p-1) *
+ * (alpha + n/p * beta) at the root): p - 1 steps of one block each along the
+ * chain, every node in step: exactly (p - 1) * D(b) slots, D(v) = ceil(8a*v + b)
+ * (hma_prob_msg_slots), any block, on the hypercube, a ring or a torus.
  */
 #include <stdlib.h>
 
@@ -65,7 +71,12 @@ done:
 static void gather_linear_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    hma_prob_verify(r, "p-1", pb->p - 1, pb->block > 1);
+    if (r->machine->circuit) /* p-1 steps of one block */
+        hma_prob_verify(r, "(p-1)*ceil(8a*block+b)",
+                        (pb->p - 1) * hma_prob_msg_slots(r->machine, (size_t)pb->block),
+                        pb->block > 1);
+    else
+        hma_prob_verify(r, "p-1", pb->p - 1, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_gather_linear = {
@@ -76,7 +87,7 @@ const hm_algorithm_t hm_algo_gather_linear = {
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = gather_linear_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1},
+    .needs = {.min_dim = 1},
     .problem = HM_PROBLEM_GATHER,
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = gather_linear_setup,

@@ -11,6 +11,12 @@
  * Cost under unit slots: exactly log2 p slots, p - 1 packets of b values (combining
  * when b > 1). A node sends or receives one packet a slot: all-port, one-port-full,
  * one-port-half and shout, no conflict.
+ *
+ * Cost under Seidel's a*m + b (circuit routing to neighbours, Hockney's alpha +
+ * beta*m; Thakur-Rabenseifner-Gropp 2005, section 4.4: lg p * (alpha + n*beta)): a
+ * node combines what it received before it sends, so the d messages of b values
+ * follow one another: exactly log2(p) * D(b) slots, D(v) = ceil(8a*v + b) being one
+ * message of v values (hma_prob_msg_slots), any block.
  */
 #include <stdlib.h>
 
@@ -57,7 +63,11 @@ done:
 static void reduce_binomial_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    hma_prob_verify(r, "log2(p)", pb->d, pb->block > 1);
+    if (r->machine->circuit) /* d messages of b values one after the other */
+        hma_prob_verify(r, "log2(p)*ceil(8a*block+b)",
+                        pb->d * hma_prob_msg_slots(r->machine, (size_t)pb->block), pb->block > 1);
+    else
+        hma_prob_verify(r, "log2(p)", pb->d, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_reduce_binomial = {
@@ -69,7 +79,7 @@ const hm_algorithm_t hm_algo_reduce_binomial = {
              HM_BIT(HM_PORTS_ONE_PORT_HALF) | HM_BIT(HM_PORTS_SHOUT),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = reduce_binomial_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
+    .needs = {.min_dim = 1, .pow2_nodes = 1},
     .problem = HM_PROBLEM_REDUCE,
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = reduce_binomial_setup,

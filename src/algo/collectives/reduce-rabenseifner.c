@@ -15,6 +15,14 @@
  * Cost under unit slots: exactly 2*log2 p slots, p*log2 p + p - 1 packets (combining
  * when b > 1). A node sends and receives in one slot: all-port and one-port-full,
  * no conflict.
+ *
+ * Cost under Seidel's a*m + b (circuit routing to neighbours, Hockney's alpha +
+ * beta*m; Thakur-Rabenseifner-Gropp 2005, section 4.4: 2 lg p * alpha + 2 (p-1)/p *
+ * n * beta): halving steps of b/2, .., b/p values, then the gather's b/p, .., b/2:
+ * exactly 2 * sum_{i<d} D(b*2^i/p) slots, D(v) = ceil(8a*v + b)
+ * (hma_prob_msg_slots). The block must be a multiple of p there: chunks of unequal
+ * length drift out of step and meet at a busy receive port, so other blocks are
+ * refused in setup (hma_prob_circuit_chunks).
  */
 #include <stdlib.h>
 
@@ -29,8 +37,14 @@ static const hm_param_spec_t reduce_rab_specs[] = {
 
 static int reduce_rab_setup(hm_setup_t *s)
 {
-    s->state = hma_prob_setup(s, HM_PROBLEM_REDUCE);
-    return s->state ? 0 : -1;
+    hma_prob_t *pb = hma_prob_setup(s, HM_PROBLEM_REDUCE);
+    /* Under circuit routing the p chunks must be equal (hma_prob_circuit_chunks). */
+    if (pb && hma_prob_circuit_chunks(s, pb)) {
+        hma_prob_free(pb);
+        pb = NULL;
+    }
+    s->state = pb;
+    return pb ? 0 : -1;
 }
 
 static void reduce_rab_node(hm_node_t *n, void *state)
@@ -57,7 +71,12 @@ done:
 static void reduce_rab_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    hma_prob_verify(r, "2*log2(p)", 2 * (int64_t)pb->d, pb->block > 1);
+    if (r->machine->circuit) /* halving then gather, b*2^i/p values, i < d, each twice */
+        hma_prob_verify(r, "2*sum_i ceil(8a*block*2^i/p+b)",
+                        2 * hma_prob_doubling_slots(r->machine, (size_t)(pb->block / pb->p), pb->d),
+                        pb->block > 1);
+    else
+        hma_prob_verify(r, "2*log2(p)", 2 * (int64_t)pb->d, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_reduce_rabenseifner = {
@@ -68,8 +87,7 @@ const hm_algorithm_t hm_algo_reduce_rabenseifner = {
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = reduce_rab_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET),
-              .clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
+    .needs = {.clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
               .clock_why = "its halving and gather steps take the next packet as that step's, "
                            "which only lock step guarantees",
               .min_dim = 1,

@@ -11,6 +11,12 @@
  * Cost under unit slots: exactly log2 p slots, p*log2 p packets, the first carrying
  * p/2 blocks (combining when p > 2 or b > 1). A node sends and receives in one slot:
  * all-port and one-port-full, no conflict.
+ *
+ * Cost under Seidel's a*m + b (circuit routing to neighbours, Hockney's alpha +
+ * beta*m; Thakur-Rabenseifner-Gropp 2005, section 4.6: lg p * alpha + (p-1)/p * n *
+ * beta + the combining, free here): exchanges of p/2, p/4, .., 1 blocks: exactly
+ * sum_{i<d} D(b*2^i) slots, D(v) = ceil(8a*v + b) (hma_prob_msg_slots), any block
+ * (b values per destination, so the halves are always equal).
  */
 #include <stdlib.h>
 
@@ -50,7 +56,12 @@ done:
 static void rs_rh_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    hma_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
+    if (r->machine->circuit) /* exchanges of p/2, p/4, .. 1 blocks */
+        hma_prob_verify(r, "sum_i ceil(8a*block*2^i+b)",
+                        hma_prob_doubling_slots(r->machine, (size_t)pb->block, pb->d),
+                        pb->p > 2 || pb->block > 1);
+    else
+        hma_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_reduce_scatter_recursive_halving = {
@@ -61,8 +72,7 @@ const hm_algorithm_t hm_algo_reduce_scatter_recursive_halving = {
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = rs_rh_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET),
-              .clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
+    .needs = {.clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
               .clock_why = "each step takes the next packet as that step's partner's, which only "
                            "lock step guarantees",
               .min_dim = 1,

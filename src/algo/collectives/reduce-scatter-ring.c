@@ -12,6 +12,12 @@
  * Cost under unit slots: exactly p - 1 slots, any p >= 2; p(p - 1) packets of b
  * values (combining when b > 1). A node sends and receives in one slot: all-port and
  * one-port-full, no conflict.
+ *
+ * Cost under Seidel's a*m + b (circuit routing to neighbours, Hockney's alpha +
+ * beta*m; Thakur-Rabenseifner-Gropp 2005, section 4.6: (p-1) * alpha + (p-1)/p * n *
+ * beta): p - 1 steps of one block each: exactly (p - 1) * D(b) slots, D(v) =
+ * ceil(8a*v + b) (hma_prob_msg_slots), any block, on the hypercube's Gray ring, a
+ * ring or a torus.
  */
 #include <stdlib.h>
 
@@ -58,7 +64,12 @@ done:
 static void rs_ring_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    hma_prob_verify(r, "p-1", (int64_t)pb->p - 1, pb->block > 1);
+    if (r->machine->circuit) /* p-1 steps of one block */
+        hma_prob_verify(r, "(p-1)*ceil(8a*block+b)",
+                        ((int64_t)pb->p - 1) * hma_prob_msg_slots(r->machine, (size_t)pb->block),
+                        pb->block > 1);
+    else
+        hma_prob_verify(r, "p-1", (int64_t)pb->p - 1, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_reduce_scatter_ring = {
@@ -69,7 +80,7 @@ const hm_algorithm_t hm_algo_reduce_scatter_ring = {
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = rs_ring_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1},
+    .needs = {.min_dim = 1},
     .problem = HM_PROBLEM_REDUCE_SCATTER,
     .setup = rs_ring_setup,
     .node_main = rs_ring_node,

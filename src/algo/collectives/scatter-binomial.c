@@ -10,6 +10,13 @@
  * Cost under unit slots: exactly log2 p slots and p - 1 packets; the first carries
  * p/2 blocks (combining when p > 2 or b > 1). A node sends or receives one packet a
  * slot: all-port, one-port-full, one-port-half and shout, no conflict.
+ *
+ * Cost under Seidel's a*m + b (circuit routing to neighbours, Hockney's alpha +
+ * beta*m; Thakur-Rabenseifner-Gropp 2005, section 4.3: lg p * alpha + (p-1)/p * n *
+ * beta): the root sends p/2, p/4, .., 1 blocks one after the other, and each subtree
+ * below does the same after its message arrived, so the last node gets its block
+ * after exactly sum_{i<d} D(b*2^i) slots, D(v) = ceil(8a*v + b) (one message of v
+ * values, hma_prob_msg_slots), any block.
  */
 #include <stdlib.h>
 
@@ -53,7 +60,12 @@ done:
 static void scatter_binomial_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    hma_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
+    if (r->machine->circuit) /* the root sends p/2, p/4, .. 1 blocks */
+        hma_prob_verify(r, "sum_i ceil(8a*block*2^i+b)",
+                        hma_prob_doubling_slots(r->machine, (size_t)pb->block, pb->d),
+                        pb->p > 2 || pb->block > 1);
+    else
+        hma_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_scatter_binomial = {
@@ -65,7 +77,7 @@ const hm_algorithm_t hm_algo_scatter_binomial = {
              HM_BIT(HM_PORTS_ONE_PORT_HALF) | HM_BIT(HM_PORTS_SHOUT),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = scatter_binomial_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
+    .needs = {.min_dim = 1, .pow2_nodes = 1},
     .problem = HM_PROBLEM_SCATTER,
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = scatter_binomial_setup,

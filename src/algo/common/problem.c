@@ -536,6 +536,25 @@ int64_t hma_prob_msg_slots(const hm_machine_info_t *mi, size_t k)
     return dur < 1 ? 1 : dur;
 }
 
+int64_t hma_prob_doubling_slots(const hm_machine_info_t *mi, size_t k, int d)
+{
+    int64_t t = 0;
+    for (int i = 0; i < d; i++)
+        t += hma_prob_msg_slots(mi, k << i);
+    return t;
+}
+
+int hma_prob_circuit_chunks(hm_setup_t *s, const hma_prob_t *pb)
+{
+    if (!s->machine->circuit || pb->block % pb->p == 0)
+        return 0;
+    char found[32], allowed[96];
+    snprintf(found, sizeof found, "%d", pb->block);
+    snprintf(allowed, sizeof allowed, "a multiple of p = %d under circuit routing", pb->p);
+    hm_setup_fail(s, "block", found, allowed);
+    return -1;
+}
+
 int hma_prob_gray_pos(uint32_t x)
 {
     for (int s = 1; s < 32; s <<= 1)

@@ -140,6 +140,15 @@ void hma_prob_verify(hm_report_t *r, const char *expr, int64_t bound, int combin
  * ports.cost): the slots one message of k int64 values (8k bytes) lasts on a link of
  * its own, max(1, ceil(a*8k + b)), as src/ports/circuit.c counts them. */
 int64_t hma_prob_msg_slots(const hm_machine_info_t *mi, size_t k);
+/* sum over i < d of hma_prob_msg_slots(mi, k*2^i): d messages one after the other, each
+ * twice the one before (recursive doubling, binomial scatter and gather) or, read
+ * backwards, each half the one before (recursive halving). */
+int64_t hma_prob_doubling_slots(const hm_machine_info_t *mi, size_t k, int d);
+/* Under circuit routing, algorithms that cut the block into p chunks need equal chunks
+ * (unequal ones drift out of step and meet at a busy receive port): 0 when the block
+ * is a multiple of p or the routing is packet; else -1 after hm_setup_fail ("block:
+ * found 12; allowed: a multiple of p = 8 under circuit routing"). */
+int hma_prob_circuit_chunks(hm_setup_t *s, const hma_prob_t *pb);
 
 /* Gray-ring helpers: position of node x in the binary reflected Gray code, and the
  * port leading to the next / previous node of the ring. */
