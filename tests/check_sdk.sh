@@ -149,7 +149,7 @@ grep -qx "hypemu: node 3 (algorithm sdk-test-crash, plugin $tmp/crash.so) crashe
 # ---- the lab (doc/lab/README.md): the installed grader, solutions and starters ---------------
 lab=$prefix/bin/hypemu-lab
 [ -x "$lab" ] || fail "make install did not install bin/hypemu-lab"
-for ex in 1 2 3 4 6; do
+for ex in 1 2 3 4 5 6; do
     sol=$(ls "$HM_SRCDIR/examples/lab/solutions/ex$ex-"*.c)
     starter=$(ls "$HM_SRCDIR/examples/lab/ex$ex-"*.c)
     [ -f "$prefix/share/hypemu/lab/$(basename "$starter")" ] || fail "lab starter $ex not installed"
@@ -177,9 +177,14 @@ grep -qx 'grade: 0/5 cases passed' "$tmp/lab-3.out" || fail "starter 3: $(cat "$
 row "$tmp/lab-3.out" 2 Q_4 - 1 yes 64 34 0 240 'FAIL: 64 slots > bound 34'
 grep -qx 'grade: 0/5 cases passed' "$tmp/lab-4.out" || fail "starter 4: $(cat "$tmp/lab-4.out")"
 row "$tmp/lab-4.out" 3 4x4 0 1 yes 12 6 0 48 'FAIL: 12 slots > bound 6; 48 packets, expected p-1 = 15'
+# Exercise 5 under circuit routing (a = 1/8, B = 20: D(v) = v + 20): the starter's
+# recursive doubling d D(b) against the ring's 2(p-1) D(ceil(b/p)).
+grep -qx 'grade: 0/5 cases passed' "$tmp/lab-5.out" || fail "starter 5: $(cat "$tmp/lab-5.out")"
+row "$tmp/lab-5.out" 3 Q_4 - 512 yes 2128 1560 0 64 'FAIL: 2128 slots > bound 1560'
+row "$tmp/lab-5.out" 4 Q_5 - 1000 yes 5100 3224 0 160 'FAIL: 5100 slots > bound 3224'
 grep -qx 'grade: 0/5 cases passed' "$tmp/lab-6.out" || fail "starter 6: $(cat "$tmp/lab-6.out")"
 row "$tmp/lab-6.out" 3 Q_4 - 3 yes 32 4 0 512 'FAIL: 32 slots > bound 4; 512 packets, expected d p = 64'
 rc=0
 "$lab" check 9 "$sol" 2>"$tmp/err" || rc=$?
-[ "$rc" = 2 ] && grep -q '^hypemu-lab: no exercise 9; allowed: 1, 2, 3, 4, 6$' "$tmp/err" || fail "hypemu-lab check 9: exit $rc"
+[ "$rc" = 2 ] && grep -q '^hypemu-lab: no exercise 9; allowed: 1, 2, 3, 4, 5, 6$' "$tmp/err" || fail "hypemu-lab check 9: exit $rc"
 echo "check_sdk.sh: ok"
