@@ -149,7 +149,7 @@ grep -qx "hypemu: node 3 (algorithm sdk-test-crash, plugin $tmp/crash.so) crashe
 # ---- the lab (doc/lab/README.md): the installed grader, solutions and starters ---------------
 lab=$prefix/bin/hypemu-lab
 [ -x "$lab" ] || fail "make install did not install bin/hypemu-lab"
-for ex in 1 2 3 4 5 6; do
+for ex in 1 2 3 4 5 6 7; do
     sol=$(ls "$HM_SRCDIR/examples/lab/solutions/ex$ex-"*.c)
     starter=$(ls "$HM_SRCDIR/examples/lab/ex$ex-"*.c)
     [ -f "$prefix/share/hypemu/lab/$(basename "$starter")" ] || fail "lab starter $ex not installed"
@@ -184,7 +184,10 @@ row "$tmp/lab-5.out" 3 Q_4 - 512 yes 2128 1560 0 64 'FAIL: 2128 slots > bound 15
 row "$tmp/lab-5.out" 4 Q_5 - 1000 yes 5100 3224 0 160 'FAIL: 5100 slots > bound 3224'
 grep -qx 'grade: 0/5 cases passed' "$tmp/lab-6.out" || fail "starter 6: $(cat "$tmp/lab-6.out")"
 row "$tmp/lab-6.out" 3 Q_4 - 3 yes 32 4 0 512 'FAIL: 32 slots > bound 4; 512 packets, expected d p = 64'
+grep -qx 'grade: 0/5 cases passed' "$tmp/lab-7.out" || fail "starter 7: $(cat "$tmp/lab-7.out")"
+row "$tmp/lab-7.out" 1 2x2 0 2 yes 2 2 0 4 'FAIL: 4 packets, expected p-1 = 3'
+row "$tmp/lab-7.out" 5 7x6 23 1 yes 18 8 0 177 'FAIL: 18 slots > bound 8; 177 packets, expected p-1 = 41'
 rc=0
 "$lab" check 9 "$sol" 2>"$tmp/err" || rc=$?
-[ "$rc" = 2 ] && grep -q '^hypemu-lab: no exercise 9; allowed: 1, 2, 3, 4, 5, 6$' "$tmp/err" || fail "hypemu-lab check 9: exit $rc"
+[ "$rc" = 2 ] && grep -q '^hypemu-lab: no exercise 9; allowed: 1, 2, 3, 4, 5, 6, 7$' "$tmp/err" || fail "hypemu-lab check 9: exit $rc"
 echo "check_sdk.sh: ok"
