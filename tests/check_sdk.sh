@@ -161,6 +161,22 @@ for ex in 1 2 3 4 5 6 7; do
     CC=$CC "$lab" check "$ex" "$starter" >"$tmp/lab-$ex.out" 2>&1 || rc=$?
     [ "$rc" = 1 ] || { cat "$tmp/lab-$ex.out" >&2; fail "hypemu-lab check $ex on the starter: exit $rc, expected 1"; }
 done
+# The installed starter 5 with its config, under circuit routing (a = 1/8, B = 20): recursive
+# doubling on Q_3, block 256, lasts 3 D(256) = 3 (256 + 20) = 828 slots; the problem checks
+# the stores and gives no lower bound (it knows packet routing only).
+mkdir "$tmp/ex5" && cp "$prefix/share/hypemu/lab/ex5-allreduce-long.c" "$prefix/share/hypemu/lab/ex5.json" "$tmp/ex5/"
+# shellcheck disable=SC2086 # word splitting of the flags is intended
+$CC -shared -fPIC -o "$tmp/ex5/ex5-allreduce-long.so" "$tmp/ex5/ex5-allreduce-long.c" $flags || fail "starter 5"
+(cd "$tmp/ex5" && "$bin" --json ex5.json) >"$tmp/ex5.json" || fail "ex5.json: exit $?"
+python3 - "$tmp/ex5.json" <<'PY' || fail "ex5.json: wrong summary"
+import json, sys
+s = json.load(open(sys.argv[1]))
+want = {"completion_slots": 828, "lower_bound": None, "verified": True, "conflicts": 0,
+        "transmissions": 24, "problem": "allreduce", "block": 256, "op": "sum"}
+bad = {k: (s.get(k), v) for k, v in want.items() if s.get(k) != v}
+if bad or s["circuits"]["a"] != 0.125 or s["circuits"]["b"] != 20:
+    sys.exit("found, expected: %r" % bad)
+PY
 row() { # row FILE CASE MACHINE ROOT BLOCK VERIFIED SLOTS BOUND CONFLICTS PACKETS RESULT
     f=$1
     shift
