@@ -149,7 +149,7 @@ grep -qx "hypemu: node 3 (algorithm sdk-test-crash, plugin $tmp/crash.so) crashe
 # ---- the lab (doc/lab/README.md): the installed grader, solutions and starters ---------------
 lab=$prefix/bin/hypemu-lab
 [ -x "$lab" ] || fail "make install did not install bin/hypemu-lab"
-for ex in 1 2 3 4 6; do
+for ex in 1 2 3 4 5 6 7; do
     sol=$(ls "$HM_SRCDIR/examples/lab/solutions/ex$ex-"*.c)
     starter=$(ls "$HM_SRCDIR/examples/lab/ex$ex-"*.c)
     [ -f "$prefix/share/hypemu/lab/$(basename "$starter")" ] || fail "lab starter $ex not installed"
@@ -161,6 +161,22 @@ for ex in 1 2 3 4 6; do
     CC=$CC "$lab" check "$ex" "$starter" >"$tmp/lab-$ex.out" 2>&1 || rc=$?
     [ "$rc" = 1 ] || { cat "$tmp/lab-$ex.out" >&2; fail "hypemu-lab check $ex on the starter: exit $rc, expected 1"; }
 done
+# The installed starter 5 with its config, under circuit routing (a = 1/8, B = 20): recursive
+# doubling on Q_3, block 256, lasts 3 D(256) = 3 (256 + 20) = 828 slots; the problem checks
+# the stores and gives no lower bound (it knows packet routing only).
+mkdir "$tmp/ex5" && cp "$prefix/share/hypemu/lab/ex5-allreduce-long.c" "$prefix/share/hypemu/lab/ex5.json" "$tmp/ex5/"
+# shellcheck disable=SC2086 # word splitting of the flags is intended
+$CC -shared -fPIC -o "$tmp/ex5/ex5-allreduce-long.so" "$tmp/ex5/ex5-allreduce-long.c" $flags || fail "starter 5"
+(cd "$tmp/ex5" && "$bin" --json ex5.json) >"$tmp/ex5.json" || fail "ex5.json: exit $?"
+python3 - "$tmp/ex5.json" <<'PY' || fail "ex5.json: wrong summary"
+import json, sys
+s = json.load(open(sys.argv[1]))
+want = {"completion_slots": 828, "lower_bound": None, "verified": True, "conflicts": 0,
+        "transmissions": 24, "problem": "allreduce", "block": 256, "op": "sum"}
+bad = {k: (s.get(k), v) for k, v in want.items() if s.get(k) != v}
+if bad or s["circuits"]["a"] != 0.125 or s["circuits"]["b"] != 20:
+    sys.exit("found, expected: %r" % bad)
+PY
 row() { # row FILE CASE MACHINE ROOT BLOCK VERIFIED SLOTS BOUND CONFLICTS PACKETS RESULT
     f=$1
     shift
@@ -177,9 +193,17 @@ grep -qx 'grade: 0/5 cases passed' "$tmp/lab-3.out" || fail "starter 3: $(cat "$
 row "$tmp/lab-3.out" 2 Q_4 - 1 yes 64 34 0 240 'FAIL: 64 slots > bound 34'
 grep -qx 'grade: 0/5 cases passed' "$tmp/lab-4.out" || fail "starter 4: $(cat "$tmp/lab-4.out")"
 row "$tmp/lab-4.out" 3 4x4 0 1 yes 12 6 0 48 'FAIL: 12 slots > bound 6; 48 packets, expected p-1 = 15'
+# Exercise 5 under circuit routing (a = 1/8, B = 20: D(v) = v + 20): the starter's
+# recursive doubling d D(b) against the ring's 2(p-1) D(ceil(b/p)).
+grep -qx 'grade: 0/5 cases passed' "$tmp/lab-5.out" || fail "starter 5: $(cat "$tmp/lab-5.out")"
+row "$tmp/lab-5.out" 3 Q_4 - 512 yes 2128 1560 0 64 'FAIL: 2128 slots > bound 1560'
+row "$tmp/lab-5.out" 4 Q_5 - 1000 yes 5100 3224 0 160 'FAIL: 5100 slots > bound 3224'
 grep -qx 'grade: 0/5 cases passed' "$tmp/lab-6.out" || fail "starter 6: $(cat "$tmp/lab-6.out")"
 row "$tmp/lab-6.out" 3 Q_4 - 3 yes 32 4 0 512 'FAIL: 32 slots > bound 4; 512 packets, expected d p = 64'
+grep -qx 'grade: 0/5 cases passed' "$tmp/lab-7.out" || fail "starter 7: $(cat "$tmp/lab-7.out")"
+row "$tmp/lab-7.out" 1 2x2 0 2 yes 2 2 0 4 'FAIL: 4 packets, expected p-1 = 3'
+row "$tmp/lab-7.out" 5 7x6 23 1 yes 18 8 0 177 'FAIL: 18 slots > bound 8; 177 packets, expected p-1 = 41'
 rc=0
 "$lab" check 9 "$sol" 2>"$tmp/err" || rc=$?
-[ "$rc" = 2 ] && grep -q '^hypemu-lab: no exercise 9; allowed: 1, 2, 3, 4, 6$' "$tmp/err" || fail "hypemu-lab check 9: exit $rc"
+[ "$rc" = 2 ] && grep -q '^hypemu-lab: no exercise 9; allowed: 1, 2, 3, 4, 5, 6, 7$' "$tmp/err" || fail "hypemu-lab check 9: exit $rc"
 echo "check_sdk.sh: ok"

@@ -45,7 +45,9 @@ static void problem_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
     char why[200];
-    if (r->machine->topology == HM_TOPO_HYPERCUBE) /* hma_prob_lower knows Q_d only */
+    /* hma_prob_lower knows Q_d under packet routing only, where a packet lasts one slot
+     * whatever its length; under circuit routing (a*m+b) no lower bound is given. */
+    if (r->machine->topology == HM_TOPO_HYPERCUBE && !r->machine->circuit)
         r->lower = hma_prob_lower(pb, r->machine, 1, &r->lower_expr);
     r->verified = hma_prob_check(pb, r, why, sizeof why);
     if (r->verified)
