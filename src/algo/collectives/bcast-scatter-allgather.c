@@ -64,18 +64,6 @@ done:
     free(off);
 }
 
-static void bcast_sag_verify(hm_report_t *r)
-{
-    const hma_prob_t *pb = r->state;
-    if (r->machine->circuit) { /* steps of b*2^i/p values, i = 0..d-1, each twice */
-        hma_prob_verify(r, "2*sum_i ceil(8a*block*2^i/p+b)",
-                        2 * hma_prob_doubling_slots(r->machine, (size_t)(pb->block / pb->p), pb->d),
-                        pb->block > 1);
-    } else {
-        hma_prob_verify(r, "2*log2(p)", 2 * (int64_t)pb->d, pb->block > 1);
-    }
-}
-
 const hm_algorithm_t hm_algo_bcast_scatter_allgather = {
     .name = "bcast-scatter-allgather",
     .description = "broadcast: binomial scatter of p chunks, then recursive doubling allgather",
@@ -93,7 +81,7 @@ const hm_algorithm_t hm_algo_bcast_scatter_allgather = {
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = bcast_sag_setup,
     .node_main = bcast_sag_node,
-    .verify = bcast_sag_verify,
+    .verify = hma_prob_verify_halving_pair,
     .teardown = hma_prob_free,
     HMA_PROB_IO,
 };

@@ -68,17 +68,6 @@ done:
     free(off);
 }
 
-static void reduce_rab_verify(hm_report_t *r)
-{
-    const hma_prob_t *pb = r->state;
-    if (r->machine->circuit) /* halving then gather, b*2^i/p values, i < d, each twice */
-        hma_prob_verify(r, "2*sum_i ceil(8a*block*2^i/p+b)",
-                        2 * hma_prob_doubling_slots(r->machine, (size_t)(pb->block / pb->p), pb->d),
-                        pb->block > 1);
-    else
-        hma_prob_verify(r, "2*log2(p)", 2 * (int64_t)pb->d, pb->block > 1);
-}
-
 const hm_algorithm_t hm_algo_reduce_rabenseifner = {
     .name = "reduce-rabenseifner",
     .description = "reduce: recursive halving reduce-scatter + binomial gather to the root",
@@ -96,7 +85,7 @@ const hm_algorithm_t hm_algo_reduce_rabenseifner = {
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = reduce_rab_setup,
     .node_main = reduce_rab_node,
-    .verify = reduce_rab_verify,
+    .verify = hma_prob_verify_halving_pair,
     .teardown = hma_prob_free,
     HMA_PROB_IO,
 };

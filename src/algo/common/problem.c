@@ -544,6 +544,17 @@ int64_t hma_prob_doubling_slots(const hm_machine_info_t *mi, size_t k, int d)
     return t;
 }
 
+void hma_prob_verify_halving_pair(hm_report_t *r)
+{
+    const hma_prob_t *pb = r->state;
+    if (r->machine->circuit)
+        hma_prob_verify(r, "2*sum_i ceil(8a*block*2^i/p+b)",
+                        2 * hma_prob_doubling_slots(r->machine, (size_t)(pb->block / pb->p), pb->d),
+                        pb->block > 1);
+    else
+        hma_prob_verify(r, "2*log2(p)", 2 * (int64_t)pb->d, pb->block > 1);
+}
+
 int hma_prob_circuit_chunks(hm_setup_t *s, const hma_prob_t *pb)
 {
     if (!s->machine->circuit || pb->block % pb->p == 0)
