@@ -83,35 +83,18 @@ typedef struct max_entry_s {
 } max_entry_t;
 
 static const hm_param_spec_t max_specs[] = {
-    {.name = "values",
-     .type = HM_PARAM_INT_LIST,
-     .min = INT64_MIN,
-     .max = INT64_MAX,
-     .len_min_of = HM_QTY_PROCESSORS,
-     .len_max_of = HM_QTY_PROCESSORS,
-     .flags = HM_PARAM_OPTIONAL,
-     .default_text = "drawn",
-     .help = "the processors' values, P_1 first"},
-    {.name = "n",
-     .type = HM_PARAM_INT,
-     .min_of = HM_QTY_PROCESSORS,
-     .max_of = HM_QTY_PROCESSORS,
-     .def_of = HM_QTY_PROCESSORS,
-     .flags = HM_PARAM_OPTIONAL,
-     .default_text = "k",
-     .help = "without values: a random permutation of 1..n (seeded)"},
+    HMA_BUS_SPEC_VALUES("the processors' values, P_1 first", .len_min_of = HM_QTY_PROCESSORS,
+                        .len_max_of = HM_QTY_PROCESSORS),
+    HMA_BUS_SPEC_N("k", "without values: a random permutation of 1..n (seeded)",
+                   .min_of = HM_QTY_PROCESSORS, .max_of = HM_QTY_PROCESSORS,
+                   .def_of = HM_QTY_PROCESSORS),
     {.name = "trials",
      .type = HM_PARAM_INT,
      .min = 1,
      .max = 100000,
      .def = 1,
      .help = "independent instances (seeded permutations)"},
-    {.name = "silent_slots",
-     .type = HM_PARAM_INT,
-     .min = 0,
-     .max = 1,
-     .def = 1,
-     .help = "slots an empty turn takes"},
+    HMA_BUS_SPEC_SILENT_SLOTS,
     {.name = "schedule",
      .type = HM_PARAM_ENUM,
      .choices = max_schedules,
@@ -165,147 +148,149 @@ static int max_setup(hm_setup_t *s)
     return 0;
 }
 
-/* The (trial, value) entries of a packet: the value field for one instance, the
- * payload for several. */
-static int64_t entries(const max_state_t *st, const hm_packet_t *p, int64_t i, int64_t *trial)
+/* A node's part in the round. A processor: in_race[t], no broadcast of instance t so
+ * far dominates its value, and e, the payload of its broadcast (trials > 1). The
+ * output processor: best[t], the best value of instance t heard, and from[t], its
+ * processor (-1: none yet). */
+typedef struct max_node_s {
+    hm_node_t *n;
+    const max_state_t *st;
+    char *in_race;
+    max_entry_t *e;
+    int64_t *best;
+    int *from;
+} max_node_t;
+
+/* Hand every (instance, value) entry of broadcast p to each: the value field for one
+ * instance, the payload for several. */
+static void for_entries(max_node_t *c, const hm_packet_t *p,
+                        void (*each)(max_node_t *, const hm_packet_t *, int64_t, int64_t))
 {
-    if (st->trials == 1) {
-        *trial = 0;
-        return p->value;
+    if (c->st->trials == 1) {
+        each(c, p, 0, p->value);
+        return;
     }
-    max_entry_t e;
-    memcpy(&e, (const unsigned char *)p->data + (size_t)i * sizeof e, sizeof e);
-    *trial = e.trial;
-    return e.value;
+    for (size_t i = 0; i < p->len / sizeof(max_entry_t); i++) {
+        max_entry_t e;
+        memcpy(&e, (const unsigned char *)p->data + i * sizeof e, sizeof e);
+        each(c, p, e.trial, e.value);
+    }
 }
 
-static int64_t entry_count(const max_state_t *st, const hm_packet_t *p)
+/* Broadcast p carries value v of instance t: compare while still in the race. */
+static void compare(max_node_t *c, const hm_packet_t *p, int64_t t, int64_t v)
 {
-    return st->trials == 1 ? 1 : (int64_t)(p->len / sizeof(max_entry_t));
+    int me = hm_id(c->n);
+    if (!c->in_race[t])
+        return;
+    REC_COMPARED((int32_t *)hm_out(c->n), t) = (int32_t)p->sent_slot + 1;
+    if (!hma_bus_beats(c->st->v[t * c->st->k + me], me, v, p->from))
+        c->in_race[t] = 0;
 }
 
-/* Broadcast this processor's value in every instance where `speak` says so; returns
- * the number of instances it spoke in, or a negative HM_E* code. */
-static int64_t speak(hm_node_t *n, const max_state_t *st, const char *speak_in)
+/* The output processor keeps the best value of each instance. */
+static void keep_best(max_node_t *c, const hm_packet_t *p, int64_t t, int64_t v)
 {
+    if (c->from[t] < 0 || hma_bus_beats(v, p->from, c->best[t], c->from[t])) {
+        c->best[t] = v;
+        c->from[t] = p->from;
+    }
+}
+
+static void proc_hear(void *ctx, const hm_packet_t *p)
+{
+    for_entries(ctx, p, compare);
+}
+
+static void output_hear(void *ctx, const hm_packet_t *p)
+{
+    for_entries(ctx, p, keep_best);
+}
+
+/* The turn: broadcast this processor's value in every instance where it is still in
+ * the race (under schedule none: in all); returns the number of instances it speaks
+ * in, 0 for a silent turn. */
+static int proc_speak(void *ctx, hm_node_t *n, hm_packet_t *p)
+{
+    max_node_t *c = ctx;
+    const max_state_t *st = c->st;
     int me = hm_id(n);
     int64_t count = 0;
-    max_entry_t *e = st->trials > 1 ? malloc((size_t)st->trials * sizeof *e) : NULL;
-    if (st->trials > 1 && !e)
-        return HM_ENOMEM;
-    hm_packet_t p = {.msg = me + 1, .origin = me};
+    *p = (hm_packet_t){.msg = me + 1, .origin = me};
     for (int64_t t = 0; t < st->trials; t++) {
-        if (!speak_in[t])
+        if (!c->in_race[t] && st->schedule != NONE)
             continue;
         int64_t v = st->v[t * st->k + me];
         if (count == 0)
-            p.value = v;
-        if (e)
-            e[count] = (max_entry_t){t, v};
+            p->value = v;
+        if (c->e)
+            c->e[count] = (max_entry_t){t, v};
         count++;
         REC_SPOKE((int32_t *)hm_out(n), t) = (int32_t)hm_now(n) + 1;
     }
-    int rc = HM_OK;
-    if (count > 0) {
-        p.aux = (int32_t)(count < INT32_MAX ? count : INT32_MAX);
-        if (e) {
-            p.data = e;
-            p.len = (uint32_t)((size_t)count * sizeof *e);
-        }
-        if (st->trials == 1)
-            hm_log(n, "P%d broadcasts %lld", me + 1, (long long)p.value);
-        rc = hm_shout_all(n, &p);
+    if (count == 0)
+        return 0;
+    p->aux = (int32_t)(count < INT32_MAX ? count : INT32_MAX);
+    if (c->e) {
+        p->data = c->e;
+        p->len = (uint32_t)((size_t)count * sizeof *c->e);
     }
-    free(e);
-    return rc < 0 ? rc : count;
+    if (st->trials == 1)
+        hm_log(n, "P%d broadcasts %lld", me + 1, (long long)p->value);
+    return 1;
+}
+
+/* The round of turns on the channel: under tdma turn j in slot j, until slot k; under
+ * none everyone's turn in slot 0, then the k - 1 other broadcasts (all k for the output
+ * processor, which has no turn). */
+static hma_bus_round_t max_round(const max_state_t *st, int turn)
+{
+    if (st->schedule == TDMA)
+        return (hma_bus_round_t){turn, st->k, 0, st->silent_slots};
+    return (hma_bus_round_t){turn < 0 ? -1 : 0, -1, turn < 0 ? st->k : st->k - 1, st->silent_slots};
 }
 
 /* A processor: listen until its turn, speak or stay silent, then drain the channel
  * until the last turn so that its mailboxes never fill. */
 static void processor(hm_node_t *n, const max_state_t *st)
 {
-    int me = hm_id(n), k = st->k;
-    int32_t *rec = hm_out(n);
-    int64_t turn = st->schedule == TDMA ? me : 0;
-    char *in_race = malloc((size_t)st->trials);
-    if (!in_race) {
+    max_node_t c = {.n = n, .st = st, .in_race = malloc((size_t)st->trials)};
+    if (st->trials > 1)
+        c.e = malloc((size_t)st->trials * sizeof *c.e);
+    if (c.in_race && (st->trials == 1 || c.e)) {
+        memset(c.in_race, 1, (size_t)st->trials);
+        static const hma_bus_ops_t ops = {.before = proc_hear, .speak = proc_speak};
+        hma_bus_round_t round = max_round(st, hm_id(n));
+        hma_bus_round(n, &round, &ops, &c);
+    } else {
         hm_fail(n, "out of memory");
-        return;
     }
-    memset(in_race, 1, (size_t)st->trials);
-
-    hm_packet_t p;
-    int rc;
-    while ((rc = hm_wait_packet_until(n, &p, turn)) == HM_OK) {
-        /* A broadcast before this processor's turn: compare while still in the race. */
-        for (int64_t i = 0; i < entry_count(st, &p); i++) {
-            int64_t t, v = entries(st, &p, i, &t);
-            if (!in_race[t])
-                continue;
-            REC_COMPARED(rec, t) = (int32_t)p.sent_slot + 1;
-            if (!hma_bus_beats(st->v[t * k + me], me, v, p.from))
-                in_race[t] = 0;
-        }
-    }
-    if (rc == HM_EABORT) {
-        free(in_race);
-        return;
-    }
-    if (st->schedule == NONE)
-        memset(in_race, 1, (size_t)st->trials);
-    int64_t spoke = speak(n, st, in_race);
-    free(in_race);
-    if (spoke < 0)
-        return;
-    if (spoke == 0 && st->silent_slots > 0 && hm_busy(n, st->silent_slots) == HM_EABORT)
-        return;
-    if (st->schedule == NONE) {
-        for (int heard = 0; heard < k - 1; heard++)
-            if (hm_wait_packet(n, &p) != HM_OK)
-                return;
-        return;
-    }
-    while ((rc = hm_wait_packet_until(n, &p, k)) == HM_OK)
-        ;
+    free(c.in_race);
+    free(c.e);
 }
 
 /* The output processor: hears every broadcast and keeps the best value of each
  * instance; under the turn order that is simply the last one. */
 static void output(hm_node_t *n, const max_state_t *st)
 {
-    int64_t *best = malloc((size_t)st->trials * sizeof *best);
-    int *from = malloc((size_t)st->trials * sizeof *from);
-    if (!best || !from) {
-        free(best);
-        free(from);
-        hm_fail(n, "out of memory");
-        return;
-    }
-    for (int64_t t = 0; t < st->trials; t++)
-        from[t] = -1;
-    hm_packet_t p;
-    int rc = HM_OK;
-    for (int heard = 0;; heard++) {
-        if (st->schedule == TDMA)
-            rc = hm_wait_packet_until(n, &p, st->k);
-        else
-            rc = heard < st->k ? hm_wait_packet(n, &p) : HM_ENOENT;
-        if (rc != HM_OK)
-            break;
-        for (int64_t i = 0; i < entry_count(st, &p); i++) {
-            int64_t t, v = entries(st, &p, i, &t);
-            if (from[t] < 0 || hma_bus_beats(v, p.from, best[t], from[t])) {
-                best[t] = v;
-                from[t] = p.from;
-            }
-        }
-    }
-    if (rc != HM_EABORT)
+    max_node_t c = {.n = n,
+                    .st = st,
+                    .best = malloc((size_t)st->trials * sizeof *c.best),
+                    .from = malloc((size_t)st->trials * sizeof *c.from)};
+    if (c.best && c.from) {
         for (int64_t t = 0; t < st->trials; t++)
-            if (from[t] >= 0)
-                hm_store(n, best[t]);
-    free(best);
-    free(from);
+            c.from[t] = -1;
+        static const hma_bus_ops_t ops = {.after = output_hear};
+        hma_bus_round_t round = max_round(st, -1);
+        if (hma_bus_round(n, &round, &ops, &c) != HM_EABORT)
+            for (int64_t t = 0; t < st->trials; t++)
+                if (c.from[t] >= 0)
+                    hm_store(n, c.best[t]);
+    } else {
+        hm_fail(n, "out of memory");
+    }
+    free(c.best);
+    free(c.from);
 }
 
 static void max_node(hm_node_t *n, void *state)
@@ -394,9 +379,7 @@ static void max_extra(hm_report_t *r, const max_state_t *st, int64_t broadcasts,
     json_t *x = r->extra;
     json_object_set_new(x, "trials", json_integer(T));
     json_object_set_new(x, "broadcasts", json_integer(broadcasts));
-    json_object_set_new(x, "silent_turns", json_integer(silent));
-    json_object_set_new(x, "silent_slots", json_integer(st->silent_slots));
-    json_object_set_new(x, "channel_slots", json_integer(broadcasts + st->silent_slots * silent));
+    hma_bus_channel_extra(x, broadcasts, silent, st->silent_slots);
     json_object_set_new(x, "comparisons", json_integer(comparisons));
     json_object_set_new(x, "mean_broadcasts", json_real((double)broadcasts / (double)T));
     json_object_set_new(x, "mean_comparisons", json_real((double)comparisons / (double)T));

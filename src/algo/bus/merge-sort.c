@@ -95,29 +95,10 @@ enum { MSORT_TURNS_MAP(HM_ENUM_ID) };
 static const char *const msort_turns[] = {MSORT_TURNS_MAP(HM_ENUM_NAME) NULL};
 
 static const hm_param_spec_t msort_specs[] = {
-    {.name = "values",
-     .type = HM_PARAM_INT_LIST,
-     .min = INT64_MIN,
-     .max = INT64_MAX,
-     .len_min = 1,
-     .len_max = 100000,
-     .flags = HM_PARAM_OPTIONAL,
-     .default_text = "drawn",
-     .help = "the list, cut into k consecutive blocks"},
-    {.name = "n",
-     .type = HM_PARAM_INT,
-     .min = 1,
-     .max = 100000,
-     .def_of = HM_QTY_PROCESSORS_X3,
-     .flags = HM_PARAM_OPTIONAL,
-     .default_text = "3k",
-     .help = "without values: a random permutation of 1..n"},
-    {.name = "silent_slots",
-     .type = HM_PARAM_INT,
-     .min = 0,
-     .max = 1,
-     .def = 1,
-     .help = "slots an empty turn takes"},
+    HMA_BUS_SPEC_VALUES("the list, cut into k consecutive blocks", .len_min = 1, .len_max = 100000),
+    HMA_BUS_SPEC_N("3k", "without values: a random permutation of 1..n", .min = 1, .max = 100000,
+                   .def_of = HM_QTY_PROCESSORS_X3),
+    HMA_BUS_SPEC_SILENT_SLOTS,
     {.name = "compare_slots",
      .type = HM_PARAM_INT,
      .min = 0,
@@ -316,24 +297,53 @@ static int cmp_desc(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-/* Read every broadcast until slot `until`, into the replica; the output processor
- * also notes who spoke in which turn. */
-static int listen(hm_node_t *n, replica_t *r, int64_t until, int64_t *turn_val, char *turn_on,
-                  int64_t base)
+/* A node's view of the current cycle: its replica and, on the output processor, who
+ * spoke in which turn (turn_on NULL elsewhere); on a processor, its sorted block mine
+ * and the index of its top. */
+typedef struct cycle_s {
+    replica_t *r;
+    int64_t cycle, base; /* the cycle (from 0) and its first slot */
+    int64_t *turn_val;
+    char *turn_on;
+    const int64_t *mine;
+    int64_t top, held;
+} cycle_t;
+
+/* A broadcast heard in the cycle: into the replica; the output processor also notes
+ * who spoke in which turn. */
+static void cycle_hear(void *ctx, const hm_packet_t *p)
 {
-    hm_packet_t p;
-    int rc;
-    while ((rc = hm_wait_packet_until(n, &p, until)) == HM_OK) {
-        replica_heard(r, p.from, p.value);
-        if (turn_on) {
-            int64_t t = p.sent_slot - base;
-            if (t >= 0 && t < r->k) {
-                turn_on[t] = 1;
-                turn_val[t] = p.value;
-            }
+    cycle_t *cy = ctx;
+    replica_heard(cy->r, p->from, p->value);
+    if (cy->turn_on) {
+        int64_t t = p->sent_slot - cy->base;
+        if (t >= 0 && t < cy->r->k) {
+            cy->turn_on[t] = 1;
+            cy->turn_val[t] = p->value;
         }
     }
-    return rc == HM_EABORT ? HM_EABORT : HM_OK;
+}
+
+/* A processor's turn: broadcast the top of its stack if it beats what the channel
+ * holds, else stay silent. */
+static int cycle_speak(void *ctx, hm_node_t *n, hm_packet_t *p)
+{
+    cycle_t *cy = ctx;
+    const replica_t *r = cy->r;
+    int me = hm_id(n);
+    if (cy->top >= cy->held ||
+        (r->cur >= 0 && !hma_bus_beats(cy->mine[cy->top], me, r->curval, r->cur)))
+        return 0;
+    *p = (hm_packet_t){.msg = (int32_t)(cy->cycle + 1), .origin = me, .value = cy->mine[cy->top]};
+    return 1;
+}
+
+/* Its broadcast: the stores count S (verify), and it is on the stack. */
+static void cycle_spoke(void *ctx, hm_node_t *n, const hm_packet_t *p)
+{
+    cycle_t *cy = ctx;
+    hm_store(n, p->value);
+    replica_heard(cy->r, hm_id(n), p->value);
 }
 
 /* The output processor's line for one cycle: the paper's table row. */
@@ -397,36 +407,15 @@ static int64_t sort_block(hm_node_t *n, const msort_state_t *st, int64_t **mine)
     return held;
 }
 
-/* A processor's turn in a cycle that starts at slot base: broadcast the top of its
- * stack if it beats what the channel holds, else stay silent. Returns HM_OK or not. */
-static int take_turn(hm_node_t *n, const msort_state_t *st, replica_t *r, const int64_t *mine,
-                     int64_t top, int64_t held, int64_t c, int64_t base, const int *pos)
-{
-    int me = hm_id(n);
-    if (listen(n, r, base + pos[me], NULL, NULL, base) != HM_OK)
-        return HM_EABORT;
-    int go = top < held && (r->cur < 0 || hma_bus_beats(mine[top], me, r->curval, r->cur));
-    if (go) {
-        hm_packet_t p = {.msg = (int32_t)(c + 1), .origin = me, .value = mine[top]};
-        if (hm_shout_all(n, &p) != HM_OK)
-            return HM_EABORT;
-        hm_store(n, mine[top]);
-        replica_heard(r, me, mine[top]);
-    } else if (st->silent_slots > 0 && hm_busy(n, st->silent_slots) != HM_OK) {
-        return HM_EABORT;
-    }
-    return HM_OK;
-}
-
 static void msort_node(hm_node_t *n, void *state)
 {
     const msort_state_t *st = state;
     int me = hm_id(n), k = st->k, is_output = me == k;
     replica_t r;
-    int64_t *mine = NULL, *turn_val = NULL;
+    int64_t *mine = NULL;
     int *order = malloc(2 * (size_t)k * sizeof *order), *pos = order ? order + k : NULL;
-    char *turn_on = NULL;
-    int64_t top = 0, held = 0, t1 = (int64_t)st->compare_slots * st->sort_max;
+    cycle_t cy = {.r = &r};
+    int64_t t1 = (int64_t)st->compare_slots * st->sort_max;
     if (replica_init(&r, st) != 0 || !order) {
         hm_fail(n, "out of memory");
         goto out;
@@ -434,12 +423,13 @@ static void msort_node(hm_node_t *n, void *state)
 
     /* Phase 1: sort the block; phase 2 starts at t1 = c * C_1 for everyone. */
     if (!is_output) {
-        if ((held = sort_block(n, st, &mine)) < 0)
+        if ((cy.held = sort_block(n, st, &mine)) < 0)
             goto out;
+        cy.mine = mine;
     } else {
-        turn_val = malloc((size_t)k * sizeof *turn_val);
-        turn_on = malloc((size_t)k);
-        if (!turn_val || !turn_on) {
+        cy.turn_val = malloc((size_t)k * sizeof *cy.turn_val);
+        cy.turn_on = malloc((size_t)k);
+        if (!cy.turn_val || !cy.turn_on) {
             hm_fail(n, "out of memory");
             goto out;
         }
@@ -448,15 +438,17 @@ static void msort_node(hm_node_t *n, void *state)
     if (t1 > 0 && hm_now(n) < t1 && hm_wait_until(n, t1) != HM_OK)
         goto out;
 
-    /* Phase 2: n cycles of k turns. */
-    for (int64_t c = 0; c < st->n; c++) {
-        int64_t base = t1 + c * k;
-        turn_order(st, c, r.init, order, pos);
-        if (turn_on)
-            memset(turn_on, 0, (size_t)k);
-        if (!is_output && take_turn(n, st, &r, mine, top, held, c, base, pos) != HM_OK)
-            goto out;
-        if (listen(n, &r, base + k, turn_val, turn_on, base) != HM_OK)
+    /* Phase 2: n cycles of k turns, each a round on the channel. */
+    static const hma_bus_ops_t ops = {
+        .before = cycle_hear, .after = cycle_hear, .speak = cycle_speak, .spoke = cycle_spoke};
+    for (cy.cycle = 0; cy.cycle < st->n; cy.cycle++) {
+        cy.base = t1 + cy.cycle * k;
+        turn_order(st, cy.cycle, r.init, order, pos);
+        if (cy.turn_on)
+            memset(cy.turn_on, 0, (size_t)k);
+        hma_bus_round_t round = {is_output ? -1 : cy.base + pos[me], cy.base + k, 0,
+                                 st->silent_slots};
+        if (hma_bus_round(n, &round, &ops, &cy) != HM_OK)
             goto out;
         int owner;
         int64_t value;
@@ -464,18 +456,19 @@ static void msort_node(hm_node_t *n, void *state)
         if (!why)
             goto out;
         if (owner == me)
-            top++;
+            cy.top++;
         if (is_output) {
             hm_store(n, value);
-            log_cycle(n, &r, c, order, turn_val, turn_on, owner, value, why, c + 1 == st->n);
+            log_cycle(n, &r, cy.cycle, order, cy.turn_val, cy.turn_on, owner, value, why,
+                      cy.cycle + 1 == st->n);
         }
     }
 out:
     replica_free(&r);
     free(order);
     free(mine);
-    free(turn_val);
-    free(turn_on);
+    free(cy.turn_val);
+    free(cy.turn_on);
 }
 
 /* The first position where the output processor's list differs from the input in
@@ -512,9 +505,7 @@ static void msort_extra(hm_report_t *r, const msort_state_t *st, int64_t S, doub
         json_pack("{s:s, s:I}", "expression", "2n-1", "value", (json_int_t)(2 * n - 1)));
     json_object_set_new(x, "broadcasts_lower",
                         json_pack("{s:s, s:I}", "expression", "n", "value", (json_int_t)n));
-    json_object_set_new(x, "silent_turns", json_integer(silent));
-    json_object_set_new(x, "silent_slots", json_integer(st->silent_slots));
-    json_object_set_new(x, "channel_slots", json_integer(S + st->silent_slots * silent));
+    hma_bus_channel_extra(x, S, silent, st->silent_slots);
     json_object_set_new(x, "phases",
                         json_pack("{s:I, s:I}", "sort", (json_int_t)t1, "merge",
                                   (json_int_t)(r->completion_slots - t1)));

@@ -50,3 +50,54 @@ int hma_bus_read_values(hm_setup_t *s, hma_rng_t *rng, int64_t **out, int64_t *n
     hma_bus_shuffle(rng, *out, *n);
     return 0;
 }
+
+/* Read the channel until slot `until`, or with until < 0 until `count` broadcasts have
+ * come, handing each to hear. Returns HM_OK or HM_EABORT. */
+static int bus_read(hm_node_t *n, int64_t until, int64_t count,
+                    void (*hear)(void *, const hm_packet_t *), void *ctx)
+{
+    hm_packet_t p;
+    int rc;
+    if (until < 0) {
+        for (int64_t heard = 0; heard < count; heard++) {
+            if ((rc = hm_wait_packet(n, &p)) != HM_OK)
+                return rc;
+            if (hear)
+                hear(ctx, &p);
+        }
+        return HM_OK;
+    }
+    while ((rc = hm_wait_packet_until(n, &p, until)) == HM_OK)
+        if (hear)
+            hear(ctx, &p);
+    return rc == HM_EABORT ? HM_EABORT : HM_OK;
+}
+
+int hma_bus_round(hm_node_t *n, const hma_bus_round_t *r, const hma_bus_ops_t *ops, void *ctx)
+{
+    if (r->turn >= 0) {
+        if (bus_read(n, r->turn, 0, ops->before, ctx) != HM_OK)
+            return HM_EABORT;
+        hm_packet_t p = {0};
+        int go = ops->speak ? ops->speak(ctx, n, &p) : 0;
+        if (go < 0)
+            return go;
+        if (go) {
+            int rc = hm_shout_all(n, &p);
+            if (rc != HM_OK)
+                return rc;
+            if (ops->spoke)
+                ops->spoke(ctx, n, &p);
+        } else if (r->silent_slots > 0 && hm_busy(n, r->silent_slots) != HM_OK) {
+            return HM_EABORT;
+        }
+    }
+    return bus_read(n, r->end, r->expect, ops->after, ctx);
+}
+
+void hma_bus_channel_extra(json_t *x, int64_t broadcasts, int64_t silent, int silent_slots)
+{
+    json_object_set_new(x, "silent_turns", json_integer(silent));
+    json_object_set_new(x, "silent_slots", json_integer(silent_slots));
+    json_object_set_new(x, "channel_slots", json_integer(broadcasts + silent_slots * silent));
+}
