@@ -83,11 +83,10 @@ typedef struct max_entry_s {
 } max_entry_t;
 
 static const hm_param_spec_t max_specs[] = {
-    HMA_BUS_SPEC_VALUES("the processors' values, P_1 first", .len_min_of = HM_QTY_PROCESSORS,
-                        .len_max_of = HM_QTY_PROCESSORS),
-    HMA_BUS_SPEC_N("k", "without values: a random permutation of 1..n (seeded)",
-                   .min_of = HM_QTY_PROCESSORS, .max_of = HM_QTY_PROCESSORS,
-                   .def_of = HM_QTY_PROCESSORS),
+    HMA_BUS_SPEC_VALUES("the processors' values, P_1 first", 0, 0, HM_QTY_PROCESSORS,
+                        HM_QTY_PROCESSORS),
+    HMA_BUS_SPEC_N("k", "without values: a random permutation of 1..n (seeded)", 0, 0,
+                   HM_QTY_PROCESSORS, HM_QTY_PROCESSORS, HM_QTY_PROCESSORS),
     {.name = "trials",
      .type = HM_PARAM_INT,
      .min = 1,

@@ -95,9 +95,10 @@ enum { MSORT_TURNS_MAP(HM_ENUM_ID) };
 static const char *const msort_turns[] = {MSORT_TURNS_MAP(HM_ENUM_NAME) NULL};
 
 static const hm_param_spec_t msort_specs[] = {
-    HMA_BUS_SPEC_VALUES("the list, cut into k consecutive blocks", .len_min = 1, .len_max = 100000),
-    HMA_BUS_SPEC_N("3k", "without values: a random permutation of 1..n", .min = 1, .max = 100000,
-                   .def_of = HM_QTY_PROCESSORS_X3),
+    HMA_BUS_SPEC_VALUES("the list, cut into k consecutive blocks", 1, 100000, HM_QTY_NONE,
+                        HM_QTY_NONE),
+    HMA_BUS_SPEC_N("3k", "without values: a random permutation of 1..n", 1, 100000, HM_QTY_NONE,
+                   HM_QTY_NONE, HM_QTY_PROCESSORS_X3),
     HMA_BUS_SPEC_SILENT_SLOTS,
     {.name = "compare_slots",
      .type = HM_PARAM_INT,

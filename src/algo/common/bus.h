@@ -14,18 +14,21 @@
 #include "hypemu.h"
 #include "rng.h"
 
-/* The parameters that hma_bus_read_values reads: the list "values" and its length "n"
- * (the caller adds the length and range fields, e.g. .len_min_of = HM_QTY_PROCESSORS,
- * and n's default), and "silent_slots", what an empty turn takes (hma_bus_round). */
-#define HMA_BUS_SPEC_VALUES(help_text, ...)                                                        \
+/* The parameters that hma_bus_read_values reads: the list "values", its length bounds
+ * given as constants (lo, hi) or machine quantities (lo_of, hi_of, HM_QTY_NONE for
+ * none), and its length "n", with its range and default likewise; and "silent_slots",
+ * what an empty turn takes (hma_bus_round). */
+#define HMA_BUS_SPEC_VALUES(help_text, lo, hi, lo_of, hi_of)                                       \
     {                                                                                              \
         .name = "values", .type = HM_PARAM_INT_LIST, .min = INT64_MIN, .max = INT64_MAX,           \
-        .flags = HM_PARAM_OPTIONAL, .default_text = "drawn", .help = help_text, __VA_ARGS__        \
+        .len_min = lo, .len_max = hi, .len_min_of = lo_of, .len_max_of = hi_of,                    \
+        .flags = HM_PARAM_OPTIONAL, .default_text = "drawn", .help = help_text                     \
     }
-#define HMA_BUS_SPEC_N(default_txt, help_text, ...)                                                \
+#define HMA_BUS_SPEC_N(default_txt, help_text, lo, hi, lo_of, hi_of, def_q)                        \
     {                                                                                              \
-        .name = "n", .type = HM_PARAM_INT, .flags = HM_PARAM_OPTIONAL,                             \
-        .default_text = default_txt, .help = help_text, __VA_ARGS__                                \
+        .name = "n", .type = HM_PARAM_INT, .min = lo, .max = hi, .min_of = lo_of, .max_of = hi_of, \
+        .def_of = def_q, .flags = HM_PARAM_OPTIONAL, .default_text = default_txt,                  \
+        .help = help_text                                                                          \
     }
 #define HMA_BUS_SPEC_SILENT_SLOTS                                                                  \
     {                                                                                              \
