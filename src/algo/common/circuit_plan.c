@@ -373,6 +373,33 @@ int hma_plan_gather(hma_plan_t *p, int step0, const int32_t *line, int e, int fi
     return step0 + e;
 }
 
+int hma_plan_metanode_scatter(hma_plan_t *p, int step0, const int32_t *line, int32_t *sub, int nu,
+                              int root, int first, int unit)
+{
+    int b = 1 << nu, j0 = root >> nu;
+    for (int i = 0; i < b; i++)
+        sub[i] = line[j0 * b + i];
+    return hma_plan_scatter(p, step0, sub, nu, root & (b - 1), first, unit, 0);
+}
+
+int hma_plan_metanodes_gather(hma_plan_t *p, int step0, const int32_t *line, int32_t *sub, int e,
+                              int nu, int first, int unit)
+{
+    int b = 1 << nu, last = step0;
+    for (int j = 0; j < (1 << (e - nu)); j++) {
+        for (int i = 0; i < b; i++)
+            sub[i] = line[j * b + i];
+        last = hma_plan_gather(p, step0, sub, nu, first, unit);
+    }
+    return last;
+}
+
+void hma_plan_subarray(int32_t *sub, const int32_t *line, int e, int nu, int i)
+{
+    for (int j = 0; j < (1 << (e - nu)); j++)
+        sub[j] = line[(j << nu) + i];
+}
+
 /* ---- the node program ------------------------------------------------------------ */
 
 uint64_t hma_plan_checksum(const unsigned char *b, int64_t len)

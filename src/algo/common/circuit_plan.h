@@ -124,6 +124,21 @@ int hma_plan_scatter(hma_plan_t *p, int step0, const int32_t *line, int e, int r
  * in order, without permutation. */
 int hma_plan_gather(hma_plan_t *p, int step0, const int32_t *line, int e, int first, int unit);
 
+/* ---- the interleaved subarrays of sections 3.1.2 and 3.3.2 (nu > 0) ----------
+ * The line of 2^e logical nodes is cut into 2^(e-nu) metanodes (section 4.2) of 2^nu
+ * consecutive positions; subarray i is position i of every metanode. sub is scratch
+ * for 2^max(e, nu) nodes. */
+
+/* Step 1 of the interleaved algorithms: distribute, from `root`, in its metanode
+ * (position i of it ends with the `unit` pieces first + i*unit ..). */
+int hma_plan_metanode_scatter(hma_plan_t *p, int step0, const int32_t *line, int32_t *sub, int nu,
+                              int root, int first, int unit);
+/* Their last step: dimensional exchange in every metanode (hma_plan_gather). */
+int hma_plan_metanodes_gather(hma_plan_t *p, int step0, const int32_t *line, int32_t *sub, int e,
+                              int nu, int first, int unit);
+/* Subarray i into sub (2^(e-nu) nodes, its position j in metanode j). */
+void hma_plan_subarray(int32_t *sub, const int32_t *line, int e, int nu, int i);
+
 /* ---- the node program --------------------------------------------------------- */
 
 /* Run node n's part of plan p. msg is the message (read by the source only); buf is

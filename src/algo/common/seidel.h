@@ -92,6 +92,13 @@ typedef struct hma_seidel_s {
         .help = "how a size that is not a power of two is handled (Seidel section 5)"              \
     }
 
+/* The mesh variant of st- and bst-broadcast (hma_seidel_variants), default "better". */
+#define HMA_SEIDEL_SPEC_VARIANT(help_text)                                                         \
+    {                                                                                              \
+        .name = "variant", .type = HM_PARAM_ENUM, .choices = hma_seidel_variants,                  \
+        .def = HMA_SEIDEL_BETTER, .help = help_text                                                \
+    }
+
 /* What the three need of the machine: Seidel's circuit-switched model (README.md,
  * "Port models"), which the free-running clock cannot hold. */
 #define HMA_SEIDEL_NEEDS                                                                           \

@@ -34,13 +34,10 @@
 
 static const hm_param_spec_t bst_specs[] = {
     HMA_SEIDEL_SPECS_COMMON,
-    {.name = "variant",
-     .type = HM_PARAM_ENUM,
-     .choices = hma_seidel_variants,
-     .def = HMA_SEIDEL_BETTER,
-     .help = "mesh only: the mesh as one linear array (simple), the interleaved submeshes "
-             "(better), or a full linear broadcast down the root's column, then along every row "
-             "(column-row, section 3.4.1: (d1+d2+2)(ma/2+b))"},
+    HMA_SEIDEL_SPEC_VARIANT(
+        "mesh only: the mesh as one linear array (simple), the interleaved submeshes "
+        "(better), or a full linear broadcast down the root's column, then along every row "
+        "(column-row, section 3.4.1: (d1+d2+2)(ma/2+b))"),
     HM_PARAM_END,
 };
 
@@ -50,7 +47,7 @@ static int bst_line(hma_plan_t *p, int step0, const int32_t *line, int e, int ro
                     int first, int count)
 {
     int b = 1 << nu, unit = count / b, half = unit / 2, big = 1 << (e - nu);
-    int j0 = root >> nu, jc = j0 ^ (big - 1), o = root & (b - 1);
+    int j0 = root >> nu, jc = j0 ^ (big - 1);
     int32_t *sub = calloc((size_t)1 << (e > nu ? e : nu), sizeof *sub);
     int32_t *cls = malloc(sizeof *cls << (e - nu));
     if (!sub || !cls) {
@@ -60,14 +57,11 @@ static int bst_line(hma_plan_t *p, int step0, const int32_t *line, int e, int ro
         return step0;
     }
     /* 1. Distribute in the root's metanode. */
-    for (int i = 0; i < b; i++)
-        sub[i] = line[j0 * b + i];
-    int s1 = hma_plan_scatter(p, step0, sub, nu, o, first, unit, 0);
+    int s1 = hma_plan_metanode_scatter(p, step0, line, sub, nu, root, first, unit);
     int s2 = s1;
     for (int i = 0; i < b; i++) {
         int f = first + i * unit;
-        for (int j = 0; j < big; j++)
-            sub[j] = line[j * b + i];
+        hma_plan_subarray(sub, line, e, nu, i);
         /* 2a. Second half to the far end. */
         hma_plan_send(p, s1 + 1, sub[j0], sub[jc], f + half, half, 1);
         /* 2b. Two spanning trees on the metanodes of each parity. */
@@ -86,12 +80,7 @@ static int bst_line(hma_plan_t *p, int step0, const int32_t *line, int e, int ro
         s2 = s + 1;
     }
     /* 3. Exchange in every metanode. */
-    int s3 = s2;
-    for (int j = 0; j < big; j++) {
-        for (int i = 0; i < b; i++)
-            sub[i] = line[j * b + i];
-        s3 = hma_plan_gather(p, s2, sub, nu, first, unit);
-    }
+    int s3 = hma_plan_metanodes_gather(p, s2, line, sub, e, nu, first, unit);
     free(sub);
     free(cls);
     return s3;

@@ -56,13 +56,10 @@
 
 static const hm_param_spec_t st_specs[] = {
     HMA_SEIDEL_SPECS_COMMON,
-    {.name = "variant",
-     .type = HM_PARAM_ENUM,
-     .choices = hma_seidel_variants,
-     .def = HMA_SEIDEL_BETTER,
-     .help = "mesh only: column-then-rows (simple), the interleaved submeshes (better), or a "
-             "full linear broadcast down the root's column, then along every row (column-row, "
-             "equation (3))"},
+    HMA_SEIDEL_SPEC_VARIANT(
+        "mesh only: column-then-rows (simple), the interleaved submeshes (better), or a "
+        "full linear broadcast down the root's column, then along every row (column-row, "
+        "equation (3))"),
     HM_PARAM_END,
 };
 
@@ -71,30 +68,22 @@ static const hm_param_spec_t st_specs[] = {
 static int st_line(hma_plan_t *p, int step0, const int32_t *line, int e, int root, int nu,
                    int first, int count)
 {
-    int b = 1 << nu, unit = count / b, j0 = root >> nu, o = root & (b - 1);
+    int b = 1 << nu, unit = count / b, j0 = root >> nu;
     int32_t *sub = calloc((size_t)1 << (e > nu ? e : nu), sizeof *sub);
     if (!sub) {
         p->failed = 1;
         return step0;
     }
     /* 1. Distribute in the root's metanode. */
-    for (int i = 0; i < b; i++)
-        sub[i] = line[j0 * b + i];
-    int s = hma_plan_scatter(p, step0, sub, nu, o, first, unit, 0);
+    int s = hma_plan_metanode_scatter(p, step0, line, sub, nu, root, first, unit);
     /* 2. ST on each interleaved subarray, rooted at the root's metanode. */
     int s2 = s;
     for (int i = 0; i < b; i++) {
-        for (int j = 0; j < (1 << (e - nu)); j++)
-            sub[j] = line[j * b + i];
+        hma_plan_subarray(sub, line, e, nu, i);
         s2 = hma_plan_st(p, s, sub, e - nu, j0, first + i * unit, unit);
     }
     /* 3. Exchange in every metanode. */
-    int s3 = s2;
-    for (int j = 0; j < (1 << (e - nu)); j++) {
-        for (int i = 0; i < b; i++)
-            sub[i] = line[j * b + i];
-        s3 = hma_plan_gather(p, s2, sub, nu, first, unit);
-    }
+    int s3 = hma_plan_metanodes_gather(p, s2, line, sub, e, nu, first, unit);
     free(sub);
     return s3;
 }
