@@ -630,32 +630,35 @@ static int64_t circuit_doubling(double A, double B, int64_t v, int d)
 }
 
 /* The algorithms that run under a*m + b, and the blocks they take there: a multiple of
- * p where the block is cut into p chunks (chunks = 1), else 2d + 1 values. */
+ * p where the block is cut into p chunks (chunks = 1), else 2d + 1 values; all under
+ * one-port-full but the two all-port trees (allport = 1). */
 static const struct {
     const char *name;
-    int chunks;
+    int chunks, allport;
 } circuit_algos[] = {
-    {"bcast-binomial", 0},
-    {"bcast-scatter-allgather", 1},
-    {"allreduce-recursive-doubling", 0},
-    {"allreduce-ring", 0},
-    {"reduce-binomial", 0},
-    {"scatter-binomial", 0},
-    {"gather-binomial", 0},
-    {"allgather-recursive-doubling", 0},
-    {"allgather-ring", 0},
-    {"reduce-scatter-recursive-halving", 0},
-    {"alltoall-dimension-exchange", 0},
-    {"bcast-chain", 0},
-    {"allreduce-rabenseifner", 1},
-    {"reduce-rabenseifner", 1},
-    {"scatter-linear", 0},
-    {"gather-linear", 0},
-    {"reduce-scatter-ring", 0},
-    {"alltoall-pairwise", 0},
-    {"reduce-scatter-pairwise", 0},
-    {"allgather-bruck", 0},
-    {"alltoall-bruck", 0},
+    {"bcast-binomial", 0, 0},
+    {"bcast-scatter-allgather", 1, 0},
+    {"allreduce-recursive-doubling", 0, 0},
+    {"allreduce-ring", 0, 0},
+    {"reduce-binomial", 0, 0},
+    {"scatter-binomial", 0, 0},
+    {"gather-binomial", 0, 0},
+    {"allgather-recursive-doubling", 0, 0},
+    {"allgather-ring", 0, 0},
+    {"reduce-scatter-recursive-halving", 0, 0},
+    {"alltoall-dimension-exchange", 0, 0},
+    {"bcast-chain", 0, 0},
+    {"allreduce-rabenseifner", 1, 0},
+    {"reduce-rabenseifner", 1, 0},
+    {"scatter-linear", 0, 0},
+    {"gather-linear", 0, 0},
+    {"reduce-scatter-ring", 0, 0},
+    {"alltoall-pairwise", 0, 0},
+    {"reduce-scatter-pairwise", 0, 0},
+    {"allgather-bruck", 0, 0},
+    {"alltoall-bruck", 0, 0},
+    {"bcast-msbt", 0, 1},
+    {"scatter-bst", 0, 1},
 };
 
 /* The formula of algorithm a (circuit_algos) on Q_d with block b, by hand: the
@@ -688,6 +691,10 @@ static int64_t circuit_want(int a, int d, int64_t b, double A, double B)
     }
     case 20: /* alltoall-bruck on Q_d: p - 1 hops in all, each of p/2 blocks */
         return (p - 1) * circuit_dur(A, B, b * p / 2);
+    case 21: /* bcast-msbt: packet slot t = d rounds of D(1), round t*d + i dimension i */
+        return (d == 1 ? b : b + d * d) * circuit_dur(A, B, 1);
+    case 22: /* scatter-bst: p - 1 messages from the root's one transmit port */
+        return (p - 1) * circuit_dur(A, B, b);
     case 11: /* bcast-chain: ((p-1) + (b-1)) * D(1) */
         return (p - 1 + b - 1) * circuit_dur(A, B, 1);
     case 1:  /* bcast-scatter-allgather: 2 sum_i D(b*2^i/p) */
@@ -699,8 +706,8 @@ static int64_t circuit_want(int a, int d, int64_t b, double A, double B)
     }
 }
 
-/* Every algorithm of circuit_algos (twenty-one) on Q_1..Q_5 with two cost pairs, strict: verified,
- * 0 conflicts, completion exactly its formula; those that cut the block into p chunks
+/* Every algorithm of circuit_algos (twenty-three) on Q_1..Q_5 with two cost pairs, strict:
+ * verified, 0 conflicts, completion exactly its formula; those that cut the block into p chunks
  * refuse a block that p does not divide. */
 START_TEST(test_circuit_cost)
 {
@@ -713,10 +720,11 @@ START_TEST(test_circuit_cost)
                 char cfg[512];
                 snprintf(cfg, sizeof cfg,
                          "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},\"ports\":{"
-                         "\"model\":\"one-port-full\",\"routing\":\"circuit\",\"cost\":{"
-                         "\"a\":%g,\"b\":%g}},\"contention\":\"strict\","
+                         "\"model\":\"%s\",\"routing\":\"circuit\",\"cost\":{"
+                         "\"a\":%g,\"b\":%g}},\"contention\":\"strict\",\"seed\":%d,"
                          "\"algorithm\":{\"name\":\"%s\",\"block\":%lld}}",
-                         d, cost[c][0], cost[c][1], circuit_algos[a].name, (long long)block);
+                         d, circuit_algos[a].allport ? "all-port" : "one-port-full", cost[c][0],
+                         cost[c][1], d + c, circuit_algos[a].name, (long long)block);
                 hm_trun_t r = hm_t_run(cfg, NULL);
                 ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: %s", cfg,
                               r.message ? r.message : hm_t_str(&r, "verification"));
