@@ -791,6 +791,111 @@ START_TEST(test_circuit_cost_ring)
 }
 END_TEST
 
+/* ---- any p on the bus (fully connected) ------------------------------------------ */
+
+/* The six tree and recursive-doubling algorithms on the bus topology (every node a
+ * neighbour), MPICH's versions for any p, exact formulas by hand (L = ceil(log2 p),
+ * q = 2^floor(log2 p), D(v) the slots of one message of v values under a = 1, b = 10):
+ * bcast and reduce binomial L, L*D(b); scatter and gather binomial L,
+ * D(b(p - 2^(L-1))) + sum_{i<L-1} D(b 2^i); allreduce recursive doubling with the fold
+ * floor(log2 p) + 2, times D(b); allgather floor(log2 p) + 2, D(b) + sum_{k<log2 q}
+ * D(b(2^k + min(2^k, p - q))) + D(p b); on powers of two the hypercube's formulas. */
+static int64_t bus_want(int a, int p, int64_t b, int circuit)
+{
+    int L = 0, pow2 = (p & (p - 1)) == 0;
+    while ((1 << L) < p)
+        L++;
+    int q = pow2 ? p : 1 << (L - 1), rem = p - q;
+    int64_t D = circuit_dur(1, 10, b), t = 0;
+    switch (a) {
+    case 0: /* bcast-binomial */
+    case 1: /* reduce-binomial */
+        return circuit ? L * D : L;
+    case 2: /* scatter-binomial */
+    case 3: /* gather-binomial */
+        return circuit ? circuit_dur(1, 10, b * (p - (1 << (L - 1)))) +
+                             circuit_doubling(1, 10, b, L - 1)
+                       : L;
+    case 4: /* allreduce-recursive-doubling */
+        return (pow2 ? L : L + 1) * (circuit ? D : 1);
+    default: /* allgather-recursive-doubling */
+        if (!circuit)
+            return pow2 ? L : L + 1;
+        if (pow2)
+            return circuit_doubling(1, 10, b, L);
+        t = D + circuit_dur(1, 10, b * p);
+        for (int k = 0; (1 << k) < q; k++)
+            t += circuit_dur(1, 10, b * ((1 << k) + (rem < (1 << k) ? rem : 1 << k)));
+        return t;
+    }
+}
+
+START_TEST(test_bus_any_p)
+{
+    static const char *const names[] = {"bcast-binomial",
+                                        "reduce-binomial",
+                                        "scatter-binomial",
+                                        "gather-binomial",
+                                        "allreduce-recursive-doubling",
+                                        "allgather-recursive-doubling"};
+    static const int sizes[] = {2, 3, 5, 6, 7, 8, 12, 13};
+    hma_rng_t rng;
+    hma_rng_seed(&rng, 0xB05);
+    for (int a = 0; a < 6; a++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+            for (int circuit = 0; circuit < 2; circuit++) {
+                int p = sizes[i];
+                int64_t b = 1 + (int64_t)hma_rng_below(&rng, 6);
+                char cfg[600], extra[64] = "";
+                if (a < 4)
+                    snprintf(extra, sizeof extra, ",\"root\":%d",
+                             (int)hma_rng_below(&rng, (uint64_t)p));
+                if (a == 1 || a == 4)
+                    snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ",\"op\":\"%s\"",
+                             ops[hma_rng_below(&rng, 3)]);
+                snprintf(cfg, sizeof cfg,
+                         "{\"topology\":{\"kind\":\"bus\",\"nodes\":%d},\"ports\":{\"model\":"
+                         "\"%s\",\"routing\":\"%s\",\"cost\":{\"a\":1,\"b\":10}},\"contention\":"
+                         "\"strict\",\"seed\":%d,\"algorithm\":{\"name\":\"%s\",\"block\":%lld%s}}",
+                         p, i % 2 ? "all-port" : "one-port-full", circuit ? "circuit" : "packet",
+                         (int)i, names[a], (long long)b, extra);
+                hm_trun_t r = hm_t_run(cfg, NULL);
+                int64_t want = bus_want(a, p, b, circuit);
+                ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
+                              r.message ? r.message : hm_t_str(&r, "verification"));
+                ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+                ck_assert_msg(hm_t_int(&r, "completion_slots") == want, "%s: %lld, want %lld", cfg,
+                              (long long)hm_t_int(&r, "completion_slots"), (long long)want);
+                ck_assert_int_eq(hm_t_bound(&r, "bound"), want);
+                if (!circuit)
+                    ck_assert_int_le(hm_t_bound(&r, "lower_bound"), want);
+                hm_t_free(&r);
+            }
+    /* The others stay where p is a power of two: refused on the bus, and the trees
+     * refused on a ring, each saying what is allowed (exit 2). */
+    static const struct {
+        const char *topo, *name, *want;
+    } refused[] = {
+        {"\"kind\":\"bus\",\"nodes\":6", "allreduce-rabenseifner",
+         "topology.kind: found \"bus\"; allowed for allreduce-rabenseifner: hypercube"},
+        {"\"kind\":\"bus\",\"nodes\":6", "bcast-msbt",
+         "topology.kind: found \"bus\"; allowed for bcast-msbt: hypercube"},
+        {"\"kind\":\"ring\",\"nodes\":6", "reduce-binomial",
+         "topology.kind: found \"ring\"; allowed for reduce-binomial: hypercube, bus"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char cfg[300];
+        snprintf(cfg, sizeof cfg, "{\"topology\":{%s},\"algorithm\":{\"name\":\"%s\"}}",
+                 refused[i].topo, refused[i].name);
+        hm_trun_t r = hm_t_run(cfg, NULL);
+        ck_assert_int_eq(r.rc, 2);
+        ck_assert_msg(r.message && strstr(r.message, refused[i].want), "%s: %s", cfg,
+                      r.message ? r.message : "(none)");
+        hm_t_free(&r);
+    }
+}
+END_TEST
+
 /* ---- the public hm_root and hm_input ------------------------------------------------ */
 
 static int seen_root[16];
@@ -969,6 +1074,7 @@ Suite *hm_suite_collectives(void)
     tcase_add_test(tc, test_ring_lower_bounds);
     tcase_add_test(tc, test_circuit_cost);
     tcase_add_test(tc, test_circuit_cost_ring);
+    tcase_add_test(tc, test_bus_any_p);
     suite_add_tcase(s, tc);
     return s;
 }
