@@ -896,6 +896,126 @@ START_TEST(test_bus_any_p)
 }
 END_TEST
 
+/* ---- inputs from the config ------------------------------------------------------ */
+
+static int64_t given_stores[16][8];
+static size_t given_count[16];
+static void (*given_real_verify)(hm_report_t *);
+
+/* Notes every node's stores, then the algorithm's own verify. */
+static void given_verify(hm_report_t *r)
+{
+    const hma_prob_t *pb = r->state;
+    for (int x = 0; x < pb->p && x < 16; x++) {
+        const int64_t *v = hm_report_stores(r, x, &given_count[x]);
+        for (size_t i = 0; i < given_count[x] && i < 8; i++)
+            given_stores[x][i] = v[i];
+    }
+    given_real_verify(r);
+}
+
+/* One run with given inputs: every node's stores exactly as listed (want[x], count
+ * values each), verified, and the summary says the inputs came from the config. */
+static void check_given(const char *cfg, const char *name, int p, size_t count,
+                        const int64_t want[][4])
+{
+    const hm_algorithm_t *base = hm_algorithm_find(name);
+    ck_assert_ptr_nonnull(base);
+    hm_algorithm_t algo = *base;
+    given_real_verify = base->verify;
+    algo.verify = given_verify;
+    memset(given_count, 0, sizeof given_count);
+    hm_trun_t r = hm_t_run_algo(cfg, &algo);
+    ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
+                  r.message ? r.message : hm_t_str(&r, "verification"));
+    ck_assert_str_eq(hm_t_str(&r, "inputs"), "config");
+    for (int x = 0; x < p; x++) {
+        size_t c = want[x][0] < 0 ? 0 : count;
+        ck_assert_uint_eq(given_count[x], c);
+        for (size_t i = 0; i < c; i++)
+            ck_assert_int_eq(given_stores[x][i], want[x][i]);
+    }
+    hm_t_free(&r);
+}
+
+/* "algorithm.inputs": an array of p rows or a file of p lines gives every node's
+ * input; the stores are exactly the sums, blocks and gathers of those values; a wrong
+ * shape, count, value or file is refused (exit 2) with the key and what is allowed. */
+START_TEST(test_inputs_from_config)
+{
+    /* Allreduce (sum) of 4 rows of 2: 1+3+5-7 = 2, 2+4+6+100 = 112 on every node. */
+    static const int64_t sums[4][4] = {{2, 112}, {2, 112}, {2, 112}, {2, 112}};
+    check_given("{\"topology\":{\"kind\":\"hypercube\",\"dim\":2},\"algorithm\":{\"name\":"
+                "\"allreduce-recursive-doubling\",\"block\":2,"
+                "\"inputs\":[[1,2],[3,4],[5,6],[-7,100]]}}",
+                "allreduce-recursive-doubling", 4, 2, sums);
+    /* Scatter on a bus of 3 from root 1: node x gets the root's value x. */
+    static const int64_t blocks[3][4] = {{10}, {20}, {30}};
+    check_given("{\"topology\":{\"kind\":\"bus\",\"nodes\":3},\"ports\":{\"model\":"
+                "\"one-port-full\"},\"algorithm\":{\"name\":\"scatter-binomial\",\"root\":1,"
+                "\"inputs\":[[],[10,20,30],[]]}}",
+                "scatter-binomial", 3, 1, blocks);
+    /* A file of 3 lines on a ring of 3: every node gathers 5, -6, 7. */
+    char *dir = hm_t_tmpdir(), path[600], cfg[900];
+    snprintf(path, sizeof path, "%s/in.txt", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("5\n -6 \n7\n", f);
+    fclose(f);
+    static const int64_t all[3][4] = {{5, -6, 7}, {5, -6, 7}, {5, -6, 7}};
+    snprintf(cfg, sizeof cfg,
+             "{\"topology\":{\"kind\":\"ring\",\"nodes\":3},\"algorithm\":{\"name\":"
+             "\"allgather-ring\",\"inputs\":\"%s\"}}",
+             path);
+    check_given(cfg, "allgather-ring", 3, 3, all);
+    static const struct {
+        const char *inputs, *want;
+    } bad[] = {
+        {"[[1,2],[3,4],[5,6]]", "algorithm.inputs: found 3 rows; allowed: 4 rows, one per node "
+                                "(node x's input values), or a file name"},
+        {"[[1,2],[3,4],[5],[7,8]]",
+         "algorithm.inputs: found 1 values for node 2; allowed: 2 values for node 2 (block "
+         "values per node; block 2, p = 4)"},
+        {"[[1,2],[3.5,4],[5,6],[7,8]]", "algorithm.inputs: found a value out of range at node 1, "
+                                        "index 0; allowed: integers from -1099511627776 to "
+                                        "1099511627776"},
+        {"[[1,2],[3,4],[5,6],[7,1099511627777]]",
+         "algorithm.inputs: found a value out of range at node 3, index 1"},
+        {"7", "algorithm.inputs: found a number or boolean; allowed: 4 rows"},
+        {"\"/nonexistent/in.txt\"", "algorithm.inputs: found \"/nonexistent/in.txt\" (No such "
+                                    "file or directory); allowed: a readable file of p lines"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\":{\"kind\":\"hypercube\",\"dim\":2},\"algorithm\":{\"name\":"
+                 "\"allreduce-ring\",\"block\":2,\"inputs\":%s}}",
+                 bad[i].inputs);
+        hm_trun_t r = hm_t_run(cfg, NULL);
+        ck_assert_int_eq(r.rc, 2);
+        ck_assert_msg(r.message && strstr(r.message, bad[i].want), "%s: %s", cfg,
+                      r.message ? r.message : "(none)");
+        hm_t_free(&r);
+    }
+    /* A file with a line too short for its node names the file. */
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("1 2\n3 4\n5 x\n7 8\n", f);
+    fclose(f);
+    snprintf(cfg, sizeof cfg,
+             "{\"topology\":{\"kind\":\"hypercube\",\"dim\":2},\"algorithm\":{\"name\":"
+             "\"allreduce-ring\",\"block\":2,\"inputs\":\"%s\"}}",
+             path);
+    hm_trun_t r = hm_t_run(cfg, NULL);
+    ck_assert_int_eq(r.rc, 2);
+    char want[800];
+    snprintf(want, sizeof want,
+             "algorithm.inputs: found a value out of range at node 2, index 1 in \"%s\"", path);
+    ck_assert_msg(r.message && strstr(r.message, want), "%s", r.message ? r.message : "(none)");
+    hm_t_free(&r);
+    hm_t_rmtree(dir);
+}
+END_TEST
+
 /* ---- the public hm_root and hm_input ------------------------------------------------ */
 
 static int seen_root[16];
@@ -1075,6 +1195,7 @@ Suite *hm_suite_collectives(void)
     tcase_add_test(tc, test_circuit_cost);
     tcase_add_test(tc, test_circuit_cost_ring);
     tcase_add_test(tc, test_bus_any_p);
+    tcase_add_test(tc, test_inputs_from_config);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -202,6 +202,10 @@ hma_prob_t *hma_prob_setup(hm_setup_t *s, hm_problem_t kind)
             at[i] = (int64_t)hma_rng_below(&rng, HM_PROB_VALUE_RANGE);
         at += pb->incount[x];
     }
+    if (hma_prob_take_inputs(s, pb) != 0) {
+        hma_prob_free(pb);
+        return NULL;
+    }
     return pb;
 }
 
@@ -534,6 +538,8 @@ void hma_prob_verify(hm_report_t *r, const char *expr, int64_t bound, int combin
         json_object_set_new(r->extra, "root", json_integer(pb->root));
     if (hma_prob_reduces(pb->kind))
         json_object_set_new(r->extra, "op", json_string(hma_prob_op_names[pb->op]));
+    if (pb->given)
+        json_object_set_new(r->extra, "inputs", json_string("config"));
     json_object_set_new(r->extra, "packets", json_integer(packets));
     json_object_set_new(r->extra, "values", json_integer(values));
     json_object_set_new(r->extra, "max_values_per_packet", json_integer(maxv));

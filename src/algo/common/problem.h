@@ -63,6 +63,7 @@ typedef struct hma_prob_s {
     int64_t **in;                                /* in[x]: node x's input, incount[x] values */
     size_t *incount;
     int64_t *storage;
+    int given;   /* 1: the inputs came from the config ("inputs", inputs.c) */
     int64_t aux; /* free for the algorithm (a parameter it reads in setup) */
     /* Bus, p not a power of two: the slot in which step j starts (setup fills it, see
      * hma_prob_set_steps), for the nodes that must not send before their step. */
@@ -87,7 +88,21 @@ typedef struct hma_prob_s {
         .name = "op", .type = HM_PARAM_ENUM, .choices = hma_prob_op_names, .def = HMA_OP_SUM,      \
         .help = "reduction operator over int64"                                                    \
     }
-#define HMA_PROB_PARAM_END HM_PARAM_END
+/* "inputs": node x's input values from the config instead of the seed (inputs.c). */
+#define HMA_PROB_PARAM_INPUTS                                                                      \
+    {                                                                                              \
+        .name = "inputs", .type = HM_PARAM_STRING, .flags = HM_PARAM_OPTIONAL,                     \
+        .help = "node x's input values: an array of p arrays of integers, or a file of p lines "   \
+                "(relative to the config)",                                                        \
+        .default_text = "generated from the seed"                                                  \
+    }
+#define HMA_PROB_PARAM_END HMA_PROB_PARAM_INPUTS, HM_PARAM_END
+/* The largest input value (in absolute value) the config may give: a sum over 65536
+ * nodes stays within int64. */
+#define HMA_PROB_INPUT_MAX (INT64_C(1) << 40)
+/* Replace the generated inputs by the config's "inputs" when given (inputs.c): 0, or -1
+ * with s->error naming algorithm.inputs, what was found and what is allowed. */
+int hma_prob_take_inputs(hm_setup_t *s, hma_prob_t *pb);
 
 /* Whether problem k has a root (broadcast, scatter, gather, reduce) and whether it
  * reduces (reduce, allreduce, reduce-scatter). */
