@@ -510,7 +510,8 @@ START_TEST(test_ring_torus_algorithms)
         {"allgather-bruck", 0, 0, F_BRUCK},  {"alltoall-bruck", 0, 0, F_BRUCK},
     };
     static const int shapes[][2] = {{0, 2},  {0, 3}, {0, 5}, {0, 6}, {0, 11}, {0, 24},
-                                    {0, 37}, {2, 3}, {3, 4}, {1, 7}, {5, 2},  {4, 5}};
+                                    {0, 37}, {2, 3}, {3, 4}, {1, 7}, {5, 2},  {4, 5},
+                                    {3, 3},  {3, 5}, {5, 3}, {7, 5}, {5, 9}};
     hma_rng_t rng;
     hma_rng_seed(&rng, 0x121A6);
     for (size_t a = 0; a < sizeof ring_algos / sizeof ring_algos[0]; a++)
@@ -591,14 +592,18 @@ START_TEST(test_ring_lower_bounds)
         ck_assert_int_eq(hm_t_bound(&r, "lower_bound"), cases[i].value);
         hm_t_free(&r);
     }
-    /* A torus with both sides odd has no snake: refused, saying what is allowed. */
+    /* A torus with both sides odd has a cycle over its wrap-around links: the ring
+     * allreduce on 3 x 5 in 2(p-1) = 28 slots; one value a packet (block 15 = p), so
+     * the lower bound is ceil(15/4) + diameter (1 + 2) - 1 = 6. */
     hm_trun_t r = hm_t_run("{\"topology\":{\"kind\":\"torus\",\"rows\":3,\"cols\":5},"
-                           "\"algorithm\":{\"name\":\"allreduce-ring\"}}",
+                           "\"ports\":{\"model\":\"all-port\"},\"contention\":\"strict\","
+                           "\"algorithm\":{\"name\":\"allreduce-ring\",\"block\":15}}",
                            NULL);
-    ck_assert_int_eq(r.rc, 2);
-    ck_assert_msg(r.message && strstr(r.message, "topology: found a 3 x 5 torus; allowed for "
-                                                 "allreduce-ring: rows or cols even, or 1"),
-                  "%s", r.message ? r.message : "(none)");
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_int_eq(hm_t_int(&r, "verified"), 1);
+    ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 28);
+    ck_assert_int_eq(hm_t_bound(&r, "lower_bound"), 6);
     hm_t_free(&r);
     /* Hypercube-only algorithms are refused on a ring by the loader. */
     r = hm_t_run("{\"topology\":{\"kind\":\"ring\",\"nodes\":8},"

@@ -85,6 +85,31 @@ static void snake_cols(int q, int r, int c, int *x, int *fwd, int *back)
     *back = q % r == 0 ? WEST : j % 2 ? SOUTH : NORTH;
 }
 
+/* An r x c torus with both sides odd (3 or more) has no snake of rows, since its row
+ * snake ends in the last row's east end; its wrap-around links give a Hamiltonian
+ * cycle all the same. Take lines of length C along the longer side's R >= C lines (rows
+ * when r >= c): each line is walked whole, its end one before (east, +1) or one after
+ * (west, -1) its start, then one step to the next line in the same column. With
+ * (R + C)/2 lines east and (R - C)/2 west the ends drift by -C = 0 mod C, so the last
+ * step (over the wrap-around) comes back to node 0. */
+static void snake_odd(hma_prob_t *pb, int r, int c)
+{
+    int rows = r >= c, R = rows ? r : c, C = rows ? c : r, s = 0, q = 0;
+    int along[2] = {rows ? EAST : SOUTH, rows ? WEST : NORTH}, cross = rows ? SOUTH : EAST;
+    int against[2] = {along[1], along[0]}, cross_back = rows ? NORTH : WEST;
+    for (int i = 0; i < R; i++) {
+        int west = i >= (R + C) / 2, dir = west ? -1 : 1;
+        for (int k = 0; k < C; k++, q++) {
+            int j = ((s + dir * k) % C + C) % C, x = rows ? i * c + j : j * c + i;
+            pb->cyc_at[q] = x;
+            pb->cyc_pos[x] = q;
+            pb->cyc_next[x] = k < C - 1 ? along[west] : cross;
+            pb->cyc_prev[x] = k > 0 ? against[west] : cross_back;
+        }
+        s = ((s - dir) % C + C) % C;
+    }
+}
+
 static int cycle_build(hma_prob_t *pb, const hm_machine_info_t *mi)
 {
     int p = pb->p, r = mi->rows, c = mi->cols;
@@ -95,7 +120,12 @@ static int cycle_build(hma_prob_t *pb, const hm_machine_info_t *mi)
     pb->cyc_next = pb->cyc_pos + p;
     pb->cyc_prev = pb->cyc_next + p;
     int by_rows = pb->ring == 2 && r > 1 && c > 1 && r % 2 == 0;
-    int by_cols = pb->ring == 2 && r > 1 && c > 1 && !by_rows;
+    int odd = pb->ring == 2 && r > 1 && c > 1 && r % 2 && c % 2;
+    int by_cols = pb->ring == 2 && r > 1 && c > 1 && !by_rows && !odd;
+    if (odd) {
+        snake_odd(pb, r, c);
+        return 0;
+    }
     for (int q = 0; q < p; q++) {
         int x = q, fwd = 0, back = 1; /* ring; and a torus of one row */
         if (pb->ring == 2 && c == 1)
@@ -130,15 +160,6 @@ static int check_machine(hm_setup_t *s, hm_problem_t kind)
                  "%s: topology: found %d node(s), allowed: a hypercube of dim 1 or more, a "
                  "ring or a torus of 2 nodes or more (the %s problem needs 2 nodes or more)",
                  s->file ? s->file : "config", mi->nodes, hm_problem_name(kind));
-        return -1;
-    }
-    if (mi->topology == HM_TOPO_TORUS && mi->rows % 2 && mi->cols % 2 && mi->rows > 1 &&
-        mi->cols > 1) {
-        snprintf(s->error, sizeof s->error,
-                 "%s: topology: found a %d x %d torus; allowed for %s: rows or cols even, or 1 "
-                 "(the ring runs as a snake through the torus)",
-                 s->file ? s->file : "config", mi->rows, mi->cols,
-                 s->algorithm ? s->algorithm->name : hm_problem_name(kind));
         return -1;
     }
     return 0;

@@ -230,10 +230,10 @@ int hma_prob_allgather_rd(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *bu
 int hma_prob_reduce_scatter_rh(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf,
                                int64_t *tmp, const size_t *off);
 /* The cycle the ring and chain algorithms run along: the ring topology itself, a
- * snake through a torus (rows or cols even), both rotated to start at the root; or
- * the hypercube's Gray-code ring (position gray^-1(x XOR root)). root -1: 0. Position
- * of node x, node at position pos, and the ports to the next and the previous
- * position. */
+ * snake through a torus (problem.c: cycle_build, snake_odd when both sides are odd), both rotated
+ * to start at the root; or the hypercube's Gray-code ring (position gray^-1(x XOR root)). root -1:
+ * 0. Position of node x, node at position pos, and the ports to the next and the previous position.
+ */
 int hma_prob_pos(const hma_prob_t *pb, int x, int root);
 int hma_prob_node(const hma_prob_t *pb, int pos, int root);
 int hma_prob_next(const hma_prob_t *pb, int pos, int root);
