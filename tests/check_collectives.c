@@ -736,6 +736,8 @@ START_TEST(test_circuit_cost)
                 ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
                 ck_assert_int_eq(hm_t_int(&r, "completion_slots"),
                                  circuit_want(a, d, block, cost[c][0], cost[c][1]));
+                /* The problem's bound under a*m + b (test_circuit_lower_bounds). */
+                ck_assert_int_le(hm_t_bound(&r, "lower_bound"), hm_t_int(&r, "completion_slots"));
                 hm_t_free(&r);
             }
     for (int a = 0; a < na; a++) {
@@ -791,6 +793,44 @@ START_TEST(test_circuit_cost_ring)
                       r.message ? r.message : hm_t_str(&r, "verification"));
         ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
         ck_assert_int_eq(hm_t_int(&r, "completion_slots"), cases[i].want);
+        ck_assert_int_le(hm_t_bound(&r, "lower_bound"), cases[i].want);
+        hm_t_free(&r);
+    }
+}
+END_TEST
+
+/* The problems' lower bounds under circuit routing (a = 1, b = 10: D(v) = 8v + 10):
+ * ceil(log2 p) * D(1) (latency) or D(V) (volume: V = b for broadcast and the
+ * reductions, (p-1)*b for scatter, gather, allgather, alltoall), whichever is larger.
+ * The binomial reduce on a bus of 5 reaches it: 3 * D(1) = 54 slots. */
+START_TEST(test_circuit_lower_bounds)
+{
+    static const struct {
+        const char *topo, *algo, *expr;
+        int64_t block, value, completion;
+    } cases[] = {
+        {"\"kind\":\"hypercube\",\"dim\":3", "bcast-binomial", "ceil(log2(p))*ceil(8a+b)", 3, 54,
+         102},
+        {"\"kind\":\"hypercube\",\"dim\":3", "scatter-binomial", "ceil(8a*(p-1)*block+b)", 3, 178,
+         198},
+        {"\"kind\":\"ring\",\"nodes\":5", "allgather-ring", "ceil(8a*(p-1)*block+b)", 3, 106, 136},
+        {"\"kind\":\"hypercube\",\"dim\":2", "allreduce-ring", "ceil(8a*block+b)", 40, 330, 540},
+        {"\"kind\":\"bus\",\"nodes\":5", "reduce-binomial", "ceil(log2(p))*ceil(8a+b)", 1, 54, 54},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cfg[512];
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\":{%s},\"ports\":{\"model\":\"one-port-full\",\"routing\":"
+                 "\"circuit\",\"cost\":{\"a\":1,\"b\":10}},\"contention\":\"strict\","
+                 "\"algorithm\":{\"name\":\"%s\",\"block\":%lld}}",
+                 cases[i].topo, cases[i].algo, (long long)cases[i].block);
+        hm_trun_t r = hm_t_run(cfg, NULL);
+        ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: %s", cfg,
+                      r.message ? r.message : hm_t_str(&r, "verification"));
+        json_t *lb = json_object_get(r.summary, "lower_bound");
+        ck_assert_str_eq(json_string_value(json_object_get(lb, "expression")), cases[i].expr);
+        ck_assert_int_eq(hm_t_bound(&r, "lower_bound"), cases[i].value);
+        ck_assert_int_eq(hm_t_int(&r, "completion_slots"), cases[i].completion);
         hm_t_free(&r);
     }
 }
@@ -872,8 +912,7 @@ START_TEST(test_bus_any_p)
                 ck_assert_msg(hm_t_int(&r, "completion_slots") == want, "%s: %lld, want %lld", cfg,
                               (long long)hm_t_int(&r, "completion_slots"), (long long)want);
                 ck_assert_int_eq(hm_t_bound(&r, "bound"), want);
-                if (!circuit)
-                    ck_assert_int_le(hm_t_bound(&r, "lower_bound"), want);
+                ck_assert_int_le(hm_t_bound(&r, "lower_bound"), want);
                 hm_t_free(&r);
             }
     /* The others stay where p is a power of two: refused on the bus, and the trees
@@ -1200,6 +1239,7 @@ Suite *hm_suite_collectives(void)
     tcase_add_test(tc, test_circuit_cost);
     tcase_add_test(tc, test_circuit_cost_ring);
     tcase_add_test(tc, test_bus_any_p);
+    tcase_add_test(tc, test_circuit_lower_bounds);
     tcase_add_test(tc, test_inputs_from_config);
     suite_add_tcase(s, tc);
     return s;

@@ -501,9 +501,37 @@ static int64_t cube_volume(const hma_prob_t *pb, int allport, const char **e)
     }
 }
 
+/*
+ * Under circuit routing (Seidel's a*m + b) a node transmits one message and receives one
+ * at a time, a message may go to any node, and one of v values lasts at least D(v) =
+ * max(1, ceil(8a*v + b)) slots; D(v) + D(w) >= D(v + w). Latency: a message that moves
+ * a value (or a partial result) carries one value at least, so the nodes that know it
+ * (or that a partial result depends on) at most double every D(1) slots:
+ * ceil(log2 p)*D(1). Volume: some node must receive V values, in messages that take
+ * D(V) slots together at least: V = b for broadcast (every node), reduce (the root),
+ * allreduce and reduce-scatter (b values of its own block each), V = (p-1)*b for
+ * scatter and gather (the root sends or receives them), allgather and alltoall (every
+ * node receives them). The bound is the larger.
+ */
+static int64_t circuit_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, const char **expr)
+{
+    size_t b = (size_t)pb->block, v = b;
+    const char *ve = "ceil(8a*block+b)";
+    if (pb->kind == HM_PROBLEM_SCATTER || pb->kind == HM_PROBLEM_GATHER ||
+        pb->kind == HM_PROBLEM_ALLGATHER || pb->kind == HM_PROBLEM_ALLTOALL) {
+        v = (size_t)(pb->p - 1) * b;
+        ve = "ceil(8a*(p-1)*block+b)";
+    }
+    int64_t lat = pb->lg * hma_prob_msg_slots(mi, 1), vol = hma_prob_msg_slots(mi, v);
+    *expr = vol > lat ? ve : "ceil(log2(p))*ceil(8a+b)";
+    return vol > lat ? vol : lat;
+}
+
 int64_t hma_prob_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, int combining,
                        const char **expr)
 {
+    if (mi->circuit)
+        return circuit_lower(pb, mi, expr);
     if (pb->ring || pb->full)
         return cycle_lower(pb, mi, combining, expr);
     int allport = mi->ports == HM_PORTS_ALL_PORT;

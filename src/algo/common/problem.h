@@ -146,8 +146,9 @@ int64_t hma_prob_expected(const hma_prob_t *pb, int x, size_t i);
  * found 17, expected 12" (or "missing" / "expected nothing"). */
 int hma_prob_check(const hma_prob_t *pb, const hm_report_t *r, char *msg, size_t len);
 
-/* The problem's lower bound on the hypercube under the port model at hand, for an
- * algorithm that puts several values in one packet (combining) or not. */
+/* The problem's lower bound on the machine under the port model at hand, for an
+ * algorithm that puts several values in one packet (combining) or not; under circuit
+ * routing the a*m + b model's bound (problem.c, circuit_lower). */
 int64_t hma_prob_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, int combining,
                        const char **expr);
 
