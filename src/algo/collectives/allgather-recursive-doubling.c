@@ -16,6 +16,12 @@
  * beta): exchanges of 1, 2, .., p/2 blocks, every node in step with its partner:
  * exactly sum_{i<d} D(b*2^i) slots, D(v) = ceil(8a*v + b) (hma_prob_msg_slots), any
  * block.
+ *
+ * Any p on the bus (doc/collectives.md, "Any p: the bus"): x >= q = 2^floor(log2 p) sends
+ * its block to x - q, the first q double with their groups' blocks (folded ones
+ * included), x - q sends x all p*b values: floor(log2 p) + 2 slots; under a*m + b every
+ * step starts after the step's longest message, D(b) + sum_k D(b(2^k + min(2^k, p - q)))
+ * + D(p b).
  */
 #include <stdlib.h>
 

@@ -11,6 +11,11 @@
  * Cost under unit slots: exactly log2 p slots, p*log2 p packets of b values
  * (combining when b > 1). A node sends and receives in one slot: all-port and
  * one-port-full, no conflict.
+ *
+ * Any p on the bus (doc/collectives.md, "Any p: the bus"; Thakur-Rabenseifner-Gropp 2005,
+ * section 4, the extra nodes folded into the first q = 2^floor(log2 p)): x >= q sends its
+ * values to x - q, the first q double, x - q sends x the result: floor(log2 p) + 2
+ * slots, (floor(log2 p) + 2) * D(b) under a*m + b.
  */
 #include <stdlib.h>
 

@@ -11,6 +11,10 @@
  * packets, each carrying the b values of the block (combining when b > 1). Every
  * node sends or receives one packet per slot: legal under all-port, one-port-full,
  * one-port-half and shout, with no conflict.
+ *
+ * Any p on the bus (fully connected; doc/collectives.md, "Any p: the bus"): r = x - root
+ * mod p, and a sender stops at the first r + 2^k beyond p (MPICH's binomial tree):
+ * exactly ceil(log2 p) slots, ceil(log2 p) * D(b) under a*m + b.
  */
 #include <stdlib.h>
 

@@ -18,6 +18,10 @@
  * one after the other, each subtree's message leaving when the subtree has gathered:
  * exactly sum_{i<d} D(b*2^i) slots, D(v) = ceil(8a*v + b) (hma_prob_msg_slots), any
  * block.
+ *
+ * Any p on the bus (doc/collectives.md, "Any p: the bus"): the scatter's tree reversed;
+ * a node sends at the start of its step (slot j, or sum_{i<j} D(b 2^i)) so that its
+ * parent's receptions never overlap: the scatter's slots.
  */
 #include <stdlib.h>
 

@@ -17,6 +17,10 @@
  * node combines what it received before it sends, so the d messages of b values
  * follow one another: exactly log2(p) * D(b) slots, D(v) = ceil(8a*v + b) being one
  * message of v values (hma_prob_msg_slots), any block.
+ *
+ * Any p on the bus (doc/collectives.md, "Any p: the bus"): r = x - root mod p, children
+ * r + 2^i below p; a node with fewer children waits for its step j (slot j, or j*D(b))
+ * so that its parent takes one child a step: ceil(log2 p) slots, ceil(log2 p) * D(b).
  */
 #include <stdlib.h>
 

@@ -17,6 +17,10 @@
  * below does the same after its message arrived, so the last node gets its block
  * after exactly sum_{i<d} D(b*2^i) slots, D(v) = ceil(8a*v + b) (one message of v
  * values, hma_prob_msg_slots), any block.
+ *
+ * Any p on the bus (doc/collectives.md, "Any p: the bus"): r = x - root mod p, children
+ * r + 2^i below p with the blocks [c, min(c + 2^i, p)): ceil(log2 p) slots; under
+ * a*m + b D(b(p - 2^(L-1))) + sum_{i<L-1} D(b 2^i), L = ceil(log2 p) (the root's chain).
  */
 #include <stdlib.h>
 
