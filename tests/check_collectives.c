@@ -510,7 +510,8 @@ START_TEST(test_ring_torus_algorithms)
         {"allgather-bruck", 0, 0, F_BRUCK},  {"alltoall-bruck", 0, 0, F_BRUCK},
     };
     static const int shapes[][2] = {{0, 2},  {0, 3}, {0, 5}, {0, 6}, {0, 11}, {0, 24},
-                                    {0, 37}, {2, 3}, {3, 4}, {1, 7}, {5, 2},  {4, 5}};
+                                    {0, 37}, {2, 3}, {3, 4}, {1, 7}, {5, 2},  {4, 5},
+                                    {3, 3},  {3, 5}, {5, 3}, {7, 5}, {5, 9}};
     hma_rng_t rng;
     hma_rng_seed(&rng, 0x121A6);
     for (size_t a = 0; a < sizeof ring_algos / sizeof ring_algos[0]; a++)
@@ -591,14 +592,18 @@ START_TEST(test_ring_lower_bounds)
         ck_assert_int_eq(hm_t_bound(&r, "lower_bound"), cases[i].value);
         hm_t_free(&r);
     }
-    /* A torus with both sides odd has no snake: refused, saying what is allowed. */
+    /* A torus with both sides odd has a cycle over its wrap-around links: the ring
+     * allreduce on 3 x 5 in 2(p-1) = 28 slots; one value a packet (block 15 = p), so
+     * the lower bound is ceil(15/4) + diameter (1 + 2) - 1 = 6. */
     hm_trun_t r = hm_t_run("{\"topology\":{\"kind\":\"torus\",\"rows\":3,\"cols\":5},"
-                           "\"algorithm\":{\"name\":\"allreduce-ring\"}}",
+                           "\"ports\":{\"model\":\"all-port\"},\"contention\":\"strict\","
+                           "\"algorithm\":{\"name\":\"allreduce-ring\",\"block\":15}}",
                            NULL);
-    ck_assert_int_eq(r.rc, 2);
-    ck_assert_msg(r.message && strstr(r.message, "topology: found a 3 x 5 torus; allowed for "
-                                                 "allreduce-ring: rows or cols even, or 1"),
-                  "%s", r.message ? r.message : "(none)");
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_int_eq(hm_t_int(&r, "verified"), 1);
+    ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+    ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 28);
+    ck_assert_int_eq(hm_t_bound(&r, "lower_bound"), 6);
     hm_t_free(&r);
     /* Hypercube-only algorithms are refused on a ring by the loader. */
     r = hm_t_run("{\"topology\":{\"kind\":\"ring\",\"nodes\":8},"
@@ -630,32 +635,35 @@ static int64_t circuit_doubling(double A, double B, int64_t v, int d)
 }
 
 /* The algorithms that run under a*m + b, and the blocks they take there: a multiple of
- * p where the block is cut into p chunks (chunks = 1), else 2d + 1 values. */
+ * p where the block is cut into p chunks (chunks = 1), else 2d + 1 values; all under
+ * one-port-full but the two all-port trees (allport = 1). */
 static const struct {
     const char *name;
-    int chunks;
+    int chunks, allport;
 } circuit_algos[] = {
-    {"bcast-binomial", 0},
-    {"bcast-scatter-allgather", 1},
-    {"allreduce-recursive-doubling", 0},
-    {"allreduce-ring", 0},
-    {"reduce-binomial", 0},
-    {"scatter-binomial", 0},
-    {"gather-binomial", 0},
-    {"allgather-recursive-doubling", 0},
-    {"allgather-ring", 0},
-    {"reduce-scatter-recursive-halving", 0},
-    {"alltoall-dimension-exchange", 0},
-    {"bcast-chain", 0},
-    {"allreduce-rabenseifner", 1},
-    {"reduce-rabenseifner", 1},
-    {"scatter-linear", 0},
-    {"gather-linear", 0},
-    {"reduce-scatter-ring", 0},
-    {"alltoall-pairwise", 0},
-    {"reduce-scatter-pairwise", 0},
-    {"allgather-bruck", 0},
-    {"alltoall-bruck", 0},
+    {"bcast-binomial", 0, 0},
+    {"bcast-scatter-allgather", 1, 0},
+    {"allreduce-recursive-doubling", 0, 0},
+    {"allreduce-ring", 0, 0},
+    {"reduce-binomial", 0, 0},
+    {"scatter-binomial", 0, 0},
+    {"gather-binomial", 0, 0},
+    {"allgather-recursive-doubling", 0, 0},
+    {"allgather-ring", 0, 0},
+    {"reduce-scatter-recursive-halving", 0, 0},
+    {"alltoall-dimension-exchange", 0, 0},
+    {"bcast-chain", 0, 0},
+    {"allreduce-rabenseifner", 1, 0},
+    {"reduce-rabenseifner", 1, 0},
+    {"scatter-linear", 0, 0},
+    {"gather-linear", 0, 0},
+    {"reduce-scatter-ring", 0, 0},
+    {"alltoall-pairwise", 0, 0},
+    {"reduce-scatter-pairwise", 0, 0},
+    {"allgather-bruck", 0, 0},
+    {"alltoall-bruck", 0, 0},
+    {"bcast-msbt", 0, 1},
+    {"scatter-bst", 0, 1},
 };
 
 /* The formula of algorithm a (circuit_algos) on Q_d with block b, by hand: the
@@ -688,6 +696,10 @@ static int64_t circuit_want(int a, int d, int64_t b, double A, double B)
     }
     case 20: /* alltoall-bruck on Q_d: p - 1 hops in all, each of p/2 blocks */
         return (p - 1) * circuit_dur(A, B, b * p / 2);
+    case 21: /* bcast-msbt: packet slot t = d rounds of D(1), round t*d + i dimension i */
+        return (d == 1 ? b : b + d * d) * circuit_dur(A, B, 1);
+    case 22: /* scatter-bst: p - 1 messages from the root's one transmit port */
+        return (p - 1) * circuit_dur(A, B, b);
     case 11: /* bcast-chain: ((p-1) + (b-1)) * D(1) */
         return (p - 1 + b - 1) * circuit_dur(A, B, 1);
     case 1:  /* bcast-scatter-allgather: 2 sum_i D(b*2^i/p) */
@@ -699,8 +711,8 @@ static int64_t circuit_want(int a, int d, int64_t b, double A, double B)
     }
 }
 
-/* Every algorithm of circuit_algos (twenty-one) on Q_1..Q_5 with two cost pairs, strict: verified,
- * 0 conflicts, completion exactly its formula; those that cut the block into p chunks
+/* Every algorithm of circuit_algos (twenty-three) on Q_1..Q_5 with two cost pairs, strict:
+ * verified, 0 conflicts, completion exactly its formula; those that cut the block into p chunks
  * refuse a block that p does not divide. */
 START_TEST(test_circuit_cost)
 {
@@ -713,16 +725,19 @@ START_TEST(test_circuit_cost)
                 char cfg[512];
                 snprintf(cfg, sizeof cfg,
                          "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},\"ports\":{"
-                         "\"model\":\"one-port-full\",\"routing\":\"circuit\",\"cost\":{"
-                         "\"a\":%g,\"b\":%g}},\"contention\":\"strict\","
+                         "\"model\":\"%s\",\"routing\":\"circuit\",\"cost\":{"
+                         "\"a\":%g,\"b\":%g}},\"contention\":\"strict\",\"seed\":%d,"
                          "\"algorithm\":{\"name\":\"%s\",\"block\":%lld}}",
-                         d, cost[c][0], cost[c][1], circuit_algos[a].name, (long long)block);
+                         d, circuit_algos[a].allport ? "all-port" : "one-port-full", cost[c][0],
+                         cost[c][1], d + c, circuit_algos[a].name, (long long)block);
                 hm_trun_t r = hm_t_run(cfg, NULL);
                 ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: %s", cfg,
                               r.message ? r.message : hm_t_str(&r, "verification"));
                 ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
                 ck_assert_int_eq(hm_t_int(&r, "completion_slots"),
                                  circuit_want(a, d, block, cost[c][0], cost[c][1]));
+                /* The problem's bound under a*m + b (test_circuit_lower_bounds). */
+                ck_assert_int_le(hm_t_bound(&r, "lower_bound"), hm_t_int(&r, "completion_slots"));
                 hm_t_free(&r);
             }
     for (int a = 0; a < na; a++) {
@@ -778,8 +793,270 @@ START_TEST(test_circuit_cost_ring)
                       r.message ? r.message : hm_t_str(&r, "verification"));
         ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
         ck_assert_int_eq(hm_t_int(&r, "completion_slots"), cases[i].want);
+        ck_assert_int_le(hm_t_bound(&r, "lower_bound"), cases[i].want);
         hm_t_free(&r);
     }
+}
+END_TEST
+
+/* The problems' lower bounds under circuit routing (a = 1, b = 10: D(v) = 8v + 10):
+ * ceil(log2 p) * D(1) (latency) or D(V) (volume: V = b for broadcast and the
+ * reductions, (p-1)*b for scatter, gather, allgather, alltoall), whichever is larger.
+ * The binomial reduce on a bus of 5 reaches it: 3 * D(1) = 54 slots. */
+START_TEST(test_circuit_lower_bounds)
+{
+    static const struct {
+        const char *topo, *algo, *expr;
+        int64_t block, value, completion;
+    } cases[] = {
+        {"\"kind\":\"hypercube\",\"dim\":3", "bcast-binomial", "ceil(log2(p))*ceil(8a+b)", 3, 54,
+         102},
+        {"\"kind\":\"hypercube\",\"dim\":3", "scatter-binomial", "ceil(8a*(p-1)*block+b)", 3, 178,
+         198},
+        {"\"kind\":\"ring\",\"nodes\":5", "allgather-ring", "ceil(8a*(p-1)*block+b)", 3, 106, 136},
+        {"\"kind\":\"hypercube\",\"dim\":2", "allreduce-ring", "ceil(8a*block+b)", 40, 330, 540},
+        {"\"kind\":\"bus\",\"nodes\":5", "reduce-binomial", "ceil(log2(p))*ceil(8a+b)", 1, 54, 54},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cfg[512];
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\":{%s},\"ports\":{\"model\":\"one-port-full\",\"routing\":"
+                 "\"circuit\",\"cost\":{\"a\":1,\"b\":10}},\"contention\":\"strict\","
+                 "\"algorithm\":{\"name\":\"%s\",\"block\":%lld}}",
+                 cases[i].topo, cases[i].algo, (long long)cases[i].block);
+        hm_trun_t r = hm_t_run(cfg, NULL);
+        ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: %s", cfg,
+                      r.message ? r.message : hm_t_str(&r, "verification"));
+        json_t *lb = json_object_get(r.summary, "lower_bound");
+        ck_assert_str_eq(json_string_value(json_object_get(lb, "expression")), cases[i].expr);
+        ck_assert_int_eq(hm_t_bound(&r, "lower_bound"), cases[i].value);
+        ck_assert_int_eq(hm_t_int(&r, "completion_slots"), cases[i].completion);
+        hm_t_free(&r);
+    }
+}
+END_TEST
+
+/* ---- any p on the bus (fully connected) ------------------------------------------ */
+
+/* The six tree and recursive-doubling algorithms on the bus topology (every node a
+ * neighbour), MPICH's versions for any p, exact formulas by hand (L = ceil(log2 p),
+ * q = 2^floor(log2 p), D(v) the slots of one message of v values under a = 1, b = 10):
+ * bcast and reduce binomial L, L*D(b); scatter and gather binomial L,
+ * D(b(p - 2^(L-1))) + sum_{i<L-1} D(b 2^i); allreduce recursive doubling with the fold
+ * floor(log2 p) + 2, times D(b); allgather floor(log2 p) + 2, D(b) + sum_{k<log2 q}
+ * D(b(2^k + min(2^k, p - q))) + D(p b); on powers of two the hypercube's formulas. */
+static int64_t bus_want(int a, int p, int64_t b, int circuit)
+{
+    int L = 0, pow2 = (p & (p - 1)) == 0;
+    while ((1 << L) < p)
+        L++;
+    int q = pow2 ? p : 1 << (L - 1), rem = p - q;
+    int64_t D = circuit_dur(1, 10, b), t = 0;
+    switch (a) {
+    case 0: /* bcast-binomial */
+    case 1: /* reduce-binomial */
+        return circuit ? L * D : L;
+    case 2: /* scatter-binomial */
+    case 3: /* gather-binomial */
+        return circuit ? circuit_dur(1, 10, b * (p - (1 << (L - 1)))) +
+                             circuit_doubling(1, 10, b, L - 1)
+                       : L;
+    case 4: /* allreduce-recursive-doubling */
+        return (pow2 ? L : L + 1) * (circuit ? D : 1);
+    default: /* allgather-recursive-doubling */
+        if (!circuit)
+            return pow2 ? L : L + 1;
+        if (pow2)
+            return circuit_doubling(1, 10, b, L);
+        t = D + circuit_dur(1, 10, b * p);
+        for (int k = 0; (1 << k) < q; k++)
+            t += circuit_dur(1, 10, b * ((1 << k) + (rem < (1 << k) ? rem : 1 << k)));
+        return t;
+    }
+}
+
+START_TEST(test_bus_any_p)
+{
+    static const char *const names[] = {"bcast-binomial",
+                                        "reduce-binomial",
+                                        "scatter-binomial",
+                                        "gather-binomial",
+                                        "allreduce-recursive-doubling",
+                                        "allgather-recursive-doubling"};
+    static const int sizes[] = {2, 3, 5, 6, 7, 8, 12, 13};
+    hma_rng_t rng;
+    hma_rng_seed(&rng, 0xB05);
+    for (int a = 0; a < 6; a++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+            for (int circuit = 0; circuit < 2; circuit++) {
+                int p = sizes[i];
+                int64_t b = 1 + (int64_t)hma_rng_below(&rng, 6);
+                char cfg[600], extra[64] = "";
+                if (a < 4)
+                    snprintf(extra, sizeof extra, ",\"root\":%d",
+                             (int)hma_rng_below(&rng, (uint64_t)p));
+                if (a == 1 || a == 4)
+                    snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ",\"op\":\"%s\"",
+                             ops[hma_rng_below(&rng, 3)]);
+                snprintf(cfg, sizeof cfg,
+                         "{\"topology\":{\"kind\":\"bus\",\"nodes\":%d},\"ports\":{\"model\":"
+                         "\"%s\",\"routing\":\"%s\",\"cost\":{\"a\":1,\"b\":10}},\"contention\":"
+                         "\"strict\",\"seed\":%d,\"algorithm\":{\"name\":\"%s\",\"block\":%lld%s}}",
+                         p, i % 2 ? "all-port" : "one-port-full", circuit ? "circuit" : "packet",
+                         (int)i, names[a], (long long)b, extra);
+                hm_trun_t r = hm_t_run(cfg, NULL);
+                int64_t want = bus_want(a, p, b, circuit);
+                ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
+                              r.message ? r.message : hm_t_str(&r, "verification"));
+                ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+                ck_assert_msg(hm_t_int(&r, "completion_slots") == want, "%s: %lld, want %lld", cfg,
+                              (long long)hm_t_int(&r, "completion_slots"), (long long)want);
+                ck_assert_int_eq(hm_t_bound(&r, "bound"), want);
+                ck_assert_int_le(hm_t_bound(&r, "lower_bound"), want);
+                hm_t_free(&r);
+            }
+    /* The others stay where p is a power of two: refused on the bus, and the trees
+     * refused on a ring, each saying what is allowed (exit 2). */
+    static const struct {
+        const char *topo, *name, *want;
+    } refused[] = {
+        {"\"kind\":\"bus\",\"nodes\":6", "allreduce-rabenseifner",
+         "topology.kind: found \"bus\"; allowed for allreduce-rabenseifner: hypercube"},
+        {"\"kind\":\"bus\",\"nodes\":6", "bcast-msbt",
+         "topology.kind: found \"bus\"; allowed for bcast-msbt: hypercube"},
+        {"\"kind\":\"ring\",\"nodes\":6", "reduce-binomial",
+         "topology.kind: found \"ring\"; allowed for reduce-binomial: hypercube, bus"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char cfg[300];
+        snprintf(cfg, sizeof cfg, "{\"topology\":{%s},\"algorithm\":{\"name\":\"%s\"}}",
+                 refused[i].topo, refused[i].name);
+        hm_trun_t r = hm_t_run(cfg, NULL);
+        ck_assert_int_eq(r.rc, 2);
+        ck_assert_msg(r.message && strstr(r.message, refused[i].want), "%s: %s", cfg,
+                      r.message ? r.message : "(none)");
+        hm_t_free(&r);
+    }
+}
+END_TEST
+
+/* ---- inputs from the config ------------------------------------------------------ */
+
+static int64_t given_stores[16][8];
+static size_t given_count[16];
+static void (*given_real_verify)(hm_report_t *);
+
+/* Notes every node's stores, then the algorithm's own verify. */
+static void given_verify(hm_report_t *r)
+{
+    const hma_prob_t *pb = r->state;
+    for (int x = 0; x < pb->p && x < 16; x++) {
+        const int64_t *v = hm_report_stores(r, x, &given_count[x]);
+        for (size_t i = 0; i < given_count[x] && i < 8; i++)
+            given_stores[x][i] = v[i];
+    }
+    given_real_verify(r);
+}
+
+/* One run with given inputs: every node's stores exactly as listed (want[x], count
+ * values each), verified, and the summary says the inputs came from the config. */
+static void check_given(const char *cfg, const char *name, int p, size_t count,
+                        const int64_t want[][4])
+{
+    const hm_algorithm_t *base = hm_algorithm_find(name);
+    ck_assert_ptr_nonnull(base);
+    hm_algorithm_t algo = *base;
+    given_real_verify = base->verify;
+    algo.verify = given_verify;
+    memset(given_count, 0, sizeof given_count);
+    hm_trun_t r = hm_t_run_algo(cfg, &algo);
+    ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
+                  r.message ? r.message : hm_t_str(&r, "verification"));
+    ck_assert_str_eq(hm_t_str(&r, "inputs"), "config");
+    for (int x = 0; x < p; x++) {
+        size_t c = want[x][0] < 0 ? 0 : count;
+        ck_assert_uint_eq(given_count[x], c);
+        for (size_t i = 0; i < c; i++)
+            ck_assert_int_eq(given_stores[x][i], want[x][i]);
+    }
+    hm_t_free(&r);
+}
+
+/* "algorithm.inputs": an array of p rows or a file of p lines gives every node's
+ * input; the stores are exactly the sums, blocks and gathers of those values; a wrong
+ * shape, count, value or file is refused (exit 2) with the key and what is allowed. */
+START_TEST(test_inputs_from_config)
+{
+    /* Allreduce (sum) of 4 rows of 2: 1+3+5-7 = 2, 2+4+6+100 = 112 on every node. */
+    static const int64_t sums[4][4] = {{2, 112}, {2, 112}, {2, 112}, {2, 112}};
+    check_given("{\"topology\":{\"kind\":\"hypercube\",\"dim\":2},\"algorithm\":{\"name\":"
+                "\"allreduce-recursive-doubling\",\"block\":2,"
+                "\"inputs\":[[1,2],[3,4],[5,6],[-7,100]]}}",
+                "allreduce-recursive-doubling", 4, 2, sums);
+    /* Scatter on a bus of 3 from root 1: node x gets the root's value x. */
+    static const int64_t blocks[3][4] = {{10}, {20}, {30}};
+    check_given("{\"topology\":{\"kind\":\"bus\",\"nodes\":3},\"ports\":{\"model\":"
+                "\"one-port-full\"},\"algorithm\":{\"name\":\"scatter-binomial\",\"root\":1,"
+                "\"inputs\":[[],[10,20,30],[]]}}",
+                "scatter-binomial", 3, 1, blocks);
+    /* A file of 3 lines on a ring of 3: every node gathers 5, -6, 7. */
+    char *dir = hm_t_tmpdir(), path[600], cfg[900];
+    snprintf(path, sizeof path, "%s/in.txt", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("5\n -6 \n7\n", f);
+    fclose(f);
+    static const int64_t all[3][4] = {{5, -6, 7}, {5, -6, 7}, {5, -6, 7}};
+    snprintf(cfg, sizeof cfg,
+             "{\"topology\":{\"kind\":\"ring\",\"nodes\":3},\"algorithm\":{\"name\":"
+             "\"allgather-ring\",\"inputs\":\"%s\"}}",
+             path);
+    check_given(cfg, "allgather-ring", 3, 3, all);
+    static const struct {
+        const char *inputs, *want;
+    } bad[] = {
+        {"[[1,2],[3,4],[5,6]]", "algorithm.inputs: found 3 rows; allowed: 4 rows, one per node "
+                                "(node x's input values), or a file name"},
+        {"[[1,2],[3,4],[5],[7,8]]",
+         "algorithm.inputs: found 1 values for node 2; allowed: 2 values for node 2 (block "
+         "values per node; block 2, p = 4)"},
+        {"[[1,2],[3.5,4],[5,6],[7,8]]", "algorithm.inputs: found a value out of range at node 1, "
+                                        "index 0; allowed: integers from -1099511627776 to "
+                                        "1099511627776"},
+        {"[[1,2],[3,4],[5,6],[7,1099511627777]]",
+         "algorithm.inputs: found a value out of range at node 3, index 1"},
+        {"7", "algorithm.inputs: found a number or boolean; allowed: 4 rows"},
+        {"\"/nonexistent/in.txt\"", "algorithm.inputs: found \"/nonexistent/in.txt\" (No such "
+                                    "file or directory); allowed: a readable file of p lines"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\":{\"kind\":\"hypercube\",\"dim\":2},\"algorithm\":{\"name\":"
+                 "\"allreduce-ring\",\"block\":2,\"inputs\":%s}}",
+                 bad[i].inputs);
+        hm_trun_t r = hm_t_run(cfg, NULL);
+        ck_assert_int_eq(r.rc, 2);
+        ck_assert_msg(r.message && strstr(r.message, bad[i].want), "%s: %s", cfg,
+                      r.message ? r.message : "(none)");
+        hm_t_free(&r);
+    }
+    /* A file with a line too short for its node names the file. */
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("1 2\n3 4\n5 x\n7 8\n", f);
+    fclose(f);
+    snprintf(cfg, sizeof cfg,
+             "{\"topology\":{\"kind\":\"hypercube\",\"dim\":2},\"algorithm\":{\"name\":"
+             "\"allreduce-ring\",\"block\":2,\"inputs\":\"%s\"}}",
+             path);
+    hm_trun_t r = hm_t_run(cfg, NULL);
+    ck_assert_int_eq(r.rc, 2);
+    char want[800];
+    snprintf(want, sizeof want,
+             "algorithm.inputs: found a value out of range at node 2, index 1 in \"%s\"", path);
+    ck_assert_msg(r.message && strstr(r.message, want), "%s", r.message ? r.message : "(none)");
+    hm_t_free(&r);
+    hm_t_rmtree(dir);
 }
 END_TEST
 
@@ -961,6 +1238,9 @@ Suite *hm_suite_collectives(void)
     tcase_add_test(tc, test_ring_lower_bounds);
     tcase_add_test(tc, test_circuit_cost);
     tcase_add_test(tc, test_circuit_cost_ring);
+    tcase_add_test(tc, test_bus_any_p);
+    tcase_add_test(tc, test_circuit_lower_bounds);
+    tcase_add_test(tc, test_inputs_from_config);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -143,8 +143,10 @@ static void spec_line(FILE *f, const hm_param_spec_t *p)
             fprintf(f, " %s..%s", lo, hi);
         break;
     }
+    case HM_PARAM_STRING: /* checked by the algorithm's setup */
+        fprintf(f, "text or JSON");
+        break;
     case HM_PARAM_INT:
-    case HM_PARAM_STRING:
         if (strcmp(lo, hi) == 0)
             fprintf(f, "%s", lo);
         else

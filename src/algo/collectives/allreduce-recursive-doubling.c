@@ -11,6 +11,11 @@
  * Cost under unit slots: exactly log2 p slots, p*log2 p packets of b values
  * (combining when b > 1). A node sends and receives in one slot: all-port and
  * one-port-full, no conflict.
+ *
+ * Any p on the bus (doc/collectives.md, "Any p: the bus"; Thakur-Rabenseifner-Gropp 2005,
+ * section 4, the extra nodes folded into the first q = 2^floor(log2 p)): x >= q sends its
+ * values to x - q, the first q double, x - q sends x the result: floor(log2 p) + 2
+ * slots, (floor(log2 p) + 2) * D(b) under a*m + b.
  */
 #include <stdlib.h>
 
@@ -24,8 +29,41 @@ static const hm_param_spec_t allreduce_rd_specs[] = {
 
 static int allreduce_rd_setup(hm_setup_t *s)
 {
-    s->state = hma_prob_setup(s, HM_PROBLEM_ALLREDUCE);
-    return s->state ? 0 : -1;
+    hma_prob_t *pb = hma_prob_setup(s, HM_PROBLEM_ALLREDUCE);
+    if (pb) /* p not a power of two: the doubling starts after the fold, one message */
+        hma_prob_set_steps(pb, s->machine, 0);
+    s->state = pb;
+    return pb ? 0 : -1;
+}
+
+/* p not a power of two (the bus), q = 2^floor(log2 p): node x >= q folds its values
+ * into x - q (step 0), the first q nodes double (steps 1 .. lg-1, after the fold's
+ * step even where none came), and x - q sends x the result (step lg). */
+static int allreduce_fold(hm_node_t *n, const hma_prob_t *pb, int64_t *acc, int64_t *tmp)
+{
+    int x = hm_id(n), q = 1 << (pb->lg - 1), rem = pb->p - q, b = pb->block;
+    size_t count;
+    if (x >= q)
+        return hma_prob_send(n, pb, hm_port_to(n, x - q), 0, acc, (size_t)b) == HM_OK &&
+                       hma_prob_recv(n, acc, (size_t)b, &count, NULL) == HM_OK
+                   ? HM_OK
+                   : HM_EABORT;
+    if (x < rem) {
+        if (hma_prob_recv(n, tmp, (size_t)b, &count, NULL) != HM_OK)
+            return HM_EABORT;
+        hma_prob_combine(pb, acc, tmp, count);
+    }
+    if (hma_prob_wait(n, pb->step_at[1]) != HM_OK)
+        return HM_EABORT;
+    for (int k = 0; k + 1 < pb->lg; k++) {
+        if (hma_prob_send(n, pb, hm_port_to(n, x ^ (1 << k)), k + 1, acc, (size_t)b) != HM_OK ||
+            hma_prob_recv(n, tmp, (size_t)b, &count, NULL) != HM_OK)
+            return HM_EABORT;
+        hma_prob_combine(pb, acc, tmp, count);
+    }
+    if (x < rem)
+        return hma_prob_send(n, pb, hm_port_to(n, x + q), pb->lg, acc, (size_t)b);
+    return HM_OK;
 }
 
 static void allreduce_rd_node(hm_node_t *n, void *state)
@@ -39,8 +77,14 @@ static void allreduce_rd_node(hm_node_t *n, void *state)
     const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < b; i++)
         acc[i] = in[i];
-    for (int k = 0; k < pb->d; k++) {
-        if (hma_prob_send(n, pb, k, k, acc, b) != HM_OK ||
+    if (!hma_prob_pow2(pb)) {
+        if (allreduce_fold(n, pb, acc, tmp) == HM_OK)
+            hma_prob_store(n, acc, b);
+        goto done;
+    }
+    for (int k = 0; k < pb->lg; k++) {
+        int port = pb->full ? hm_port_to(n, hm_id(n) ^ (1 << k)) : k;
+        if (hma_prob_send(n, pb, port, k, acc, b) != HM_OK ||
             hma_prob_recv(n, tmp, b, &count, NULL) != HM_OK)
             goto done;
         hma_prob_combine(pb, acc, tmp, count);
@@ -53,26 +97,28 @@ done:
 static void allreduce_rd_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    if (r->machine->circuit) /* d exchanges of b values */
-        hma_prob_verify(r, "log2(p)*ceil(8a*block+b)",
-                        pb->d * hma_prob_msg_slots(r->machine, (size_t)pb->block), pb->block > 1);
+    int pow2 = hma_prob_pow2(pb);
+    int64_t steps = pow2 ? pb->lg : pb->lg + 1; /* fold, floor(log2 p) exchanges, unfold */
+    if (r->machine->circuit)                    /* exchanges of b values */
+        hma_prob_verify(r,
+                        pow2 ? "log2(p)*ceil(8a*block+b)" : "(floor(log2(p))+2)*ceil(8a*block+b)",
+                        steps * hma_prob_msg_slots(r->machine, (size_t)pb->block), pb->block > 1);
     else
-        hma_prob_verify(r, "log2(p)", pb->d, pb->block > 1);
+        hma_prob_verify(r, pow2 ? "log2(p)" : "floor(log2(p))+2", steps, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_allreduce_recursive_doubling = {
     .name = "allreduce-recursive-doubling",
     .description = "allreduce: exchange and combine across each dimension, log2 p slots",
     .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.5; Bertsekas-Tsitsiklis section 1.3",
-    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_BUS),
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = allreduce_rd_specs,
     .needs = {.clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
               .clock_why = "each step takes the next packet as that step's partner's, which only "
                            "lock step guarantees",
-              .min_dim = 1,
-              .pow2_nodes = 1},
+              .min_dim = 1},
     .problem = HM_PROBLEM_ALLREDUCE,
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = allreduce_rd_setup,

@@ -11,6 +11,10 @@
  * packets, each carrying the b values of the block (combining when b > 1). Every
  * node sends or receives one packet per slot: legal under all-port, one-port-full,
  * one-port-half and shout, with no conflict.
+ *
+ * Any p on the bus (fully connected; doc/collectives.md, "Any p: the bus"): r = x - root
+ * mod p, and a sender stops at the first r + 2^k beyond p (MPICH's binomial tree):
+ * exactly ceil(log2 p) slots, ceil(log2 p) * D(b) under a*m + b.
  */
 #include <stdlib.h>
 
@@ -32,7 +36,7 @@ static void bcast_binomial_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, k;
-    int r = hm_id(n) ^ hm_root(n), first = 0;
+    int r = hma_prob_rel(pb, hm_id(n), hm_root(n)), first = 0;
     int64_t *buf = hma_prob_alloc(n, b);
     if (!buf)
         return;
@@ -46,10 +50,11 @@ static void bcast_binomial_node(hm_node_t *n, void *state)
         first = 32 - __builtin_clz((unsigned)r); /* h(r) + 1 */
     }
     hma_prob_store(n, buf, b);
-    for (int j = first; j < pb->d; j++) {
+    for (int j = first; j < pb->lg && r + (1 << j) < pb->p; j++) {
         if (j > first && hm_next_slot(n) != HM_OK)
             break;
-        if (hma_prob_send(n, pb, j, j, buf, b) != HM_OK)
+        int port = pb->full ? hma_prob_port_rel(n, pb, r + (1 << j)) : j;
+        if (hma_prob_send(n, pb, port, j, buf, b) != HM_OK)
             break;
     }
 done:
@@ -59,23 +64,23 @@ done:
 static void bcast_binomial_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    if (r->machine->circuit) /* d messages of b values one after the other */
-        hma_prob_verify(r, "log2(p)*ceil(8a*block+b)",
-                        pb->d * hma_prob_msg_slots(r->machine, (size_t)pb->block), pb->block > 1);
+    if (r->machine->circuit) /* ceil(log2 p) messages of b values one after the other */
+        hma_prob_verify(r, pb->full ? "ceil(log2(p))*ceil(8a*block+b)" : "log2(p)*ceil(8a*block+b)",
+                        pb->lg * hma_prob_msg_slots(r->machine, (size_t)pb->block), pb->block > 1);
     else
-        hma_prob_verify(r, "log2(p)", pb->d, pb->block > 1);
+        hma_prob_verify(r, pb->full ? "ceil(log2(p))" : "log2(p)", pb->lg, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_bcast_binomial = {
     .name = "bcast-binomial",
     .description = "broadcast: binomial tree, the whole block in every packet, log2 p slots",
     .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.1; Bertsekas-Tsitsiklis section 1.3",
-    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_BUS),
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL) |
              HM_BIT(HM_PORTS_ONE_PORT_HALF) | HM_BIT(HM_PORTS_SHOUT),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = bcast_binomial_specs,
-    .needs = {.min_dim = 1, .pow2_nodes = 1},
+    .needs = {.min_dim = 1},
     .problem = HM_PROBLEM_BROADCAST,
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = bcast_binomial_setup,

@@ -23,6 +23,18 @@
  * b slots for d = 1: Johnsson-Ho's ceil(M/(dB)) + d; (p - 1)*b packets of one value
  * (no combining). All-port only, no conflict; one slot above the problem's lower
  * bound ceil(b/d) + d - 1.
+ *
+ * Cost under Seidel's a*m + b (circuit routing to neighbours): a node transmits one
+ * message and receives one at a time, so packet slot t of the schedule above becomes
+ * d rounds of D(1) = ceil(8a + b) slots, round t*d + i carrying the packets of
+ * dimension i. Each node sends at most one packet and receives at most one on each
+ * dimension in a packet slot (the trees are edge-disjoint), so no port or link is
+ * ever shared; a node forwards in packet slot s + h the value it got in slot s + h - 1
+ * (s the value's index in its tree, h the node's depth in it), at the round of the
+ * child's dimension. The last packet slot, ceil(b/d) + d - 1, carries only the leaf
+ * edges of dimension j of the trees j <= (b-1) mod d that hold ceil(b/d) values, so
+ * the run ends after round (ceil(b/d) + d - 1)*d + (b-1) mod d: exactly
+ * (b + d^2) * D(1) slots for d >= 2, b * D(1) for d = 1; (p - 1)*b messages of one value.
  */
 #include <stdlib.h>
 
@@ -36,8 +48,11 @@ static const hm_param_spec_t bcast_msbt_specs[] = {
 
 static int bcast_msbt_setup(hm_setup_t *s)
 {
-    s->state = hma_prob_setup(s, HM_PROBLEM_BROADCAST);
-    return s->state ? 0 : -1;
+    hma_prob_t *pb = hma_prob_setup(s, HM_PROBLEM_BROADCAST);
+    if (pb && s->machine->circuit) /* the slots of one round: one message of one value */
+        pb->aux = hma_prob_msg_slots(s->machine, 1);
+    s->state = pb;
+    return pb ? 0 : -1;
 }
 
 /* Ports of u's children in tree j (u = 0 is the root). */
@@ -69,9 +84,100 @@ static int forward(hm_node_t *n, const hma_prob_t *pb, int r, int k, int64_t v)
     return HM_OK;
 }
 
+/* Depth of u in tree j: the root 0, popcount(u) with bit j set, popcount(u) + 2 (a
+ * leaf under u | 2^j) without. */
+static int msbt_depth(int j, int u)
+{
+    int c = __builtin_popcount((unsigned)u);
+    return u == 0 ? 0 : (u >> j & 1) ? c : c + 2;
+}
+
+/* Under circuit routing: send value k (of v) to u's children in tree k mod d during
+ * packet slot `slot`, the child of dimension i in round slot*d + i (D = pb->aux slots). */
+static int round_send(hm_node_t *n, const hma_prob_t *pb, int u, int64_t slot, int dim, int k,
+                      int64_t v)
+{
+    if (!(msbt_children(pb->d, k % pb->d, u) >> dim & 1))
+        return HM_OK;
+    int64_t at = (slot * pb->d + dim) * pb->aux;
+    if (hm_now(n) < at && hm_wait_until(n, at) != HM_OK)
+        return HM_EABORT;
+    return hma_prob_send(n, pb, dim, k, &v, 1);
+}
+
+/* Take the values of one packet slot (the first already read: k, v) into buf and the
+ * lists ks, vs: every packet pending now. Returns their number, or -1. */
+static int take_slot(hm_node_t *n, const hma_prob_t *pb, int64_t *buf, int *ks, int64_t *vs, int k,
+                     int64_t v)
+{
+    int m = 0;
+    for (;;) {
+        if (k < 0 || k >= pb->block || m == pb->d) {
+            hm_fail(n, "bcast-msbt: a packet out of the schedule");
+            return -1;
+        }
+        ks[m] = k;
+        vs[m++] = buf[k] = v;
+        if (hm_pending(n) == 0)
+            return m;
+        hm_packet_t pk;
+        size_t count;
+        if (hma_prob_recv(n, &v, 1, &count, &pk) != HM_OK)
+            return -1;
+        k = pk.msg;
+    }
+}
+
+/* The circuit schedule: the root sends value k in packet slot k div d; another node
+ * takes the values of one packet slot at the start of the next (they are all there,
+ * and none of the next one yet) and forwards them dimension by dimension. */
+static void msbt_circuit(hm_node_t *n, const hma_prob_t *pb, int r, const int64_t *in)
+{
+    int b = pb->block, d = pb->d, got = 0;
+    if (r == 0) {
+        for (int k = 0; k < b; k++)
+            if (round_send(n, pb, 0, k / d, k % d, k, in[k]) != HM_OK)
+                return;
+        hma_prob_store(n, in, (size_t)b);
+        return;
+    }
+    int64_t *buf = hma_prob_alloc(n, (size_t)b + (size_t)d);
+    int *ks = malloc((size_t)d * sizeof *ks);
+    while (buf && ks && got < b) {
+        hm_packet_t pk;
+        size_t count;
+        int64_t v;
+        if (hma_prob_recv(n, &v, 1, &count, &pk) != HM_OK || pk.msg < 0 || pk.msg >= b)
+            break;
+        /* The packet slot in which this node forwards it, and its companions. */
+        int64_t slot = pk.msg / d + msbt_depth(pk.msg % d, r), at = slot * d * pb->aux;
+        if (hm_now(n) < at && hm_wait_until(n, at) != HM_OK)
+            break;
+        int m = take_slot(n, pb, buf, ks, buf + b, pk.msg, v);
+        if (m < 0)
+            break;
+        got += m;
+        for (int i = 0; i < d && got <= b; i++)
+            for (int e = 0; e < m; e++)
+                if (round_send(n, pb, r, slot, i, ks[e], buf[b + e]) != HM_OK)
+                    got = b + 1;
+    }
+    if (got == b)
+        hma_prob_store(n, buf, (size_t)b);
+    else if (!ks)
+        hm_fail(n, "bcast-msbt: out of memory");
+    free(ks);
+    free(buf);
+}
+
 static void bcast_msbt_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
+    if (pb->aux) {
+        size_t count;
+        msbt_circuit(n, pb, hm_id(n) ^ hm_root(n), hm_input(n, &count));
+        return;
+    }
     int b = pb->block, d = pb->d, r = hm_id(n) ^ hm_root(n);
     size_t count;
     const int64_t *in = hm_input(n, &count);
@@ -108,7 +214,10 @@ static void bcast_msbt_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
     int64_t b = pb->block, d = pb->d;
-    if (d == 1)
+    if (r->machine->circuit)
+        hma_prob_verify(r, d == 1 ? "block*ceil(8a+b) (d = 1)" : "(block+log2(p)^2)*ceil(8a+b)",
+                        (d == 1 ? b : b + d * d) * pb->aux, 0);
+    else if (d == 1)
         hma_prob_verify(r, "block (d = 1)", b, 0);
     else
         hma_prob_verify(r, "ceil(block/log2(p))+log2(p)", (b + d - 1) / d + d, 0);
@@ -122,8 +231,7 @@ const hm_algorithm_t hm_algo_bcast_msbt = {
     .ports = HM_BIT(HM_PORTS_ALL_PORT),
     .default_ports = HM_PORTS_ALL_PORT,
     .specs = bcast_msbt_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET),
-              .clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
+    .needs = {.clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
               .clock_why =
                   "its d trees pipeline packets by the global slot; free clocks reorder them",
               .min_dim = 1,

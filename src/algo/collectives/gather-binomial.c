@@ -18,6 +18,10 @@
  * one after the other, each subtree's message leaving when the subtree has gathered:
  * exactly sum_{i<d} D(b*2^i) slots, D(v) = ceil(8a*v + b) (hma_prob_msg_slots), any
  * block.
+ *
+ * Any p on the bus (doc/collectives.md, "Any p: the bus"): the scatter's tree reversed;
+ * a node sends at the start of its step (slot j, or sum_{i<j} D(b 2^i)) so that its
+ * parent's receptions never overlap: the scatter's slots.
  */
 #include <stdlib.h>
 
@@ -31,15 +35,18 @@ static const hm_param_spec_t gather_binomial_specs[] = {
 
 static int gather_binomial_setup(hm_setup_t *s)
 {
-    s->state = hma_prob_setup(s, HM_PROBLEM_GATHER);
-    return s->state ? 0 : -1;
+    hma_prob_t *pb = hma_prob_setup(s, HM_PROBLEM_GATHER);
+    if (pb) /* p not a power of two: node r sends in step ctz(r), after b, 2b, .. values */
+        hma_prob_set_steps(pb, s->machine, 1);
+    s->state = pb;
+    return pb ? 0 : -1;
 }
 
 static void gather_binomial_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int root = hm_root(n), r = hm_id(n) ^ root;
+    int root = hm_root(n), r = hma_prob_rel(pb, hm_id(n), root);
     int64_t *buf = hma_prob_alloc(n, (size_t)pb->p * b);
     size_t *off = buf ? hma_prob_offsets(n, (size_t)pb->p * b, pb->p) : NULL;
     if (!off)
@@ -50,7 +57,7 @@ static void gather_binomial_node(hm_node_t *n, void *state)
     if (hma_prob_gather_tree(n, pb, r, buf, off) != HM_OK || r != 0)
         goto done;
     for (int y = 0; y < pb->p; y++)
-        hma_prob_store(n, buf + off[y ^ root], b);
+        hma_prob_store(n, buf + off[hma_prob_rel(pb, y, root)], b);
 done:
     free(buf);
     free(off);
@@ -60,18 +67,18 @@ static void gather_binomial_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
     if (r->machine->circuit) /* the root receives 1, 2, .. p/2 blocks */
-        hma_prob_verify(r, "sum_i ceil(8a*block*2^i+b)",
-                        hma_prob_doubling_slots(r->machine, (size_t)pb->block, pb->d),
-                        pb->p > 2 || pb->block > 1);
+        hma_prob_verify(r, hma_prob_pow2(pb) ? "sum_i ceil(8a*block*2^i+b)" : HMA_PROB_TREE_EXPR,
+                        hma_prob_tree_slots(r->machine, pb), pb->p > 2 || pb->block > 1);
     else
-        hma_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
+        hma_prob_verify(r, pb->full ? "ceil(log2(p))" : "log2(p)", pb->lg,
+                        pb->p > 2 || pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_gather_binomial = {
     .name = "gather-binomial",
     .description = "gather: binomial tree, subtrees' blocks travel together, log2 p slots",
     .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.3; Bertsekas-Tsitsiklis section 1.3",
-    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_BUS),
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL) |
              HM_BIT(HM_PORTS_ONE_PORT_HALF) | HM_BIT(HM_PORTS_SHOUT),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
@@ -79,8 +86,7 @@ const hm_algorithm_t hm_algo_gather_binomial = {
     .needs = {.clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
               .clock_why = "a node takes its children's blocks in slot order; free clocks deliver "
                            "them in any order",
-              .min_dim = 1,
-              .pow2_nodes = 1},
+              .min_dim = 1},
     .problem = HM_PROBLEM_GATHER,
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = gather_binomial_setup,

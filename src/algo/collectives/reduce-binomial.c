@@ -17,6 +17,10 @@
  * node combines what it received before it sends, so the d messages of b values
  * follow one another: exactly log2(p) * D(b) slots, D(v) = ceil(8a*v + b) being one
  * message of v values (hma_prob_msg_slots), any block.
+ *
+ * Any p on the bus (doc/collectives.md, "Any p: the bus"): r = x - root mod p, children
+ * r + 2^i below p; a node with fewer children waits for its step j (slot j, or j*D(b))
+ * so that its parent takes one child a step: ceil(log2 p) slots, ceil(log2 p) * D(b).
  */
 #include <stdlib.h>
 
@@ -31,15 +35,18 @@ static const hm_param_spec_t reduce_binomial_specs[] = {
 
 static int reduce_binomial_setup(hm_setup_t *s)
 {
-    s->state = hma_prob_setup(s, HM_PROBLEM_REDUCE);
-    return s->state ? 0 : -1;
+    hma_prob_t *pb = hma_prob_setup(s, HM_PROBLEM_REDUCE);
+    if (pb) /* p not a power of two: node r sends in step ctz(r), j*D(b) */
+        hma_prob_set_steps(pb, s->machine, 0);
+    s->state = pb;
+    return pb ? 0 : -1;
 }
 
 static void reduce_binomial_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int r = hm_id(n) ^ hm_root(n), j = r ? __builtin_ctz((unsigned)r) : pb->d;
+    int r = hma_prob_rel(pb, hm_id(n), hm_root(n)), j = r ? __builtin_ctz((unsigned)r) : pb->lg;
     int64_t *acc = hma_prob_alloc(n, 2 * b);
     if (!acc)
         return;
@@ -47,14 +54,14 @@ static void reduce_binomial_node(hm_node_t *n, void *state)
     const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < b; i++)
         acc[i] = in[i];
-    for (int i = 0; i < j; i++) {
+    for (int i = 0; i < j && r + (1 << i) < pb->p; i++) {
         if (hma_prob_recv(n, tmp, b, &count, NULL) != HM_OK)
             goto done;
         hma_prob_combine(pb, acc, tmp, count);
     }
-    if (r)
-        hma_prob_send(n, pb, j, j, acc, b);
-    else
+    if (r && (hma_prob_pow2(pb) || hma_prob_wait(n, pb->step_at[j]) == HM_OK))
+        hma_prob_send(n, pb, pb->full ? hma_prob_port_rel(n, pb, r - (1 << j)) : j, j, acc, b);
+    else if (!r)
         hma_prob_store(n, acc, b);
 done:
     free(acc);
@@ -63,23 +70,23 @@ done:
 static void reduce_binomial_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    if (r->machine->circuit) /* d messages of b values one after the other */
-        hma_prob_verify(r, "log2(p)*ceil(8a*block+b)",
-                        pb->d * hma_prob_msg_slots(r->machine, (size_t)pb->block), pb->block > 1);
+    if (r->machine->circuit) /* ceil(log2 p) messages of b values one after the other */
+        hma_prob_verify(r, pb->full ? "ceil(log2(p))*ceil(8a*block+b)" : "log2(p)*ceil(8a*block+b)",
+                        pb->lg * hma_prob_msg_slots(r->machine, (size_t)pb->block), pb->block > 1);
     else
-        hma_prob_verify(r, "log2(p)", pb->d, pb->block > 1);
+        hma_prob_verify(r, pb->full ? "ceil(log2(p))" : "log2(p)", pb->lg, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_reduce_binomial = {
     .name = "reduce-binomial",
     .description = "reduce: binomial tree, partial results of b values, log2 p slots",
     .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.4; Bertsekas-Tsitsiklis section 1.3",
-    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_BUS),
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL) |
              HM_BIT(HM_PORTS_ONE_PORT_HALF) | HM_BIT(HM_PORTS_SHOUT),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = reduce_binomial_specs,
-    .needs = {.min_dim = 1, .pow2_nodes = 1},
+    .needs = {.min_dim = 1},
     .problem = HM_PROBLEM_REDUCE,
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = reduce_binomial_setup,

@@ -17,6 +17,10 @@
  * below does the same after its message arrived, so the last node gets its block
  * after exactly sum_{i<d} D(b*2^i) slots, D(v) = ceil(8a*v + b) (one message of v
  * values, hma_prob_msg_slots), any block.
+ *
+ * Any p on the bus (doc/collectives.md, "Any p: the bus"): r = x - root mod p, children
+ * r + 2^i below p with the blocks [c, min(c + 2^i, p)): ceil(log2 p) slots; under
+ * a*m + b D(b(p - 2^(L-1))) + sum_{i<L-1} D(b 2^i), L = ceil(log2 p) (the root's chain).
  */
 #include <stdlib.h>
 
@@ -38,7 +42,7 @@ static void scatter_binomial_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int root = hm_root(n), r = hm_id(n) ^ root;
+    int root = hm_root(n), r = hma_prob_rel(pb, hm_id(n), root);
     int64_t *buf = hma_prob_alloc(n, (size_t)pb->p * b);
     size_t *off = buf ? hma_prob_offsets(n, (size_t)pb->p * b, pb->p) : NULL;
     if (!off)
@@ -48,7 +52,7 @@ static void scatter_binomial_node(hm_node_t *n, void *state)
         const int64_t *in = hm_input(n, &count);
         for (int c = 0; c < pb->p; c++)
             for (size_t i = 0; i < b; i++)
-                buf[off[c] + i] = in[(size_t)(c ^ root) * b + i];
+                buf[off[c] + i] = in[(size_t)hma_prob_abs(pb, c, root) * b + i];
     }
     if (hma_prob_scatter_tree(n, pb, r, buf, off) == HM_OK)
         hma_prob_store(n, buf + off[r], b);
@@ -61,23 +65,23 @@ static void scatter_binomial_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
     if (r->machine->circuit) /* the root sends p/2, p/4, .. 1 blocks */
-        hma_prob_verify(r, "sum_i ceil(8a*block*2^i+b)",
-                        hma_prob_doubling_slots(r->machine, (size_t)pb->block, pb->d),
-                        pb->p > 2 || pb->block > 1);
+        hma_prob_verify(r, hma_prob_pow2(pb) ? "sum_i ceil(8a*block*2^i+b)" : HMA_PROB_TREE_EXPR,
+                        hma_prob_tree_slots(r->machine, pb), pb->p > 2 || pb->block > 1);
     else
-        hma_prob_verify(r, "log2(p)", pb->d, pb->p > 2 || pb->block > 1);
+        hma_prob_verify(r, pb->full ? "ceil(log2(p))" : "log2(p)", pb->lg,
+                        pb->p > 2 || pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_scatter_binomial = {
     .name = "scatter-binomial",
     .description = "scatter: binomial tree, half the remaining blocks at each level, log2 p slots",
     .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.3; Bertsekas-Tsitsiklis section 1.3",
-    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_BUS),
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL) |
              HM_BIT(HM_PORTS_ONE_PORT_HALF) | HM_BIT(HM_PORTS_SHOUT),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = scatter_binomial_specs,
-    .needs = {.min_dim = 1, .pow2_nodes = 1},
+    .needs = {.min_dim = 1},
     .problem = HM_PROBLEM_SCATTER,
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = scatter_binomial_setup,

@@ -29,6 +29,20 @@
  * in exactly s slots, and the largest subtree has ceil((p-1)/d). p - 1 root sends,
  * sum of depths packets in all; b values each (combining when b > 1). All-port only
  * (the root sends d packets a slot), no conflict.
+ *
+ * Cost under Seidel's a*m + b (circuit routing to neighbours): a node transmits one
+ * message and receives one at a time, so the root's p - 1 messages go one after the
+ * other whatever the tree, and the balanced tree's advantage is gone. The root sends
+ * them all in slot 0, farthest first over the whole tree (depth d, d - 1, .., 1; each
+ * subtree's order as above), the transmit port starting each when the one before
+ * ends; a node forwards a block when it has it. Every message lasts D(b) =
+ * ceil(8a*b + b) slots and a node hears only its father, who sends one at a time, so
+ * no port or link is ever shared and everything moves in rounds of D(b): the R-th
+ * block, to depth h_R, arrives at the end of round R + h_R - 1, and with depths
+ * non-increasing R + h_R <= p - 1 (the blocks deeper than h number sum_{k>h} C(d,k)
+ * <= p - 1 - h), with equality for the last one (depth 1): exactly (p - 1) * D(b)
+ * slots, the flat scatter's (scatter-linear), and the bound of any scatter that sends
+ * the p - 1 blocks as p - 1 messages from one transmit port.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +98,8 @@ static bst_t *bst_build(int d)
 static int scatter_bst_setup(hm_setup_t *s)
 {
     hma_prob_t *pb = hma_prob_setup(s, HM_PROBLEM_SCATTER);
+    if (pb && s->machine->circuit)
+        pb->aux = 1; /* the circuit schedule (root_circuit) */
     if (pb && !(pb->alg = bst_build(pb->d))) {
         hma_prob_free(pb);
         pb = NULL;
@@ -93,12 +109,31 @@ static int scatter_bst_setup(hm_setup_t *s)
     return pb ? 0 : -1;
 }
 
+/* The root under circuit routing: every block in slot 0, farthest first (depth d ..
+ * 1, each subtree's blocks in the schedule's order); the transmit port serialises them. */
+static void root_circuit(hm_node_t *n, const hma_prob_t *pb, const bst_t *t, const int64_t *in)
+{
+    size_t b = (size_t)pb->block;
+    for (int level = pb->d; level >= 1; level--)
+        for (int k = 0; k < t->most; k++)
+            for (int j = 0; j < pb->d; j++) {
+                int dest = k < t->count[j] ? t->sched[t->start[j] + k] : 0;
+                if (dest && __builtin_popcount((unsigned)dest) == level &&
+                    hma_prob_send(n, pb, j, dest, in + (size_t)(dest ^ pb->root) * b, b) != HM_OK)
+                    return;
+            }
+}
+
 /* The root: slot t, port j, the t-th block of subtree j. */
 static void root_main(hm_node_t *n, const hma_prob_t *pb, const bst_t *t)
 {
     size_t b = (size_t)pb->block, count;
     const int64_t *in = hm_input(n, &count);
     hma_prob_store(n, in + (size_t)pb->root * b, b);
+    if (pb->aux) {
+        root_circuit(n, pb, t, in);
+        return;
+    }
     for (int k = 0; k < t->most; k++) {
         for (int j = 0; j < pb->d; j++) {
             if (k >= t->count[j])
@@ -143,7 +178,12 @@ static void scatter_bst_node(hm_node_t *n, void *state)
 static void scatter_bst_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    hma_prob_verify(r, "ceil((p-1)/log2(p))", (pb->p - 1 + pb->d - 1) / pb->d, pb->block > 1);
+    if (r->machine->circuit) /* p - 1 messages of one block from one transmit port */
+        hma_prob_verify(r, "(p-1)*ceil(8a*block+b)",
+                        (pb->p - 1) * hma_prob_msg_slots(r->machine, (size_t)pb->block),
+                        pb->block > 1);
+    else
+        hma_prob_verify(r, "ceil((p-1)/log2(p))", (pb->p - 1 + pb->d - 1) / pb->d, pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_scatter_bst = {
@@ -156,7 +196,7 @@ const hm_algorithm_t hm_algo_scatter_bst = {
     .ports = HM_BIT(HM_PORTS_ALL_PORT),
     .default_ports = HM_PORTS_ALL_PORT,
     .specs = scatter_bst_specs,
-    .needs = {.routing = HM_BIT(HM_ROUTING_PACKET), .min_dim = 1, .pow2_nodes = 1},
+    .needs = {.min_dim = 1, .pow2_nodes = 1},
     .problem = HM_PROBLEM_SCATTER,
     .setup = scatter_bst_setup,
     .node_main = scatter_bst_node,

@@ -85,6 +85,31 @@ static void snake_cols(int q, int r, int c, int *x, int *fwd, int *back)
     *back = q % r == 0 ? WEST : j % 2 ? SOUTH : NORTH;
 }
 
+/* An r x c torus with both sides odd (3 or more) has no snake of rows, since its row
+ * snake ends in the last row's east end; its wrap-around links give a Hamiltonian
+ * cycle all the same. Take lines of length C along the longer side's R >= C lines (rows
+ * when r >= c): each line is walked whole, its end one before (east, +1) or one after
+ * (west, -1) its start, then one step to the next line in the same column. With
+ * (R + C)/2 lines east and (R - C)/2 west the ends drift by -C = 0 mod C, so the last
+ * step (over the wrap-around) comes back to node 0. */
+static void snake_odd(hma_prob_t *pb, int r, int c)
+{
+    int rows = r >= c, R = rows ? r : c, C = rows ? c : r, s = 0, q = 0;
+    int along[2] = {rows ? EAST : SOUTH, rows ? WEST : NORTH}, cross = rows ? SOUTH : EAST;
+    int against[2] = {along[1], along[0]}, cross_back = rows ? NORTH : WEST;
+    for (int i = 0; i < R; i++) {
+        int west = i >= (R + C) / 2, dir = west ? -1 : 1;
+        for (int k = 0; k < C; k++, q++) {
+            int j = ((s + dir * k) % C + C) % C, x = rows ? i * c + j : j * c + i;
+            pb->cyc_at[q] = x;
+            pb->cyc_pos[x] = q;
+            pb->cyc_next[x] = k < C - 1 ? along[west] : cross;
+            pb->cyc_prev[x] = k > 0 ? against[west] : cross_back;
+        }
+        s = ((s - dir) % C + C) % C;
+    }
+}
+
 static int cycle_build(hma_prob_t *pb, const hm_machine_info_t *mi)
 {
     int p = pb->p, r = mi->rows, c = mi->cols;
@@ -95,7 +120,12 @@ static int cycle_build(hma_prob_t *pb, const hm_machine_info_t *mi)
     pb->cyc_next = pb->cyc_pos + p;
     pb->cyc_prev = pb->cyc_next + p;
     int by_rows = pb->ring == 2 && r > 1 && c > 1 && r % 2 == 0;
-    int by_cols = pb->ring == 2 && r > 1 && c > 1 && !by_rows;
+    int odd = pb->ring == 2 && r > 1 && c > 1 && r % 2 && c % 2;
+    int by_cols = pb->ring == 2 && r > 1 && c > 1 && !by_rows && !odd;
+    if (odd) {
+        snake_odd(pb, r, c);
+        return 0;
+    }
     for (int q = 0; q < p; q++) {
         int x = q, fwd = 0, back = 1; /* ring; and a torus of one row */
         if (pb->ring == 2 && c == 1)
@@ -132,15 +162,6 @@ static int check_machine(hm_setup_t *s, hm_problem_t kind)
                  s->file ? s->file : "config", mi->nodes, hm_problem_name(kind));
         return -1;
     }
-    if (mi->topology == HM_TOPO_TORUS && mi->rows % 2 && mi->cols % 2 && mi->rows > 1 &&
-        mi->cols > 1) {
-        snprintf(s->error, sizeof s->error,
-                 "%s: topology: found a %d x %d torus; allowed for %s: rows or cols even, or 1 "
-                 "(the ring runs as a snake through the torus)",
-                 s->file ? s->file : "config", mi->rows, mi->cols,
-                 s->algorithm ? s->algorithm->name : hm_problem_name(kind));
-        return -1;
-    }
     return 0;
 }
 
@@ -159,7 +180,10 @@ hma_prob_t *hma_prob_setup(hm_setup_t *s, hm_problem_t kind)
     pb->kind = kind;
     pb->p = mi->nodes;
     pb->ring = mi->topology == HM_TOPO_RING ? 1 : mi->topology == HM_TOPO_TORUS ? 2 : 0;
-    pb->d = pb->ring ? 0 : mi->dim;
+    pb->full = mi->topology == HM_TOPO_BUS;
+    pb->d = mi->topology == HM_TOPO_HYPERCUBE ? mi->dim : 0;
+    while ((1 << pb->lg) < pb->p)
+        pb->lg++;
     if (pb->ring && cycle_build(pb, mi) != 0) {
         hma_prob_free(pb);
         return NULL;
@@ -198,6 +222,10 @@ hma_prob_t *hma_prob_setup(hm_setup_t *s, hm_problem_t kind)
         for (size_t i = 0; i < pb->incount[x]; i++)
             at[i] = (int64_t)hma_rng_below(&rng, HM_PROB_VALUE_RANGE);
         at += pb->incount[x];
+    }
+    if (hma_prob_take_inputs(s, pb) != 0) {
+        hma_prob_free(pb);
+        return NULL;
     }
     return pb;
 }
@@ -393,14 +421,22 @@ static int64_t ceil_div(int64_t a, int64_t b)
 /*
  * On a ring or a torus (degree 2 or 4) the same arguments: latency the diameter, and
  * ceil(log2 p) under one-port (the informed set at most doubles); without combining a
- * node takes in one packet a slot under one-port, degree under all-port.
+ * node takes in one packet a slot under one-port, degree under all-port. The bus
+ * topology under a point-to-point port model is fully connected: diameter 1, degree
+ * p - 1.
  */
+/* The diameter of a ring, a torus or the bus (fully connected), and its degree. */
+static int64_t cycle_shape(const hma_prob_t *pb, const hm_machine_info_t *mi, int64_t *deg)
+{
+    *deg = pb->full ? pb->p - 1 : pb->ring == 2 ? 4 : 2;
+    return pb->full ? 1 : pb->ring == 2 ? mi->rows / 2 + mi->cols / 2 : pb->p / 2;
+}
+
 static int64_t cycle_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, int combining,
                            const char **expr)
 {
     int allport = mi->ports == HM_PORTS_ALL_PORT;
-    int64_t p = pb->p, b = pb->block, lg = 0, deg = pb->ring == 2 ? 4 : 2;
-    int64_t diam = pb->ring == 2 ? mi->rows / 2 + mi->cols / 2 : p / 2;
+    int64_t p = pb->p, b = pb->block, lg = 0, deg, diam = cycle_shape(pb, mi, &deg);
     while ((INT64_C(1) << lg) < p)
         lg++;
     int by_diam = allport || diam >= lg;
@@ -465,10 +501,38 @@ static int64_t cube_volume(const hma_prob_t *pb, int allport, const char **e)
     }
 }
 
+/*
+ * Under circuit routing (Seidel's a*m + b) a node transmits one message and receives one
+ * at a time, a message may go to any node, and one of v values lasts at least D(v) =
+ * max(1, ceil(8a*v + b)) slots; D(v) + D(w) >= D(v + w). Latency: a message that moves
+ * a value (or a partial result) carries one value at least, so the nodes that know it
+ * (or that a partial result depends on) at most double every D(1) slots:
+ * ceil(log2 p)*D(1). Volume: some node must receive V values, in messages that take
+ * D(V) slots together at least: V = b for broadcast (every node), reduce (the root),
+ * allreduce and reduce-scatter (b values of its own block each), V = (p-1)*b for
+ * scatter and gather (the root sends or receives them), allgather and alltoall (every
+ * node receives them). The bound is the larger.
+ */
+static int64_t circuit_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, const char **expr)
+{
+    size_t b = (size_t)pb->block, v = b;
+    const char *ve = "ceil(8a*block+b)";
+    if (pb->kind == HM_PROBLEM_SCATTER || pb->kind == HM_PROBLEM_GATHER ||
+        pb->kind == HM_PROBLEM_ALLGATHER || pb->kind == HM_PROBLEM_ALLTOALL) {
+        v = (size_t)(pb->p - 1) * b;
+        ve = "ceil(8a*(p-1)*block+b)";
+    }
+    int64_t lat = pb->lg * hma_prob_msg_slots(mi, 1), vol = hma_prob_msg_slots(mi, v);
+    *expr = vol > lat ? ve : "ceil(log2(p))*ceil(8a+b)";
+    return vol > lat ? vol : lat;
+}
+
 int64_t hma_prob_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, int combining,
                        const char **expr)
 {
-    if (pb->ring)
+    if (mi->circuit)
+        return circuit_lower(pb, mi, expr);
+    if (pb->ring || pb->full)
         return cycle_lower(pb, mi, combining, expr);
     int allport = mi->ports == HM_PORTS_ALL_PORT;
     /* A shout reaches every neighbour but takes in one packet a slot. */
@@ -523,6 +587,8 @@ void hma_prob_verify(hm_report_t *r, const char *expr, int64_t bound, int combin
         json_object_set_new(r->extra, "root", json_integer(pb->root));
     if (hma_prob_reduces(pb->kind))
         json_object_set_new(r->extra, "op", json_string(hma_prob_op_names[pb->op]));
+    if (pb->given)
+        json_object_set_new(r->extra, "inputs", json_string("config"));
     json_object_set_new(r->extra, "packets", json_integer(packets));
     json_object_set_new(r->extra, "values", json_integer(values));
     json_object_set_new(r->extra, "max_values_per_packet", json_integer(maxv));
@@ -566,6 +632,33 @@ int hma_prob_circuit_chunks(hm_setup_t *s, const hma_prob_t *pb)
     return -1;
 }
 
+int64_t hma_prob_tree_slots(const hm_machine_info_t *mi, const hma_prob_t *pb)
+{
+    size_t b = (size_t)pb->block, top = (size_t)1 << (pb->lg - 1);
+    return hma_prob_msg_slots(mi, b * ((size_t)pb->p - top)) +
+           hma_prob_doubling_slots(mi, b, pb->lg - 1);
+}
+
+void hma_prob_set_steps(hma_prob_t *pb, const hm_machine_info_t *mi, int doubling)
+{
+    pb->step_at[0] = 0;
+    for (int j = 0; j < pb->lg && j + 1 < 40; j++)
+        pb->step_at[j + 1] =
+            pb->step_at[j] + (!mi->circuit ? 1
+                              : doubling   ? hma_prob_msg_slots(mi, (size_t)pb->block << j)
+                                           : hma_prob_msg_slots(mi, (size_t)pb->block));
+}
+
+int hma_prob_wait(hm_node_t *n, int64_t at)
+{
+    return hm_now(n) < at ? hm_wait_until(n, at) : HM_OK;
+}
+
+int hma_prob_pow2(const hma_prob_t *pb)
+{
+    return (pb->p & (pb->p - 1)) == 0;
+}
+
 int hma_prob_gray_pos(uint32_t x)
 {
     for (int s = 1; s < 32; s <<= 1)
@@ -581,6 +674,25 @@ int hma_prob_ring_next_port(int pos, int d)
 int hma_prob_ring_prev_port(int pos, int d)
 {
     return hma_gray_step_dim((uint32_t)((pos + (1 << d) - 1) % (1 << d)), d);
+}
+
+int hma_prob_rel(const hma_prob_t *pb, int x, int root)
+{
+    if (root < 0)
+        root = 0;
+    return pb->full ? (x - root + pb->p) % pb->p : x ^ root;
+}
+
+int hma_prob_abs(const hma_prob_t *pb, int rel, int root)
+{
+    if (root < 0)
+        root = 0;
+    return pb->full ? (rel + root) % pb->p : rel ^ root;
+}
+
+int hma_prob_port_rel(hm_node_t *n, const hma_prob_t *pb, int rel)
+{
+    return hm_port_to(n, hma_prob_abs(pb, rel, hm_root(n)));
 }
 
 /* Ring and torus: the table of setup (cycle_build); positions relative to the root's
@@ -632,20 +744,24 @@ size_t *hma_prob_offsets(hm_node_t *n, size_t total, int p)
 int hma_prob_scatter_tree(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf,
                           const size_t *off)
 {
-    int d = pb->d, j = r ? __builtin_ctz((unsigned)r) : d;
+    int d = pb->lg, p = pb->p, j = r ? __builtin_ctz((unsigned)r) : d, sent = 0;
     size_t k;
     if (r) {
-        size_t lo = off[r], hi = off[r + (1 << j)];
+        size_t lo = off[r], hi = off[r + (1 << j) < p ? r + (1 << j) : p];
         int rc = hma_prob_recv(n, buf + lo, hi - lo, &k, NULL);
         if (rc != HM_OK)
             return rc;
     }
-    /* Received in slot d-1-j (now d-j); children r + 2^i, i = j-1 .. 0, one a slot. */
+    /* Received in slot d-1-j (now d-j); children r + 2^i, i = j-1 .. 0, one a slot (those
+     * below p: every node receives once, so a node may send earlier than in its slot). */
     for (int i = j - 1; i >= 0; i--) {
-        size_t lo = off[r + (1 << i)], hi = off[r + (2 << i)];
-        int rc = hma_prob_send(n, pb, i, d - 1 - i, buf + lo, hi - lo);
-        if (rc == HM_OK && i > 0)
-            rc = hm_next_slot(n);
+        int c = r + (1 << i), e = c + (1 << i) < p ? c + (1 << i) : p;
+        if (c >= p)
+            continue;
+        int rc = sent++ ? hm_next_slot(n) : HM_OK;
+        if (rc == HM_OK)
+            rc = hma_prob_send(n, pb, pb->full ? hma_prob_port_rel(n, pb, c) : i, d - 1 - i,
+                               buf + off[c], off[e] - off[c]);
         if (rc != HM_OK)
             return rc;
     }
@@ -654,27 +770,33 @@ int hma_prob_scatter_tree(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *bu
 
 int hma_prob_gather_tree(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf, const size_t *off)
 {
-    int j = r ? __builtin_ctz((unsigned)r) : pb->d;
+    int p = pb->p, j = r ? __builtin_ctz((unsigned)r) : pb->lg;
     size_t k;
-    /* Children r + 2^i send in slot i, i = 0 .. j-1; this node sends in slot j. */
-    for (int i = 0; i < j; i++) {
-        size_t lo = off[r + (1 << i)], hi = off[r + (2 << i)];
-        int rc = hma_prob_recv(n, buf + lo, hi - lo, &k, NULL);
+    /* Children r + 2^i (below p) send in slot i, i = 0 .. j-1; this node sends in slot j
+     * (for p not a power of two it waits for it: a parent takes one child a step). */
+    for (int i = 0; i < j && r + (1 << i) < p; i++) {
+        int c = r + (1 << i), e = c + (1 << i) < p ? c + (1 << i) : p;
+        int rc = hma_prob_recv(n, buf + off[c], off[e] - off[c], &k, NULL);
         if (rc != HM_OK)
             return rc;
     }
-    if (r)
-        return hma_prob_send(n, pb, j, j, buf + off[r], off[r + (1 << j)] - off[r]);
-    return HM_OK;
+    if (!r)
+        return HM_OK;
+    if (!hma_prob_pow2(pb) && hma_prob_wait(n, pb->step_at[j]) != HM_OK)
+        return HM_EABORT;
+    int e = r + (1 << j) < p ? r + (1 << j) : p;
+    return hma_prob_send(n, pb, pb->full ? hma_prob_port_rel(n, pb, r - (1 << j)) : j, j,
+                         buf + off[r], off[e] - off[r]);
 }
 
 int hma_prob_allgather_rd(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf,
                           const size_t *off)
 {
     size_t k;
-    for (int i = 0; i < pb->d; i++) {
+    for (int i = 0; i < pb->lg; i++) {
         int mine = r >> i << i, theirs = (r ^ (1 << i)) >> i << i;
-        int rc = hma_prob_send(n, pb, i, i, buf + off[mine], off[mine + (1 << i)] - off[mine]);
+        int port = pb->full ? hma_prob_port_rel(n, pb, r ^ (1 << i)) : i;
+        int rc = hma_prob_send(n, pb, port, i, buf + off[mine], off[mine + (1 << i)] - off[mine]);
         if (rc == HM_OK)
             rc =
                 hma_prob_recv(n, buf + off[theirs], off[theirs + (1 << i)] - off[theirs], &k, NULL);

@@ -54,6 +54,8 @@ typedef struct hma_prob_s {
     hm_problem_t kind;
     int p, d; /* nodes, log2 p (0 on a ring) */
     int ring; /* 0 on the hypercube, 1 on a ring (any p >= 2), 2 on a torus */
+    int full; /* 1 on the bus topology: every node a neighbour (any p >= 2) */
+    int lg;   /* ceil(log2 p): d on the hypercube */
     int *cyc_at, *cyc_pos, *cyc_next, *cyc_prev; /* ring, torus: the cycle (problem.c) */
     int root;                                    /* -1 for rootless problems */
     int block;                                   /* b */
@@ -61,8 +63,12 @@ typedef struct hma_prob_s {
     int64_t **in;                                /* in[x]: node x's input, incount[x] values */
     size_t *incount;
     int64_t *storage;
+    int given;   /* 1: the inputs came from the config ("inputs", inputs.c) */
     int64_t aux; /* free for the algorithm (a parameter it reads in setup) */
-    void *alg;   /* the algorithm's own read-only data, built in setup; hma_prob_free frees it */
+    /* Bus, p not a power of two: the slot in which step j starts (setup fills it, see
+     * hma_prob_set_steps), for the nodes that must not send before their step. */
+    int64_t step_at[40];
+    void *alg; /* the algorithm's own read-only data, built in setup; hma_prob_free frees it */
 } hma_prob_t;
 
 /* The descriptor's typed parameters (.specs), the same in every collective: the
@@ -82,7 +88,21 @@ typedef struct hma_prob_s {
         .name = "op", .type = HM_PARAM_ENUM, .choices = hma_prob_op_names, .def = HMA_OP_SUM,      \
         .help = "reduction operator over int64"                                                    \
     }
-#define HMA_PROB_PARAM_END HM_PARAM_END
+/* "inputs": node x's input values from the config instead of the seed (inputs.c). */
+#define HMA_PROB_PARAM_INPUTS                                                                      \
+    {                                                                                              \
+        .name = "inputs", .type = HM_PARAM_STRING, .flags = HM_PARAM_OPTIONAL,                     \
+        .help = "node x's input values: an array of p arrays of integers, or a file of p lines "   \
+                "(relative to the config)",                                                        \
+        .default_text = "generated from the seed"                                                  \
+    }
+#define HMA_PROB_PARAM_END HMA_PROB_PARAM_INPUTS, HM_PARAM_END
+/* The largest input value (in absolute value) the config may give: a sum over 65536
+ * nodes stays within int64. */
+#define HMA_PROB_INPUT_MAX (INT64_C(1) << 40)
+/* Replace the generated inputs by the config's "inputs" when given (inputs.c): 0, or -1
+ * with s->error naming algorithm.inputs, what was found and what is allowed. */
+int hma_prob_take_inputs(hm_setup_t *s, hma_prob_t *pb);
 
 /* Whether problem k has a root (broadcast, scatter, gather, reduce) and whether it
  * reduces (reduce, allreduce, reduce-scatter). */
@@ -126,8 +146,9 @@ int64_t hma_prob_expected(const hma_prob_t *pb, int x, size_t i);
  * found 17, expected 12" (or "missing" / "expected nothing"). */
 int hma_prob_check(const hma_prob_t *pb, const hm_report_t *r, char *msg, size_t len);
 
-/* The problem's lower bound on the hypercube under the port model at hand, for an
- * algorithm that puts several values in one packet (combining) or not. */
+/* The problem's lower bound on the machine under the port model at hand, for an
+ * algorithm that puts several values in one packet (combining) or not; under circuit
+ * routing the a*m + b model's bound (problem.c, circuit_lower). */
 int64_t hma_prob_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, int combining,
                        const char **expr);
 
@@ -145,6 +166,14 @@ int64_t hma_prob_msg_slots(const hm_machine_info_t *mi, size_t k);
  * backwards, each half the one before (recursive halving). */
 int64_t hma_prob_doubling_slots(const hm_machine_info_t *mi, size_t k, int d);
 
+/* The binomial scatter and gather under circuit routing: the root's messages of
+ * p - 2^(lg-1), 2^(lg-2), .., 1 blocks one after the other (the chain to node 1 is the
+ * longest; the others' messages are no longer): D(b*(p - 2^(lg-1))) + sum_{i<lg-1}
+ * D(b*2^i), that is sum_{i<d} D(b*2^i) on a power of two. */
+int64_t hma_prob_tree_slots(const hm_machine_info_t *mi, const hma_prob_t *pb);
+#define HMA_PROB_TREE_EXPR                                                                         \
+    "ceil(8a*block*(p-2^(ceil(log2(p))-1))+b)+sum_{i<ceil(log2(p))-1} ceil(8a*block*2^i+b)"
+
 /* The verify of the algorithms made of a halving phase and its mirror (scatter then
  * allgather, reduce-scatter then allgather or gather), each in d steps of b*2^i/p values:
  * 2*log2(p) slots, or 2*sum_i D(b*2^i/p) under circuit routing. */
@@ -155,6 +184,23 @@ void hma_prob_verify_halving_pair(hm_report_t *r);
  * found 12; allowed: a multiple of p = 8 under circuit routing"). */
 int hma_prob_circuit_chunks(hm_setup_t *s, const hma_prob_t *pb);
 
+/* Relative numbers for the tree and recursive-doubling algorithms (root -1: 0): on the
+ * hypercube rel = x XOR root, on the bus (fully connected, any p) rel = x - root mod p.
+ * hma_prob_abs is the inverse; hma_prob_port_rel the port of node n to the node of
+ * relative number rel (the dimension of the difference on the hypercube). */
+int hma_prob_rel(const hma_prob_t *pb, int x, int root);
+int hma_prob_abs(const hma_prob_t *pb, int rel, int root);
+int hma_prob_port_rel(hm_node_t *n, const hma_prob_t *pb, int rel);
+
+/* Fill pb->step_at[0..lg]: step j starts in slot j (packet routing) or, under circuit
+ * routing, after j messages of b values (j*D(b)) or, with doubling, of b, 2b, .. 2^(j-1)b
+ * values (sum_{i<j} D(b*2^i)). */
+void hma_prob_set_steps(hma_prob_t *pb, const hm_machine_info_t *mi, int doubling);
+/* Wait (ending the node's slot) until slot `at` unless it has come. */
+int hma_prob_wait(hm_node_t *n, int64_t at);
+/* Whether p is a power of two. */
+int hma_prob_pow2(const hma_prob_t *pb);
+
 /* Gray-ring helpers: position of node x in the binary reflected Gray code, and the
  * port leading to the next / previous node of the ring. */
 int hma_prob_gray_pos(uint32_t x);
@@ -162,8 +208,10 @@ int hma_prob_ring_next_port(int pos, int d);
 int hma_prob_ring_prev_port(int pos, int d);
 
 /*
- * Building blocks shared by the algorithms, all on relative numbers r (x XOR root,
- * or x for rootless problems) and a buffer whose part c (for relative node c, or
+ * Building blocks shared by the algorithms, all on relative numbers r (hma_prob_rel:
+ * x XOR root on the hypercube, x - root mod p on the bus, x for rootless problems;
+ * the binomial trees for any p on the bus, MPICH's: a child r + 2^i exists when it is
+ * below p, and its parts end at p) and a buffer whose part c (for relative node c, or
  * chunk c) is buf[off[c] .. off[c+1]), off having p + 1 entries. Each runs in lock
  * step, one slot per step, from the slot the node is in; they return 0 or a negative
  * HM_E code. tmp holds at least off[p] values.
@@ -183,10 +231,10 @@ int hma_prob_allgather_rd(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *bu
 int hma_prob_reduce_scatter_rh(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf,
                                int64_t *tmp, const size_t *off);
 /* The cycle the ring and chain algorithms run along: the ring topology itself, a
- * snake through a torus (rows or cols even), both rotated to start at the root; or
- * the hypercube's Gray-code ring (position gray^-1(x XOR root)). root -1: 0. Position
- * of node x, node at position pos, and the ports to the next and the previous
- * position. */
+ * snake through a torus (problem.c: cycle_build, snake_odd when both sides are odd), both rotated
+ * to start at the root; or the hypercube's Gray-code ring (position gray^-1(x XOR root)). root -1:
+ * 0. Position of node x, node at position pos, and the ports to the next and the previous position.
+ */
 int hma_prob_pos(const hma_prob_t *pb, int x, int root);
 int hma_prob_node(const hma_prob_t *pb, int pos, int root);
 int hma_prob_next(const hma_prob_t *pb, int pos, int root);
