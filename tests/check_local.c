@@ -16,13 +16,10 @@
 /* A d-cube in local mode, all-port, strict; clock and extra add to the config. */
 static char *local_cube(int d, const char *clock, const char *extra)
 {
-    static char buf[1024];
-    snprintf(buf, sizeof buf,
-             "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},"
-             "\"ports\":{\"model\":\"all-port\"},\"contention\":\"strict\","
-             "\"algorithm\":{\"name\":\"sbt-broadcast\"},\"clock\":{\"mode\":\"local\"%s}%s}",
-             d, clock ? clock : "", extra ? extra : "");
-    return buf;
+    static char tail[512];
+    snprintf(tail, sizeof tail, ",\"clock\":{\"mode\":\"local\"%s}%s", clock ? clock : "",
+             extra ? extra : "");
+    return hm_t_cube(d, "all-port", "strict", tail);
 }
 
 START_TEST(test_local_deadlock_names_waiters)
@@ -38,22 +35,9 @@ START_TEST(test_local_deadlock_names_waiters)
 }
 END_TEST
 
-static void flood(hm_node_t *n, void *s)
-{
-    (void)s;
-    if (hm_id(n) != 0)
-        return; /* node 1 leaves without reading */
-    for (int i = 1; i <= 3; i++) {
-        hm_packet_t p = {.msg = i};
-        hm_send(n, 0, &p);
-        if (i < 3 && hm_next_slot(n) != HM_OK)
-            return;
-    }
-}
-
 START_TEST(test_local_deadlock_on_full_mailbox)
 {
-    hm_algorithm_t a = hm_t_algo(flood, hm_t_verify_ok);
+    hm_algorithm_t a = hm_t_algo(hm_t_flood, hm_t_verify_ok);
     hm_trun_t r = hm_t_run_algo(local_cube(1, NULL, ",\"mailbox\":{\"capacity\":1}"), &a);
     ck_assert_int_eq(r.rc, 3);
     ck_assert_str_eq(r.message, "deadlock at slot 1: every node is blocked and nothing is in "
@@ -65,15 +49,9 @@ START_TEST(test_local_deadlock_on_full_mailbox)
 }
 END_TEST
 
-static void sleep_long(hm_node_t *n, void *s)
-{
-    (void)s;
-    hm_wait_until(n, 1000);
-}
-
 START_TEST(test_local_max_slots)
 {
-    hm_algorithm_t a = hm_t_algo(sleep_long, hm_t_verify_ok);
+    hm_algorithm_t a = hm_t_algo(hm_t_sleep_long, hm_t_verify_ok);
     hm_trun_t r = hm_t_run_algo(local_cube(1, ",\"max_slots\":100", NULL), &a);
     ck_assert_int_eq(r.rc, 3);
     ck_assert_str_eq(r.message, "clock.max_slots = 100 reached: the next slot with work is "
@@ -83,25 +61,10 @@ START_TEST(test_local_max_slots)
 }
 END_TEST
 
-static void late_send(hm_node_t *n, void *s)
-{
-    (void)s;
-    hm_packet_t p = {.msg = 7, .value = 42};
-    if (hm_id(n) == 0) {
-        if (hm_wait_until(n, 1000000000) == HM_OK)
-            hm_send(n, 0, &p);
-        return;
-    }
-    if (hm_wait_packet(n, &p) == HM_OK) {
-        hm_store(n, p.recv_slot);
-        hm_store(n, hm_now(n));
-    }
-}
-
 /* 10^9 idle slots: the clocks jump over them, as the barrier clock does. */
 START_TEST(test_local_idle_slots_cost_nothing)
 {
-    hm_algorithm_t a = hm_t_algo(late_send, hm_t_verify_ok);
+    hm_algorithm_t a = hm_t_algo(hm_t_late_send, hm_t_verify_ok);
     hm_trun_t r = hm_t_run_algo(local_cube(1, ",\"max_slots\":2000000000", NULL), &a);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 1000000001);
