@@ -914,9 +914,6 @@ static void check_clock(hm__config_t *c, json_t *root)
     }
     /* The free-running clock (engine/free.c) has no slots to judge: it cannot hold
      * circuits for several slots nor share the bus's one channel. */
-    if (c->opt.local_mode && c->opt.info.circuit)
-        add_error(c, "clock.mode: found \"local\"; allowed: \"slotted\" under circuit routing "
-                     "(ports.routing \"circuit\"; the local clock needs \"packet\")");
     if (c->opt.free_mode && c->opt.info.circuit)
         add_error(c, "clock.mode: found \"free\"; allowed: \"slotted\" under circuit routing "
                      "(ports.routing \"circuit\"; free mode needs \"packet\")");
