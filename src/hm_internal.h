@@ -305,6 +305,7 @@ typedef struct hm__transport_s {
 extern const hm__transport_t hm__transport_packet;        /* engine/packet.c */
 extern const hm__transport_t hm__transport_circuit;       /* ports/circuit.c */
 extern const hm__transport_t hm__transport_free;          /* engine/free.c */
+extern const hm__transport_t hm__transport_free_circuit;  /* engine/free.c, circuit routing */
 extern const hm__transport_t hm__transport_local;         /* engine/local.c */
 extern const hm__transport_t hm__transport_local_circuit; /* engine/local.c, circuit routing */
 
@@ -483,6 +484,9 @@ json_t *hm__circuits_summary(const hm__machine_t *m, const hm__circuits_t *cs);
 /* Node side: hm_send and hm_shout (one message per neighbour), hm_send_to. */
 int hm__circuit_emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p);
 int hm__circuit_send_to(hm_node_t *n, int dest, const hm_packet_t *p);
+/* Slots a message of len bytes lasts when k circuits share its busiest link:
+ * ceil(ceil(k / link_capacity) * a * len + b), at least 1. */
+int64_t hm__circuit_slots(const hm_machine_info_t *in, int k, uint32_t len);
 
 /* util */
 int64_t hm__now_ns(void); /* CLOCK_MONOTONIC in ns (the free-running clock's stamps) */

@@ -914,10 +914,7 @@ static void check_clock(hm__config_t *c, json_t *root)
     }
     /* The free-running clock (engine/free.c) has no slots to judge: it cannot hold
      * circuits for several slots nor share the bus's one channel. */
-    if (c->opt.free_mode && c->opt.info.circuit)
-        add_error(c, "clock.mode: found \"free\"; allowed: \"slotted\" under circuit routing "
-                     "(ports.routing \"circuit\"; free mode needs \"packet\")");
-    else if (c->opt.free_mode && c->opt.info.ports == HM_PORTS_BUS)
+    if (c->opt.free_mode && c->opt.info.ports == HM_PORTS_BUS)
         add_error(c, "clock.mode: found \"free\"; allowed: \"slotted\" under the bus port model");
 }
 

@@ -227,6 +227,14 @@ static void link_contention(hm__machine_t *m, circuits_t *cs, const hm__copy_t *
         hm__stop(m, HM__END_CONFLICT, hm__strdup_printf("slot %lld: %s", (long long)t, why));
 }
 
+int64_t hm__circuit_slots(const hm_machine_info_t *in, int k, uint32_t len)
+{
+    int64_t factor = (k + in->link_capacity - 1) / in->link_capacity;
+    double v = (double)factor * in->cost_a * (double)len + in->cost_b;
+    int64_t dur = (int64_t)ceil(v - 1e-9);
+    return dur < 1 ? 1 : dur;
+}
+
 /* Start circuit c in slot t, the loads of every circuit starting with it counted:
  * its k, its duration, its ports busy until its last slot. */
 static void start_one(hm__machine_t *m, circuits_t *cs, circ_t *c, int64_t t)
@@ -242,10 +250,7 @@ static void start_one(hm__machine_t *m, circuits_t *cs, circ_t *c, int64_t t)
             hot = cs->path[j];
         }
     int64_t factor = (kmax + in->link_capacity - 1) / in->link_capacity;
-    double v = (double)factor * in->cost_a * (double)k->pkt.len + in->cost_b;
-    int64_t dur = (int64_t)ceil(v - 1e-9);
-    if (dur < 1)
-        dur = 1;
+    int64_t dur = hm__circuit_slots(in, kmax, k->pkt.len);
     c->k = kmax;
     c->start = t;
     c->end = t + dur - 1;
