@@ -897,6 +897,15 @@ START_TEST(test_free_circuits_verify)
                  d, trees[k]);
         free_circuit_matches_slotted(cfg, trees[k], d, 0);
     }
+    /* The other algorithms free mode accepts, under circuit routing, on Q_4..Q_6. */
+    for (int k = 3; free_algos[k] && d <= 6; k++) {
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},"
+                 "\"ports\":{\"model\":\"one-port-full\",\"routing\":\"circuit\"},"
+                 "\"clock\":{\"mode\":\"free\"},\"algorithm\":{\"name\":\"%s\"}}",
+                 d, free_algos[k]);
+        free_circuit_matches_slotted(cfg, free_algos[k], d, 0);
+    }
 }
 END_TEST
 
@@ -910,6 +919,18 @@ START_TEST(test_config_errors)
     ck_assert_int_eq(r.rc, 2);
     ck_assert_str_eq(r.message, "test.json: clock.mode: found \"free\"; allowed: \"slotted\" "
                                 "under the bus port model\n");
+    hm_t_free(&r);
+    /* Under circuit routing too, an algorithm that needs the global slot is refused. */
+    r = hm_t_run("{\"topology\":{\"kind\":\"hypercube\",\"dim\":3},"
+                 "\"ports\":{\"model\":\"one-port-full\",\"routing\":\"circuit\"},"
+                 "\"clock\":{\"mode\":\"free\"},"
+                 "\"algorithm\":{\"name\":\"allgather-recursive-doubling\"}}",
+                 NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_str_eq(r.message, "test.json: clock.mode: found \"free\"; allowed for "
+                                "allgather-recursive-doubling: \"slotted\" (each step takes the "
+                                "next packet as that step's partner's, which only lock step "
+                                "guarantees)\n");
     hm_t_free(&r);
     r = hm_t_run(cube(2, "shout", "sbt-broadcast", NULL),
                  (const char *[]){"clock.mode=fast", NULL});
