@@ -302,10 +302,12 @@ typedef struct hm__transport_s {
     int64_t (*agree)(hm__machine_t *m, int64_t next, int *done, int *interrupted);
 } hm__transport_t;
 
-extern const hm__transport_t hm__transport_packet;  /* engine/packet.c */
-extern const hm__transport_t hm__transport_circuit; /* ports/circuit.c */
-extern const hm__transport_t hm__transport_free;    /* engine/free.c */
-extern const hm__transport_t hm__transport_local;   /* engine/local.c */
+extern const hm__transport_t hm__transport_packet;        /* engine/packet.c */
+extern const hm__transport_t hm__transport_circuit;       /* ports/circuit.c */
+extern const hm__transport_t hm__transport_free;          /* engine/free.c */
+extern const hm__transport_t hm__transport_free_circuit;  /* engine/free.c, circuit routing */
+extern const hm__transport_t hm__transport_local;         /* engine/local.c */
+extern const hm__transport_t hm__transport_local_circuit; /* engine/local.c, circuit routing */
 
 /* The node whose program this thread runs (NULL outside node threads): the crash report
  * of cli/plugin.c names it. */
@@ -465,6 +467,26 @@ void hm__links_free(hm__links_t *l);
  * links (room for hm__route_max); returns how many (circuit routing). */
 size_t hm__route(const hm_machine_info_t *info, const hm__links_t *l, int s, int d, int32_t *links);
 size_t hm__route_max(const hm_machine_info_t *info);
+
+/* ports/circuit.c: the circuits of Seidel's model, their state and their decisions,
+ * shared by the circuit transport (driven by the barrier clock) and the local clock
+ * under circuit routing (engine/local.c), which call them in the same slots. */
+typedef struct hm__circuits_s hm__circuits_t;
+hm__circuits_t *hm__circuits_new(hm__machine_t *m); /* NULL: out of memory */
+void hm__circuits_free(hm__circuits_t *cs);
+/* Slot t: the new messages of the nodes ran[0..nran) (ascending: those that ran slot
+ * t), the circuits that start, those that arrive (hm__deliver). 0 or -1. */
+int hm__circuits_commit(hm__machine_t *m, hm__circuits_t *cs, const int32_t *ran, size_t nran,
+                        int64_t t);
+/* The next slot > t in which a message may start or arrives, INT64_MAX if none. */
+int64_t hm__circuits_next(const hm__machine_t *m, hm__circuits_t *cs, int64_t t);
+json_t *hm__circuits_summary(const hm__machine_t *m, const hm__circuits_t *cs);
+/* Node side: hm_send and hm_shout (one message per neighbour), hm_send_to. */
+int hm__circuit_emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p);
+int hm__circuit_send_to(hm_node_t *n, int dest, const hm_packet_t *p);
+/* Slots a message of len bytes lasts when k circuits share its busiest link:
+ * ceil(ceil(k / link_capacity) * a * len + b), at least 1. */
+int64_t hm__circuit_slots(const hm_machine_info_t *in, int k, uint32_t len);
 
 /* util */
 int64_t hm__now_ns(void); /* CLOCK_MONOTONIC in ns (the free-running clock's stamps) */

@@ -7,24 +7,12 @@
 
 #include "helpers.h"
 
-/* A 1-cube (two nodes, one link) or a 2-cube under a given model and policy. */
-static char *cube(int d, const char *model, const char *contention, const char *extra)
-{
-    static char buf[1024];
-    snprintf(buf, sizeof buf,
-             "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},"
-             "\"ports\":{\"model\":\"%s\"},\"contention\":\"%s\","
-             "\"algorithm\":{\"name\":\"sbt-broadcast\"}%s}",
-             d, model, contention, extra ? extra : "");
-    return buf;
-}
-
 /* ---- deadlock and max_slots ------------------------------------------------ */
 
 START_TEST(test_deadlock_names_waiters)
 {
     hm_algorithm_t a = hm_t_algo(hm_t_wait_forever, hm_t_verify_ok);
-    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", NULL), &a);
+    hm_trun_t r = hm_t_run_algo(hm_t_cube(1, "all-port", "strict", NULL), &a);
     ck_assert_int_eq(r.rc, 3);
     ck_assert_str_eq(r.message, "deadlock at slot 0: every node is blocked and nothing is in "
                                 "flight\n  node 0 waits for a packet from any neighbour\n"
@@ -34,23 +22,11 @@ START_TEST(test_deadlock_names_waiters)
 }
 END_TEST
 
-static void flood(hm_node_t *n, void *s)
-{
-    (void)s;
-    if (hm_id(n) != 0)
-        return; /* node 1 leaves without reading */
-    for (int i = 1; i <= 3; i++) {
-        hm_packet_t p = {.msg = i};
-        hm_send(n, 0, &p);
-        if (i < 3 && hm_next_slot(n) != HM_OK)
-            return;
-    }
-}
-
 START_TEST(test_deadlock_on_full_mailbox)
 {
-    hm_algorithm_t a = hm_t_algo(flood, hm_t_verify_ok);
-    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", ",\"mailbox\":{\"capacity\":1}"), &a);
+    hm_algorithm_t a = hm_t_algo(hm_t_flood, hm_t_verify_ok);
+    hm_trun_t r =
+        hm_t_run_algo(hm_t_cube(1, "all-port", "strict", ",\"mailbox\":{\"capacity\":1}"), &a);
     ck_assert_int_eq(r.rc, 3);
     ck_assert_str_eq(r.message, "deadlock at slot 1: every node is blocked and nothing is in "
                                 "flight\n  node 0 waits on node 1 (mailbox 0->1 full, "
@@ -60,17 +36,11 @@ START_TEST(test_deadlock_on_full_mailbox)
 }
 END_TEST
 
-static void sleep_long(hm_node_t *n, void *s)
-{
-    (void)s;
-    hm_wait_until(n, 1000);
-}
-
 START_TEST(test_max_slots)
 {
-    hm_algorithm_t a = hm_t_algo(sleep_long, hm_t_verify_ok);
+    hm_algorithm_t a = hm_t_algo(hm_t_sleep_long, hm_t_verify_ok);
     hm_trun_t r =
-        hm_t_run_algo(cube(1, "all-port", "strict", ",\"clock\":{\"max_slots\":100}"), &a);
+        hm_t_run_algo(hm_t_cube(1, "all-port", "strict", ",\"clock\":{\"max_slots\":100}"), &a);
     ck_assert_int_eq(r.rc, 3);
     ck_assert_str_eq(r.message, "clock.max_slots = 100 reached: the next slot with work is "
                                 "1000, with 2 of 2 nodes still running");
@@ -80,26 +50,11 @@ END_TEST
 
 /* ---- the clock jumps over idle slots --------------------------------------- */
 
-static void late_send(hm_node_t *n, void *s)
-{
-    (void)s;
-    hm_packet_t p = {.msg = 7, .value = 42};
-    if (hm_id(n) == 0) {
-        if (hm_wait_until(n, 1000000000) == HM_OK)
-            hm_send(n, 0, &p);
-        return;
-    }
-    if (hm_wait_packet(n, &p) == HM_OK) {
-        hm_store(n, p.recv_slot);
-        hm_store(n, hm_now(n));
-    }
-}
-
 START_TEST(test_idle_slots_cost_nothing)
 {
-    hm_algorithm_t a = hm_t_algo(late_send, hm_t_verify_ok);
-    hm_trun_t r =
-        hm_t_run_algo(cube(1, "all-port", "strict", ",\"clock\":{\"max_slots\":2000000000}"), &a);
+    hm_algorithm_t a = hm_t_algo(hm_t_late_send, hm_t_verify_ok);
+    hm_trun_t r = hm_t_run_algo(
+        hm_t_cube(1, "all-port", "strict", ",\"clock\":{\"max_slots\":2000000000}"), &a);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 1000000001);
     /* Slot 0, the send in slot 10^9, node 1 reading in slot 10^9 + 1. */
@@ -151,7 +106,8 @@ START_TEST(test_backpressure)
      * slot 2 and its sender stalls. Node 1 reads m1, m2 in slot 10, which makes room:
      * m3 goes in slot 10, and node 0, released, sends m4 in 11 and m5 in 12. */
     hm_algorithm_t a = hm_t_algo(producer_consumer, verify_record);
-    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", ",\"mailbox\":{\"capacity\":2}"), &a);
+    hm_trun_t r =
+        hm_t_run_algo(hm_t_cube(1, "all-port", "strict", ",\"mailbox\":{\"capacity\":2}"), &a);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_int_eq(hm_t_int(&r, "stalls"), 1);
     ck_assert_int_eq(hm_t_int(&r, "max_mailbox_depth"), 2);
@@ -228,7 +184,7 @@ static void shout_both(hm_node_t *n, void *s)
 START_TEST(test_one_port_full_two_sends)
 {
     hm_algorithm_t a = hm_t_algo(shout_both, hm_t_verify_ok);
-    hm_trun_t r = hm_t_run_algo(cube(2, "one-port-full", "strict", NULL), &a);
+    hm_trun_t r = hm_t_run_algo(hm_t_cube(2, "one-port-full", "strict", NULL), &a);
     ck_assert_int_eq(r.rc, 1);
     ck_assert_str_eq(r.message, "slot 0: node 0 sends twice in one slot under one-port-full: "
                                 "msg 1 on link 0->1 (port 0) and msg 1 on link 0->2 (port 1)");
@@ -240,7 +196,7 @@ START_TEST(test_shout_one_emission_many_ports)
 {
     /* The same program is legal under shout and all-port: one emission, two copies. */
     hm_algorithm_t a = hm_t_algo(shout_both, hm_t_verify_ok);
-    hm_trun_t r = hm_t_run_algo(cube(2, "shout", "strict", NULL), &a);
+    hm_trun_t r = hm_t_run_algo(hm_t_cube(2, "shout", "strict", NULL), &a);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_int_eq(hm_t_int(&r, "transmissions"), 2);
     ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 1);
@@ -258,19 +214,19 @@ static void exchange(hm_node_t *n, void *s)
 START_TEST(test_half_duplex)
 {
     hm_algorithm_t a = hm_t_algo(exchange, hm_t_verify_ok);
-    hm_trun_t r = hm_t_run_algo(cube(1, "one-port-half", "strict", NULL), &a);
+    hm_trun_t r = hm_t_run_algo(hm_t_cube(1, "one-port-half", "strict", NULL), &a);
     ck_assert_int_eq(r.rc, 1);
     ck_assert_str_eq(r.message, "slot 0: node 1 cannot send and receive in one slot under "
                                 "one-port-half: sends msg 2 on link 1->0 (port 0), receives "
                                 "msg 1 on link 0->1 (port 0)");
     hm_t_free(&r);
     /* Full duplex allows the exchange. */
-    r = hm_t_run_algo(cube(1, "one-port-full", "strict", NULL), &a);
+    r = hm_t_run_algo(hm_t_cube(1, "one-port-full", "strict", NULL), &a);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_int_eq(hm_t_int(&r, "transmissions"), 2);
     hm_t_free(&r);
     /* Shout: emit and receive in one slot is a conflict too. */
-    r = hm_t_run_algo(cube(1, "shout", "strict", NULL), &a);
+    r = hm_t_run_algo(hm_t_cube(1, "shout", "strict", NULL), &a);
     ck_assert_int_eq(r.rc, 1);
     ck_assert_str_eq(r.message, "slot 0: node 1 cannot emit and receive in one slot under shout: "
                                 "emits msg 2 on link 1->0 (port 0), receives msg 1 on link "
@@ -295,12 +251,12 @@ START_TEST(test_shout_two_receptions_queue)
 {
     /* Nodes 1 and 2 both send to 3 in slot 0; under shout 3 hears one per slot. */
     hm_algorithm_t a = hm_t_algo(two_into_one, hm_t_verify_ok);
-    hm_trun_t r = hm_t_run_algo(cube(2, "shout", "queue", NULL), &a);
+    hm_trun_t r = hm_t_run_algo(hm_t_cube(2, "shout", "queue", NULL), &a);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_int_eq(hm_t_int(&r, "delayed_packets"), 1);
     ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 2);
     hm_t_free(&r);
-    r = hm_t_run_algo(cube(2, "all-port", "strict", NULL), &a);
+    r = hm_t_run_algo(hm_t_cube(2, "all-port", "strict", NULL), &a);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 1);
     hm_t_free(&r);
@@ -337,7 +293,7 @@ static void deadline_prog(hm_node_t *n, void *s)
 START_TEST(test_node_api)
 {
     hm_algorithm_t a = hm_t_algo(deadline_prog, verify_record);
-    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", NULL), &a);
+    hm_trun_t r = hm_t_run_algo(hm_t_cube(1, "all-port", "strict", NULL), &a);
     ck_assert_int_eq(r.rc, 0);
     static const int64_t want0[] = {HM_EINVAL, HM_EINVAL, HM_EINVAL, 1, -1};
     static const int64_t want1[] = {HM_ENOENT, 7, HM_OK, 10, 9, 0, HM_ENOENT};
@@ -362,7 +318,7 @@ static void busy_only(hm_node_t *n, void *s)
 START_TEST(test_busy_counts_in_completion)
 {
     hm_algorithm_t a = hm_t_algo(busy_only, hm_t_verify_ok);
-    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", NULL), &a);
+    hm_trun_t r = hm_t_run_algo(hm_t_cube(1, "all-port", "strict", NULL), &a);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 6);
     ck_assert_int_eq(hm_t_int(&r, "transmissions"), 0);
@@ -387,7 +343,7 @@ static void payload(hm_node_t *n, void *s)
 START_TEST(test_payload_copied)
 {
     hm_algorithm_t a = hm_t_algo(payload, verify_record);
-    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", NULL), &a);
+    hm_trun_t r = hm_t_run_algo(hm_t_cube(1, "all-port", "strict", NULL), &a);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_uint_eq(bp_count[1], 1);
     ck_assert_int_eq(bp_stores[1][0], 1);
@@ -411,7 +367,7 @@ START_TEST(test_hm_fail_exit_4)
     /* A node program that cannot go on stops the run with exit 4 and its reason,
      * rather than leaving the others to deadlock. */
     hm_algorithm_t a = hm_t_algo(give_up, hm_t_verify_ok);
-    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "strict", NULL), &a);
+    hm_trun_t r = hm_t_run_algo(hm_t_cube(1, "all-port", "strict", NULL), &a);
     ck_assert_int_eq(r.rc, 4);
     ck_assert_str_eq(r.message, "node 0: cannot allocate its table");
     hm_t_free(&r);
@@ -450,7 +406,7 @@ START_TEST(test_header_example)
     /* A student's first program: the binomial tree of the header, on Q_5 under shout:
      * 5 slots, 31 packets, every node holds 42. */
     hm_algorithm_t a = hm_t_algo(header_bcast, verify_all_42);
-    hm_trun_t r = hm_t_run_algo(cube(5, "shout", "strict", NULL), &a);
+    hm_trun_t r = hm_t_run_algo(hm_t_cube(5, "shout", "strict", NULL), &a);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 5);
     ck_assert_int_eq(hm_t_int(&r, "transmissions"), 31);

@@ -2,8 +2,8 @@
  * check_local.c — the locally synchronised clock, clock.mode "local" (README "Local
  * clock"): the runs of check_engine.c that end in a deadlock, at clock.max_slots or
  * after a jump over idle slots end in the same way and with the same report as under
- * the barrier clock; nodes far apart really are in different slots at once; circuit
- * routing is refused. tests/check_local.sh compares every shipped config with its
+ * the barrier clock, under circuit routing too; nodes far apart really are in
+ * different slots at once. tests/check_local.sh compares every shipped config with its
  * slotted run, summary and event log.
  */
 #include <stdatomic.h>
@@ -16,13 +16,10 @@
 /* A d-cube in local mode, all-port, strict; clock and extra add to the config. */
 static char *local_cube(int d, const char *clock, const char *extra)
 {
-    static char buf[1024];
-    snprintf(buf, sizeof buf,
-             "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},"
-             "\"ports\":{\"model\":\"all-port\"},\"contention\":\"strict\","
-             "\"algorithm\":{\"name\":\"sbt-broadcast\"},\"clock\":{\"mode\":\"local\"%s}%s}",
-             d, clock ? clock : "", extra ? extra : "");
-    return buf;
+    static char tail[512];
+    snprintf(tail, sizeof tail, ",\"clock\":{\"mode\":\"local\"%s}%s", clock ? clock : "",
+             extra ? extra : "");
+    return hm_t_cube(d, "all-port", "strict", tail);
 }
 
 START_TEST(test_local_deadlock_names_waiters)
@@ -38,22 +35,9 @@ START_TEST(test_local_deadlock_names_waiters)
 }
 END_TEST
 
-static void flood(hm_node_t *n, void *s)
-{
-    (void)s;
-    if (hm_id(n) != 0)
-        return; /* node 1 leaves without reading */
-    for (int i = 1; i <= 3; i++) {
-        hm_packet_t p = {.msg = i};
-        hm_send(n, 0, &p);
-        if (i < 3 && hm_next_slot(n) != HM_OK)
-            return;
-    }
-}
-
 START_TEST(test_local_deadlock_on_full_mailbox)
 {
-    hm_algorithm_t a = hm_t_algo(flood, hm_t_verify_ok);
+    hm_algorithm_t a = hm_t_algo(hm_t_flood, hm_t_verify_ok);
     hm_trun_t r = hm_t_run_algo(local_cube(1, NULL, ",\"mailbox\":{\"capacity\":1}"), &a);
     ck_assert_int_eq(r.rc, 3);
     ck_assert_str_eq(r.message, "deadlock at slot 1: every node is blocked and nothing is in "
@@ -65,15 +49,9 @@ START_TEST(test_local_deadlock_on_full_mailbox)
 }
 END_TEST
 
-static void sleep_long(hm_node_t *n, void *s)
-{
-    (void)s;
-    hm_wait_until(n, 1000);
-}
-
 START_TEST(test_local_max_slots)
 {
-    hm_algorithm_t a = hm_t_algo(sleep_long, hm_t_verify_ok);
+    hm_algorithm_t a = hm_t_algo(hm_t_sleep_long, hm_t_verify_ok);
     hm_trun_t r = hm_t_run_algo(local_cube(1, ",\"max_slots\":100", NULL), &a);
     ck_assert_int_eq(r.rc, 3);
     ck_assert_str_eq(r.message, "clock.max_slots = 100 reached: the next slot with work is "
@@ -83,25 +61,10 @@ START_TEST(test_local_max_slots)
 }
 END_TEST
 
-static void late_send(hm_node_t *n, void *s)
-{
-    (void)s;
-    hm_packet_t p = {.msg = 7, .value = 42};
-    if (hm_id(n) == 0) {
-        if (hm_wait_until(n, 1000000000) == HM_OK)
-            hm_send(n, 0, &p);
-        return;
-    }
-    if (hm_wait_packet(n, &p) == HM_OK) {
-        hm_store(n, p.recv_slot);
-        hm_store(n, hm_now(n));
-    }
-}
-
 /* 10^9 idle slots: the clocks jump over them, as the barrier clock does. */
 START_TEST(test_local_idle_slots_cost_nothing)
 {
-    hm_algorithm_t a = hm_t_algo(late_send, hm_t_verify_ok);
+    hm_algorithm_t a = hm_t_algo(hm_t_late_send, hm_t_verify_ok);
     hm_trun_t r = hm_t_run_algo(local_cube(1, ",\"max_slots\":2000000000", NULL), &a);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 1000000001);
@@ -146,19 +109,50 @@ START_TEST(test_local_far_nodes_run_ahead)
 }
 END_TEST
 
-START_TEST(test_local_refuses_circuits)
+/* Circuit routing: a deadlock and clock.max_slots end as under the barrier clock,
+ * with its report, while a circuit is still in flight for the second. */
+static void circuit_then_wait(hm_node_t *n, void *s)
 {
-    char *out, *err;
-    int rc = hm_t_exec(NULL, &out, &err,
-                       (const char *[]){"--set", "clock.mode=local", "--set", "output=null",
-                                        HM_SRCDIR "/configs/linear_st.json", NULL});
-    ck_assert_int_eq(rc, 2);
-    ck_assert_str_eq(err,
-                     HM_SRCDIR "/configs/linear_st.json: clock.mode: found "
-                               "\"local\"; allowed: \"slotted\" under circuit routing "
-                               "(ports.routing \"circuit\"; the local clock needs \"packet\")\n");
-    free(out);
-    free(err);
+    (void)s;
+    hm_packet_t p = {.msg = 1, .len = 0};
+    if (hm_id(n) == 0)
+        hm_send_to(n, 3, &p);
+    hm_wait_packet(n, &p);
+    hm_store(n, p.recv_slot);
+}
+
+START_TEST(test_local_circuit_deadlock_and_max_slots)
+{
+    static const char *const clocks[] = {"slotted", "local"};
+    hm_algorithm_t a = hm_t_algo(circuit_then_wait, hm_t_verify_ok);
+    for (int k = 0; k < 2; k++) {
+        char cfg[512];
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\":{\"kind\":\"hypercube\",\"dim\":2},"
+                 "\"ports\":{\"model\":\"one-port-full\",\"routing\":\"circuit\","
+                 "\"cost\":{\"a\":1,\"b\":40}},\"algorithm\":{\"name\":\"sbt-broadcast\"},"
+                 "\"clock\":{\"mode\":\"%s\"}}",
+                 clocks[k]);
+        hm_trun_t r = hm_t_run_algo(cfg, &a);
+        ck_assert_int_eq(r.rc, 3);
+        /* The circuit 0->3 lasts b = 40 slots: received in slot 39, node 3 reads it in
+         * slot 40, and nobody sends again. */
+        ck_assert_str_eq(r.message, "deadlock at slot 40: every node is blocked and nothing is "
+                                    "in flight\n  node 0 waits for a packet from any neighbour\n"
+                                    "  node 1 waits for a packet from any neighbour\n"
+                                    "  node 2 waits for a packet from any neighbour");
+        ck_assert_int_eq(hm_t_int(&r, "slots_run"), 3);
+        ck_assert_int_eq(hm_t_int(&r, "transmissions"), 1);
+        hm_t_free(&r);
+        size_t len = strlen(cfg);
+        snprintf(cfg + len - 2, sizeof cfg - len + 2, ",\"max_slots\":30}}");
+        r = hm_t_run_algo(cfg, &a);
+        ck_assert_int_eq(r.rc, 3);
+        ck_assert_str_eq(r.message, "clock.max_slots = 30 reached: the next slot with work is "
+                                    "39, with 4 of 4 nodes still running");
+        ck_assert_int_eq(hm_t_int(&r, "slots_run"), 1);
+        hm_t_free(&r);
+    }
 }
 END_TEST
 
@@ -172,7 +166,7 @@ Suite *hm_suite_local(void)
     tcase_add_test(tc, test_local_max_slots);
     tcase_add_test(tc, test_local_idle_slots_cost_nothing);
     tcase_add_test(tc, test_local_far_nodes_run_ahead);
-    tcase_add_test(tc, test_local_refuses_circuits);
+    tcase_add_test(tc, test_local_circuit_deadlock_and_max_slots);
     suite_add_tcase(s, tc);
     return s;
 }

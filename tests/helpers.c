@@ -87,6 +87,51 @@ void hm_t_wait_forever(hm_node_t *n, void *s)
         hm_store(n, 1);
 }
 
+char *hm_t_cube(int d, const char *model, const char *contention, const char *extra)
+{
+    static char buf[1024];
+    snprintf(buf, sizeof buf,
+             "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},"
+             "\"ports\":{\"model\":\"%s\"},\"contention\":\"%s\","
+             "\"algorithm\":{\"name\":\"sbt-broadcast\"}%s}",
+             d, model, contention, extra ? extra : "");
+    return buf;
+}
+
+void hm_t_flood(hm_node_t *n, void *s)
+{
+    (void)s;
+    if (hm_id(n) != 0)
+        return; /* node 1 leaves without reading */
+    for (int i = 1; i <= 3; i++) {
+        hm_packet_t p = {.msg = i};
+        hm_send(n, 0, &p);
+        if (i < 3 && hm_next_slot(n) != HM_OK)
+            return;
+    }
+}
+
+void hm_t_sleep_long(hm_node_t *n, void *s)
+{
+    (void)s;
+    hm_wait_until(n, 1000);
+}
+
+void hm_t_late_send(hm_node_t *n, void *s)
+{
+    (void)s;
+    hm_packet_t p = {.msg = 7, .value = 42};
+    if (hm_id(n) == 0) {
+        if (hm_wait_until(n, 1000000000) == HM_OK)
+            hm_send(n, 0, &p);
+        return;
+    }
+    if (hm_wait_packet(n, &p) == HM_OK) {
+        hm_store(n, p.recv_slot);
+        hm_store(n, hm_now(n));
+    }
+}
+
 void hm_t_free(hm_trun_t *r)
 {
     json_decref(r->summary);

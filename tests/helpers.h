@@ -34,6 +34,17 @@ hm_algorithm_t hm_t_algo(void (*fn)(hm_node_t *, void *), void (*verify)(hm_repo
 void hm_t_verify_ok(hm_report_t *r);           /* verified, "test" */
 void hm_t_wait_forever(hm_node_t *n, void *s); /* waits for a packet that never comes */
 
+/* Tiny programs and machines shared by check_engine.c and check_local.c. A d-cube
+ * under ports.model `model` and `contention`, running sbt-broadcast's slot (a test
+ * replaces the algorithm), extra appended to the config object (",\"clock\":{...}"):
+ * a static buffer, overwritten by the next call. */
+char *hm_t_cube(int d, const char *model, const char *contention, const char *extra);
+void hm_t_flood(hm_node_t *n, void *s);      /* node 0 sends 3 packets to node 1 on port 0,
+                                                one a slot; node 1 returns without reading */
+void hm_t_sleep_long(hm_node_t *n, void *s); /* hm_wait_until(1000) */
+void hm_t_late_send(hm_node_t *n, void *s);  /* node 0 sends in slot 10^9; node 1 stores its
+                                                recv_slot and the slot it read it in */
+
 /* Integer, boolean and string fields of the summary (aborts the test if absent). */
 int64_t hm_t_int(const hm_trun_t *r, const char *key);
 int64_t hm_t_bound(const hm_trun_t *r, const char *key); /* bound / lower_bound value */

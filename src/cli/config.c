@@ -912,15 +912,9 @@ static void check_clock(hm__config_t *c, json_t *root)
         c->opt.max_slots = get_int(c, ck, "clock", "max_slots", 1000000, 1, HM__MAX_SLOTS_MAX, 0);
         get_affinity(c, json_object_get(ck, "affinity"));
     }
-    /* The free-running clock (engine/free.c) has no slots to judge: it cannot hold
-     * circuits for several slots nor share the bus's one channel. */
-    if (c->opt.local_mode && c->opt.info.circuit)
-        add_error(c, "clock.mode: found \"local\"; allowed: \"slotted\" under circuit routing "
-                     "(ports.routing \"circuit\"; the local clock needs \"packet\")");
-    if (c->opt.free_mode && c->opt.info.circuit)
-        add_error(c, "clock.mode: found \"free\"; allowed: \"slotted\" under circuit routing "
-                     "(ports.routing \"circuit\"; free mode needs \"packet\")");
-    else if (c->opt.free_mode && c->opt.info.ports == HM_PORTS_BUS)
+    /* The free-running clock (engine/free.c) has no slots to judge: it cannot share
+     * the bus's one channel. (Circuits it holds while their bytes are copied.) */
+    if (c->opt.free_mode && c->opt.info.ports == HM_PORTS_BUS)
         add_error(c, "clock.mode: found \"free\"; allowed: \"slotted\" under the bus port model");
 }
 

@@ -41,6 +41,9 @@
 #include "hm_internal.h"
 
 typedef struct hm__free_s hm__free_t;
+typedef struct fres_s fres_t;
+static int res_create(hm__machine_t *m, hm__free_t *F);
+static void res_destroy(hm__free_t *F);
 
 enum { FB_NONE, FB_RECV, FB_SEND, FB_PORT, FB_DONE };
 
@@ -74,7 +77,8 @@ typedef struct fnode_s {
     int64_t blocked_sends, blocked_receives, port_waits;
     int64_t full_ns, recv_ns, port_ns; /* wall time asleep, by cause */
     int64_t sends, bytes;              /* copies delivered to a mailbox, their bytes */
-    int64_t last_send;                 /* largest logical slot of a send, -1 */
+    int64_t last_send;                 /* largest logical slot of a send (a circuit: its
+                                          last slot), -1 */
     /* Under g: what the node waits for, for the deadlock report. */
     int state, peer;
     int64_t slot;
@@ -88,6 +92,11 @@ struct hm__free_s {
     int running, done; /* under g */
     /* After the run (collect): every latency, sorted. */
     hm__int64vec_t all_lat;
+    /* Circuit routing (below): a counting lock per directed link, then one per node
+     * (its receive port); each node's route. */
+    fres_t *res;
+    size_t nres, maxpath;
+    int32_t *paths;
 };
 
 static int create(hm__machine_t *m)
@@ -125,7 +134,7 @@ static int create(hm__machine_t *m)
         }
     }
     F->running = n;
-    return 0;
+    return m->info.circuit ? res_create(m, F) : 0;
 }
 
 static void destroy(hm__machine_t *m)
@@ -141,6 +150,7 @@ static void destroy(hm__machine_t *m)
     for (size_t l = 0; l < links; l++)
         free(F->links[l].lat.v);
     free(F->all_lat.v);
+    res_destroy(F);
     pthread_mutex_destroy(&F->g);
     free(F->nodes);
     free(F->links);
@@ -497,28 +507,38 @@ static int recv(hm_node_t *n, hm_packet_t *out)
     hm__copy_t c = hm__inbox_take(&n->inbox);
     int64_t t = hm__now_ns(); /* before the port is released: no overlap in the log */
     size_t l = (size_t)c.src * (size_t)m->maxdeg + (size_t)c.sport;
-    m->occ[l]--;
-    if (F->link_blocked[l]) {
+    int circuit = m->info.circuit; /* no mailbox bound, and the circuit was given back */
+    if (!circuit)
+        m->occ[l]--;
+    if (!circuit && F->link_blocked[l]) {
         /* Its sender sleeps on this full link: there is room now. */
         F->link_blocked[l] = 0;
         unblock(m, c.src);
         pthread_cond_signal(&F->nodes[c.src].cv);
     }
     pthread_mutex_unlock(&f->lock);
-    release_port(m, f, &c, l);
+    if (!circuit)
+        release_port(m, f, &c, l);
     flink_t *lk = &F->links[l];
+    /* A circuit's first link carries messages to many receivers: its latencies are
+     * kept under its sender's lock. */
+    if (circuit)
+        lock_counted(f, &F->nodes[c.src].lock);
     if (HM__PUSH(lk->lat, t - c.sent_ns) != 0)
         n->failed = 1;
     lk->lat_sum += t - c.sent_ns;
+    if (circuit)
+        pthread_mutex_unlock(&F->nodes[c.src].lock);
 
-    /* Lamport: read from max(now, t + 1), received in the slot before. */
-    int64_t at = n->now > c.sent_slot + 1 ? n->now : c.sent_slot + 1;
+    /* Lamport: read from max(now, t + D), received in the slot before; D = 1 for a
+     * packet, a circuit's uncontended a*m+b. */
+    int64_t at = n->now > c.sent_slot + c.dur ? n->now : c.sent_slot + c.dur;
     c.pkt.from = c.src;
     c.pkt.port = c.dport;
     c.pkt.sent_slot = c.sent_slot;
     c.pkt.recv_slot = at - 1;
     if (m->opt.record_events) {
-        hm__log_event(n, HM__EV_RECV, at - 1, c.dport, c.src, c.pkt.msg, c.pkt.value, 1, c.flow,
+        hm__log_event(n, HM__EV_RECV, at - 1, c.dport, c.src, c.pkt.msg, c.pkt.value, c.dur, c.flow,
                       NULL);
         if (n->log.n > 0)
             n->log.v[n->log.n - 1].ns = t;
@@ -592,6 +612,190 @@ static void finish(hm_node_t *n)
     pthread_mutex_unlock(&F->g);
     if (dead)
         wake_all(m);
+}
+
+/* ---- circuit routing ------------------------------------------------------------ */
+
+/* Under circuit routing (Seidel's model, ports/circuit.c) a message goes to any node
+ * and holds every link of its route and its receiver's receive port while it
+ * travels: here, while its bytes are copied into the receiver's mailbox. Each
+ * resource is a counting lock (link_capacity circuits a link, one a receive port);
+ * a sender takes those of its route in one global order (its links by number, then
+ * the receive port), so no two senders can wait on each other in a cycle, and it
+ * holds none of them while it waits for anything else: the circuits never deadlock
+ * among themselves. The transmit port is the sender's own thread: one message at a
+ * time. */
+struct fres_s {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int32_t load, cap, waiters; /* under mu */
+} __attribute__((aligned(64)));
+
+static int res_create(hm__machine_t *m, hm__free_t *F)
+{
+    size_t links = (size_t)m->info.nodes * (size_t)m->maxdeg, n = links + (size_t)m->info.nodes;
+    F->maxpath = hm__route_max(&m->info);
+    F->res = aligned_alloc(64, n * sizeof *F->res);
+    F->paths = malloc((size_t)m->info.nodes * (F->maxpath ? F->maxpath : 1) * sizeof *F->paths);
+    if (!F->res || !F->paths)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        fres_t *r = &F->res[i];
+        r->load = r->waiters = 0;
+        r->cap = i < links ? m->info.link_capacity : 1;
+        if (pthread_mutex_init(&r->mu, NULL) != 0 || pthread_cond_init(&r->cv, NULL) != 0)
+            return -1; /* leaves the created ones to the OS: the run does not start */
+        F->nres = i + 1;
+    }
+    return 0;
+}
+
+static void res_destroy(hm__free_t *F)
+{
+    for (size_t i = 0; i < F->nres; i++) {
+        pthread_mutex_destroy(&F->res[i].mu);
+        pthread_cond_destroy(&F->res[i].cv);
+    }
+    free(F->res);
+    free(F->paths);
+}
+
+/* One unit of r, waiting for it if none is free; returns the ns waited (0: none). */
+static int64_t res_take(fnode_t *me, fres_t *r)
+{
+    lock_counted(me, &r->mu);
+    int64_t w = 0;
+    if (r->load >= r->cap) {
+        int64_t t0 = hm__now_ns();
+        r->waiters++;
+        while (r->load >= r->cap)
+            pthread_cond_wait(&r->cv, &r->mu);
+        r->waiters--;
+        w = hm__now_ns() - t0;
+        w = w > 0 ? w : 1;
+    }
+    r->load++;
+    pthread_mutex_unlock(&r->mu);
+    return w;
+}
+
+static void res_give(fres_t *r)
+{
+    pthread_mutex_lock(&r->mu);
+    r->load--;
+    if (r->waiters > 0)
+        pthread_cond_signal(&r->cv);
+    pthread_mutex_unlock(&r->mu);
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Holding its circuit: the message's bytes into dest's mailbox, its send event
+ * stamped with the wall clock of that entry. Figures go to link l0, the first of its
+ * route. */
+static int circ_post(hm_node_t *n, int dest, const hm_packet_t *p, size_t l0)
+{
+    hm__machine_t *m = n->m;
+    hm__free_t *F = m->tp_priv;
+    fnode_t *me = &F->nodes[n->id], *rf = &F->nodes[dest];
+    flink_t *lk = &F->links[l0];
+    int fail;
+    hm__blob_t *blob = hm__blob_new(p, 1, &fail);
+    if (fail) {
+        n->failed = 1;
+        return HM_ENOMEM;
+    }
+    uint32_t em = ++n->emissions;
+    hm__copy_t c = {.pkt = *p,
+                    .blob = blob,
+                    .src = n->id,
+                    .dst = dest,
+                    .sport = (int32_t)(l0 % (size_t)m->maxdeg), /* for the figures only */
+                    .dport = -1,
+                    .emission = em,
+                    .sent_slot = n->now,
+                    .flow = hm__flow_id(n->id, em, 0xff),
+                    .dur = hm__circuit_slots(&m->info, 1, p->len)};
+    c.pkt.data = blob ? blob->bytes : NULL;
+    size_t ev = m->opt.record_events ? n->log.n : SIZE_MAX;
+    if (m->opt.record_events)
+        hm__log_event(n, HM__EV_SEND, n->now, -1, dest, p->msg, p->value, c.dur, c.flow, NULL);
+    int64_t w = lock_counted(me, &rf->lock);
+    lk->lock_waits += w > 0;
+    lk->lock_ns += w;
+    c.sent_ns = hm__now_ns();
+    if (hm__inbox_push(&m->nodes[dest].inbox, &c) != 0) {
+        pthread_mutex_unlock(&rf->lock);
+        hm__blob_release(blob);
+        n->failed = 1;
+        return HM_ENOMEM;
+    }
+    if ((int64_t)m->nodes[dest].inbox.n > rf->max_depth)
+        rf->max_depth = (int64_t)m->nodes[dest].inbox.n;
+    if (rf->recv_blocked) {
+        rf->recv_blocked = 0;
+        unblock(m, dest);
+        pthread_cond_signal(&rf->cv);
+    }
+    pthread_mutex_unlock(&rf->lock);
+    if (ev < n->log.n && n->log.v[ev].flow == c.flow)
+        n->log.v[ev].ns = c.sent_ns;
+    me->sends++;
+    me->bytes += p->len;
+    lk->packets++;
+    lk->bytes += p->len;
+    if (c.sent_slot + c.dur - 1 > me->last_send)
+        me->last_send = c.sent_slot + c.dur - 1; /* its last slot, received in */
+    return HM_OK;
+}
+
+/* hm_send_to under circuit routing: take the circuit (the time waited for it is the
+ * message's port wait), copy the message in, give the circuit back. */
+static int circ_send_to(hm_node_t *n, int dest, const hm_packet_t *p)
+{
+    hm__machine_t *m = n->m;
+    hm__free_t *F = m->tp_priv;
+    fnode_t *me = &F->nodes[n->id];
+    if (check_interrupt(n) != HM_OK)
+        return HM_EABORT;
+    int32_t *path = F->paths + (size_t)n->id * F->maxpath;
+    hm__links_t links = {m->maxdeg, m->deg, m->nbr, m->rport};
+    size_t len = hm__route(&m->info, &links, n->id, dest, path);
+    size_t l0 = (size_t)path[0];
+    if (len > 1)
+        qsort(path, len, sizeof *path, cmp_i32);
+    fres_t *rport = &F->res[(size_t)m->info.nodes * (size_t)m->maxdeg + (size_t)dest];
+    int64_t waited = 0;
+    for (size_t j = 0; j < len; j++)
+        waited += res_take(me, &F->res[path[j]]);
+    waited += res_take(me, rport);
+    if (waited > 0) {
+        me->port_waits++;
+        me->port_ns += waited;
+        F->links[l0].port_waits++;
+        F->links[l0].port_ns += waited;
+    }
+    int rc = aborted(m) ? HM_EABORT : circ_post(n, dest, p, l0);
+    res_give(rport);
+    for (size_t j = len; j-- > 0;)
+        res_give(&F->res[path[j]]);
+    return rc;
+}
+
+/* hm_send and hm_shout: one message per neighbour. */
+static int circ_emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p)
+{
+    for (int port = 0; port < hm_degree(n); port++)
+        if (hm__port_in(ports, port) && hm_neighbor(n, port) >= 0) {
+            int rc = circ_send_to(n, hm_neighbor(n, port), p);
+            if (rc != HM_OK)
+                return rc;
+        }
+    return HM_OK;
 }
 
 /* ---- after the run -------------------------------------------------------------- */
@@ -825,6 +1029,24 @@ const hm__transport_t hm__transport_free = {
     .destroy = destroy,
     .emit = emit,
     .send_to = hm__send_to_neighbour,
+    .pending = pending,
+    .recv = recv,
+    .wait_packet = wait_packet,
+    .wait_until = wait_until,
+    .finish = finish,
+    .abort = abort_run,
+    .collect = collect,
+    .summary = summary,
+    .summary_key = "free",
+};
+
+/* Under circuit routing: circuits instead of packets (above). */
+const hm__transport_t hm__transport_free_circuit = {
+    .name = "the free-running clock",
+    .create = create,
+    .destroy = destroy,
+    .emit = circ_emit,
+    .send_to = circ_send_to,
     .pending = pending,
     .recv = recv,
     .wait_packet = wait_packet,

@@ -111,6 +111,11 @@ typedef struct local_s {
     int over; /* the run's end is decided */
     int oom;
     int64_t search; /* group search stamp */
+    /* Circuit routing (ports/circuit.c): the circuits, the nodes that ran the slot
+     * being decided, and the circuits' next event after the last slot opened. */
+    hm__circuits_t *circ;
+    HM__VEC(int32_t) ran;
+    int64_t circ_next;
 } local_t;
 
 static size_t slot_hash(int64_t t, size_t cap)
@@ -178,6 +183,9 @@ static int create(hm__machine_t *m)
     L->stop_at = INF;
     for (size_t i = 0; i < n; i++)
         L->ln[i].last_busy = -1;
+    L->circ_next = INF;
+    if (m->info.circuit && !(L->circ = hm__circuits_new(m)))
+        return -1;
     return open_slot(L, 0);
 }
 
@@ -213,6 +221,8 @@ static void destroy(hm__machine_t *m)
     free(L->opened);
     free(L->stats.v);
     free(L->stop_reason);
+    hm__circuits_free(L->circ);
+    free(L->ran.v);
     pthread_mutex_destroy(&L->mu);
     free(L);
     m->tp_priv = NULL;
@@ -257,9 +267,11 @@ static void push_around(hm__machine_t *m, local_t *L, int v)
     }
 }
 
-static int bus(const hm__machine_t *m)
+/* Is a slot's group the whole machine? On the bus every node is a neighbour; under
+ * circuit routing a message may go to any node over any link. */
+static int whole(const hm__machine_t *m)
 {
-    return m->info.ports == HM_PORTS_BUS;
+    return m->info.ports == HM_PORTS_BUS || m->info.circuit;
 }
 
 /* ---- stopping ----------------------------------------------------------------- */
@@ -521,7 +533,50 @@ static int cmp_int32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Decide slot t for the group (L->group): packet.c's commit, phase by phase. */
+/* Slot t for the group (L->group, ascending): packet.c's commit, phase by phase. */
+static int decide_packets(hm__machine_t *m, local_t *L, int64_t t)
+{
+    const int32_t *g = L->group.v;
+    size_t gn = L->group.n;
+    int rc = 0;
+    for (size_t i = 0; i < gn && rc == 0; i++)
+        rc = take_old(m, L, g[i], t);
+    for (size_t i = 0; i < gn && rc == 0; i++)
+        if (L->ln[g[i]].last_run == t)
+            rc = take_new(m, L, g[i], t);
+    if (rc != 0 || (L->cand.n > 0 && open_slot(L, t) != 0) || judge(m, L, t) != 0)
+        return -1;
+    return HM__PUSH(L->stats, ((lstat_t){t, L->cur}));
+}
+
+/* Slot t under circuit routing, for the whole machine (L->group: every node):
+ * ports/circuit.c's commit, called in the slots the barrier clock opens (a node
+ * runs in it, or it is the circuits' next event) and in no other, so that every
+ * decision, event and figure is the barrier clock's. A message that arrives wakes
+ * its receiver in t + 1. A strict conflict stops the run at once: no node has run a
+ * slot after t (each waits for the whole machine to decide its slot). */
+static int decide_circuits(hm__machine_t *m, local_t *L, int64_t t)
+{
+    L->ran.n = 0;
+    for (size_t i = 0; i < L->group.n; i++)
+        if (L->ln[L->group.v[i]].last_run == t && HM__PUSH(L->ran, L->group.v[i]) != 0)
+            return -1;
+    if (L->ran.n == 0 && t != L->circ_next)
+        return 0;
+    m->woken.n = 0;
+    if (open_slot(L, t) != 0 || hm__circuits_commit(m, L->circ, L->ran.v, L->ran.n, t) != 0)
+        return -1;
+    for (size_t i = 0; i < m->woken.n; i++) {
+        L->ln[m->woken.v[i]].run_at = t + 1;
+        L->ln[m->woken.v[i]].woken_at = t;
+    }
+    if (hm__aborted(m))
+        end_run(m, L, m->end, NULL);
+    L->circ_next = hm__circuits_next(m, L->circ, t);
+    return 0;
+}
+
+/* Decide slot t for the group (L->group): its copies or circuits. */
 static int decide(hm__machine_t *m, local_t *L, int64_t t)
 {
     int32_t *g = L->group.v;
@@ -539,15 +594,7 @@ static int decide(hm__machine_t *m, local_t *L, int64_t t)
         if (L->ln[g[i]].last_run == t && n->stalled == 0)
             register_wait(L, n, t);
     }
-    int rc = 0;
-    for (size_t i = 0; i < gn && rc == 0; i++)
-        rc = take_old(m, L, g[i], t);
-    for (size_t i = 0; i < gn && rc == 0; i++)
-        if (L->ln[g[i]].last_run == t)
-            rc = take_new(m, L, g[i], t);
-    if (rc != 0 || (L->cand.n > 0 && open_slot(L, t) != 0) || judge(m, L, t) != 0)
-        return -1;
-    if (HM__PUSH(L->stats, ((lstat_t){t, L->cur})) != 0)
+    if ((L->circ ? decide_circuits(m, L, t) : decide_packets(m, L, t)) != 0)
         return -1;
     for (size_t i = 0; i < gn; i++) {
         L->ln[g[i]].C = t;
@@ -627,7 +674,7 @@ static int try_decide(hm__machine_t *m, local_t *L, int v)
     L->search++;
     L->group.n = 0;
     int rc = 0;
-    if (bus(m)) {
+    if (whole(m)) {
         for (int i = 0; i < m->info.nodes && rc == 0; i++) {
             if (!node_ready(m, L, i, t))
                 return 0;
@@ -761,7 +808,7 @@ static int64_t next_work(const hm__machine_t *m, const local_t *L)
         if (s < next)
             next = s;
     }
-    return next;
+    return L->circ_next < next ? L->circ_next : next;
 }
 
 /* Every node sleeps and no group is ready: jump every clock to just before the next
@@ -972,4 +1019,27 @@ const hm__transport_t hm__transport_local = {
     .finish = finish,
     .abort = abort_run,
     .collect = collect,
+};
+
+static json_t *circuit_summary(const hm__machine_t *m)
+{
+    return hm__circuits_summary(m, ((const local_t *)m->tp_priv)->circ);
+}
+
+/* Under circuit routing: the circuits' node side and summary. */
+const hm__transport_t hm__transport_local_circuit = {
+    .name = "the local clock",
+    .create = create,
+    .destroy = destroy,
+    .emit = hm__circuit_emit,
+    .send_to = hm__circuit_send_to,
+    .pending = hm__slot_pending,
+    .recv = hm__slot_recv,
+    .wait_packet = wait_packet,
+    .wait_until = wait_until,
+    .finish = finish,
+    .abort = abort_run,
+    .collect = collect,
+    .summary = circuit_summary,
+    .summary_key = "circuits",
 };

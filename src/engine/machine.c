@@ -22,9 +22,9 @@ const hm__transport_t *hm__transport_for(const hm__options_t *opt)
     if (opt->transport)
         return opt->transport;
     if (opt->free_mode)
-        return &hm__transport_free;
+        return opt->info.circuit ? &hm__transport_free_circuit : &hm__transport_free;
     if (opt->local_mode)
-        return &hm__transport_local;
+        return opt->info.circuit ? &hm__transport_local_circuit : &hm__transport_local;
     if (opt->info.circuit)
         return &hm__transport_circuit;
     return &hm__transport_packet;

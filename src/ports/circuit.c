@@ -46,7 +46,7 @@ typedef struct circ_s {
     int k;                 /* circuits on its busiest link when it started */
 } circ_t;
 
-typedef struct circuits_s {
+struct hm__circuits_s {
     hm__links_t links;                /* the machine's, borrowed */
     HM__VEC(circ_t) pending;          /* sent, not started: in order of sending */
     HM__VEC(circ_t) flight;           /* started, not yet received */
@@ -60,14 +60,14 @@ typedef struct circuits_s {
     int64_t started, link_contention, port_contention;
     int max_k;
     int hot_from, hot_to; /* the link where max_k was first seen */
-} circuits_t;
+};
+typedef hm__circuits_t circuits_t;
 
-static int create(hm__machine_t *m)
+circuits_t *hm__circuits_new(hm__machine_t *m)
 {
     circuits_t *cs = calloc(1, sizeof *cs);
     if (!cs)
-        return -1;
-    m->tp_priv = cs;
+        return NULL;
     size_t n = (size_t)m->info.nodes, links = n * (size_t)m->maxdeg;
     cs->links = (hm__links_t){m->maxdeg, m->deg, m->nbr, m->rport};
     cs->maxpath = hm__route_max(&m->info);
@@ -76,19 +76,20 @@ static int create(hm__machine_t *m)
     cs->send_stamp = calloc(n, sizeof *cs->send_stamp);
     cs->recv_stamp = calloc(n, sizeof *cs->recv_stamp);
     cs->load = calloc(links ? links : 1, sizeof *cs->load);
-    cs->path = malloc(cs->maxpath * sizeof *cs->path);
+    cs->path = malloc((cs->maxpath ? cs->maxpath : 1) * sizeof *cs->path);
     cs->hot_from = cs->hot_to = -1;
     if (!cs->send_busy || !cs->recv_busy || !cs->send_stamp || !cs->recv_stamp || !cs->load ||
-        !cs->path)
-        return -1;
+        !cs->path) {
+        hm__circuits_free(cs);
+        return NULL;
+    }
     for (size_t i = 0; i < n; i++)
         cs->send_busy[i] = cs->recv_busy[i] = -1;
-    return 0;
+    return cs;
 }
 
-static void destroy(hm__machine_t *m)
+void hm__circuits_free(circuits_t *cs)
 {
-    circuits_t *cs = m->tp_priv;
     if (!cs)
         return;
     for (size_t i = 0; i < cs->pending.n; i++)
@@ -105,19 +106,29 @@ static void destroy(hm__machine_t *m)
     free(cs->load);
     free(cs->path);
     free(cs);
+}
+
+static int create(hm__machine_t *m)
+{
+    m->tp_priv = hm__circuits_new(m);
+    return m->tp_priv ? 0 : -1;
+}
+
+static void destroy(hm__machine_t *m)
+{
+    hm__circuits_free(m->tp_priv);
     m->tp_priv = NULL;
 }
 
 /* The directed links of the message's path: the topology's route (topo/). */
-static size_t route(const hm__machine_t *m, int s, int d, int32_t *links)
+static size_t route(const hm__machine_t *m, const circuits_t *cs, int s, int d, int32_t *links)
 {
-    const circuits_t *cs = m->tp_priv;
     return hm__route(&m->info, &cs->links, s, d, links);
 }
 
 /* ---- sending (node threads) ----------------------------------------------- */
 
-static int send_to(hm_node_t *n, int dest, const hm_packet_t *p)
+int hm__circuit_send_to(hm_node_t *n, int dest, const hm_packet_t *p)
 {
     int fail;
     hm__blob_t *blob = hm__blob_new(p, 1, &fail);
@@ -146,11 +157,11 @@ static int send_to(hm_node_t *n, int dest, const hm_packet_t *p)
 }
 
 /* hm_send and hm_shout: one message per neighbour. */
-static int emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p)
+int hm__circuit_emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p)
 {
     for (int port = 0; port < hm_degree(n); port++)
         if (hm__port_in(ports, port) && hm_neighbor(n, port) >= 0) {
-            int rc = send_to(n, hm_neighbor(n, port), p);
+            int rc = hm__circuit_send_to(n, hm_neighbor(n, port), p);
             if (rc != HM_OK)
                 return rc;
         }
@@ -166,9 +177,8 @@ static void link_ends(const hm__machine_t *m, int32_t link, int *from, int *to)
 }
 
 /* Port contention: c cannot start in slot t because its receiver is busy. */
-static int port_busy(hm__machine_t *m, circ_t *c, int64_t t)
+static int port_busy(hm__machine_t *m, circuits_t *cs, circ_t *c, int64_t t)
 {
-    circuits_t *cs = m->tp_priv;
     hm__copy_t *k = &c->c;
     char why[256];
     snprintf(why, sizeof why,
@@ -198,10 +208,9 @@ static int port_busy(hm__machine_t *m, circ_t *c, int64_t t)
 }
 
 /* Link contention: c's busiest link carries more than link_capacity circuits. */
-static void link_contention(hm__machine_t *m, const hm__copy_t *k, int64_t t, int kmax,
-                            int64_t factor, int from, int to)
+static void link_contention(hm__machine_t *m, circuits_t *cs, const hm__copy_t *k, int64_t t,
+                            int kmax, int64_t factor, int from, int to)
 {
-    circuits_t *cs = m->tp_priv;
     char why[256];
     snprintf(why, sizeof why,
              "link contention: link %d->%d carries %d circuits (link_capacity %d): "
@@ -218,14 +227,21 @@ static void link_contention(hm__machine_t *m, const hm__copy_t *k, int64_t t, in
         hm__stop(m, HM__END_CONFLICT, hm__strdup_printf("slot %lld: %s", (long long)t, why));
 }
 
+int64_t hm__circuit_slots(const hm_machine_info_t *in, int k, uint32_t len)
+{
+    int64_t factor = (k + in->link_capacity - 1) / in->link_capacity;
+    double v = (double)factor * in->cost_a * (double)len + in->cost_b;
+    int64_t dur = (int64_t)ceil(v - 1e-9);
+    return dur < 1 ? 1 : dur;
+}
+
 /* Start circuit c in slot t, the loads of every circuit starting with it counted:
  * its k, its duration, its ports busy until its last slot. */
-static void start_one(hm__machine_t *m, circ_t *c, int64_t t)
+static void start_one(hm__machine_t *m, circuits_t *cs, circ_t *c, int64_t t)
 {
-    circuits_t *cs = m->tp_priv;
     const hm_machine_info_t *in = &m->info;
     hm__copy_t *k = &c->c;
-    size_t len = route(m, k->src, k->dst, cs->path);
+    size_t len = route(m, cs, k->src, k->dst, cs->path);
     int kmax = 0;
     int32_t hot = -1;
     for (size_t j = 0; j < len; j++)
@@ -234,10 +250,7 @@ static void start_one(hm__machine_t *m, circ_t *c, int64_t t)
             hot = cs->path[j];
         }
     int64_t factor = (kmax + in->link_capacity - 1) / in->link_capacity;
-    double v = (double)factor * in->cost_a * (double)k->pkt.len + in->cost_b;
-    int64_t dur = (int64_t)ceil(v - 1e-9);
-    if (dur < 1)
-        dur = 1;
+    int64_t dur = hm__circuit_slots(in, kmax, k->pkt.len);
     c->k = kmax;
     c->start = t;
     c->end = t + dur - 1;
@@ -259,22 +272,21 @@ static void start_one(hm__machine_t *m, circ_t *c, int64_t t)
         hm__log_event(&m->nodes[k->src], HM__EV_SEND, t, -1, k->dst, k->pkt.msg, k->pkt.value, dur,
                       k->flow, NULL);
     if (kmax > in->link_capacity)
-        link_contention(m, k, t, kmax, factor, from, to);
+        link_contention(m, cs, k, t, kmax, factor, from, to);
 }
 
 /* Start the picked circuits in slot t: loads first (they share their slot), then
  * each one's k and duration. */
-static int start_picked(hm__machine_t *m, int64_t t)
+static int start_picked(hm__machine_t *m, circuits_t *cs, int64_t t)
 {
-    circuits_t *cs = m->tp_priv;
     for (size_t i = 0; i < cs->picked.n; i++) {
         circ_t *c = &cs->pending.v[cs->picked.v[i]];
-        size_t len = route(m, c->c.src, c->c.dst, cs->path);
+        size_t len = route(m, cs, c->c.src, c->c.dst, cs->path);
         for (size_t j = 0; j < len; j++)
             cs->load[cs->path[j]]++;
     }
     for (size_t i = 0; i < cs->picked.n; i++)
-        start_one(m, &cs->pending.v[cs->picked.v[i]], t);
+        start_one(m, cs, &cs->pending.v[cs->picked.v[i]], t);
     /* Move them from pending to flight, keeping the order of the rest. */
     size_t keep = 0, pi = 0;
     int rc = 0;
@@ -294,13 +306,12 @@ static int start_picked(hm__machine_t *m, int64_t t)
     return rc;
 }
 
-static int commit(hm__machine_t *m, int64_t t)
+int hm__circuits_commit(hm__machine_t *m, circuits_t *cs, const int32_t *ran, size_t nran,
+                        int64_t t)
 {
-    circuits_t *cs = m->tp_priv;
-
     /* 1. The slot's new messages, in node order. */
-    for (size_t i = 0; i < m->active.n; i++) {
-        hm_node_t *n = &m->nodes[m->active.v[i]];
+    for (size_t i = 0; i < nran; i++) {
+        hm_node_t *n = &m->nodes[ran[i]];
         for (size_t k = 0; k < n->outbox.n; k++) {
             circ_t c = {.c = n->outbox.v[k], .blocked_since = -1};
             if (HM__PUSH(cs->pending, c) != 0) {
@@ -324,7 +335,7 @@ static int commit(hm__machine_t *m, int64_t t)
         if (cs->send_busy[s] >= t)
             continue; /* s is still transmitting */
         if (cs->recv_busy[d] >= t || cs->recv_stamp[d] == t + 1) {
-            port_busy(m, c, t);
+            port_busy(m, cs, c, t);
             if (atomic_load(&m->aborted))
                 return 0;
             continue;
@@ -333,7 +344,7 @@ static int commit(hm__machine_t *m, int64_t t)
         if (HM__PUSH(cs->picked, i) != 0)
             return -1;
     }
-    if (cs->picked.n > 0 && start_picked(m, t) != 0)
+    if (cs->picked.n > 0 && start_picked(m, cs, t) != 0)
         return -1;
     if (atomic_load(&m->aborted))
         return 0;
@@ -347,7 +358,7 @@ static int commit(hm__machine_t *m, int64_t t)
             cs->flight.v[keep++] = *c;
             continue;
         }
-        size_t len = route(m, c->c.src, c->c.dst, cs->path);
+        size_t len = route(m, cs, c->c.src, c->c.dst, cs->path);
         for (size_t j = 0; j < len; j++)
             cs->load[cs->path[j]]--;
         if (hm__deliver(m, &c->c, t) != 0)
@@ -357,9 +368,9 @@ static int commit(hm__machine_t *m, int64_t t)
     return rc;
 }
 
-static int64_t next(hm__machine_t *m, int64_t t)
+int64_t hm__circuits_next(const hm__machine_t *m, circuits_t *cs, int64_t t)
 {
-    circuits_t *cs = m->tp_priv;
+    (void)m;
     int64_t next = INT64_MAX;
     for (size_t i = 0; i < cs->flight.n; i++)
         if (cs->flight.v[i].end < next)
@@ -383,9 +394,8 @@ static int64_t next(hm__machine_t *m, int64_t t)
     return next;
 }
 
-static json_t *summary(const hm__machine_t *m)
+json_t *hm__circuits_summary(const hm__machine_t *m, const circuits_t *cs)
 {
-    const circuits_t *cs = m->tp_priv;
     json_t *o = json_object();
     json_object_set_new(o, "messages", json_integer(cs->started));
     json_object_set_new(o, "max_link_sharing", json_integer(cs->max_k));
@@ -402,12 +412,27 @@ static json_t *summary(const hm__machine_t *m)
     return o;
 }
 
+static int commit(hm__machine_t *m, int64_t t)
+{
+    return hm__circuits_commit(m, m->tp_priv, m->active.v, m->active.n, t);
+}
+
+static int64_t next(hm__machine_t *m, int64_t t)
+{
+    return hm__circuits_next(m, m->tp_priv, t);
+}
+
+static json_t *summary(const hm__machine_t *m)
+{
+    return hm__circuits_summary(m, m->tp_priv);
+}
+
 const hm__transport_t hm__transport_circuit = {
     .name = "the circuits",
     .create = create,
     .destroy = destroy,
-    .emit = emit,
-    .send_to = send_to,
+    .emit = hm__circuit_emit,
+    .send_to = hm__circuit_send_to,
     .pending = hm__slot_pending,
     .recv = hm__slot_recv,
     .wait_packet = hm__slot_wait_packet,
