@@ -45,7 +45,7 @@ typedef enum { HM__CONTENTION_STRICT, HM__CONTENTION_QUEUE } hm__contention_t;
         T *v;                                                                                      \
         size_t n, cap;                                                                             \
     }
-/* Make room for one more element; returns 0 or -1 on allocation failure. */
+/* Make room for `need` elements (no realloc when there is room); 0, or -1 on failure. */
 int hm__grow(void **v, size_t *cap, size_t need, size_t elem);
 #define HM__PUSH(vec, x)                                                                           \
     (((vec).n < (vec).cap ||                                                                       \
