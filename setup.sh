@@ -8,6 +8,7 @@
 #    libjansson-dev check clang-format python3 python3-jsonschema
 #    librsvg2-bin libopen-trace-format2-dev otf2-tools man-db
 #    libopenmpi-dev openmpi-bin (hypemu-mpi, doc/mpi.md).
+#    libsimgrid-dev (bench/bench_simgrid: make bench-simgrid, README "Performance").
 # 2. Bootstraps (autoreconf -fi), configures and builds in the source tree.
 # 3. Runs ./hypemu configs/q4_successive.json: the successive broadcasts on the
 #    4-cube, 34 slots, which writes q4_successive.{timeline.txt,trace.json,events.jsonl}.
@@ -29,6 +30,7 @@ die() { printf 'setup.sh: error: %s\n' "$*" >&2; exit 1; }
 packages="build-essential autoconf automake libtool pkg-config libjansson-dev check clang-format python3 python3-jsonschema librsvg2-bin libopen-trace-format2-dev otf2-tools man-db"
 packages="$packages pmccabe" # tests/check_functions.sh: function length and complexity
 packages="$packages libopenmpi-dev openmpi-bin" # hypemu-mpi (doc/mpi.md)
+packages="$packages libsimgrid-dev" # bench/bench_simgrid, make bench-simgrid (README "Performance")
 
 installed() {
     dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null | grep -qx installed

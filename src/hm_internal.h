@@ -45,7 +45,7 @@ typedef enum { HM__CONTENTION_STRICT, HM__CONTENTION_QUEUE } hm__contention_t;
         T *v;                                                                                      \
         size_t n, cap;                                                                             \
     }
-/* Make room for one more element; returns 0 or -1 on allocation failure. */
+/* Make room for `need` elements (no realloc when there is room); 0, or -1 on failure. */
 int hm__grow(void **v, size_t *cap, size_t need, size_t elem);
 #define HM__PUSH(vec, x)                                                                           \
     (((vec).n < (vec).cap ||                                                                       \
@@ -162,7 +162,9 @@ struct hm_node_s {
     uint32_t wake_gen;   /* invalidates stale timer entries */
     int woke_by_packet;  /* set by the clock: 1 packet, 0 deadline */
     int stalled;         /* copies of this node held back by full mailboxes */
-    size_t active_index; /* place in the active list of its slot (wake-up tree) */
+    size_t active_index; /* place in the clock's `posted` list (wake-up tree) */
+    int sleep_shared;    /* sleeps on the clock's shared word, not on `wake` (clock.c) */
+    atomic_int go;       /* set by the clock: run in the slot just opened (shared word) */
 
     uint32_t emissions;   /* emission counter */
     hm__copyvec_t outbox; /* copies sent in the current slot */
@@ -346,6 +348,8 @@ struct hm__machine_s {
     atomic_int active_left; /* nodes still running in the current slot */
     int64_t now;
     HM__VEC(int32_t) active;     /* nodes running in the current slot, ascending */
+    HM__VEC(int32_t) posted;     /* those of them woken by their semaphore */
+    atomic_uint wake_word;       /* the shared wake-up word (a futex) */
     HM__VEC(hm__timer_t) timers; /* min-heap on (slot, node) */
     int done_nodes;
     HM__VEC(int32_t) woken; /* scratch: nodes woken by a packet */

@@ -10,20 +10,28 @@
  * and deliver the slot's transmissions (its commit hook), then computes the next slot
  * that has work — the earliest timer, t + 1 if a packet woke a node, or the
  * transport's next event (a delayed packet, a message that starts or arrives) — and
- * posts the semaphores of the nodes active in it. A node that waits for a packet or for a far
- * slot is not woken in between, and slots in which nothing happens cost nothing.
+ * wakes the nodes active in it (see "waking a slot's nodes" below). A node that waits
+ * for a packet or for a far slot is not woken in between, and slots in which nothing
+ * happens cost nothing.
  *
  * Memory ordering: a node writes its outbox and log during its slot, then decrements
  * active_left (acq_rel); the thread that brings it to zero therefore sees every
- * write of the slot. The posts of the semaphores publish commit's writes to the
- * nodes of the next slot.
+ * write of the slot. The wake-ups (a semaphore post, or the release store of `go`)
+ * publish commit's writes to the nodes of the next slot.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hm_internal.h"
+
+#ifdef __linux__
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 /* ---- timers: a binary min-heap on (slot, node) ---------------------------- */
 
@@ -85,6 +93,99 @@ static void timer_clean_top(hm__machine_t *m)
     }
 }
 
+/* ---- waking a slot's nodes ---------------------------------------------------
+ *
+ * Between its slots a node sleeps in one of two places. As a rule it sleeps on its own
+ * semaphore, which the clock posts only when the node is active: a node waiting for a
+ * packet or for a far slot costs nothing. But a node sure to run in the next slot
+ * (it waits for slot now + 1, as hm_next_slot does, with no copy held back) sleeps on
+ * the machine's shared wake-up word instead, and one futex call wakes all of those,
+ * as the last thread of a barrier does: a slot in which every node is active then costs
+ * one system call to wake, not one per node (README "Performance"). A node woken from
+ * the word in a slot in which it is not active (one whose copies a full mailbox held
+ * back since it chose) finds `go` unset and sleeps again.
+ *
+ * Who writes what: the node sets sleep_shared before it ends its slot (the acq_rel
+ * decrement of active_left), so the committer reads it; the committer reads an
+ * active node's sleep_shared before it wakes that node (once woken, a node may end its
+ * slot and rewrite it). It stores `go` = 1 (release) for each sleeper on the word, and
+ * after them increments the word (release) and wakes its waiters. A sleeper
+ * reads the word (acquire), then `go` (acquire) and `aborted`, and only if neither is
+ * set waits while the word still holds the value it read: had the increment come
+ * before its read of the word, the go (or abort) written before the increment would be
+ * visible to it; if it came after, the futex call returns at once or is woken by the
+ * call that follows the increment. No wake-up is lost, and reading `go` set gives the
+ * node every write of the commit. Elsewhere than Linux every node sleeps on its
+ * semaphore. */
+
+#ifdef __linux__
+static int shared_word_usable(void)
+{
+    return 1;
+}
+
+static void word_wait(atomic_uint *w, unsigned seen)
+{
+    syscall(SYS_futex, (unsigned *)w, FUTEX_WAIT_PRIVATE, seen, NULL, NULL, 0);
+}
+
+static void word_wake_all(atomic_uint *w)
+{
+    syscall(SYS_futex, (unsigned *)w, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+#else
+static int shared_word_usable(void)
+{
+    return 0;
+}
+
+static void word_wait(atomic_uint *w, unsigned seen)
+{
+    (void)w;
+    (void)seen;
+}
+
+static void word_wake_all(atomic_uint *w)
+{
+    (void)w;
+}
+#endif
+
+/* Wake every sleeper on the word: after `go` or `aborted` was stored. */
+static void word_release(hm__machine_t *m)
+{
+    atomic_fetch_add_explicit(&m->wake_word, 1, memory_order_release);
+    word_wake_all(&m->wake_word);
+}
+
+/* Wake the nodes of the slot just opened (m->active, which stays in node order: the
+ * commit reads it). The semaphore sleepers go into m->posted, which the wake-up tree
+ * walks (wake_children) from its root, posted last. A node's sleep_shared is read
+ * before that node is woken, and m->posted is complete before any of its nodes is.
+ * Returns -1, having woken nobody, when m->posted cannot grow. */
+static int wake_slot(hm__machine_t *m)
+{
+    if (hm__grow((void **)&m->posted.v, &m->posted.cap, m->active.n, sizeof *m->posted.v) != 0)
+        return -1;
+    size_t shared = 0;
+    m->posted.n = 0;
+    for (size_t i = 0; i < m->active.n; i++) {
+        hm_node_t *n = &m->nodes[m->active.v[i]];
+        if (n->sleep_shared) {
+            atomic_store_explicit(&n->go, 1, memory_order_release);
+            shared++;
+        } else {
+            n->active_index = m->posted.n;
+            m->posted.v[m->posted.n++] = n->id; /* room was made above */
+        }
+    }
+    if (m->posted.n > 0)
+        sem_post(&m->nodes[m->posted.v[0]].wake);
+    if (shared > 0)
+        word_release(m);
+    return 0;
+}
+
 /* ---- stopping ------------------------------------------------------------- */
 
 void hm__stop(hm__machine_t *m, hm__end_t end, char *reason)
@@ -106,6 +207,7 @@ static void wake_all_for_abort(hm__machine_t *m)
         if (n->wait != HM__WAIT_DONE && n->started)
             sem_post(&n->wake);
     }
+    word_release(m);
 }
 
 static void fail_system(hm__machine_t *m, const char *what)
@@ -148,6 +250,14 @@ static int cmp_int32(const void *a, const void *b)
 {
     int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
     return (x > y) - (x < y);
+}
+
+static int ascending(const int32_t *v, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (v[i - 1] > v[i])
+            return 0;
+    return 1;
 }
 
 /* A packet reached node dst in slot t, the last slot of its transmission: into its
@@ -284,7 +394,8 @@ static int open_slot(hm__machine_t *m, int64_t t, int64_t next)
         if (HM__PUSH(m->active, tm.node) != 0)
             return -1;
     }
-    qsort(m->active.v, m->active.n, sizeof(int32_t), cmp_int32);
+    if (!ascending(m->active.v, m->active.n)) /* timers alone come out in node order */
+        qsort(m->active.v, m->active.n, sizeof(int32_t), cmp_int32);
     m->now = next;
     m->stats.slots_run++;
     return 0;
@@ -352,25 +463,40 @@ static void end_slot(hm_node_t *n)
         if (m->active.n == 0)
             return; /* the run is over */
         atomic_store_explicit(&m->active_left, (int)m->active.n + 1, memory_order_release);
-        for (size_t i = 0; i < m->active.n; i++)
-            m->nodes[m->active.v[i]].active_index = i;
-        sem_post(&m->nodes[m->active.v[0]].wake);
+        if (wake_slot(m) != 0) {
+            fail_system(m, "the clock");
+            wake_all_for_abort(m);
+            return;
+        }
         if (atomic_fetch_sub_explicit(&m->active_left, 1, memory_order_acq_rel) != 1)
             return;
     }
 }
 
-/* Wake-up tree: the committer wakes the first active node; the node at index k of
- * the active list wakes those at 2k + 1 and 2k + 2 before it runs, so the wake-ups
- * (one futex call each) spread over the cores instead of queueing on the committer.
- * No commit can rewrite the list meanwhile: a node has not ended its slot while it
- * is still waking its children. */
+/* Wake-up tree: the committer wakes the first node of m->posted; the node at index k
+ * wakes those at 2k + 1 and 2k + 2 before it runs, so the wake-ups (one futex call
+ * each) spread over the cores instead of queueing on the committer. No commit can
+ * rewrite the list meanwhile: a node has not ended its slot while it is still waking
+ * its children. */
 static void wake_children(hm_node_t *n)
 {
     hm__machine_t *m = n->m;
-    size_t k = n->active_index, count = m->active.n;
+    size_t k = n->active_index, count = m->posted.n;
     for (size_t c = 2 * k + 1; c <= 2 * k + 2 && c < count; c++)
-        sem_post(&m->nodes[m->active.v[c]].wake);
+        sem_post(&m->nodes[m->posted.v[c]].wake);
+}
+
+/* Sleep on the shared word until the clock sets `go` or the run aborts. */
+static void sleep_on_word(hm_node_t *n)
+{
+    hm__machine_t *m = n->m;
+    for (;;) {
+        unsigned seen = atomic_load_explicit(&m->wake_word, memory_order_acquire);
+        if (atomic_load_explicit(&n->go, memory_order_acquire) || atomic_load(&m->aborted))
+            break;
+        word_wait(&m->wake_word, seen);
+    }
+    atomic_store_explicit(&n->go, 0, memory_order_relaxed);
 }
 
 static int yield(hm_node_t *n)
@@ -378,12 +504,20 @@ static int yield(hm_node_t *n)
     hm__machine_t *m = n->m;
     if (atomic_load(&m->aborted))
         return HM_EABORT;
+    /* Sure to run in slot now + 1 (see "waking a slot's nodes"). */
+    n->sleep_shared = shared_word_usable() && n->stalled == 0 && n->wake_at == n->now + 1 &&
+                      (n->wait == HM__WAIT_TIMER || n->wait == HM__WAIT_PACKET);
     end_slot(n);
-    while (sem_wait(&n->wake) != 0 && errno == EINTR)
-        ;
+    if (n->sleep_shared) {
+        sleep_on_word(n);
+    } else {
+        while (sem_wait(&n->wake) != 0 && errno == EINTR)
+            ;
+    }
     if (atomic_load(&m->aborted))
         return HM_EABORT;
-    wake_children(n);
+    if (!n->sleep_shared)
+        wake_children(n);
     n->now = m->now;
     return HM_OK;
 }
@@ -403,6 +537,7 @@ void hm__slot_abort(hm__machine_t *m, char *reason)
     for (int i = 0; i < m->info.nodes; i++)
         if (m->nodes[i].started)
             sem_post(&m->nodes[i].wake);
+    word_release(m);
 }
 
 /* ---- the node side of the slotted transports --------------------------------- */

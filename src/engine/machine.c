@@ -71,6 +71,7 @@ static int create_nodes(hm__machine_t *m, char *err, size_t errlen)
         nd->m = m;
         nd->busy_last = -1;
         nd->wake_at = -1;
+        atomic_init(&nd->go, 0);
         nd->out = out_size ? m->out + (size_t)i * out_size : NULL;
         if (sem_init(&nd->wake, 0, 0) != 0) {
             snprintf(err, errlen, "cannot create the semaphore of node %d: %s", i, strerror(errno));
@@ -97,6 +98,7 @@ int hm__machine_create(hm__machine_t **out, const hm__options_t *opt, const hm_a
     m->stats.last_activity = -1;
     atomic_init(&m->aborted, 0);
     atomic_init(&m->active_left, 0);
+    atomic_init(&m->wake_word, 0);
     atomic_init(&m->progress_slot, -1);
     atomic_init(&m->progress_packets, 0);
     hm__links_t l;
@@ -192,8 +194,6 @@ hm__end_t hm__machine_run(hm__machine_t *m)
             hm__stop(m, HM__END_SYSTEM, hm__strdup_printf("out of memory starting the clock"));
             return m->end;
         }
-    for (int i = m->lo; i < m->hi; i++)
-        m->nodes[i].active_index = (size_t)(i - m->lo);
     m->now = 0;
     m->stats.slots_run = 1;
     atomic_store(&m->active_left, m->hi - m->lo);
@@ -233,6 +233,7 @@ void hm__machine_destroy(hm__machine_t *m)
     }
     free(m->woken.v);
     free(m->active.v);
+    free(m->posted.v);
     free(m->timers.v);
     free(m->nodes);
     free(m->out);

@@ -12,6 +12,8 @@
 
 int hm__grow(void **v, size_t *cap, size_t need, size_t elem)
 {
+    if (*cap > 0 && *cap >= need)
+        return 0; /* room enough: no realloc call on the hot path (hm__emit_copies) */
     size_t c = *cap ? *cap : 8;
     while (c < need)
         c *= 2;

@@ -53,7 +53,7 @@ typedef struct judge_s {
     int idx, s, d;
     int64_t t;
     const char *model;
-    char self[96];
+    char self[96]; /* this copy, described only when it is refused (describe) */
     char *why;
     size_t whylen;
 } judge_t;
@@ -64,6 +64,7 @@ static int refuse(judge_t *j, const char *fmt, int node, int other_idx, int self
 {
     char other[96];
     describe(j->cand, other_idx, other, sizeof other);
+    describe(j->cand, j->idx, j->self, sizeof j->self);
     const char *a = self_first ? j->self : other, *b = self_first ? other : j->self;
     snprintf(j->why, j->whylen, fmt, node, j->model, a, b);
     return 0;
@@ -136,6 +137,7 @@ static int admit_bus(judge_t *j)
                       u->bus_copy, 0);
     char other[96];
     describe(j->cand, u->bus_copy, other, sizeof other);
+    describe(j->cand, j->idx, j->self, sizeof j->self);
     snprintf(j->why, j->whylen,
              "bus collision: nodes %d and %d both transmit in one slot: %s and %s", u->bus_src,
              j->s, other, j->self);
@@ -186,8 +188,8 @@ int hm__port_admit(hm__use_t *u, const hm_machine_info_t *info, const hm__copy_t
                  .model = hm_ports_name(info->ports),
                  .why = why,
                  .whylen = whylen};
-    describe(cand, idx, j.self, sizeof j.self);
     if (count(u->link_stamp, u->link_count, l, t) >= info->link_capacity) {
+        describe(cand, idx, j.self, sizeof j.self);
         snprintf(why, whylen, "link %d->%d already carries %d packet(s) (link_capacity %d): %s",
                  j.s, j.d, info->link_capacity, info->link_capacity, j.self);
         return 0;
