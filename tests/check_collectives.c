@@ -1012,6 +1012,73 @@ START_TEST(test_bus_rabenseifner)
 }
 END_TEST
 
+/* van de Geijn's broadcast on the bus for any p (TRG 2005, section 4.1, MPICH): binomial
+ * scatter of ceil(b/p)-value chunks then a ring allgather, exact formulas by hand
+ * (L = ceil(log2 p), s = b/p, D as above): L + p - 1 slots; under a*m + b
+ * D(s(p - 2^(L-1))) + sum_{i<L-1} D(s 2^i) + (p-1) D(s); on powers of two 2 log2 p and
+ * 2 sum_{i<log2 p} D(s 2^i). For p = 12, b = 24 (circuit): 74 + 26 + 42 + 74 + 11*26 =
+ * 502. */
+static int64_t sag_want(int p, int64_t b, int circuit)
+{
+    int L = 0, pow2 = (p & (p - 1)) == 0;
+    while ((1 << L) < p)
+        L++;
+    int64_t s = b / p;
+    if (!circuit)
+        return pow2 ? 2 * L : L + p - 1;
+    if (pow2)
+        return 2 * circuit_doubling(1, 10, s, L);
+    return circuit_dur(1, 10, s * (p - (1 << (L - 1)))) + circuit_doubling(1, 10, s, L - 1) +
+           (p - 1) * circuit_dur(1, 10, s);
+}
+
+START_TEST(test_bus_scatter_allgather)
+{
+    static const int sizes[] = {2, 3, 5, 6, 7, 8, 12, 13};
+    ck_assert_int_eq(sag_want(12, 24, 1), 502);
+    ck_assert_int_eq(sag_want(7, 3, 0), 9);
+    hma_rng_t rng;
+    hma_rng_seed(&rng, 0x5A6);
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (int circuit = 0; circuit < 2; circuit++) {
+            int p = sizes[i];
+            /* Packet: any block (empty chunks when b < p); circuit: a multiple of p. */
+            int64_t b = circuit ? p * (1 + (int64_t)hma_rng_below(&rng, 3))
+                                : 1 + (int64_t)hma_rng_below(&rng, 2 * (uint64_t)p);
+            char cfg[600];
+            snprintf(cfg, sizeof cfg,
+                     "{\"topology\":{\"kind\":\"bus\",\"nodes\":%d},\"ports\":{\"model\":"
+                     "\"%s\",\"routing\":\"%s\",\"cost\":{\"a\":1,\"b\":10}},\"contention\":"
+                     "\"strict\",\"seed\":%d,\"algorithm\":{\"name\":\"bcast-scatter-allgather\","
+                     "\"block\":%lld,\"root\":%d}}",
+                     p, i % 2 ? "all-port" : "one-port-full", circuit ? "circuit" : "packet",
+                     (int)i, (long long)b, (int)hma_rng_below(&rng, (uint64_t)p));
+            hm_trun_t r = hm_t_run(cfg, NULL);
+            int64_t want = sag_want(p, b, circuit);
+            ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
+                          r.message ? r.message : hm_t_str(&r, "verification"));
+            ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+            ck_assert_msg(hm_t_int(&r, "completion_slots") == want, "%s: %lld, want %lld", cfg,
+                          (long long)hm_t_int(&r, "completion_slots"), (long long)want);
+            ck_assert_int_eq(hm_t_bound(&r, "bound"), want);
+            ck_assert_int_le(hm_t_bound(&r, "lower_bound"), want);
+            hm_t_free(&r);
+        }
+    /* Under circuit routing the p chunks must be equal: block 10 on a bus of 6 is
+     * refused, exit 2, saying what is allowed. */
+    hm_trun_t r = hm_t_run("{\"topology\":{\"kind\":\"bus\",\"nodes\":6},\"ports\":{\"model\":"
+                           "\"one-port-full\",\"routing\":\"circuit\"},\"algorithm\":{\"name\":"
+                           "\"bcast-scatter-allgather\",\"block\":10}}",
+                           NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_msg(r.message &&
+                      strstr(r.message, "algorithm.block: found 10; allowed: a multiple of "
+                                        "p = 6 under circuit routing"),
+                  "%s", r.message ? r.message : "(none)");
+    hm_t_free(&r);
+}
+END_TEST
+
 /* ---- inputs from the config ------------------------------------------------------ */
 
 static int64_t given_stores[16][8];
@@ -1312,6 +1379,7 @@ Suite *hm_suite_collectives(void)
     tcase_add_test(tc, test_circuit_cost_ring);
     tcase_add_test(tc, test_bus_any_p);
     tcase_add_test(tc, test_bus_rabenseifner);
+    tcase_add_test(tc, test_bus_scatter_allgather);
     tcase_add_test(tc, test_circuit_lower_bounds);
     tcase_add_test(tc, test_inputs_from_config);
     suite_add_tcase(s, tc);

@@ -646,7 +646,9 @@ void hma_prob_verify_halving_pair(hm_report_t *r)
 
 int hma_prob_circuit_chunks(hm_setup_t *s, const hma_prob_t *pb)
 {
-    int q = 1 << hma_prob_fold_k(pb);
+    /* The broadcast (van de Geijn) cuts into p chunks for any p, the reductions
+     * (Rabenseifner) into q = 2^floor(log2 p) after the fold. */
+    int q = pb->kind == HM_PROBLEM_BROADCAST ? pb->p : 1 << hma_prob_fold_k(pb);
     if (!s->machine->circuit || pb->block % q == 0)
         return 0;
     char found[32], allowed[96];

@@ -181,7 +181,9 @@ void hma_prob_verify_halving_pair(hm_report_t *r);
 /* Under circuit routing, algorithms that cut the block into p chunks need equal chunks
  * (unequal ones drift out of step and meet at a busy receive port): 0 when the block
  * is a multiple of p or the routing is packet; else -1 after hm_setup_fail ("block:
- * found 12; allowed: a multiple of p = 8 under circuit routing"). */
+ * found 12; allowed: a multiple of p = 8 under circuit routing"). For the reductions
+ * on a p not a power of two (the bus) the chunks are q = 2^floor(log2 p), the nodes
+ * left after the fold (hma_prob_fold_k). */
 int hma_prob_circuit_chunks(hm_setup_t *s, const hma_prob_t *pb);
 
 /* Rabenseifner's algorithms for any p on the bus (Thakur-Rabenseifner-Gropp 2005,
