@@ -920,8 +920,8 @@ START_TEST(test_bus_any_p)
     static const struct {
         const char *topo, *name, *want;
     } refused[] = {
-        {"\"kind\":\"bus\",\"nodes\":6", "allreduce-rabenseifner",
-         "topology.kind: found \"bus\"; allowed for allreduce-rabenseifner: hypercube"},
+        {"\"kind\":\"bus\",\"nodes\":6", "reduce-scatter-recursive-halving",
+         "topology.kind: found \"bus\"; allowed for reduce-scatter-recursive-halving: hypercube"},
         {"\"kind\":\"bus\",\"nodes\":6", "bcast-msbt",
          "topology.kind: found \"bus\"; allowed for bcast-msbt: hypercube"},
         {"\"kind\":\"ring\",\"nodes\":6", "reduce-binomial",
@@ -937,6 +937,145 @@ START_TEST(test_bus_any_p)
                       r.message ? r.message : "(none)");
         hm_t_free(&r);
     }
+}
+END_TEST
+
+/* Rabenseifner's reduce and allreduce on the bus, MPICH's fold for any p (TRG 2005,
+ * section 4.4), exact formulas by hand (k = floor(log2 p), q = 2^k, D(v) the slots of
+ * one message of v values under a = 1, b = 10): reduce 2k + 1 slots, D(b) + 2 sum_{i<k}
+ * D(b 2^i/q); allreduce 2k + 2, 2 D(b) + 2 sum_{i<k} D(b 2^i/q); on powers of two 2k
+ * and 2 sum_{i<k} D(b 2^i/q). For p = 3 and b = 2 (packet): reduce 3 slots, allreduce 4;
+ * for p = 12, b = 8 (circuit): reduce 74 + 2(18 + 26 + 42) = 246. */
+static int64_t rab_want(int reduce, int p, int64_t b, int circuit)
+{
+    int k = 0, pow2 = (p & (p - 1)) == 0;
+    while ((2 << k) <= p)
+        k++;
+    int ends = pow2 ? 0 : reduce ? 1 : 2;
+    if (!circuit)
+        return 2 * k + ends;
+    return ends * circuit_dur(1, 10, b) + 2 * circuit_doubling(1, 10, b >> k, k);
+}
+
+START_TEST(test_bus_rabenseifner)
+{
+    static const int sizes[] = {2, 3, 5, 6, 7, 8, 12};
+    ck_assert_int_eq(rab_want(1, 3, 2, 0), 3);
+    ck_assert_int_eq(rab_want(0, 3, 2, 0), 4);
+    ck_assert_int_eq(rab_want(1, 12, 8, 1), 246);
+    hma_rng_t rng;
+    hma_rng_seed(&rng, 0xAB5);
+    for (int reduce = 0; reduce < 2; reduce++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+            for (int circuit = 0; circuit < 2; circuit++) {
+                int p = sizes[i], q = 1;
+                while (2 * q <= p)
+                    q *= 2;
+                /* Packet: any block, empty chunks when b < q; circuit: a multiple of q. */
+                int64_t b =
+                    (1 + (int64_t)hma_rng_below(&rng, 3)) * (circuit ? q : 3) - (circuit ? 0 : 2);
+                char cfg[600], extra[64];
+                snprintf(extra, sizeof extra, ",\"op\":\"%s\"", ops[hma_rng_below(&rng, 3)]);
+                if (reduce)
+                    snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ",\"root\":%d",
+                             (int)hma_rng_below(&rng, (uint64_t)p));
+                snprintf(cfg, sizeof cfg,
+                         "{\"topology\":{\"kind\":\"bus\",\"nodes\":%d},\"ports\":{\"model\":"
+                         "\"%s\",\"routing\":\"%s\",\"cost\":{\"a\":1,\"b\":10}},\"contention\":"
+                         "\"strict\",\"seed\":%d,\"algorithm\":{\"name\":\"%s\",\"block\":%lld%s}}",
+                         p, i % 2 ? "all-port" : "one-port-full", circuit ? "circuit" : "packet",
+                         (int)i, reduce ? "reduce-rabenseifner" : "allreduce-rabenseifner",
+                         (long long)b, extra);
+                hm_trun_t r = hm_t_run(cfg, NULL);
+                int64_t want = rab_want(reduce, p, b, circuit);
+                ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
+                              r.message ? r.message : hm_t_str(&r, "verification"));
+                ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+                ck_assert_msg(hm_t_int(&r, "completion_slots") == want, "%s: %lld, want %lld", cfg,
+                              (long long)hm_t_int(&r, "completion_slots"), (long long)want);
+                ck_assert_int_eq(hm_t_bound(&r, "bound"), want);
+                ck_assert_int_le(hm_t_bound(&r, "lower_bound"), want);
+                hm_t_free(&r);
+            }
+    /* Under circuit routing the q chunks must be equal: block 12 on a bus of 12 (q = 8)
+     * is refused, exit 2, saying what is allowed. */
+    hm_trun_t r = hm_t_run("{\"topology\":{\"kind\":\"bus\",\"nodes\":12},\"ports\":{\"model\":"
+                           "\"one-port-full\",\"routing\":\"circuit\"},\"algorithm\":{\"name\":"
+                           "\"allreduce-rabenseifner\",\"block\":12}}",
+                           NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_msg(r.message &&
+                      strstr(r.message, "algorithm.block: found 12; allowed: a multiple of "
+                                        "2^floor(log2 p) = 8 under circuit routing (p = 12)"),
+                  "%s", r.message ? r.message : "(none)");
+    hm_t_free(&r);
+}
+END_TEST
+
+/* van de Geijn's broadcast on the bus for any p (TRG 2005, section 4.1, MPICH): binomial
+ * scatter of ceil(b/p)-value chunks then a ring allgather, exact formulas by hand
+ * (L = ceil(log2 p), s = b/p, D as above): L + p - 1 slots; under a*m + b
+ * D(s(p - 2^(L-1))) + sum_{i<L-1} D(s 2^i) + (p-1) D(s); on powers of two 2 log2 p and
+ * 2 sum_{i<log2 p} D(s 2^i). For p = 12, b = 24 (circuit): 74 + 26 + 42 + 74 + 11*26 =
+ * 502. */
+static int64_t sag_want(int p, int64_t b, int circuit)
+{
+    int L = 0, pow2 = (p & (p - 1)) == 0;
+    while ((1 << L) < p)
+        L++;
+    int64_t s = b / p;
+    if (!circuit)
+        return pow2 ? 2 * L : L + p - 1;
+    if (pow2)
+        return 2 * circuit_doubling(1, 10, s, L);
+    return circuit_dur(1, 10, s * (p - (1 << (L - 1)))) + circuit_doubling(1, 10, s, L - 1) +
+           (p - 1) * circuit_dur(1, 10, s);
+}
+
+START_TEST(test_bus_scatter_allgather)
+{
+    static const int sizes[] = {2, 3, 5, 6, 7, 8, 12, 13};
+    ck_assert_int_eq(sag_want(12, 24, 1), 502);
+    ck_assert_int_eq(sag_want(7, 3, 0), 9);
+    hma_rng_t rng;
+    hma_rng_seed(&rng, 0x5A6);
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (int circuit = 0; circuit < 2; circuit++) {
+            int p = sizes[i];
+            /* Packet: any block (empty chunks when b < p); circuit: a multiple of p. */
+            int64_t b = circuit ? p * (1 + (int64_t)hma_rng_below(&rng, 3))
+                                : 1 + (int64_t)hma_rng_below(&rng, 2 * (uint64_t)p);
+            char cfg[600];
+            snprintf(cfg, sizeof cfg,
+                     "{\"topology\":{\"kind\":\"bus\",\"nodes\":%d},\"ports\":{\"model\":"
+                     "\"%s\",\"routing\":\"%s\",\"cost\":{\"a\":1,\"b\":10}},\"contention\":"
+                     "\"strict\",\"seed\":%d,\"algorithm\":{\"name\":\"bcast-scatter-allgather\","
+                     "\"block\":%lld,\"root\":%d}}",
+                     p, i % 2 ? "all-port" : "one-port-full", circuit ? "circuit" : "packet",
+                     (int)i, (long long)b, (int)hma_rng_below(&rng, (uint64_t)p));
+            hm_trun_t r = hm_t_run(cfg, NULL);
+            int64_t want = sag_want(p, b, circuit);
+            ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
+                          r.message ? r.message : hm_t_str(&r, "verification"));
+            ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+            ck_assert_msg(hm_t_int(&r, "completion_slots") == want, "%s: %lld, want %lld", cfg,
+                          (long long)hm_t_int(&r, "completion_slots"), (long long)want);
+            ck_assert_int_eq(hm_t_bound(&r, "bound"), want);
+            ck_assert_int_le(hm_t_bound(&r, "lower_bound"), want);
+            hm_t_free(&r);
+        }
+    /* Under circuit routing the p chunks must be equal: block 10 on a bus of 6 is
+     * refused, exit 2, saying what is allowed. */
+    hm_trun_t r = hm_t_run("{\"topology\":{\"kind\":\"bus\",\"nodes\":6},\"ports\":{\"model\":"
+                           "\"one-port-full\",\"routing\":\"circuit\"},\"algorithm\":{\"name\":"
+                           "\"bcast-scatter-allgather\",\"block\":10}}",
+                           NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_msg(r.message &&
+                      strstr(r.message, "algorithm.block: found 10; allowed: a multiple of "
+                                        "p = 6 under circuit routing"),
+                  "%s", r.message ? r.message : "(none)");
+    hm_t_free(&r);
 }
 END_TEST
 
@@ -1239,6 +1378,8 @@ Suite *hm_suite_collectives(void)
     tcase_add_test(tc, test_circuit_cost);
     tcase_add_test(tc, test_circuit_cost_ring);
     tcase_add_test(tc, test_bus_any_p);
+    tcase_add_test(tc, test_bus_rabenseifner);
+    tcase_add_test(tc, test_bus_scatter_allgather);
     tcase_add_test(tc, test_circuit_lower_bounds);
     tcase_add_test(tc, test_inputs_from_config);
     suite_add_tcase(s, tc);

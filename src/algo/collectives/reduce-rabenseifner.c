@@ -23,6 +23,15 @@
  * (hma_prob_msg_slots). The block must be a multiple of p there: chunks of unequal
  * length drift out of step and meet at a busy receive port, so other blocks are
  * refused in setup (hma_prob_circuit_chunks).
+ *
+ * Any p on the bus (doc/collectives.md, "Any p: the bus"; Thakur-Rabenseifner-Gropp
+ * 2005, section 4.4, MPICH's non-power-of-two handling), on relative numbers
+ * r = x - root mod p: k = floor(log2 p), q = 2^k, rem = p - q. In step 0 of the first
+ * 2*rem each odd r sends its b values to r - 1 and drops out (MPICH's reduce: the root,
+ * r = 0, always stays); even r = 2i takes new rank i, r >= 2*rem new rank r - rem
+ * (hma_prob_fold_new); the q new ranks run the halving and the binomial gather to new
+ * rank 0 on q chunks (steps 1..2k). Exactly 2*floor(log2 p) + 1 slots; under a*m + b
+ * D(b) + 2*sum_{i<k} D(b*2^i/q), the block a multiple of q (else refused).
  */
 #include <stdlib.h>
 
@@ -43,6 +52,8 @@ static int reduce_rab_setup(hm_setup_t *s)
         hma_prob_free(pb);
         pb = NULL;
     }
+    if (pb) /* p not a power of two: the halving starts after the fold, one message */
+        hma_prob_set_steps(pb, s->machine, 0);
     s->state = pb;
     return pb ? 0 : -1;
 }
@@ -51,17 +62,20 @@ static void reduce_rab_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int r = hm_id(n) ^ hm_root(n);
+    int r = hma_prob_rel(pb, hm_id(n), hm_root(n)), nr = hma_prob_fold_new(pb, r, 0), rc;
     int64_t *buf = hma_prob_alloc(n, 2 * b);
-    size_t *off = buf ? hma_prob_offsets(n, b, pb->p) : NULL;
+    size_t *off = buf ? hma_prob_offsets(n, b, 1 << hma_prob_fold_k(pb)) : NULL;
     if (!off)
         goto done;
     const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < b; i++)
         buf[i] = in[i];
-    /* Both phases run in lock step: every node leaves the first in slot d. */
-    if (hma_prob_reduce_scatter_rh(n, pb, r, buf, buf + b, off) == HM_OK &&
-        hma_prob_gather_tree(n, pb, r, buf, off) == HM_OK && r == 0)
+    /* The bus, p not a power of two: the odd r < 2*rem fold into r - 1 and drop out. */
+    if ((rc = hma_prob_fold_in(n, pb, r, 0, buf, buf + b)) != HM_OK || nr < 0)
+        goto done;
+    /* Both phases run in lock step: every node leaves the halving in the same slot. */
+    if (hma_prob_halving_fold(n, pb, nr, 0, buf, buf + b, off) == HM_OK &&
+        hma_prob_gather_fold(n, pb, nr, 0, buf, off) == HM_OK && r == 0)
         hma_prob_store(n, buf, b);
 done:
     free(buf);
@@ -72,15 +86,14 @@ const hm_algorithm_t hm_algo_reduce_rabenseifner = {
     .name = "reduce-rabenseifner",
     .description = "reduce: recursive halving reduce-scatter + binomial gather to the root",
     .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.4 (Rabenseifner)",
-    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_BUS),
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = reduce_rab_specs,
     .needs = {.clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
               .clock_why = "its halving and gather steps take the next packet as that step's, "
                            "which only lock step guarantees",
-              .min_dim = 1,
-              .pow2_nodes = 1},
+              .min_dim = 1},
     .problem = HM_PROBLEM_REDUCE,
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = reduce_rab_setup,

@@ -610,26 +610,155 @@ int64_t hma_prob_doubling_slots(const hm_machine_info_t *mi, size_t k, int d)
     return t;
 }
 
+/* p not a power of two (the bus): the reductions fold first (one message of b values)
+ * and allreduce unfolds last (another), around the halving pair of the first q. */
+static void verify_halving_fold(hm_report_t *r)
+{
+    const hma_prob_t *pb = r->state;
+    int k = hma_prob_fold_k(pb), ends = pb->kind == HM_PROBLEM_ALLREDUCE ? 2 : 1;
+    if (r->machine->circuit)
+        hma_prob_verify(r,
+                        ends == 2 ? "2*ceil(8a*block+b)+2*sum_{i<floor(log2(p))} "
+                                    "ceil(8a*block*2^i/2^floor(log2(p))+b)"
+                                  : "ceil(8a*block+b)+2*sum_{i<floor(log2(p))} "
+                                    "ceil(8a*block*2^i/2^floor(log2(p))+b)",
+                        ends * hma_prob_msg_slots(r->machine, (size_t)pb->block) +
+                            2 * hma_prob_doubling_slots(r->machine, (size_t)(pb->block >> k), k),
+                        pb->block > 1);
+    else
+        hma_prob_verify(r, ends == 2 ? "2*floor(log2(p))+2" : "2*floor(log2(p))+1",
+                        2 * (int64_t)k + ends, pb->block > 1);
+}
+
 void hma_prob_verify_halving_pair(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    if (r->machine->circuit)
+    int k = hma_prob_fold_k(pb);
+    if (!hma_prob_pow2(pb))
+        verify_halving_fold(r);
+    else if (r->machine->circuit)
         hma_prob_verify(r, "2*sum_i ceil(8a*block*2^i/p+b)",
-                        2 * hma_prob_doubling_slots(r->machine, (size_t)(pb->block / pb->p), pb->d),
+                        2 * hma_prob_doubling_slots(r->machine, (size_t)(pb->block / pb->p), k),
                         pb->block > 1);
     else
-        hma_prob_verify(r, "2*log2(p)", 2 * (int64_t)pb->d, pb->block > 1);
+        hma_prob_verify(r, "2*log2(p)", 2 * (int64_t)k, pb->block > 1);
 }
 
 int hma_prob_circuit_chunks(hm_setup_t *s, const hma_prob_t *pb)
 {
-    if (!s->machine->circuit || pb->block % pb->p == 0)
+    /* The broadcast (van de Geijn) cuts into p chunks for any p, the reductions
+     * (Rabenseifner) into q = 2^floor(log2 p) after the fold. */
+    int q = pb->kind == HM_PROBLEM_BROADCAST ? pb->p : 1 << hma_prob_fold_k(pb);
+    if (!s->machine->circuit || pb->block % q == 0)
         return 0;
     char found[32], allowed[96];
     snprintf(found, sizeof found, "%d", pb->block);
-    snprintf(allowed, sizeof allowed, "a multiple of p = %d under circuit routing", pb->p);
+    if (q == pb->p)
+        snprintf(allowed, sizeof allowed, "a multiple of p = %d under circuit routing", pb->p);
+    else
+        snprintf(allowed, sizeof allowed,
+                 "a multiple of 2^floor(log2 p) = %d under circuit routing (p = %d)", q, pb->p);
     hm_setup_fail(s, "block", found, allowed);
     return -1;
+}
+
+int hma_prob_fold_k(const hma_prob_t *pb)
+{
+    return hma_prob_pow2(pb) ? pb->lg : pb->lg - 1;
+}
+
+int hma_prob_fold_new(const hma_prob_t *pb, int r, int keep_odd)
+{
+    int rem = pb->p - (1 << hma_prob_fold_k(pb));
+    if (r >= 2 * rem)
+        return r - rem;
+    return r % 2 == keep_odd ? r / 2 : -1;
+}
+
+int hma_prob_fold_old(const hma_prob_t *pb, int nr, int keep_odd)
+{
+    int rem = pb->p - (1 << hma_prob_fold_k(pb));
+    return nr < rem ? 2 * nr + keep_odd : nr + rem;
+}
+
+/* The port to new rank nr: the dimension on the hypercube, else the link to its node. */
+static int fold_port(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_odd, int dim)
+{
+    return pb->full ? hma_prob_port_rel(n, pb, hma_prob_fold_old(pb, nr, keep_odd)) : dim;
+}
+
+int hma_prob_fold_in(hm_node_t *n, const hma_prob_t *pb, int r, int keep_odd, int64_t *buf,
+                     int64_t *tmp)
+{
+    size_t b = (size_t)pb->block, k;
+    int rem = pb->p - (1 << hma_prob_fold_k(pb));
+    if (hma_prob_pow2(pb))
+        return HM_OK;
+    if (r < 2 * rem && r % 2 != keep_odd) /* drops out: its values to its pair */
+        return hma_prob_send(n, pb, hma_prob_port_rel(n, pb, r + (keep_odd ? 1 : -1)), 0, buf, b);
+    if (r < 2 * rem) {
+        int rc = hma_prob_recv(n, tmp, b, &k, NULL);
+        if (rc != HM_OK)
+            return rc;
+        hma_prob_combine(pb, buf, tmp, k);
+    }
+    return hma_prob_wait(n, pb->step_at[1]);
+}
+
+int hma_prob_halving_fold(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_odd, int64_t *buf,
+                          int64_t *tmp, const size_t *off)
+{
+    size_t k;
+    int d = hma_prob_fold_k(pb), first = !hma_prob_pow2(pb);
+    for (int i = d - 1; i >= 0; i--) {
+        int mine = nr >> i << i, theirs = (nr ^ (1 << i)) >> i << i;
+        size_t mlo = off[mine], mn = off[mine + (1 << i)] - mlo;
+        int rc =
+            hma_prob_send(n, pb, fold_port(n, pb, nr ^ (1 << i), keep_odd, i), first + d - 1 - i,
+                          buf + off[theirs], off[theirs + (1 << i)] - off[theirs]);
+        if (rc == HM_OK)
+            rc = hma_prob_recv(n, tmp, mn, &k, NULL);
+        if (rc != HM_OK)
+            return rc;
+        hma_prob_combine(pb, buf + mlo, tmp, k);
+    }
+    return HM_OK;
+}
+
+int hma_prob_doubling_fold(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_odd, int64_t *buf,
+                           const size_t *off)
+{
+    size_t k;
+    int d = hma_prob_fold_k(pb), first = hma_prob_pow2(pb) ? 0 : d + 1;
+    for (int i = 0; i < d; i++) {
+        int mine = nr >> i << i, theirs = (nr ^ (1 << i)) >> i << i;
+        int rc = hma_prob_send(n, pb, fold_port(n, pb, nr ^ (1 << i), keep_odd, i), first + i,
+                               buf + off[mine], off[mine + (1 << i)] - off[mine]);
+        if (rc == HM_OK)
+            rc =
+                hma_prob_recv(n, buf + off[theirs], off[theirs + (1 << i)] - off[theirs], &k, NULL);
+        if (rc != HM_OK)
+            return rc;
+    }
+    return HM_OK;
+}
+
+int hma_prob_gather_fold(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_odd, int64_t *buf,
+                         const size_t *off)
+{
+    size_t k;
+    int d = hma_prob_fold_k(pb), j = nr ? __builtin_ctz((unsigned)nr) : d;
+    int first = hma_prob_pow2(pb) ? 0 : d + 1;
+    for (int i = 0; i < j; i++) { /* children nr + 2^i send in step i */
+        int c = nr + (1 << i);
+        int rc = hma_prob_recv(n, buf + off[c], off[c + (1 << i)] - off[c], &k, NULL);
+        if (rc != HM_OK)
+            return rc;
+    }
+    if (!nr)
+        return HM_OK;
+    return hma_prob_send(n, pb, fold_port(n, pb, nr - (1 << j), keep_odd, j), first + j,
+                         buf + off[nr], off[nr + (1 << j)] - off[nr]);
 }
 
 int64_t hma_prob_tree_slots(const hm_machine_info_t *mi, const hma_prob_t *pb)

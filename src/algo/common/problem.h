@@ -181,8 +181,34 @@ void hma_prob_verify_halving_pair(hm_report_t *r);
 /* Under circuit routing, algorithms that cut the block into p chunks need equal chunks
  * (unequal ones drift out of step and meet at a busy receive port): 0 when the block
  * is a multiple of p or the routing is packet; else -1 after hm_setup_fail ("block:
- * found 12; allowed: a multiple of p = 8 under circuit routing"). */
+ * found 12; allowed: a multiple of p = 8 under circuit routing"). For the reductions
+ * on a p not a power of two (the bus) the chunks are q = 2^floor(log2 p), the nodes
+ * left after the fold (hma_prob_fold_k). */
 int hma_prob_circuit_chunks(hm_setup_t *s, const hma_prob_t *pb);
+
+/* Rabenseifner's algorithms for any p on the bus (Thakur-Rabenseifner-Gropp 2005,
+ * section 4.4, MPICH's non-power-of-two handling): k = floor(log2 p) (log2 p on a power
+ * of two, hma_prob_fold_k), q = 2^k, rem = p - q. Of the first 2*rem relative numbers
+ * the pairs (2i, 2i+1) fold: the one of the other parity than keep_odd sends its b
+ * values to its pair in step 0 and drops out (new rank -1); the keeper takes new rank
+ * i; r >= 2*rem takes r - rem. hma_prob_fold_new/old map r to the new rank and back. */
+int hma_prob_fold_k(const hma_prob_t *pb);
+int hma_prob_fold_new(const hma_prob_t *pb, int r, int keep_odd);
+int hma_prob_fold_old(const hma_prob_t *pb, int nr, int keep_odd);
+/* Step 0 (p not a power of two; nothing otherwise): the dropping node sends buf (b
+ * values), its pair combines them into buf (tmp: b values); every node that stays then
+ * waits for pb->step_at[1] (hma_prob_set_steps, not doubling). */
+int hma_prob_fold_in(hm_node_t *n, const hma_prob_t *pb, int r, int keep_odd, int64_t *buf,
+                     int64_t *tmp);
+/* Over the q new ranks, buf cut into q parts (off: q + 1 entries): recursive halving
+ * (new rank nr ends with part nr reduced), recursive doubling allgather of the parts,
+ * binomial gather of the parts to new rank 0; k steps each, one message a step. */
+int hma_prob_halving_fold(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_odd, int64_t *buf,
+                          int64_t *tmp, const size_t *off);
+int hma_prob_doubling_fold(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_odd, int64_t *buf,
+                           const size_t *off);
+int hma_prob_gather_fold(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_odd, int64_t *buf,
+                         const size_t *off);
 
 /* Relative numbers for the tree and recursive-doubling algorithms (root -1: 0): on the
  * hypercube rel = x XOR root, on the bus (fully connected, any p) rel = x - root mod p.
