@@ -249,4 +249,4 @@ if [ "$fails" -gt 0 ]; then
     echo "check_mpi.sh: $fails failure(s)"
     exit 1
 fi
-echo "check_mpi.sh: $configs golden configs on 2 and 4 ranks, 5 refusals, 3 stops on 2 ranks, Q_$dim and Q_$bd on 4 ranks: ok"
+echo "check_mpi.sh: $configs golden configs on 2 and 4 ranks, 5 refusals, 3 stops on 2 ranks, Q_$dim successive and Q_$bd bcast-msbt on 4 ranks: ok"
