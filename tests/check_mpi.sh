@@ -5,9 +5,16 @@
 #     event log, trace and text timeline, byte for byte, as ./hypemu;
 #   - the golden configs with circuit routing (meshes, lines) are refused on 2 ranks
 #     with exit 2 and a message naming ports.routing;
+#   - the refusals on more than one rank, each with exit 2, no summary and its whole
+#     message (what, why, what is allowed): circuit routing on a mesh and on a
+#     hypercube, the free-running clock, --repeat, more ranks than nodes;
 #   - a strict conflict (exit 1), a deadlock (exit 3, report naming the blocked nodes)
 #     and clock.max_slots (exit 3) on 2 ranks: the same message, exit code and event log;
-#   - Q_10 successive broadcast on 4 ranks verifies in 2p + log2(p) - 2 = 2056 slots.
+#   - Q_10 successive broadcast on 4 ranks verifies in 2p + log2(p) - 2 = 2056 slots;
+#   - Q_12 (4,096 node threads) on 4 ranks: bcast-msbt of 12 values verifies in
+#     ceil(12 / 12) + 12 = 13 slots with block (p - 1) = 49,140 transmissions, and its
+#     summary, messages and event log are those of ./hypemu, byte for byte (Q_8
+#     under the sanitizers).
 # Skipped (77) when hypemu-mpi was not built, when mpirun is missing, and under
 # AddressSanitizer; a smaller set under the other sanitizers (below).
 set -u
@@ -57,7 +64,10 @@ fail() {
 # A hang fails the test (timeout exits 124) instead of stopping make check.
 # run DIR RANKS CONFIG [--set ...]: in DIR, the summary (without wall_seconds and
 # ranks) in summary.json, hypemu's messages in err.txt, the exit code in rc, the
-# outputs in events.jsonl, trace.json and timeline.txt. RANKS 0 is ./hypemu.
+# outputs in events.jsonl, trace.json and timeline.txt (or those named in $outs).
+# RANKS 0 is ./hypemu.
+outs0="--set output.events=events.jsonl --set output.trace=trace.json --set output.timeline=timeline.txt"
+outs=$outs0
 run() {
     dir=$1 ranks=$2 cfg=$3
     shift 3
@@ -72,8 +82,8 @@ run() {
             timeout 300 "$MPIRUN" --allow-run-as-root --oversubscribe -np "$ranks" "$mpi" "$@"
     fi
     rc=0
-    (cd "$dir" && "$@" --json --set output.events=events.jsonl --set output.trace=trace.json \
-        --set output.timeline=timeline.txt "$cfg" >out.json 2>err.all) || rc=$?
+    # shellcheck disable=SC2086 # $outs is a list of options
+    (cd "$dir" && "$@" --json $outs "$cfg" >out.json 2>err.all) || rc=$?
     echo "$rc" >"$dir/rc"
     # Open MPI's own report of a non-zero exit starts with a line of dashes.
     sed '/^-----/,$d' "$dir/err.all" >"$dir/err.txt"
@@ -101,7 +111,7 @@ compare() {
     mesh_* | linear_*)
         # Circuit routing: one rank only.
         [ "$(cat "$tmp/$name/2/rc")" = 2 ] || fail "$name on 2 ranks: exit $(cat "$tmp/$name/2/rc"), expected 2"
-        grep -q 'ports.routing "circuit" runs on one rank only; found 2 ranks' "$tmp/$name/2/err.txt" ||
+        grep -qF 'ports.routing "circuit" (the default on meshes and lines) cannot run across ranks (found 2)' "$tmp/$name/2/err.txt" ||
             fail "$name on 2 ranks: no refusal message: $(cat "$tmp/$name/2/err.txt")"
         return
         ;;
@@ -145,8 +155,40 @@ wait
 for b in $batch; do compare "$b"; done
 [ "$configs" -ge 20 ] || [ "$quick" = 1 ] || fail "only $configs golden configs compared"
 
-# Runs that stop: the same report and exit code on every rank count.
+# Refusals: exit 2, nothing on standard output, exactly this one line on standard error.
+# refused NAME RANKS CONFIG [option ...], then refusal_checked NAME LINE
+refused() {
+    name=$1 ranks=$2 cfg=$3
+    shift 3
+    run "$tmp/refused/$name" "$ranks" "$cfg" "$@"
+}
+refusal_checked() { # refusal_checked NAME LINE
+    d="$tmp/refused/$1"
+    [ "$(cat "$d/rc")" = 2 ] || fail "$1: exit $(cat "$d/rc"), expected 2: $(cat "$d/err.all")"
+    [ ! -s "$d/out.json" ] || fail "$1: a summary on standard output: $(cat "$d/out.json")"
+    [ "$(cat "$d/err.txt")" = "$2" ] || fail "$1: says '$(cat "$d/err.txt")', expected '$2'"
+}
+mesh="$HM_SRCDIR/configs/mesh_st.json"
+sbt="$HM_SRCDIR/configs/q4_sbt_broadcast.json"
+ring5="$HM_SRCDIR/configs/ring5_alltoall_bruck.json"
 q4="$HM_SRCDIR/configs/q4_successive.json"
+allowed='allowed on more than one rank: ports.routing "packet" with clock.mode "slotted" or "local"; run this config on one rank (mpirun -np 1, or hypemu)'
+why_circuit='a circuit holds every link of its path for several slots, and the ranks exchange single packets at the end of each slot'
+why_free='the free-running clock has no slots, and the ranks exchange their packets at the end of each slot'
+refused circuit_mesh 2 "$mesh" &
+refused circuit_cube 4 "$sbt" --set ports.routing=circuit &
+refused free 2 "$sbt" --set clock.mode=free &
+wait
+refused repeat 2 "$q4" --repeat 2 &
+refused ranks 6 "$ring5" &
+wait
+refusal_checked circuit_mesh "hypemu-mpi: $mesh: ports.routing \"circuit\" (the default on meshes and lines) cannot run across ranks (found 2): $why_circuit; $allowed"
+refusal_checked circuit_cube "hypemu-mpi: $sbt: ports.routing \"circuit\" cannot run across ranks (found 4): $why_circuit; $allowed"
+refusal_checked free "hypemu-mpi: $sbt: clock.mode \"free\" cannot run across ranks (found 2): $why_free; $allowed"
+refusal_checked repeat "hypemu-mpi: --repeat runs on one rank only; found 2 ranks (repeat with mpirun -np 1, or with hypemu)"
+refusal_checked ranks "hypemu-mpi: $ring5: 6 ranks for 5 nodes; allowed: at most one rank per node"
+
+# Runs that stop: the same report and exit code on every rank count.
 esbt="$HM_SRCDIR/configs/q4_multinode_esbt.json"
 stops() { # stops NAME EXIT FIRST-LINE CONFIG [--set ...]
     name=$1 want=$2 line=$3 cfg=$4
@@ -179,8 +221,32 @@ rc=$?
 grep -q "\"completion_slots\":$slots," "$tmp/big.json" || fail "Q_$dim on 4 ranks: $(cat "$tmp/big.json")"
 grep -q '"verified":true' "$tmp/big.json" || fail "Q_$dim on 4 ranks: not verified"
 
+# Q_12 on 4 ranks (1,024 node threads each): the multiple spanning binomial trees
+# broadcast (Johnsson-Ho) of 12 values from node 10, all-port: the trees use every
+# dimension, the two high ones across ranks; ceil(block / d) + d = 13 slots and
+# block (p - 1) = 12 * 4095 = 49,140 transmissions. The same summary, messages and event
+# log as ./hypemu. Sanitizer builds: Q_8 (ceil(12 / 8) + 8 = 10 slots, 12 * 255 = 3,060
+# transmissions): under ThreadSanitizer on the 2-core VM, Q_8 on 4 ranks took 19 s, Q_10
+# 235 s and Q_12 had not finished after 30 min (one process: 2.5 s, 5.9 s, 66 s).
+msbt="$HM_SRCDIR/configs/q4_broadcast_msbt.json"
+bd=12 bslots=13 btx=49140
+[ "$quick" = 0 ] || bd=8 bslots=10 btx=3060
+outs="--set output.events=events.jsonl --set output.trace=null --set output.timeline=null"
+run "$tmp/msbt/1" 0 "$msbt" --set topology.dim=$bd &
+run "$tmp/msbt/4" 4 "$msbt" --set topology.dim=$bd
+wait
+outs=$outs0
+[ "$(cat "$tmp/msbt/4/rc")" = 0 ] || fail "Q_$bd msbt on 4 ranks: exit $(cat "$tmp/msbt/4/rc"): $(cat "$tmp/msbt/4/err.all")"
+for want in "\"nodes\":$((1 << bd))," "\"completion_slots\":$bslots," "\"transmissions\":$btx," \
+    '"verified":true' '"ranks":4}'; do
+    grep -qF "$want" "$tmp/msbt/4/out.json" || fail "Q_$bd msbt on 4 ranks: no $want in $(cat "$tmp/msbt/4/out.json")"
+done
+[ "$(wc -l <"$tmp/msbt/1/events.jsonl")" -gt "$((2 * btx))" ] ||
+    fail "Q_$bd msbt: the event log has fewer lines than sends and receives"
+same "Q_$bd msbt on 4 ranks" "$tmp/msbt/1" "$tmp/msbt/4"
+
 if [ "$fails" -gt 0 ]; then
     echo "check_mpi.sh: $fails failure(s)"
     exit 1
 fi
-echo "check_mpi.sh: $configs golden configs on 2 and 4 ranks, 3 stops on 2 ranks, Q_$dim on 4 ranks: ok"
+echo "check_mpi.sh: $configs golden configs on 2 and 4 ranks, 5 refusals, 3 stops on 2 ranks, Q_$dim successive and Q_$bd bcast-msbt on 4 ranks: ok"

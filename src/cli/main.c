@@ -551,17 +551,32 @@ static int mpi_prepare(hm__config_t *cfg, const args_t *g)
     if (size == 1)
         return HM_EXIT_OK;
     if (g->repeat) {
-        fprintf(stderr, "hypemu-mpi: --repeat runs on one rank only; found %d ranks\n", size);
+        fprintf(stderr,
+                "hypemu-mpi: --repeat runs on one rank only; found %d ranks (repeat with "
+                "mpirun -np 1, or with hypemu)\n",
+                size);
         return HM_EXIT_USAGE;
     }
-    const char *what = cfg->opt.info.circuit ? "ports.routing \"circuit\""
-                       : cfg->opt.free_mode  ? "clock.mode \"free\""
-                                             : NULL;
+    /* What the MPI transport cannot do (doc/mpi.md "What runs across ranks"). */
+    const hm_machine_info_t *info = &cfg->opt.info;
+    int grid = info->topology == HM_TOPO_MESH || info->topology == HM_TOPO_LINEAR;
+    const char *what = NULL, *why = NULL;
+    if (info->circuit) {
+        what = grid ? "ports.routing \"circuit\" (the default on meshes and lines)"
+                    : "ports.routing \"circuit\"";
+        why = "a circuit holds every link of its path for several slots, and the ranks "
+              "exchange single packets at the end of each slot";
+    } else if (cfg->opt.free_mode) {
+        what = "clock.mode \"free\"";
+        why = "the free-running clock has no slots, and the ranks exchange their packets "
+              "at the end of each slot";
+    }
     if (what) {
         fprintf(stderr,
-                "hypemu-mpi: %s: %s runs on one rank only; found %d ranks (allowed across "
-                "ranks: ports.routing \"packet\" with clock.mode \"slotted\")\n",
-                cfg->file, what, size);
+                "hypemu-mpi: %s: %s cannot run across ranks (found %d): %s; allowed on more "
+                "than one rank: ports.routing \"packet\" with clock.mode \"slotted\" or "
+                "\"local\"; run this config on one rank (mpirun -np 1, or hypemu)\n",
+                cfg->file, what, size, why);
         return HM_EXIT_USAGE;
     }
     if (size > cfg->opt.info.nodes) {

@@ -9,8 +9,10 @@
  * and runs the same commit (engine/packet.c, hm__packet_commit) on the same
  * candidates, so every rank takes the same decisions; each then delivers, wakes and
  * logs only for its own nodes. What one rank must learn from the others, once per
- * slot in which it takes part (MPI_Allgatherv):
- *   - the copies sent by their nodes in the slot (in node order, with their bytes),
+ * slot in which it takes part (MPI_Alltoallv):
+ *   - the copies sent by their nodes in the slot, in node order: every copy's head
+ *     (what the port models judge), and the rest and the bytes of the copies to its
+ *     own nodes only,
  *   - the links whose packets their nodes read (a read frees a place in a mailbox).
  * After the commit, agree() (MPI_Allgather) settles the next slot with work (the
  * earliest of every rank's), the number of nodes done, an interrupt and a stop: a
@@ -36,13 +38,16 @@ typedef HM__VEC(int32_t) int32vec_t;
 
 typedef struct dist_s {
     int rank, size;
-    int *first;         /* first[r]: the first node of rank r; first[size] = nodes */
-    int32vec_t *reads;  /* per own node: links of the packets it read in its slot */
-    int32vec_t senders; /* scratch: the slot's senders, ascending */
-    bytes_t out, in;    /* scratch: what this rank sends, what every rank sent */
-    int *counts, *displs;
+    int *first;             /* first[r]: the first node of rank r; first[size] = nodes */
+    int32vec_t *reads;      /* per own node: links of the packets it read in its slot */
+    int32vec_t senders;     /* scratch: the slot's senders, ascending */
+    bytes_t out, in;        /* scratch: what this rank sends, what every rank sent */
+    int *counts, *displs;   /* what each rank sent to this one, where it is in `in` */
+    int *scounts, *sdispls; /* what this rank sends to each, where it is in `out` */
     /* HM_MPI_STATS=1 (doc/mpi.md): the cost of crossing ranks, printed by rank 0. */
     int64_t exchanges, foreign; /* slot exchanges; copies received from other ranks */
+    int64_t delivered;          /* of them, whole (their receiver runs here) */
+    int64_t received;           /* bytes received in the slot exchanges */
     double mpi_seconds;         /* in the slot exchanges and agreements */
 } dist_t;
 
@@ -105,56 +110,85 @@ static void get(const unsigned char **p, void *to, size_t len)
     *p += len;
 }
 
-/* A copy on the wire: everything but the payload pointer, then the bytes. */
-typedef struct wire_s {
-    int32_t src, dst, sport, dport, msg, origin, tag, aux;
-    uint32_t emission, len;
+/* A copy on the wire. Every rank replicates the commit, so every rank learns every
+ * copy's head: what the port models judge (sender, receiver, link, emission) and
+ * what their refusals name (msg). The rest and the payload go only to the rank that
+ * runs the receiver, which delivers and logs the copy. */
+typedef struct wire_head_s {
+    int32_t src, dst, sport, msg;
+    uint32_t emission;
+} wire_head_t;
+
+typedef struct wire_rest_s {
+    int32_t dport, origin, tag, aux;
+    uint32_t len;
+} wire_rest_t;
+
+typedef struct wire_wide_s {
     int64_t value, sent_slot, dur;
     uint64_t flow;
-} wire_t;
+} wire_wide_t;
 
-static void pack_copy(bytes_t *b, const hm__copy_t *c)
+/* No padding goes on the wire: 20 + 20 + 32 bytes, as doc/mpi.md says. */
+_Static_assert(sizeof(wire_head_t) == 20 && sizeof(wire_rest_t) == 20 && sizeof(wire_wide_t) == 32,
+               "wire formats without padding");
+
+/* Copy c for a rank that runs its receiver (whole) or not (its head only). */
+static void pack_copy(bytes_t *b, const hm__copy_t *c, int whole)
 {
-    wire_t w = {c->src,        c->dst,       c->sport,   c->dport,    c->pkt.msg,
-                c->pkt.origin, c->pkt.tag,   c->pkt.aux, c->emission, c->pkt.len,
-                c->pkt.value,  c->sent_slot, c->dur,     c->flow};
+    wire_head_t h = {c->src, c->dst, c->sport, c->pkt.msg, c->emission};
+    put(b, &h, sizeof h);
+    if (!whole)
+        return;
+    wire_rest_t w = {c->dport, c->pkt.origin, c->pkt.tag, c->pkt.aux, c->pkt.len};
+    wire_wide_t x = {c->pkt.value, c->sent_slot, c->dur, c->flow};
     put(b, &w, sizeof w);
+    put(b, &x, sizeof x);
     if (w.len)
         put(b, c->pkt.data, w.len);
 }
 
 /* A copy from another rank into its sender's outbox (the sender runs elsewhere: its
- * outbox here holds what the commit judges). The bytes are kept only when the
- * receiver runs here. */
-static void unpack_copy(hm__machine_t *m, const unsigned char **p)
+ * outbox here holds what the commit judges). Its rest and bytes follow its head when
+ * its receiver runs here. Returns its sender. */
+static int32_t unpack_copy(hm__machine_t *m, dist_t *D, const unsigned char **p)
 {
-    wire_t w;
-    get(p, &w, sizeof w);
-    hm_packet_t pkt = {.msg = w.msg,
-                       .origin = w.origin,
-                       .value = w.value,
-                       .tag = w.tag,
-                       .aux = w.aux,
-                       .data = *p,
-                       .len = w.len};
-    *p += w.len;
-    int fail = 0;
-    hm__blob_t *blob = hm__local(m, w.dst) ? hm__blob_new(&pkt, 1, &fail) : NULL;
-    if (fail)
+    wire_head_t h;
+    get(p, &h, sizeof h);
+    hm__copy_t c = {.pkt = {.msg = h.msg},
+                    .src = h.src,
+                    .dst = h.dst,
+                    .sport = h.sport,
+                    .emission = h.emission};
+    if (hm__local(m, h.dst)) {
+        wire_rest_t w;
+        wire_wide_t x;
+        get(p, &w, sizeof w);
+        get(p, &x, sizeof x);
+        hm_packet_t pkt = {.msg = h.msg,
+                           .origin = w.origin,
+                           .value = x.value,
+                           .tag = w.tag,
+                           .aux = w.aux,
+                           .data = *p,
+                           .len = w.len};
+        *p += w.len;
+        int fail = 0;
+        c.blob = hm__blob_new(&pkt, 1, &fail);
+        if (fail)
+            abort_all("out of memory receiving a slot's packets");
+        pkt.data = c.blob ? c.blob->bytes : NULL;
+        c.pkt = pkt;
+        c.dport = w.dport;
+        c.sent_slot = x.sent_slot;
+        c.flow = x.flow;
+        c.dur = x.dur;
+        D->delivered++;
+    }
+    if (HM__PUSH(m->nodes[h.src].outbox, c) != 0)
         abort_all("out of memory receiving a slot's packets");
-    pkt.data = blob ? blob->bytes : NULL;
-    hm__copy_t c = {.pkt = pkt,
-                    .blob = blob,
-                    .src = w.src,
-                    .dst = w.dst,
-                    .sport = w.sport,
-                    .dport = w.dport,
-                    .emission = w.emission,
-                    .sent_slot = w.sent_slot,
-                    .flow = w.flow,
-                    .dur = w.dur};
-    if (HM__PUSH(m->nodes[w.src].outbox, c) != 0)
-        abort_all("out of memory receiving a slot's packets");
+    D->foreign++;
+    return h.src;
 }
 
 /* Every rank's buffer `out` into `in`, rank by rank; displs[r] says where. */
@@ -174,31 +208,61 @@ static void allgather_bytes(dist_t *D)
                    MPI_COMM_WORLD);
 }
 
+/* `out`, whose part for rank r is scounts[r] bytes at sdispls[r], to every rank: what
+ * rank r sent to this one lands in `in`, counts[r] bytes at displs[r]. */
+static void alltoall_bytes(dist_t *D)
+{
+    MPI_Alltoall(D->scounts, 1, MPI_INT, D->counts, 1, MPI_INT, MPI_COMM_WORLD);
+    size_t total = 0;
+    for (int r = 0; r < D->size; r++) {
+        D->displs[r] = (int)total;
+        total += (size_t)D->counts[r];
+    }
+    if (hm__grow((void **)&D->in.v, &D->in.cap, total ? total : 1, 1) != 0)
+        abort_all("out of memory exchanging a slot's packets");
+    D->in.n = total;
+    MPI_Alltoallv(D->out.v, D->scounts, D->sdispls, MPI_BYTE, D->in.v, D->counts, D->displs,
+                  MPI_BYTE, MPI_COMM_WORLD);
+}
+
 /* ---- the slot's exchange and commit ------------------------------------------------ */
 
-/* This rank's part: the reads and the new copies of its nodes active in the slot. */
-static void pack_slot(hm__machine_t *m, dist_t *D)
+/* This rank's part for rank r: the reads and the new copies of its nodes active in
+ * the slot, in node order; a copy whole when r runs its receiver, else its head. */
+static void pack_for(hm__machine_t *m, dist_t *D, int r, const int64_t *head)
 {
-    int64_t nreads = 0, ncopies = 0;
-    D->out.n = 0;
+    put(&D->out, head, 2 * sizeof *head);
     for (size_t i = 0; i < m->active.n; i++) {
-        int node = m->active.v[i];
-        nreads += (int64_t)D->reads[node - m->lo].n;
-        ncopies += (int64_t)m->nodes[node].outbox.n;
-    }
-    put(&D->out, &nreads, sizeof nreads);
-    put(&D->out, &ncopies, sizeof ncopies);
-    for (size_t i = 0; i < m->active.n; i++) {
-        int32vec_t *r = &D->reads[m->active.v[i] - m->lo];
-        if (r->n)
-            put(&D->out, r->v, r->n * sizeof *r->v);
-        r->n = 0;
+        const int32vec_t *rd = &D->reads[m->active.v[i] - m->lo];
+        if (rd->n)
+            put(&D->out, rd->v, rd->n * sizeof *rd->v);
     }
     for (size_t i = 0; i < m->active.n; i++) {
         const hm_node_t *n = &m->nodes[m->active.v[i]];
-        for (size_t k = 0; k < n->outbox.n; k++)
-            pack_copy(&D->out, &n->outbox.v[k]);
+        for (size_t k = 0; k < n->outbox.n; k++) {
+            const hm__copy_t *c = &n->outbox.v[k];
+            pack_copy(&D->out, c, c->dst >= D->first[r] && c->dst < D->first[r + 1]);
+        }
     }
+}
+
+static void pack_slot(hm__machine_t *m, dist_t *D)
+{
+    int64_t head[2] = {0, 0}; /* reads, copies */
+    for (size_t i = 0; i < m->active.n; i++) {
+        int node = m->active.v[i];
+        head[0] += (int64_t)D->reads[node - m->lo].n;
+        head[1] += (int64_t)m->nodes[node].outbox.n;
+    }
+    D->out.n = 0;
+    for (int r = 0; r < D->size; r++) {
+        D->sdispls[r] = (int)D->out.n;
+        if (r != D->rank)
+            pack_for(m, D, r, head);
+        D->scounts[r] = (int)D->out.n - D->sdispls[r];
+    }
+    for (size_t i = 0; i < m->active.n; i++)
+        D->reads[m->active.v[i] - m->lo].n = 0;
 }
 
 static void add_sender(dist_t *D, int32_t node)
@@ -229,14 +293,8 @@ static void unpack_slot(hm__machine_t *m, dist_t *D)
             get(&p, &l, sizeof l);
             m->occ[l]--;
         }
-        for (int64_t k = 0; k < ncopies; k++) {
-            const unsigned char *at = p;
-            unpack_copy(m, &p);
-            D->foreign++;
-            int32_t src;
-            memcpy(&src, at, sizeof src);
-            add_sender(D, src);
-        }
+        for (int64_t k = 0; k < ncopies; k++)
+            add_sender(D, unpack_copy(m, D, &p));
     }
 }
 
@@ -245,9 +303,10 @@ static int commit(hm__machine_t *m, int64_t t)
     dist_t *D = m->dist;
     pack_slot(m, D);
     double t0 = seconds_now();
-    allgather_bytes(D);
+    alltoall_bytes(D);
     D->mpi_seconds += seconds_now() - t0;
     D->exchanges++;
+    D->received += (int64_t)D->in.n;
     unpack_slot(m, D);
     if (hm__packet_commit(m, t, D->senders.v, D->senders.n) != 0)
         abort_all("out of memory in the mailboxes");
@@ -416,22 +475,25 @@ static void unpack_node(const unsigned char **p, hm__machine_t *m, hm_node_t *n,
     }
 }
 
-/* HM_MPI_STATS=1: the slot exchanges, the time in MPI (slowest rank) and the copies
- * that crossed ranks (each copy reaches every other rank), on rank 0's stderr. */
+/* HM_MPI_STATS=1: the slot exchanges, the time in MPI (slowest rank), the copies that
+ * crossed ranks (every copy's head reaches every other rank) and the bytes received,
+ * on rank 0's stderr. */
 static void print_stats(const dist_t *D)
 {
     const char *env = getenv("HM_MPI_STATS");
     if (!env || strcmp(env, "1") != 0)
         return;
     double slowest = 0;
-    int64_t foreign = 0;
+    int64_t mine[3] = {D->foreign, D->delivered, D->received}, sum[3] = {0, 0, 0};
     MPI_Reduce(&D->mpi_seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    MPI_Reduce(&D->foreign, &foreign, 1, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Reduce(mine, sum, 3, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
     if (D->rank == 0)
         say("%d ranks, %lld slot exchanges, %.3f s in MPI (slowest rank: %.1f us per slot), "
-            "%lld copies received from other ranks",
+            "%lld copies received from other ranks (%lld whole, to their receiver's rank; "
+            "the others as a %zu-byte head), %lld bytes received",
             D->size, (long long)D->exchanges, slowest,
-            D->exchanges ? 1e6 * slowest / (double)D->exchanges : 0.0, (long long)foreign);
+            D->exchanges ? 1e6 * slowest / (double)D->exchanges : 0.0, (long long)sum[0],
+            (long long)sum[1], sizeof(wire_head_t), (long long)sum[2]);
 }
 
 /* Every rank's nodes (logs, stores, output areas, figures) into rank 0's machine. */
@@ -480,6 +542,8 @@ static void destroy(hm__machine_t *m)
         free(D->in.v);
         free(D->counts);
         free(D->displs);
+        free(D->scounts);
+        free(D->sdispls);
         free(D);
         m->dist = NULL;
     }
@@ -499,7 +563,9 @@ static int create(hm__machine_t *m)
     D->first = calloc((size_t)world_size + 1, sizeof *D->first);
     D->counts = calloc((size_t)world_size, sizeof *D->counts);
     D->displs = calloc((size_t)world_size, sizeof *D->displs);
-    if (!D->first || !D->counts || !D->displs)
+    D->scounts = calloc((size_t)world_size, sizeof *D->scounts);
+    D->sdispls = calloc((size_t)world_size, sizeof *D->sdispls);
+    if (!D->first || !D->counts || !D->displs || !D->scounts || !D->sdispls)
         return -1;
     split(&m->info, world_size, D->first);
     m->lo = D->first[world_rank];
