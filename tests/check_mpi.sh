@@ -10,6 +10,8 @@
 #     hypercube, the free-running clock, --repeat, more ranks than nodes;
 #   - a strict conflict (exit 1), a deadlock (exit 3, report naming the blocked nodes)
 #     and clock.max_slots (exit 3) on 2 ranks: the same message, exit code and event log;
+#   - SIGINT to both ranks of a run on 2 ranks: exit 130, rank 0's interrupted line and
+#     summary, the outputs of the slots done as ./hypemu writes them;
 #   - Q_10 successive broadcast on 4 ranks verifies in 2p + log2(p) - 2 = 2056 slots;
 #   - Q_12 (4,096 node threads) on 4 ranks: bcast-msbt of 12 values verifies in
 #     ceil(12 / 12) + 12 = 13 slots with block (p - 1) = 49,140 transmissions, and its
@@ -209,6 +211,81 @@ grep -q '^  ... and 44 more blocked nodes$' "$tmp/deadlock/2/err.txt" ||
 stops max_slots 3 "hypemu: clock.max_slots = 20 reached: the next slot with work is 20, with 16 of 16 nodes still running" \
     "$q4" --set clock.max_slots=20
 
+# Ctrl-C: SIGINT to both ranks of a Q_11 successive broadcast on 2 ranks (4,105 slots,
+# 10 s and more on the 2-core VM; Q_9 under the sanitizers), once every rank has
+# started all its node threads (so its handler is installed; README "Exit codes"):
+# every rank stops at the end of the same slot K - 1 and mpirun exits 130; rank 0
+# alone prints, once, the line ./hypemu prints on SIGINT and the summary with "end":
+# "interrupted"; the outputs are those of ./hypemu stopped by clock.max_slots = K
+# (the same slots done), byte for byte, and no temporary file is left.
+ranks_in() { # ranks_in DIR: the pids of the hypemu-mpi processes running in DIR
+    for p in /proc/[0-9]*; do
+        c=""
+        { read -r c <"$p/comm"; } 2>/dev/null # no process started per pid: quick under load
+        [ "$c" = hypemu-mpi ] && [ "$(readlink "$p/cwd" 2>/dev/null)" = "$1" ] && echo "${p#/proc/}"
+    done
+}
+threads_at_least() { # threads_at_least N PID...: every PID has N threads or more
+    n=$1
+    shift
+    for p in "$@"; do
+        set -- "/proc/$p/task"/*
+        [ "$#" -ge "$n" ] || return 1
+    done
+}
+idim=11
+[ "$quick" = 0 ] || idim=9
+run "$tmp/int/2" 2 "$q4" --set topology.dim=$idim &
+launch=$!
+ranks="" started=0
+while kill -0 "$launch" 2>/dev/null; do
+    ranks=$(ranks_in "$tmp/int/2")
+    # shellcheck disable=SC2086 # a list of pids
+    if [ "$(echo $ranks | wc -w)" = 2 ] && threads_at_least $((1 << (idim - 1))) $ranks; then
+        started=1
+        break
+    fi
+    sleep 0.1
+done
+# shellcheck disable=SC2086 # a list of pids
+[ "$started" = 1 ] && kill -s INT $ranks
+wait "$launch"
+[ "$started" = 1 ] || fail "interrupt: the run ended before its ranks had started: $(cat "$tmp/int/2/err.all")"
+[ "$(cat "$tmp/int/2/rc")" = 130 ] || fail "interrupt on 2 ranks: exit $(cat "$tmp/int/2/rc"), expected 130: $(cat "$tmp/int/2/err.all")"
+k=$(sed -n 's/.*"slots_run":\([0-9]*\),.*/\1/p' "$tmp/int/2/out.json")
+want="hypemu: interrupted at the end of slot $((${k:-1} - 1)), with $((1 << idim)) of $((1 << idim)) nodes still running"
+[ "$(cat "$tmp/int/2/err.txt")" = "$want" ] ||
+    fail "interrupt on 2 ranks: says '$(cat "$tmp/int/2/err.txt")', expected '$want'"
+for key in '"exit_code":130,' '"end":"interrupted",' '"verified":false,' \
+    "\"stopped\":\"${want#hypemu: }\"" '"ranks":2}'; do
+    grep -qF "$key" "$tmp/int/2/out.json" || fail "interrupt on 2 ranks: no $key in $(cat "$tmp/int/2/out.json")"
+done
+if [ -n "$k" ] && [ "$k" -gt 0 ]; then
+    run "$tmp/int/1" 0 "$q4" --set topology.dim=$idim --set clock.max_slots="$k"
+    [ "$(cat "$tmp/int/1/rc")" = 3 ] || fail "interrupt: ./hypemu with clock.max_slots = $k: exit $(cat "$tmp/int/1/rc")"
+    # The text timeline ends with the line "stopped: REASON".
+    for d in 1 2; do
+        grep -v '^stopped: ' "$tmp/int/$d/timeline.txt" >"$tmp/int/$d/timeline.cut"
+    done
+    grep -qxF "stopped: ${want#hypemu: }" "$tmp/int/2/timeline.txt" ||
+        fail "interrupt on 2 ranks: the timeline does not say how the run stopped"
+    for f in events.jsonl trace.json timeline.cut; do
+        [ -s "$tmp/int/2/$f" ] || fail "interrupt on 2 ranks: no $f"
+        cmp -s "$tmp/int/1/$f" "$tmp/int/2/$f" ||
+            fail "interrupt on 2 ranks: $f differs from ./hypemu's stopped after $k slots"
+    done
+    # The summaries without how the run ended.
+    for d in 1 2; do
+        sed -E 's/"verification":"[^"]*",//; s/"exit_code":[0-9]+,//; s/"end":"[a-z_]*",//;
+            s/"stopped":"[^"]*",?//' "$tmp/int/$d/summary.json" >"$tmp/int/$d/counts.json"
+    done
+    cmp -s "$tmp/int/1/counts.json" "$tmp/int/2/counts.json" ||
+        fail "interrupt on 2 ranks: summary $(cat "$tmp/int/2/counts.json"), ./hypemu $(cat "$tmp/int/1/counts.json")"
+fi
+for f in "$tmp"/int/2/*.tmp-*; do
+    [ ! -e "$f" ] || fail "interrupt on 2 ranks: a temporary file left: $f"
+done
+
 # A larger cube on 4 ranks: Q_10 (1,024 threads; Q_12 takes minutes on 2 cores), in
 # 2p + log2(p) - 2 slots; Q_8 in sanitizer builds.
 dim=10 slots=2056
@@ -249,4 +326,4 @@ if [ "$fails" -gt 0 ]; then
     echo "check_mpi.sh: $fails failure(s)"
     exit 1
 fi
-echo "check_mpi.sh: $configs golden configs on 2 and 4 ranks, 5 refusals, 3 stops on 2 ranks, Q_$dim successive and Q_$bd bcast-msbt on 4 ranks: ok"
+echo "check_mpi.sh: $configs golden configs on 2 and 4 ranks, 5 refusals, 3 stops and an interrupt on 2 ranks, Q_$dim successive and Q_$bd bcast-msbt on 4 ranks: ok"
