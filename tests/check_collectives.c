@@ -1134,6 +1134,16 @@ START_TEST(test_bus_pairwise)
                 ck_assert_int_le(hm_t_bound(&r, "lower_bound"), want);
                 hm_t_free(&r);
             }
+    /* hm_send names ports 0..63: a bus above 65 nodes is refused (exit 2), not run into
+     * a deadlock. */
+    hm_trun_t r = hm_t_run("{\"topology\":{\"kind\":\"bus\",\"nodes\":66},\"algorithm\":{\"name\":"
+                           "\"alltoall-pairwise\"}}",
+                           NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_msg(r.message && strstr(r.message, "topology.nodes: found 66; allowed for the "
+                                                 "alltoall problem on the bus: 2 to 65"),
+                  "%s", r.message ? r.message : "(none)");
+    hm_t_free(&r);
 }
 END_TEST
 
