@@ -1079,6 +1079,74 @@ START_TEST(test_bus_scatter_allgather)
 }
 END_TEST
 
+/* The pairwise exchanges and Bruck's alltoall on the bus for any p (TRG 2005, sections
+ * 4.6 and 4.7, MPICH's order: x + s and x - s mod p, XOR on a power of two for alltoall),
+ * exact formulas by hand (D as above, a = 1, b = 10): pairwise p - 1 slots, (p - 1) D(b);
+ * Bruck ceil(log2 p) slots, sum_k D(b n_k), n_k = #{j < p: bit k of j set}. For p = 6,
+ * b = 2: Bruck D(6) + D(4) + D(4) = 58 + 42 + 42 = 142, pairwise 5 * 26 = 130. */
+static int64_t pw_want(int bruck, int p, int64_t b, int circuit)
+{
+    int64_t t = 0;
+    if (!bruck)
+        return circuit ? (p - 1) * circuit_dur(1, 10, b) : p - 1;
+    for (int h = 1; h < p; h *= 2) {
+        int64_t c = 0;
+        for (int j = 0; j < p; j++)
+            c += (j & h) != 0;
+        t += circuit ? circuit_dur(1, 10, b * c) : 1;
+    }
+    return t;
+}
+
+START_TEST(test_bus_pairwise)
+{
+    static const int sizes[] = {2, 3, 5, 6, 7, 8, 12};
+    static const char *const names[] = {"alltoall-pairwise", "reduce-scatter-pairwise",
+                                        "alltoall-bruck"};
+    ck_assert_int_eq(pw_want(1, 6, 2, 1), 142);
+    ck_assert_int_eq(pw_want(0, 6, 2, 1), 130);
+    ck_assert_int_eq(pw_want(1, 12, 1, 0), 4);
+    ck_assert_int_eq(pw_want(0, 7, 3, 0), 6);
+    hma_rng_t rng;
+    hma_rng_seed(&rng, 0x9A1);
+    for (int a = 0; a < 3; a++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+            for (int circuit = 0; circuit < 2; circuit++) {
+                int p = sizes[i];
+                int64_t b = 1 + (int64_t)hma_rng_below(&rng, 4);
+                char cfg[600], extra[32] = "";
+                if (a == 1)
+                    snprintf(extra, sizeof extra, ",\"op\":\"%s\"", ops[hma_rng_below(&rng, 3)]);
+                snprintf(cfg, sizeof cfg,
+                         "{\"topology\":{\"kind\":\"bus\",\"nodes\":%d},\"ports\":{\"model\":"
+                         "\"%s\",\"routing\":\"%s\",\"cost\":{\"a\":1,\"b\":10}},\"contention\":"
+                         "\"strict\",\"seed\":%d,\"algorithm\":{\"name\":\"%s\",\"block\":%lld%s}}",
+                         p, i % 2 ? "all-port" : "one-port-full", circuit ? "circuit" : "packet",
+                         (int)hma_rng_below(&rng, 1000), names[a], (long long)b, extra);
+                hm_trun_t r = hm_t_run(cfg, NULL);
+                int64_t want = pw_want(a == 2, p, b, circuit);
+                ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
+                              r.message ? r.message : hm_t_str(&r, "verification"));
+                ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+                ck_assert_msg(hm_t_int(&r, "completion_slots") == want, "%s: %lld, want %lld", cfg,
+                              (long long)hm_t_int(&r, "completion_slots"), (long long)want);
+                ck_assert_int_eq(hm_t_bound(&r, "bound"), want);
+                ck_assert_int_le(hm_t_bound(&r, "lower_bound"), want);
+                hm_t_free(&r);
+            }
+    /* hm_send names ports 0..63: a bus above 65 nodes is refused (exit 2), not run into
+     * a deadlock. */
+    hm_trun_t r = hm_t_run("{\"topology\":{\"kind\":\"bus\",\"nodes\":66},\"algorithm\":{\"name\":"
+                           "\"alltoall-pairwise\"}}",
+                           NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_msg(r.message && strstr(r.message, "topology.nodes: found 66; allowed for the "
+                                                 "alltoall problem on the bus: 2 to 65"),
+                  "%s", r.message ? r.message : "(none)");
+    hm_t_free(&r);
+}
+END_TEST
+
 /* ---- inputs from the config ------------------------------------------------------ */
 
 static int64_t given_stores[16][8];
@@ -1380,6 +1448,7 @@ Suite *hm_suite_collectives(void)
     tcase_add_test(tc, test_bus_any_p);
     tcase_add_test(tc, test_bus_rabenseifner);
     tcase_add_test(tc, test_bus_scatter_allgather);
+    tcase_add_test(tc, test_bus_pairwise);
     tcase_add_test(tc, test_circuit_lower_bounds);
     tcase_add_test(tc, test_inputs_from_config);
     suite_add_tcase(s, tc);

@@ -20,6 +20,11 @@
  * beta*m; every relay hop one message): step k is 2^k hops of n_k blocks, n_k the
  * number of j < p with bit k set, every node in step: exactly sum_{k<K} 2^k *
  * D(b*n_k) slots, D(v) = ceil(8a*v + b) (hma_prob_msg_slots), any block and any p.
+ *
+ * On the bus (doc/collectives.md, "Any p: the bus"; fully connected, as Bruck et al.
+ * assume) position i is node i and step k is one direct message to i + 2^k mod p, a
+ * permutation: exactly K = ceil(log2 p) slots; under a*m + b exactly sum_{k<K}
+ * D(b*n_k), any block and any p.
  */
 #include <stdlib.h>
 
@@ -52,11 +57,26 @@ static size_t pack(int64_t *a, int64_t *v, int p, int k, size_t b, int to_v)
     return c;
 }
 
+/* The node at position pos: on the bus node pos itself. */
+static int node_at(const hma_prob_t *pb, int pos)
+{
+    return pb->full ? pos : hma_prob_node(pb, pos, -1);
+}
+
+/* The bus: send the c values of v straight to x + dist mod p, take x - dist's into v. */
+static int bus_step(hm_node_t *n, const hma_prob_t *pb, int x, int dist, int k, int64_t *v,
+                    size_t c)
+{
+    size_t got;
+    int rc = hma_prob_send(n, pb, hm_port_to(n, (x + dist) % pb->p), k, v, c);
+    return rc == HM_OK ? hma_prob_recv(n, v, c, &got, NULL) : rc;
+}
+
 static void a2a_bruck_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count, all = (size_t)pb->p * b;
-    int p = pb->p, pos = hma_prob_pos(pb, hm_id(n), -1);
+    int p = pb->p, x = hm_id(n), pos = pb->full ? x : hma_prob_pos(pb, x, -1);
     int64_t *a = hma_prob_alloc(n, 2 * all);
     if (!a)
         return;
@@ -64,15 +84,17 @@ static void a2a_bruck_node(hm_node_t *n, void *state)
     const int64_t *in = hm_input(n, &count);
     for (int j = 0; j < p; j++)
         for (size_t i = 0; i < b; i++)
-            a[(size_t)j * b + i] = in[(size_t)hma_prob_node(pb, (pos + j) % p, -1) * b + i];
+            a[(size_t)j * b + i] = in[(size_t)node_at(pb, (pos + j) % p) * b + i];
     for (int k = 0, dist = 1; dist < p; k++, dist *= 2) {
         size_t c = pack(a, v, p, k, b, 1);
-        if (hma_prob_relay(n, pb, pos, dist, k, v, v, c) != HM_OK)
+        if ((pb->full ? bus_step(n, pb, x, dist, k, v, c)
+                      : hma_prob_relay(n, pb, pos, dist, k, v, v, c)) != HM_OK)
             goto done;
         pack(a, v, p, k, b, 0);
     }
     for (int y = 0; y < p; y++)
-        hma_prob_store(n, a + (size_t)((pos - hma_prob_pos(pb, y, -1) + p) % p) * b, b);
+        hma_prob_store(
+            n, a + (size_t)((pos - (pb->full ? y : hma_prob_pos(pb, y, -1)) + p) % p) * b, b);
 done:
     free(a);
 }
@@ -89,12 +111,17 @@ static void a2a_bruck_verify(hm_report_t *r)
             int64_t c = 0;
             for (int64_t j = 0; j < pb->p; j++)
                 c += (j & h) != 0;
-            t += h * hma_prob_msg_slots(r->machine, (size_t)(c * pb->block));
+            t += (pb->full ? 1 : h) * hma_prob_msg_slots(r->machine, (size_t)(c * pb->block));
         }
-        hma_prob_verify(r, "sum_k 2^k*ceil(8a*block*n_k+b)", t, pb->p > 2 || pb->block > 1);
+        hma_prob_verify(r,
+                        pb->full ? "sum_k ceil(8a*block*n_k+b)" : "sum_k 2^k*ceil(8a*block*n_k+b)",
+                        t, pb->p > 2 || pb->block > 1);
         return;
     }
-    hma_prob_verify(r, "2^ceil(log2(p))-1", full - 1, pb->p > 2 || pb->block > 1);
+    if (pb->full)
+        hma_prob_verify(r, "ceil(log2(p))", pb->lg, pb->p > 2 || pb->block > 1);
+    else
+        hma_prob_verify(r, "2^ceil(log2(p))-1", full - 1, pb->p > 2 || pb->block > 1);
 }
 
 const hm_algorithm_t hm_algo_alltoall_bruck = {
@@ -102,7 +129,8 @@ const hm_algorithm_t hm_algo_alltoall_bruck = {
     .description = "alltoall: Bruck, ceil(log2 p) steps moving the blocks whose distance has bit "
                    "k set, relayed along the ring, 2^ceil(log2 p)-1 slots, any p",
     .paper = "Bruck et al. 1997; Thakur-Rabenseifner-Gropp 2005, section 4.7",
-    .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_RING) | HM_BIT(HM_TOPO_TORUS),
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_RING) | HM_BIT(HM_TOPO_TORUS) |
+                  HM_BIT(HM_TOPO_BUS),
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = a2a_bruck_specs,

@@ -17,6 +17,13 @@
  * alpha + n*beta, here every e-cube hop one message): (p/2) log2 p hops of one block
  * each, every node in step: exactly (p/2) * log2(p) * D(b) slots, D(v) = ceil(8a*v +
  * b) (hma_prob_msg_slots), any block.
+ *
+ * Any p on the bus (doc/collectives.md, "Any p: the bus"; MPICH's order, Thakur-
+ * Rabenseifner-Gropp 2005, section 4.7): every node is a neighbour, so step s is one
+ * direct message; on a power of two the partner is x XOR s, otherwise node x sends to
+ * x + s mod p and receives from x - s mod p. Each step is a permutation (every node
+ * sends one packet and takes one): exactly p - 1 slots, one block a packet, all-port
+ * and one-port-full, no conflict; under a*m + b exactly (p - 1) * D(b), any block.
  */
 #include <stdlib.h>
 
@@ -45,6 +52,15 @@ static void a2a_pw_node(hm_node_t *n, void *state)
     for (size_t i = 0; i < b; i++)
         buf[(size_t)x * b + i] = in[(size_t)x * b + i];
     for (int s = 1; s < pb->p; s++) {
+        if (pb->full) { /* the bus: one direct message a step */
+            int to = hma_prob_pow2(pb) ? x ^ s : (x + s) % pb->p;
+            int from = hma_prob_pow2(pb) ? x ^ s : (x - s + pb->p) % pb->p;
+            size_t got;
+            if (hma_prob_send(n, pb, hm_port_to(n, to), s, in + (size_t)to * b, b) != HM_OK ||
+                hma_prob_recv(n, buf + (size_t)from * b, b, &got, NULL) != HM_OK)
+                goto done;
+            continue;
+        }
         size_t y = (size_t)(x ^ s);
         if (hma_prob_xor_route(n, pb, s, in + y * b, buf + y * b, b) != HM_OK)
             goto done;
@@ -57,7 +73,13 @@ done:
 static void a2a_pw_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    if (r->machine->circuit) /* (p/2) log2 p hops of one block */
+    if (pb->full && r->machine->circuit) /* the bus: p - 1 direct messages of one block */
+        hma_prob_verify(r, "(p-1)*ceil(8a*block+b)",
+                        (int64_t)(pb->p - 1) * hma_prob_msg_slots(r->machine, (size_t)pb->block),
+                        pb->block > 1);
+    else if (pb->full)
+        hma_prob_verify(r, "p-1", pb->p - 1, pb->block > 1);
+    else if (r->machine->circuit) /* (p/2) log2 p hops of one block */
         hma_prob_verify(r, "(p/2)*log2(p)*ceil(8a*block+b)",
                         (int64_t)pb->p / 2 * pb->d *
                             hma_prob_msg_slots(r->machine, (size_t)pb->block),
@@ -68,16 +90,16 @@ static void a2a_pw_verify(hm_report_t *r)
 
 const hm_algorithm_t hm_algo_alltoall_pairwise = {
     .name = "alltoall-pairwise",
-    .description = "alltoall: pairwise exchange in XOR order, e-cube routed",
+    .description = "alltoall: pairwise exchange in XOR order, e-cube routed (the bus: any p, "
+                   "x+s / x-s order when p is not a power of two)",
     .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.7; Bertsekas-Tsitsiklis section 1.3",
-    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_BUS),
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = a2a_pw_specs,
     .needs = {.clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
               .clock_why = "its routed exchanges tell packets apart by the slot they arrive in",
-              .min_dim = 1,
-              .pow2_nodes = 1},
+              .min_dim = 1},
     .problem = HM_PROBLEM_ALLTOALL,
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = a2a_pw_setup,

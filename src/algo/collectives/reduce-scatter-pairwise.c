@@ -17,6 +17,13 @@
  * alpha + (p-1)/p * n * beta, here every e-cube hop one message): (p/2) log2 p hops
  * of one block each, every node in step: exactly (p/2) * log2(p) * D(b) slots, D(v)
  * = ceil(8a*v + b) (hma_prob_msg_slots), any block.
+ *
+ * Any p on the bus (doc/collectives.md, "Any p: the bus"; MPICH's order, Thakur-
+ * Rabenseifner-Gropp 2005, section 4.6): every node is a neighbour, so step s is one
+ * direct message: node x sends its block for x + s mod p to that node and combines
+ * the block for x that x - s mod p sends. Each step is a permutation (every node
+ * sends one packet and takes one): exactly p - 1 slots, one block a packet, all-port
+ * and one-port-full, no conflict; under a*m + b exactly (p - 1) * D(b), any block.
  */
 #include <stdlib.h>
 
@@ -47,7 +54,12 @@ static void rs_pw_node(hm_node_t *n, void *state)
     for (size_t i = 0; i < b; i++)
         acc[i] = in[(size_t)x * b + i];
     for (int s = 1; s < pb->p; s++) {
-        if (hma_prob_xor_route(n, pb, s, in + (size_t)(x ^ s) * b, tmp, b) != HM_OK)
+        int to = (x + s) % pb->p; /* the bus: one direct message a step */
+        size_t got;
+        if (pb->full
+                ? hma_prob_send(n, pb, hm_port_to(n, to), s, in + (size_t)to * b, b) != HM_OK ||
+                      hma_prob_recv(n, tmp, b, &got, NULL) != HM_OK
+                : hma_prob_xor_route(n, pb, s, in + (size_t)(x ^ s) * b, tmp, b) != HM_OK)
             goto done;
         hma_prob_combine(pb, acc, tmp, b);
     }
@@ -59,7 +71,13 @@ done:
 static void rs_pw_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    if (r->machine->circuit) /* (p/2) log2 p hops of one block */
+    if (pb->full && r->machine->circuit) /* the bus: p - 1 direct messages of one block */
+        hma_prob_verify(r, "(p-1)*ceil(8a*block+b)",
+                        (int64_t)(pb->p - 1) * hma_prob_msg_slots(r->machine, (size_t)pb->block),
+                        pb->block > 1);
+    else if (pb->full)
+        hma_prob_verify(r, "p-1", pb->p - 1, pb->block > 1);
+    else if (r->machine->circuit) /* (p/2) log2 p hops of one block */
         hma_prob_verify(r, "(p/2)*log2(p)*ceil(8a*block+b)",
                         (int64_t)pb->p / 2 * pb->d *
                             hma_prob_msg_slots(r->machine, (size_t)pb->block),
@@ -70,16 +88,16 @@ static void rs_pw_verify(hm_report_t *r)
 
 const hm_algorithm_t hm_algo_reduce_scatter_pairwise = {
     .name = "reduce-scatter-pairwise",
-    .description = "reduce-scatter: pairwise exchange in XOR order, e-cube routed",
+    .description = "reduce-scatter: pairwise exchange in XOR order, e-cube routed (the bus: any "
+                   "p, x+s / x-s order)",
     .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.6; Bertsekas-Tsitsiklis section 1.3",
-    .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_BUS),
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = rs_pw_specs,
     .needs = {.clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
               .clock_why = "its routed exchanges tell packets apart by the slot they arrive in",
-              .min_dim = 1,
-              .pow2_nodes = 1},
+              .min_dim = 1},
     .problem = HM_PROBLEM_REDUCE_SCATTER,
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = rs_pw_setup,
