@@ -191,11 +191,10 @@ static int32_t unpack_copy(hm__machine_t *m, dist_t *D, const unsigned char **p)
     return h.src;
 }
 
-/* Every rank's buffer `out` into `in`, rank by rank; displs[r] says where. */
-static void allgather_bytes(dist_t *D)
+/* Lay out `in` for what every rank sends to this one (D->counts[r] bytes from rank r):
+ * the displacements, and room for the whole. */
+static void layout_in(dist_t *D)
 {
-    int mine = (int)D->out.n;
-    MPI_Allgather(&mine, 1, MPI_INT, D->counts, 1, MPI_INT, MPI_COMM_WORLD);
     size_t total = 0;
     for (int r = 0; r < D->size; r++) {
         D->displs[r] = (int)total;
@@ -204,6 +203,14 @@ static void allgather_bytes(dist_t *D)
     if (hm__grow((void **)&D->in.v, &D->in.cap, total ? total : 1, 1) != 0)
         abort_all("out of memory exchanging a slot's packets");
     D->in.n = total;
+}
+
+/* Every rank's buffer `out` into `in`, rank by rank; displs[r] says where. */
+static void allgather_bytes(dist_t *D)
+{
+    int mine = (int)D->out.n;
+    MPI_Allgather(&mine, 1, MPI_INT, D->counts, 1, MPI_INT, MPI_COMM_WORLD);
+    layout_in(D);
     MPI_Allgatherv(D->out.v, mine, MPI_BYTE, D->in.v, D->counts, D->displs, MPI_BYTE,
                    MPI_COMM_WORLD);
 }
@@ -213,14 +220,7 @@ static void allgather_bytes(dist_t *D)
 static void alltoall_bytes(dist_t *D)
 {
     MPI_Alltoall(D->scounts, 1, MPI_INT, D->counts, 1, MPI_INT, MPI_COMM_WORLD);
-    size_t total = 0;
-    for (int r = 0; r < D->size; r++) {
-        D->displs[r] = (int)total;
-        total += (size_t)D->counts[r];
-    }
-    if (hm__grow((void **)&D->in.v, &D->in.cap, total ? total : 1, 1) != 0)
-        abort_all("out of memory exchanging a slot's packets");
-    D->in.n = total;
+    layout_in(D);
     MPI_Alltoallv(D->out.v, D->scounts, D->sdispls, MPI_BYTE, D->in.v, D->counts, D->displs,
                   MPI_BYTE, MPI_COMM_WORLD);
 }
