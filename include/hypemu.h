@@ -99,7 +99,8 @@ int hm_port_to(const hm_node_t *n, int node);  /* port that leads to node, -1 if
 /* The current slot, counted from 0. */
 int64_t hm_now(const hm_node_t *n);
 
-/* Send one packet on one port in the current slot. */
+/* Send one packet on one port (0 .. hm_degree(n) - 1, also past 63: a bus node has p - 1)
+ * in the current slot. */
 int hm_send(hm_node_t *n, int port, const hm_packet_t *p);
 
 /* Send one message to any node under circuit routing (README "Config reference", ports.routing and

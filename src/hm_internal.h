@@ -255,15 +255,19 @@ typedef struct hm__options_s {
     const struct hm__transport_s *transport;
 } hm__options_t;
 
-/* The ports of one emission: those of the mask, or every port that leads to a
- * neighbour (hm_shout_all). */
+/* The ports of one emission: one port (hm_send: `one` is the port + 1, so that 0 says
+ * none, any port of the node, also past 63), those of the mask (hm_shout), or every
+ * port that leads to a neighbour (hm_shout_all). */
 typedef struct hm__ports_s {
     uint64_t mask;
     int all;
+    int one;
 } hm__ports_t;
 
 static inline int hm__port_in(const hm__ports_t *s, int port)
 {
+    if (s->one)
+        return port == s->one - 1;
     return s->all || (port < 64 && (s->mask >> port & 1));
 }
 

@@ -73,7 +73,7 @@ int hm__emit_copies(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p
     hm__machine_t *m = n->m;
     int deg = m->deg[n->id];
     const int32_t *nbr = &m->nbr[n->id * m->maxdeg], *rport = &m->rport[n->id * m->maxdeg];
-    int copies = __builtin_popcountll(ports->mask), fail;
+    int copies = ports->one ? 1 : __builtin_popcountll(ports->mask), fail;
     if (ports->all)
         for (int port = copies = 0; port < deg; port++)
             copies += nbr[port] >= 0;
@@ -114,8 +114,9 @@ static int emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p)
 {
     hm__machine_t *m = n->m;
     int deg = m->deg[n->id];
-    if (!p || (!ports->all && ports->mask == 0) || (deg < 64 && (ports->mask >> deg) != 0) ||
-        (p->len > 0 && !p->data) || (ports->all && deg == 0))
+    if (!p || (!ports->all && !ports->one && ports->mask == 0) ||
+        (deg < 64 && (ports->mask >> deg) != 0) || (p->len > 0 && !p->data) ||
+        (ports->all && deg == 0))
         return HM_EINVAL;
     for (int port = 0; port < deg && !ports->all; port++)
         if (hm__port_in(ports, port) && m->nbr[n->id * m->maxdeg + port] < 0)
@@ -127,9 +128,9 @@ static int emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p)
 
 int hm_send(hm_node_t *n, int port, const hm_packet_t *p)
 {
-    if (port < 0 || port >= n->m->deg[n->id] || port >= 64)
+    if (port < 0 || port >= n->m->deg[n->id])
         return HM_EINVAL;
-    return emit(n, &(hm__ports_t){.mask = UINT64_C(1) << port}, p);
+    return emit(n, &(hm__ports_t){.one = port + 1}, p);
 }
 
 int hm_shout(hm_node_t *n, uint64_t ports, const hm_packet_t *p)

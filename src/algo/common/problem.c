@@ -162,15 +162,6 @@ static int check_machine(hm_setup_t *s, hm_problem_t kind)
                  s->file ? s->file : "config", mi->nodes, hm_problem_name(kind));
         return -1;
     }
-    /* hm_send names ports 0..63 (hypemu.h): a node of a bus above 65 nodes cannot reach
-     * every other one, so the collectives refuse it rather than stop in a deadlock. */
-    if (mi->topology == HM_TOPO_BUS && mi->nodes > 65) {
-        snprintf(s->error, sizeof s->error,
-                 "%s: topology.nodes: found %d; allowed for the %s problem on the bus: 2 to 65 "
-                 "(hm_send reaches ports 0..63 only)",
-                 s->file ? s->file : "config", mi->nodes, hm_problem_name(kind));
-        return -1;
-    }
     return 0;
 }
 
