@@ -70,24 +70,6 @@ done:
     free(buf);
 }
 
-static void a2a_pw_verify(hm_report_t *r)
-{
-    const hma_prob_t *pb = r->state;
-    if (pb->full && r->machine->circuit) /* the bus: p - 1 direct messages of one block */
-        hma_prob_verify(r, "(p-1)*ceil(8a*block+b)",
-                        (int64_t)(pb->p - 1) * hma_prob_msg_slots(r->machine, (size_t)pb->block),
-                        pb->block > 1);
-    else if (pb->full)
-        hma_prob_verify(r, "p-1", pb->p - 1, pb->block > 1);
-    else if (r->machine->circuit) /* (p/2) log2 p hops of one block */
-        hma_prob_verify(r, "(p/2)*log2(p)*ceil(8a*block+b)",
-                        (int64_t)pb->p / 2 * pb->d *
-                            hma_prob_msg_slots(r->machine, (size_t)pb->block),
-                        pb->block > 1);
-    else
-        hma_prob_verify(r, "(p/2)*log2(p)", (int64_t)pb->p / 2 * pb->d, pb->block > 1);
-}
-
 const hm_algorithm_t hm_algo_alltoall_pairwise = {
     .name = "alltoall-pairwise",
     .description = "alltoall: pairwise exchange in XOR order, e-cube routed (the bus: any p, "
@@ -104,7 +86,7 @@ const hm_algorithm_t hm_algo_alltoall_pairwise = {
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = a2a_pw_setup,
     .node_main = a2a_pw_node,
-    .verify = a2a_pw_verify,
+    .verify = hma_prob_verify_pairwise,
     .teardown = hma_prob_free,
     HMA_PROB_IO,
 };

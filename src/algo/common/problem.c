@@ -610,6 +610,26 @@ int64_t hma_prob_doubling_slots(const hm_machine_info_t *mi, size_t k, int d)
     return t;
 }
 
+/* The pairwise exchanges' verify (alltoall-pairwise, reduce-scatter-pairwise): p - 1
+ * direct messages of one block on the bus, (p/2) log2 p e-cube hops on the hypercube. */
+void hma_prob_verify_pairwise(hm_report_t *r)
+{
+    const hma_prob_t *pb = r->state;
+    if (pb->full && r->machine->circuit) /* the bus: p - 1 direct messages of one block */
+        hma_prob_verify(r, "(p-1)*ceil(8a*block+b)",
+                        (int64_t)(pb->p - 1) * hma_prob_msg_slots(r->machine, (size_t)pb->block),
+                        pb->block > 1);
+    else if (pb->full)
+        hma_prob_verify(r, "p-1", pb->p - 1, pb->block > 1);
+    else if (r->machine->circuit) /* (p/2) log2 p hops of one block */
+        hma_prob_verify(r, "(p/2)*log2(p)*ceil(8a*block+b)",
+                        (int64_t)pb->p / 2 * pb->d *
+                            hma_prob_msg_slots(r->machine, (size_t)pb->block),
+                        pb->block > 1);
+    else
+        hma_prob_verify(r, "(p/2)*log2(p)", (int64_t)pb->p / 2 * pb->d, pb->block > 1);
+}
+
 /* p not a power of two (the bus): the reductions fold first (one message of b values)
  * and allreduce unfolds last (another), around the halving pair of the first q. */
 static void verify_halving_fold(hm_report_t *r)

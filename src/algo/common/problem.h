@@ -178,6 +178,8 @@ int64_t hma_prob_tree_slots(const hm_machine_info_t *mi, const hma_prob_t *pb);
  * allgather, reduce-scatter then allgather or gather), each in d steps of b*2^i/p values:
  * 2*log2(p) slots, or 2*sum_i D(b*2^i/p) under circuit routing. */
 void hma_prob_verify_halving_pair(hm_report_t *r);
+/* The pairwise exchanges' verify: p - 1 slots on the bus, (p/2) log2 p on the hypercube. */
+void hma_prob_verify_pairwise(hm_report_t *r);
 /* Under circuit routing, algorithms that cut the block into p chunks need equal chunks
  * (unequal ones drift out of step and meet at a busy receive port): 0 when the block
  * is a multiple of p or the routing is packet; else -1 after hm_setup_fail ("block:
