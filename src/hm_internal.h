@@ -492,6 +492,9 @@ json_t *hm__circuits_summary(const hm__machine_t *m, const hm__circuits_t *cs);
 /* Node side: hm_send and hm_shout (one message per neighbour), hm_send_to. */
 int hm__circuit_emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p);
 int hm__circuit_send_to(hm_node_t *n, int dest, const hm_packet_t *p);
+/* A circuit message's copy of p to dest (its payload allocated, the emission counted),
+ * for the slotted and the free circuit transports; HM_ENOMEM marks the node failed. */
+int hm__circuit_copy(hm_node_t *n, int dest, const hm_packet_t *p, hm__copy_t *c);
 /* Slots a message of len bytes lasts when k circuits share its busiest link:
  * ceil(ceil(k / link_capacity) * a * len + b), at least 1. */
 int64_t hm__circuit_slots(const hm_machine_info_t *in, int k, uint32_t len);

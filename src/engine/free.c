@@ -703,24 +703,11 @@ static int circ_post(hm_node_t *n, int dest, const hm_packet_t *p, size_t l0)
     hm__free_t *F = m->tp_priv;
     fnode_t *me = &F->nodes[n->id], *rf = &F->nodes[dest];
     flink_t *lk = &F->links[l0];
-    int fail;
-    hm__blob_t *blob = hm__blob_new(p, 1, &fail);
-    if (fail) {
-        n->failed = 1;
+    hm__copy_t c;
+    if (hm__circuit_copy(n, dest, p, &c) != HM_OK)
         return HM_ENOMEM;
-    }
-    uint32_t em = ++n->emissions;
-    hm__copy_t c = {.pkt = *p,
-                    .blob = blob,
-                    .src = n->id,
-                    .dst = dest,
-                    .sport = (int32_t)(l0 % (size_t)m->maxdeg), /* for the figures only */
-                    .dport = -1,
-                    .emission = em,
-                    .sent_slot = n->now,
-                    .flow = hm__flow_id(n->id, em, 0xff),
-                    .dur = hm__circuit_slots(&m->info, 1, p->len)};
-    c.pkt.data = blob ? blob->bytes : NULL;
+    c.sport = (int32_t)(l0 % (size_t)m->maxdeg); /* for the figures only */
+    c.dur = hm__circuit_slots(&m->info, 1, p->len);
     size_t ev = m->opt.record_events ? n->log.n : SIZE_MAX;
     if (m->opt.record_events)
         hm__log_event(n, HM__EV_SEND, n->now, -1, dest, p->msg, p->value, c.dur, c.flow, NULL);
@@ -730,7 +717,7 @@ static int circ_post(hm_node_t *n, int dest, const hm_packet_t *p, size_t l0)
     c.sent_ns = hm__now_ns();
     if (hm__inbox_push(&m->nodes[dest].inbox, &c) != 0) {
         pthread_mutex_unlock(&rf->lock);
-        hm__blob_release(blob);
+        hm__blob_release(c.blob);
         n->failed = 1;
         return HM_ENOMEM;
     }

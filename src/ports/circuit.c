@@ -128,7 +128,7 @@ static size_t route(const hm__machine_t *m, const circuits_t *cs, int s, int d, 
 
 /* ---- sending (node threads) ----------------------------------------------- */
 
-int hm__circuit_send_to(hm_node_t *n, int dest, const hm_packet_t *p)
+int hm__circuit_copy(hm_node_t *n, int dest, const hm_packet_t *p, hm__copy_t *c)
 {
     int fail;
     hm__blob_t *blob = hm__blob_new(p, 1, &fail);
@@ -137,19 +137,27 @@ int hm__circuit_send_to(hm_node_t *n, int dest, const hm_packet_t *p)
         return HM_ENOMEM;
     }
     uint32_t em = ++n->emissions;
-    hm__copy_t c = {.pkt = *p,
-                    .blob = blob,
-                    .src = n->id,
-                    .dst = dest,
-                    .sport = -1,
-                    .dport = -1,
-                    .emission = em,
-                    .sent_slot = n->now,
-                    .flow = hm__flow_id(n->id, em, 0xff),
-                    .dur = 1};
-    c.pkt.data = blob ? blob->bytes : NULL;
+    *c = (hm__copy_t){.pkt = *p,
+                      .blob = blob,
+                      .src = n->id,
+                      .dst = dest,
+                      .sport = -1,
+                      .dport = -1,
+                      .emission = em,
+                      .sent_slot = n->now,
+                      .flow = hm__flow_id(n->id, em, 0xff),
+                      .dur = 1};
+    c->pkt.data = blob ? blob->bytes : NULL;
+    return HM_OK;
+}
+
+int hm__circuit_send_to(hm_node_t *n, int dest, const hm_packet_t *p)
+{
+    hm__copy_t c;
+    if (hm__circuit_copy(n, dest, p, &c) != HM_OK)
+        return HM_ENOMEM;
     if (HM__PUSH(n->outbox, c) != 0) {
-        hm__blob_release(blob);
+        hm__blob_release(c.blob);
         n->failed = 1;
         return HM_ENOMEM;
     }
