@@ -29,6 +29,10 @@
  *
  * Environment: HM_BENCH_REPS (default 5), HM_BENCH_SCALE (default 1: multiplies the
  * number of slots), HM_BENCH_MAX_NODES (default 4096).
+ *
+ * `bench_clock --barrier N ROUNDS` only runs the bare barrier: N threads, ROUNDS rounds,
+ * and exits. bench/bench_simgrid.sh times that whole process as the floor of any
+ * emulator that gives every node a thread and ends every slot with a barrier.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -347,8 +351,28 @@ static void print_machine(void)
     printf("machine: %ld online CPUs (nproc), %s\n", sysconf(_SC_NPROCESSORS_ONLN), model);
 }
 
-int main(void)
+/* `--barrier N ROUNDS`: the bare barrier alone (see the header). */
+static int barrier_only(const char *ns, const char *rs)
 {
+    char *end1, *end2;
+    long n = strtol(ns, &end1, 10), rounds = strtol(rs, &end2, 10);
+    if (*ns == '\0' || *end1 || *rs == '\0' || *end2 || n < 1 || n > 65536 || rounds < 3) {
+        fprintf(stderr, "bench_clock --barrier N ROUNDS: N in 1..65536, ROUNDS >= 3\n");
+        return 2;
+    }
+    double cpu;
+    barrier_per_round((int)n, rounds, &cpu);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 4 && strcmp(argv[1], "--barrier") == 0)
+        return barrier_only(argv[2], argv[3]);
+    if (argc != 1) {
+        fprintf(stderr, "usage: bench_clock [--barrier N ROUNDS]\n");
+        return 2;
+    }
     int reps = env_int("HM_BENCH_REPS", 5, 1);
     int scale = env_int("HM_BENCH_SCALE", 1, 1);
     int max_nodes = env_int("HM_BENCH_MAX_NODES", 4096, 16);

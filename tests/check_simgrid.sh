@@ -39,4 +39,16 @@ if [ "$hslots" != 8 ] || [ "$hmsgs" != 240 ]; then
     echo "FAIL: hypemu: $hslots slots, $hmsgs transmissions; expected 8 and 240 (as SimGrid)"
     exit 1
 fi
-echo "PASS: Q_4, 16 same-order broadcasts: 8 slots and 240 messages in hypemu and in SimGrid"
+# The floor column of make bench-simgrid: 16 threads, 8 bare barrier rounds; bad
+# arguments are refused with the usage line and exit 2.
+"$HM_BUILDDIR/bench/bench_clock" --barrier 16 8 || {
+    echo "FAIL: bench_clock --barrier 16 8 exited $?"
+    exit 1
+}
+"$HM_BUILDDIR/bench/bench_clock" --barrier 16 2 2>"$tmp/b.err"
+rc=$?
+if [ "$rc" != 2 ] || [ "$(cat "$tmp/b.err")" != "bench_clock --barrier N ROUNDS: N in 1..65536, ROUNDS >= 3" ]; then
+    echo "FAIL: bench_clock --barrier 16 2: exit $rc, '$(cat "$tmp/b.err")'"
+    exit 1
+fi
+echo "PASS: Q_4, 16 same-order broadcasts: 8 slots and 240 messages in hypemu and in SimGrid; the barrier floor runs"
