@@ -1276,6 +1276,31 @@ START_TEST(test_inputs_from_config)
              "algorithm.inputs: found a value out of range at node 2, index 1 in \"%s\"", path);
     ck_assert_msg(r.message && strstr(r.message, want), "%s", r.message ? r.message : "(none)");
     hm_t_free(&r);
+    /* Four rows and a last empty line are read; five rows are five rows; a sixth line
+     * is refused, the file not read further (a million lines take no longer than six). */
+    static const struct {
+        const char *text, *want;
+    } sizes[] = {{"1 2\n3 4\n5 6\n7 8\n\n", NULL},
+                 {"1 2\n3 4\n5 6\n7 8\n9 10\n", "found 5 rows in"},
+                 {"1 2\n3 4\n5 6\n7 8\n\n\n", "found more than 5 lines in"},
+                 {"1 2\n3 4\n5 6\n7 8\n9 10\n", "found more than 5 lines in"}};
+    for (int k = 0; k < 4; k++) {
+        f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        fputs(sizes[k].text, f);
+        for (int i = 0; k == 3 && i < 1000000; i++)
+            fputs("1 2\n", f);
+        fclose(f);
+        r = hm_t_run(cfg, NULL);
+        ck_assert_int_eq(r.rc, sizes[k].want ? 2 : 0);
+        if (sizes[k].want) {
+            snprintf(want, sizeof want, "algorithm.inputs: %s \"%s\"; allowed: ", sizes[k].want,
+                     path);
+            ck_assert_msg(r.message && strstr(r.message, want), "%s",
+                          r.message ? r.message : "(none)");
+        }
+        hm_t_free(&r);
+    }
     hm_t_rmtree(dir);
 }
 END_TEST

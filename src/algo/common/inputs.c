@@ -101,7 +101,9 @@ static json_t *parse_line(char *line)
     return row;
 }
 
-/* The file's lines (a last empty line ignored) as the array form. */
+/* The file's lines (a last empty line ignored) as the array form. Reading stops after
+ * p + 2 lines: p rows and a last empty line are the most a good file has, so a longer
+ * file is refused without reading (or holding) the rest of it. */
 static int take_file(hm_setup_t *s, hma_prob_t *pb, const char *name)
 {
     char path[4096], where[600], found[600];
@@ -117,15 +119,20 @@ static int take_file(hm_setup_t *s, hma_prob_t *pb, const char *name)
     }
     json_t *rows = json_array();
     char *line = NULL;
-    size_t cap = 0;
-    while (rows && getline(&line, &cap, f) >= 0)
+    size_t cap = 0, most = (size_t)pb->p + 2;
+    while (rows && json_array_size(rows) < most && getline(&line, &cap, f) >= 0)
         json_array_append_new(rows, parse_line(line));
     free(line);
     fclose(f);
     size_t n = json_array_size(rows);
+    snprintf(where, sizeof where, " in \"%.300s\"", path);
+    if (n == most) {
+        json_decref(rows);
+        snprintf(found, sizeof found, "more than %d lines in \"%.300s\"", pb->p + 1, path);
+        return fail(s, found, "p lines of integers (and a last empty line), one per node");
+    }
     if (n > (size_t)pb->p && json_array_size(json_array_get(rows, n - 1)) == 0)
         json_array_remove(rows, n - 1);
-    snprintf(where, sizeof where, " in \"%.300s\"", path);
     int rc = rows ? take_array(s, pb, rows, where) : fail(s, "a file", "a smaller file");
     json_decref(rows);
     return rc;
