@@ -364,6 +364,33 @@ static const char *const ports_names[] = {
 #undef XX
         NULL};
 
+/* A topology of "nodes" in a row (linear, bus, ring): nodes from min to max. */
+static void check_row(hm__config_t *c, json_t *t, int min, int max)
+{
+    static const char *const keys[] = {"kind", "nodes", NULL};
+    hm_machine_info_t *in = &c->opt.info;
+    only_keys(c, "topology", t, keys);
+    in->nodes = (int)get_int(c, t, "topology", "nodes", min, min, max, 1);
+    in->rows = 1;
+    in->cols = in->nodes;
+}
+
+/* A topology of rows x cols (mesh, torus): at most 32768 nodes. */
+static void check_grid(hm__config_t *c, json_t *t)
+{
+    static const char *const keys[] = {"kind", "rows", "cols", NULL};
+    hm_machine_info_t *in = &c->opt.info;
+    only_keys(c, "topology", t, keys);
+    in->rows = (int)get_int(c, t, "topology", "rows", 1, 1, 32768, 1);
+    in->cols = (int)get_int(c, t, "topology", "cols", 1, 1, 32768, 1);
+    if ((int64_t)in->rows * in->cols > 32768) {
+        add_error(c, "topology: found %d x %d = %lld nodes; allowed: at most 32768 nodes", in->rows,
+                  in->cols, (long long)in->rows * in->cols);
+        in->rows = in->cols = 1;
+    }
+    in->nodes = in->rows * in->cols;
+}
+
 static void check_topology(hm__config_t *c, json_t *t)
 {
     hm_machine_info_t *in = &c->opt.info;
@@ -381,57 +408,18 @@ static void check_topology(hm__config_t *c, json_t *t)
         in->cols = in->nodes;
         break;
     }
-    case HM_TOPO_LINEAR: {
-        static const char *const keys[] = {"kind", "nodes", NULL};
-        only_keys(c, "topology", t, keys);
-        in->nodes = (int)get_int(c, t, "topology", "nodes", 1, 1, 32768, 1);
-        in->rows = 1;
-        in->cols = in->nodes;
+    case HM_TOPO_LINEAR:
+    case HM_TOPO_RING:
+        check_row(c, t, 1, 32768);
         break;
-    }
-    case HM_TOPO_MESH: {
-        static const char *const keys[] = {"kind", "rows", "cols", NULL};
-        only_keys(c, "topology", t, keys);
-        in->rows = (int)get_int(c, t, "topology", "rows", 1, 1, 32768, 1);
-        in->cols = (int)get_int(c, t, "topology", "cols", 1, 1, 32768, 1);
-        if ((int64_t)in->rows * in->cols > 32768) {
-            add_error(c, "topology: found %d x %d = %lld nodes; allowed: at most 32768 nodes",
-                      in->rows, in->cols, (long long)in->rows * in->cols);
-            in->rows = in->cols = 1;
-        }
-        in->nodes = in->rows * in->cols;
-        break;
-    }
-    case HM_TOPO_BUS: {
-        static const char *const keys[] = {"kind", "nodes", NULL};
-        only_keys(c, "topology", t, keys);
+    case HM_TOPO_BUS:
         /* 1025: a node has a port to each other node, links grow as nodes^2 (topo/bus.c). */
-        in->nodes = (int)get_int(c, t, "topology", "nodes", 2, 2, 1025, 1);
-        in->rows = 1;
-        in->cols = in->nodes;
+        check_row(c, t, 2, 1025);
         break;
-    }
-    case HM_TOPO_RING: {
-        static const char *const keys[] = {"kind", "nodes", NULL};
-        only_keys(c, "topology", t, keys);
-        in->nodes = (int)get_int(c, t, "topology", "nodes", 1, 1, 32768, 1);
-        in->rows = 1;
-        in->cols = in->nodes;
+    case HM_TOPO_MESH:
+    case HM_TOPO_TORUS:
+        check_grid(c, t);
         break;
-    }
-    case HM_TOPO_TORUS: {
-        static const char *const keys[] = {"kind", "rows", "cols", NULL};
-        only_keys(c, "topology", t, keys);
-        in->rows = (int)get_int(c, t, "topology", "rows", 1, 1, 32768, 1);
-        in->cols = (int)get_int(c, t, "topology", "cols", 1, 1, 32768, 1);
-        if ((int64_t)in->rows * in->cols > 32768) {
-            add_error(c, "topology: found %d x %d = %lld nodes; allowed: at most 32768 nodes",
-                      in->rows, in->cols, (long long)in->rows * in->cols);
-            in->rows = in->cols = 1;
-        }
-        in->nodes = in->rows * in->cols;
-        break;
-    }
     case HM_TOPO_COUNT:
         break;
     }
