@@ -18,26 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "cli/run.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static int env_int(const char *name, int def, int min)
-{
-    const char *s = getenv(name);
-    int v = s ? atoi(s) : def;
-    return v < min ? min : v;
-}
 
 typedef struct figures_s {
     double wall;
