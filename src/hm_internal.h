@@ -123,7 +123,8 @@ typedef struct hm__copy_s {
 
 typedef HM__VEC(hm__copy_t) hm__copyvec_t;
 
-/* A node's received, unread copies: a ring of cap entries from head, n of them. */
+/* A node's received, unread copies: a ring of cap entries (0 or a power of two)
+ * from head, n of them. */
 typedef struct hm__inbox_s {
     hm__copy_t *v;
     size_t head, n, cap;
@@ -348,7 +349,10 @@ struct hm__machine_s {
     int lo, hi;
     void *dist;
 
-    /* The barrier clock (engine/clock.c). */
+    /* The barrier clock (engine/clock.c). The pads keep the words that every node
+     * writes or reads each slot (active_left; aborted) off the cache lines of the
+     * read-only fields above and of what the committer writes (README "Performance"). */
+    char pad_clock[64];
     atomic_int active_left; /* nodes still running in the current slot */
     int64_t now;
     HM__VEC(int32_t) active;     /* nodes running in the current slot, ascending */
@@ -369,6 +373,7 @@ struct hm__machine_s {
     _Atomic int64_t progress_slot, progress_packets;
 
     /* Stopping. */
+    char pad_stop[64];
     atomic_int aborted;
     hm__end_t end;
     char *stop_reason; /* conflict report, deadlock report... (owned) */

@@ -1,10 +1,12 @@
 /*
  * check_trees.c — the hypercube helpers: spanning binomial trees, rotations, Gray
  * codes, and alpha(d), the most leaves of a spanning tree of Q_d, used by the
- * successive broadcasts' lower bound (Desprez-Fraigniaud-Tourancheau, Proposition 2).
+ * successive broadcasts' lower bound (Desprez-Fraigniaud-Tourancheau, Proposition 2),
+ * and the per-port output queues (portq.h).
  */
 #include <stdlib.h>
 
+#include "algo/common/portq.h"
 #include "algo/common/trees.h"
 #include "helpers.h"
 
@@ -123,6 +125,48 @@ START_TEST(test_alpha_values)
 }
 END_TEST
 
+/* The i-th queued item of a port, as hma_portq_send reads them (portq.h: a ring of
+ * n items from v[head], wrapping at cap); take drops the head as send does. */
+static int queued_msg(const hma_portq_t *q, int port, size_t i)
+{
+    const hma_portq_one_t *o = &q->q[port];
+    return o->v[(o->head + i) & (o->cap - 1)].pkt.msg;
+}
+
+static void take(hma_portq_t *q, int port)
+{
+    hma_portq_one_t *o = &q->q[port];
+    o->head = (o->head + 1) & (o->cap - 1);
+    o->n--;
+    q->total--;
+}
+
+START_TEST(test_portq_ring_order)
+{
+    /* Keys order the queue, arrival breaks ties, across the ring's wrap and its
+     * doubling while wrapped: 6 pushed and 5 taken leave the head at 5 of 8; 10 more
+     * (keys 1, 0, 1, 0...) wrap and then double the ring. */
+    hma_portq_t q;
+    ck_assert_int_eq(hma_portq_init(&q, 2), HM_OK);
+    for (int m = 0; m < 6; m++)
+        ck_assert_int_eq(hma_portq_push(&q, 1, &(hm_packet_t){.msg = m, .len = 3}, 0), HM_OK);
+    for (int m = 0; m < 5; m++)
+        take(&q, 1);
+    ck_assert_uint_eq(q.q[1].head, 5);
+    for (int m = 10; m < 20; m++)
+        ck_assert_int_eq(hma_portq_push(&q, 1, &(hm_packet_t){.msg = m}, m % 2 ? 1 : 0), HM_OK);
+    ck_assert_uint_eq(q.q[1].cap, 16);
+    ck_assert_uint_eq(hma_portq_size(&q), 11);
+    static const int want[] = {5, 10, 12, 14, 16, 18, 11, 13, 15, 17, 19};
+    for (size_t i = 0; i < 11; i++)
+        ck_assert_int_eq(queued_msg(&q, 1, i), want[i]);
+    ck_assert_uint_eq(q.q[1].v[q.q[1].head].pkt.len, 0); /* no payload is kept */
+    ck_assert_int_eq(hma_portq_push(&q, 2, &(hm_packet_t){0}, 0), HM_EINVAL);
+    ck_assert_uint_eq(q.q[0].n, 0);
+    hma_portq_free(&q);
+}
+END_TEST
+
 Suite *hm_suite_trees(void)
 {
     Suite *s = suite_create("trees");
@@ -132,6 +176,7 @@ Suite *hm_suite_trees(void)
     tcase_add_test(tc, test_gray_code);
     tcase_add_test(tc, test_rotl);
     tcase_add_test(tc, test_alpha_values);
+    tcase_add_test(tc, test_portq_ring_order);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     return s;

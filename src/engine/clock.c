@@ -246,10 +246,32 @@ static char *deadlock_report(hm__machine_t *m)
 
 /* ---- commit: the end of a slot ------------------------------------------ */
 
-static int cmp_int32(const void *a, const void *b)
+/* Sift v[i] down the max-heap v[0..n). */
+static void sift_down(int32_t *v, size_t i, size_t n)
 {
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
+    int32_t x = v[i];
+    for (size_t c; (c = 2 * i + 1) < n; i = c) {
+        if (c + 1 < n && v[c + 1] > v[c])
+            c++;
+        if (v[c] <= x)
+            break;
+        v[i] = v[c];
+    }
+    v[i] = x;
+}
+
+/* Heapsort in place: a slot's active nodes in node order with no allocation and no
+ * comparison callback (qsort's merge sort allocates above 1 KiB, once per slot). */
+static void sort_nodes(int32_t *v, size_t n)
+{
+    for (size_t i = n / 2; i-- > 0;)
+        sift_down(v, i, n);
+    for (size_t end = n; end-- > 1;) {
+        int32_t top = v[0];
+        v[0] = v[end];
+        v[end] = top;
+        sift_down(v, 0, end);
+    }
 }
 
 static int ascending(const int32_t *v, size_t n)
@@ -395,7 +417,7 @@ static int open_slot(hm__machine_t *m, int64_t t, int64_t next)
             return -1;
     }
     if (!ascending(m->active.v, m->active.n)) /* timers alone come out in node order */
-        qsort(m->active.v, m->active.n, sizeof(int32_t), cmp_int32);
+        sort_nodes(m->active.v, m->active.n);
     m->now = next;
     m->stats.slots_run++;
     return 0;

@@ -88,7 +88,9 @@ int hm__emit_copies(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p
         return HM_ENOMEM;
     }
     uint32_t em = ++n->emissions;
-    for (int port = 0; port < deg; port++) {
+    /* One port (hm_send): look at that port only. */
+    int lo = ports->one ? ports->one - 1 : 0, hi = ports->one ? ports->one : deg;
+    for (int port = lo; port < hi; port++) {
         if (!hm__port_in(ports, port) || nbr[port] < 0)
             continue;
         hm__copy_t *c = &n->outbox.v[n->outbox.n++]; /* room was made above */
@@ -118,7 +120,8 @@ static int emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p)
         (deg < 64 && (ports->mask >> deg) != 0) || (p->len > 0 && !p->data) ||
         (ports->all && deg == 0))
         return HM_EINVAL;
-    for (int port = 0; port < deg && !ports->all; port++)
+    int lo = ports->one ? ports->one - 1 : 0, hi = ports->one ? ports->one : deg;
+    for (int port = lo; port < hi && !ports->all; port++)
         if (hm__port_in(ports, port) && m->nbr[n->id * m->maxdeg + port] < 0)
             return HM_EINVAL;
     if (hm__aborted(m))
@@ -180,13 +183,13 @@ int hm__inbox_push(hm__inbox_t *q, const hm__copy_t *c)
             return -1;
         /* Unroll the ring into the new array, oldest first. */
         for (size_t i = 0; i < q->n; i++)
-            v[i] = q->v[(q->head + i) % q->cap];
+            v[i] = q->v[(q->head + i) & (q->cap - 1)];
         free(q->v);
         q->v = v;
         q->cap = cap;
         q->head = 0;
     }
-    q->v[(q->head + q->n) % q->cap] = *c;
+    q->v[(q->head + q->n) & (q->cap - 1)] = *c; /* cap is a power of two */
     q->n++;
     return 0;
 }
@@ -194,7 +197,7 @@ int hm__inbox_push(hm__inbox_t *q, const hm__copy_t *c)
 hm__copy_t hm__inbox_take(hm__inbox_t *q)
 {
     hm__copy_t c = q->v[q->head];
-    q->head = q->head + 1 == q->cap ? 0 : q->head + 1;
+    q->head = (q->head + 1) & (q->cap - 1);
     q->n--;
     return c;
 }

@@ -179,6 +179,12 @@ int hm__port_admit(hm__use_t *u, const hm_machine_info_t *info, const hm__copy_t
                    int l, int64_t t, char *why, size_t whylen)
 {
     const hm__copy_t *c = &cand[idx];
+    if (info->ports == HM_PORTS_ALL_PORT &&
+        count(u->link_stamp, u->link_count, l, t) < info->link_capacity) {
+        /* The common case, judged without building the refusal context. */
+        record(u, info, c, idx, l, t);
+        return 1;
+    }
     judge_t j = {.u = u,
                  .cand = cand,
                  .idx = idx,

@@ -20,6 +20,7 @@ typedef struct hma_portq_item_s {
     int key;
 } hma_portq_item_t;
 
+/* A ring: n items from v[head], wrapping at cap (0 or a power of two). */
 typedef struct hma_portq_one_s {
     hma_portq_item_t *v;
     size_t head, n, cap;
