@@ -1088,15 +1088,23 @@ Suite *hm_suite_free(void)
     Suite *s = suite_create("free");
     TCase *algos = tcase_create("algorithms");
     tcase_add_loop_test(algos, test_sbt_free, 1, 9);
-    tcase_add_loop_test(algos, test_free_algorithms_verify, 0, 5);
-    tcase_add_test(algos, test_free_trees_q10);
+    tcase_add_loop_test(algos, test_free_algorithms_verify, 0, 4);
     tcase_add_test(algos, test_free_refuses_slot_algorithms);
     tcase_add_test(algos, test_shipped_free_config);
     tcase_add_test(algos, test_free_events_port_model);
-    tcase_add_loop_test(algos, test_free_circuits_verify, 4, 11);
-    tcase_add_loop_test(algos, test_free_circuit_transfers, 4, 9);
+    tcase_add_loop_test(algos, test_free_circuits_verify, 4, 8);
+    tcase_add_loop_test(algos, test_free_circuit_transfers, 4, 8);
     tcase_set_timeout(algos, 60);
     suite_add_tcase(s, algos);
+    /* The largest sizes: 256 to 1,024 threads a run, dozens of runs a test (Q_8: 72),
+     * take minutes on a loaded 2-core host; the same tests, with more time. */
+    TCase *big = tcase_create("big");
+    tcase_add_loop_test(big, test_free_algorithms_verify, 4, 5);
+    tcase_add_test(big, test_free_trees_q10);
+    tcase_add_loop_test(big, test_free_circuits_verify, 8, 11);
+    tcase_add_loop_test(big, test_free_circuit_transfers, 8, 9);
+    tcase_set_timeout(big, 300);
+    suite_add_tcase(s, big);
     TCase *engine = tcase_create("engine");
     tcase_add_test(engine, test_deadlock_receivers);
     tcase_add_test(engine, test_deadlock_circuit);
