@@ -88,6 +88,9 @@ typedef struct hm__event_s {
     uint64_t flow; /* send<->recv pairing id for traces (0: none) */
     char *text;    /* owned; algorithm log text or conflict explanation */
     int64_t ns;    /* free-running clock: CLOCK_MONOTONIC ns of the event (0: slotted) */
+    /* Free mode under circuit routing, a send: its transfer, from its circuit held to
+     * just before it is given back (0: none). */
+    int64_t start_ns, end_ns;
 } hm__event_t;
 
 typedef HM__VEC(hm__event_t) hm__log_t;

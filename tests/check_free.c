@@ -924,6 +924,127 @@ START_TEST(test_free_circuits_verify)
 }
 END_TEST
 
+/* Under circuit routing a send carries its transfer in wall time: start_ns (its whole
+ * circuit held) to end_ns (just before it is given back). Read back from the event
+ * log: a receiver's transfers never overlap (one receive port), nor a sender's (one
+ * transmit port), and every transmission of the summary is checked. */
+typedef struct xfer_s {
+    int node, to;
+    int64_t start, ns, end;
+} xfer_t;
+
+static int by_to_start(const void *a, const void *b)
+{
+    const xfer_t *x = a, *y = b;
+    if (x->to != y->to)
+        return (x->to > y->to) - (x->to < y->to);
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+static int by_node_start(const void *a, const void *b)
+{
+    const xfer_t *x = a, *y = b;
+    if (x->node != y->node)
+        return (x->node > y->node) - (x->node < y->node);
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+/* The sends of an event log with their transfers; *n their number. */
+static xfer_t *read_transfers(const char *path, int *n)
+{
+    size_t len, cap = 1024;
+    char *text = hm_t_slurp(path, &len);
+    ck_assert_ptr_nonnull(text);
+    xfer_t *v = malloc(cap * sizeof *v);
+    ck_assert_ptr_nonnull(v);
+    *n = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        json_t *e = json_loads(line, 0, NULL);
+        ck_assert_ptr_nonnull(e);
+        if (strcmp(json_string_value(json_object_get(e, "event")), "send") == 0) {
+            if ((size_t)*n == cap) {
+                cap *= 2;
+                v = realloc(v, cap * sizeof *v);
+                ck_assert_ptr_nonnull(v);
+            }
+            xfer_t *x = &v[(*n)++];
+            x->node = (int)json_integer_value(json_object_get(e, "node"));
+            x->to = (int)json_integer_value(json_object_get(e, "to"));
+            x->start = json_integer_value(json_object_get(e, "start_ns"));
+            x->ns = json_integer_value(json_object_get(e, "ns"));
+            x->end = json_integer_value(json_object_get(e, "end_ns"));
+            ck_assert_msg(x->start > 0 && x->start <= x->ns && x->ns <= x->end,
+                          "transfer not stamped: %s", line);
+        }
+        json_decref(e);
+    }
+    free(text);
+    return v;
+}
+
+/* Transfers that start before the previous one of the same receiver (by_to: 1) or of
+ * the same sender (0) has ended. */
+static int transfer_overlaps(xfer_t *v, int n, int by_to)
+{
+    qsort(v, (size_t)n, sizeof *v, by_to ? by_to_start : by_node_start);
+    int overlaps = 0;
+    for (int k = 1; k < n; k++) {
+        int same = by_to ? v[k].to == v[k - 1].to : v[k].node == v[k - 1].node;
+        overlaps += same && v[k].start < v[k - 1].end;
+    }
+    return overlaps;
+}
+
+static void check_transfers(const char *cfg, const char *what, const char *path)
+{
+    char sets[600];
+    snprintf(sets, sizeof sets, "output.events=%s", path);
+    hm_trun_t r = hm_t_run(cfg, (const char *[]){sets, NULL});
+    ck_assert_msg(r.rc == 0, "%s: rc %d %s", what, r.rc, r.message ? r.message : "");
+    ck_assert_int_eq(hm_t_int(&r, "verified"), 1);
+    int n;
+    xfer_t *v = read_transfers(path, &n);
+    ck_assert_int_gt(n, 0);
+    ck_assert_int_eq(n, hm_t_int(&r, "transmissions"));
+    ck_assert_msg(transfer_overlaps(v, n, 1) == 0, "%s: a receiver had two transfers", what);
+    ck_assert_msg(transfer_overlaps(v, n, 0) == 0, "%s: a sender had two transfers", what);
+    free(v);
+    hm_t_free(&r);
+}
+
+START_TEST(test_free_circuit_transfers)
+{
+    int d = _i, rows = 1 << (d / 2), cols = 1 << (d - d / 2);
+    static const char *const seidel[] = {"st-broadcast", "bst-broadcast", "rh-broadcast"};
+    char *tmp = hm_t_tmpdir();
+    char path[512], cfg[1024];
+    snprintf(path, sizeof path, "%s/e.jsonl", tmp);
+    for (int k = 0; k < 3 && d <= 6; k++) {
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\":{\"kind\":\"linear\",\"nodes\":%d},"
+                 "\"ports\":{\"cost\":{\"a\":1,\"b\":20}},\"contention\":\"queue\","
+                 "\"clock\":{\"mode\":\"free\"},"
+                 "\"algorithm\":{\"name\":\"%s\",\"root\":%d,\"message_bytes\":%d}}",
+                 1 << d, seidel[k], (1 << d) / 3, 8 << d);
+        check_transfers(cfg, seidel[k], path);
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\":{\"kind\":\"mesh\",\"rows\":%d,\"cols\":%d},"
+                 "\"ports\":{\"cost\":{\"a\":1,\"b\":20}},\"contention\":\"queue\","
+                 "\"clock\":{\"mode\":\"free\"},"
+                 "\"algorithm\":{\"name\":\"%s\",\"message_bytes\":%d}}",
+                 rows, cols, seidel[k], 8 << d);
+        check_transfers(cfg, seidel[k], path);
+    }
+    snprintf(cfg, sizeof cfg,
+             "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},"
+             "\"ports\":{\"model\":\"one-port-full\",\"routing\":\"circuit\"},"
+             "\"clock\":{\"mode\":\"free\"},\"algorithm\":{\"name\":\"sbt-broadcast\"}}",
+             d);
+    check_transfers(cfg, "sbt-broadcast", path);
+    hm_t_rmtree(tmp);
+}
+END_TEST
+
 /* ---- config --------------------------------------------------------------------------- */
 
 START_TEST(test_config_errors)
@@ -967,14 +1088,23 @@ Suite *hm_suite_free(void)
     Suite *s = suite_create("free");
     TCase *algos = tcase_create("algorithms");
     tcase_add_loop_test(algos, test_sbt_free, 1, 9);
-    tcase_add_loop_test(algos, test_free_algorithms_verify, 0, 5);
-    tcase_add_test(algos, test_free_trees_q10);
+    tcase_add_loop_test(algos, test_free_algorithms_verify, 0, 4);
     tcase_add_test(algos, test_free_refuses_slot_algorithms);
     tcase_add_test(algos, test_shipped_free_config);
     tcase_add_test(algos, test_free_events_port_model);
-    tcase_add_loop_test(algos, test_free_circuits_verify, 4, 11);
+    tcase_add_loop_test(algos, test_free_circuits_verify, 4, 8);
+    tcase_add_loop_test(algos, test_free_circuit_transfers, 4, 8);
     tcase_set_timeout(algos, 60);
     suite_add_tcase(s, algos);
+    /* The largest sizes: 256 to 1,024 threads a run, dozens of runs a test (Q_8: 72),
+     * take minutes on a loaded 2-core host; the same tests, with more time. */
+    TCase *big = tcase_create("big");
+    tcase_add_loop_test(big, test_free_algorithms_verify, 4, 5);
+    tcase_add_test(big, test_free_trees_q10);
+    tcase_add_loop_test(big, test_free_circuits_verify, 8, 11);
+    tcase_add_loop_test(big, test_free_circuit_transfers, 8, 9);
+    tcase_set_timeout(big, 300);
+    suite_add_tcase(s, big);
     TCase *engine = tcase_create("engine");
     tcase_add_test(engine, test_deadlock_receivers);
     tcase_add_test(engine, test_deadlock_circuit);

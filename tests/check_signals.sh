@@ -10,15 +10,27 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bin="$HM_BUILDDIR/hypemu"
 cfg="$HM_SRCDIR/configs/q4_successive.json"
+# The signals are sent once the run is under way, whatever the host's load: once its
+# progress line (--progress, every 50 ms) is on stderr, the slot clock runs and the
+# handlers are in place (a fixed sleep could signal a process still starting).
+export HYPEMU_PROGRESS_PERIOD=0.05
+started() { # started PID FILE: wait until FILE shows a progress line or PID has ended
+    i=0
+    while [ $i -lt 1200 ] && kill -0 "$1" 2>/dev/null &&
+        ! grep -q '^hypemu: progress: slot' "$2" 2>/dev/null; do
+        sleep 0.05
+        i=$((i + 1))
+    done
+}
 interrupt() { # interrupt NAME TSAN_OPTIONS SIGNAL|pause...: a Q_10 run in $tmp/NAME.*,
-    name=$1     # signalled after 1 s
+    name=$1     # signalled once under way
     tsan=$2
     shift 2
     (cd "$tmp" && TSAN_OPTIONS="$tsan" && export TSAN_OPTIONS &&
-        exec "$bin" --json --set topology.dim=10 --set output.events="$name.jsonl" \
+        exec "$bin" --json --progress --set topology.dim=10 --set output.events="$name.jsonl" \
             --set output.trace="$name.trace" "$cfg" >"$tmp/$name.json" 2>"$tmp/$name.err") &
     pid=$!
-    sleep 1
+    started "$pid" "$tmp/$name.err"
     for sig in "$@"; do
         if [ "$sig" = pause ]; then
             sleep 0.5
@@ -43,7 +55,8 @@ def fail(msg):
     sys.exit("FAIL: " + msg)
 for name, code in (("int", 130), ("term", 143)):
     rc = int(open("%s/%s.rc" % (tmp, name)).read())
-    err = open("%s/%s.err" % (tmp, name)).read()
+    err = "".join(l for l in open("%s/%s.err" % (tmp, name))
+                  if not l.startswith("hypemu: progress: "))
     if rc != code:
         fail("%s: exit %d, expected %d (stderr: %s)" % (name, rc, code, err.strip()))
     s = json.load(open("%s/%s.json" % (tmp, name)))
@@ -68,10 +81,10 @@ print("SIGINT 130, SIGTERM 143: summaries interrupted, outputs parse")
 PY
 # --repeat (doc/contention.md): SIGTERM stops the repetitions; exit 143, the runs done
 # so far listed, the last one interrupted (130), the statistics over the complete ones.
-("$bin" --repeat 1000 --json --set output=null --set topology.dim=8 "$cfg" \
+("$bin" --repeat 1000 --json --progress --set output=null --set topology.dim=8 "$cfg" \
     >"$tmp/rep.json" 2>"$tmp/rep.err") &
 pid=$!
-sleep 1
+started "$pid" "$tmp/rep.err"
 kill -s TERM "$pid" 2>/dev/null || true
 rc=0
 wait "$pid" || rc=$?

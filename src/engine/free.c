@@ -766,7 +766,15 @@ static int circ_send_to(hm_node_t *n, int dest, const hm_packet_t *p)
         F->links[l0].port_waits++;
         F->links[l0].port_ns += waited;
     }
+    /* The transfer, in wall time: from the circuit taken to just before it is given
+     * back (its send event's start_ns and end_ns, doc/events.md). */
+    int64_t start = hm__now_ns();
+    size_t ev = m->opt.record_events ? n->log.n : SIZE_MAX;
     int rc = aborted(m) ? HM_EABORT : circ_post(n, dest, p, l0);
+    if (rc == HM_OK && ev < n->log.n) {
+        n->log.v[ev].start_ns = start;
+        n->log.v[ev].end_ns = hm__now_ns();
+    }
     res_give(rport);
     for (size_t j = len; j-- > 0;)
         res_give(&F->res[path[j]]);

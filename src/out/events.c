@@ -58,6 +58,9 @@ int hm__write_events(const hm__outcome_t *o, FILE *f)
         }
         if (e->ns > 0) /* the free-running clock's wall-clock stamp */
             fprintf(f, ",\"ns\":%lld", (long long)e->ns);
+        if (e->end_ns > 0) /* free mode, circuit routing: the transfer, in wall time */
+            fprintf(f, ",\"start_ns\":%lld,\"end_ns\":%lld", (long long)e->start_ns,
+                    (long long)e->end_ns);
         fputs("}\n", f);
     }
     return ferror(f) ? -1 : 0;
