@@ -920,8 +920,8 @@ START_TEST(test_bus_any_p)
     static const struct {
         const char *topo, *name, *want;
     } refused[] = {
-        {"\"kind\":\"bus\",\"nodes\":6", "reduce-scatter-recursive-halving",
-         "topology.kind: found \"bus\"; allowed for reduce-scatter-recursive-halving: hypercube"},
+        {"\"kind\":\"bus\",\"nodes\":6", "alltoall-dimension-exchange",
+         "topology.kind: found \"bus\"; allowed for alltoall-dimension-exchange: hypercube"},
         {"\"kind\":\"bus\",\"nodes\":6", "bcast-msbt",
          "topology.kind: found \"bus\"; allowed for bcast-msbt: hypercube"},
         {"\"kind\":\"ring\",\"nodes\":6", "reduce-binomial",
@@ -1009,6 +1009,64 @@ START_TEST(test_bus_rabenseifner)
                                         "2^floor(log2 p) = 8 under circuit routing (p = 12)"),
                   "%s", r.message ? r.message : "(none)");
     hm_t_free(&r);
+}
+END_TEST
+
+/* The recursive halving reduce-scatter on the bus, MPICH's fold for any p (TRG 2005,
+ * section 4.6), exact formulas by hand (k = floor(log2 p), q = 2^k, rem = p - q, D as
+ * above): k + 2 slots, D(p b) + sum_{i<k} D(b (2^i + min(2^i, rem))) + D(b); on powers
+ * of two k and sum_{i<k} D(b 2^i). For p = 12, b = 8 (circuit): 778 + 138 + 266 + 522 +
+ * 74 = 1778; p = 3, b = 1: 34 + 26 + 18 = 78; p = 100 (packet): 8 slots. */
+static int64_t rsrh_want(int p, int64_t b, int circuit)
+{
+    int k = 0, pow2 = (p & (p - 1)) == 0;
+    while ((2 << k) <= p)
+        k++;
+    int rem = p - (1 << k);
+    if (!circuit)
+        return pow2 ? k : k + 2;
+    if (pow2)
+        return circuit_doubling(1, 10, b, k);
+    int64_t t = circuit_dur(1, 10, p * b) + circuit_dur(1, 10, b);
+    for (int i = 0; i < k; i++)
+        t += circuit_dur(1, 10, b * ((1 << i) + ((1 << i) < rem ? (1 << i) : rem)));
+    return t;
+}
+
+START_TEST(test_bus_rs_halving)
+{
+    static const int sizes[] = {2, 3, 5, 6, 7, 8, 12, 13, 100};
+    static const char *const models[] = {"one-port-full", "all-port"};
+    ck_assert_int_eq(rsrh_want(12, 8, 1), 1778);
+    ck_assert_int_eq(rsrh_want(3, 1, 1), 78);
+    ck_assert_int_eq(rsrh_want(100, 3, 0), 8);
+    ck_assert_int_eq(rsrh_want(8, 2, 1), 26 + 42 + 74);
+    hma_rng_t rng;
+    hma_rng_seed(&rng, 0x5C7);
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (int m = 0; m < 2; m++)
+            for (int circuit = 0; circuit < 2; circuit++) {
+                int p = sizes[i];
+                int64_t b = 1 + (int64_t)hma_rng_below(&rng, 7); /* any block */
+                char cfg[600];
+                snprintf(cfg, sizeof cfg,
+                         "{\"topology\":{\"kind\":\"bus\",\"nodes\":%d},\"ports\":{\"model\":"
+                         "\"%s\",\"routing\":\"%s\",\"cost\":{\"a\":1,\"b\":10}},\"contention\":"
+                         "\"strict\",\"seed\":%d,\"algorithm\":{\"name\":\"reduce-scatter-"
+                         "recursive-halving\",\"block\":%lld,\"op\":\"%s\"}}",
+                         p, models[m], circuit ? "circuit" : "packet", (int)i, (long long)b,
+                         ops[hma_rng_below(&rng, 3)]);
+                hm_trun_t r = hm_t_run(cfg, NULL);
+                int64_t want = rsrh_want(p, b, circuit);
+                ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
+                              r.message ? r.message : hm_t_str(&r, "verification"));
+                ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+                ck_assert_msg(hm_t_int(&r, "completion_slots") == want, "%s: %lld, want %lld", cfg,
+                              (long long)hm_t_int(&r, "completion_slots"), (long long)want);
+                ck_assert_int_eq(hm_t_bound(&r, "bound"), want);
+                ck_assert_int_le(hm_t_bound(&r, "lower_bound"), want);
+                hm_t_free(&r);
+            }
 }
 END_TEST
 
@@ -1485,6 +1543,7 @@ Suite *hm_suite_collectives(void)
     tcase_add_test(tc, test_circuit_cost_ring);
     tcase_add_test(tc, test_bus_any_p);
     tcase_add_test(tc, test_bus_rabenseifner);
+    tcase_add_test(tc, test_bus_rs_halving);
     tcase_add_test(tc, test_bus_scatter_allgather);
     tcase_add_test(tc, test_bus_pairwise);
     tcase_add_test(tc, test_circuit_lower_bounds);

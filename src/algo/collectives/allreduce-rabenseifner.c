@@ -62,8 +62,8 @@ static int allreduce_rab_fold(hm_node_t *n, const hma_prob_t *pb, int64_t *buf, 
                               const size_t *off)
 {
     int x = hm_id(n), nr = hma_prob_fold_new(pb, x, 1), k = hma_prob_fold_k(pb);
-    int rem = pb->p - (1 << k), rc = hma_prob_fold_in(n, pb, x, 1, buf, tmp);
     size_t b = (size_t)pb->block, count;
+    int rem = pb->p - (1 << k), rc = hma_prob_fold_in(n, pb, x, 1, buf, tmp, b);
     if (rc == HM_OK && nr < 0) /* dropped out: the result comes back in the last step */
         return hma_prob_recv(n, buf, b, &count, NULL);
     if (rc == HM_OK)
@@ -89,7 +89,7 @@ static void allreduce_rab_node(hm_node_t *n, void *state)
         buf[i] = in[i];
     if (pb->full)
         rc = allreduce_rab_fold(n, pb, buf, buf + b, off);
-    else if ((rc = hma_prob_reduce_scatter_rh(n, pb, x, buf, buf + b, off)) == HM_OK)
+    else if ((rc = hma_prob_halving_fold(n, pb, x, 0, buf, buf + b, off)) == HM_OK)
         rc = hma_prob_allgather_rd(n, pb, x, buf, off);
     if (rc == HM_OK)
         hma_prob_store(n, buf, b);

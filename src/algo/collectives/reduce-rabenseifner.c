@@ -71,7 +71,7 @@ static void reduce_rab_node(hm_node_t *n, void *state)
     for (size_t i = 0; i < b; i++)
         buf[i] = in[i];
     /* The bus, p not a power of two: the odd r < 2*rem fold into r - 1 and drop out. */
-    if ((rc = hma_prob_fold_in(n, pb, r, 0, buf, buf + b)) != HM_OK || nr < 0)
+    if ((rc = hma_prob_fold_in(n, pb, r, 0, buf, buf + b, b)) != HM_OK || nr < 0)
         goto done;
     /* Both phases run in lock step: every node leaves the halving in the same slot. */
     if (hma_prob_halving_fold(n, pb, nr, 0, buf, buf + b, off) == HM_OK &&

@@ -708,9 +708,9 @@ static int fold_port(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_odd, i
 }
 
 int hma_prob_fold_in(hm_node_t *n, const hma_prob_t *pb, int r, int keep_odd, int64_t *buf,
-                     int64_t *tmp)
+                     int64_t *tmp, size_t b)
 {
-    size_t b = (size_t)pb->block, k;
+    size_t k;
     int rem = pb->p - (1 << hma_prob_fold_k(pb));
     if (hma_prob_pow2(pb))
         return HM_OK;
@@ -733,6 +733,9 @@ int hma_prob_halving_fold(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_o
     for (int i = d - 1; i >= 0; i--) {
         int mine = nr >> i << i, theirs = (nr ^ (1 << i)) >> i << i;
         size_t mlo = off[mine], mn = off[mine + (1 << i)] - mlo;
+        /* Parts of unequal length: every node waits for the longest of the step before. */
+        if (pb->step_waits && hma_prob_wait(n, pb->step_at[first + d - 1 - i]) != HM_OK)
+            return HM_EABORT;
         int rc =
             hma_prob_send(n, pb, fold_port(n, pb, nr ^ (1 << i), keep_odd, i), first + d - 1 - i,
                           buf + off[theirs], off[theirs + (1 << i)] - off[theirs]);
@@ -951,24 +954,6 @@ int hma_prob_allgather_rd(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *bu
                 hma_prob_recv(n, buf + off[theirs], off[theirs + (1 << i)] - off[theirs], &k, NULL);
         if (rc != HM_OK)
             return rc;
-    }
-    return HM_OK;
-}
-
-int hma_prob_reduce_scatter_rh(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf,
-                               int64_t *tmp, const size_t *off)
-{
-    size_t k;
-    for (int i = pb->d - 1; i >= 0; i--) {
-        int mine = r >> i << i, theirs = (r ^ (1 << i)) >> i << i;
-        size_t mlo = off[mine], mn = off[mine + (1 << i)] - mlo;
-        int rc = hma_prob_send(n, pb, i, pb->d - 1 - i, buf + off[theirs],
-                               off[theirs + (1 << i)] - off[theirs]);
-        if (rc == HM_OK)
-            rc = hma_prob_recv(n, tmp, mn, &k, NULL);
-        if (rc != HM_OK)
-            return rc;
-        hma_prob_combine(pb, buf + mlo, tmp, k);
     }
     return HM_OK;
 }

@@ -68,7 +68,8 @@ typedef struct hma_prob_s {
     /* Bus, p not a power of two: the slot in which step j starts (setup fills it, see
      * hma_prob_set_steps), for the nodes that must not send before their step. */
     int64_t step_at[40];
-    void *alg; /* the algorithm's own read-only data, built in setup; hma_prob_free frees it */
+    int step_waits; /* 1: hma_prob_halving_fold waits for step_at (unequal parts) */
+    void *alg;      /* the algorithm's own read-only data, built in setup; hma_prob_free frees it */
 } hma_prob_t;
 
 /* The descriptor's typed parameters (.specs), the same in every collective: the
@@ -197,13 +198,18 @@ int hma_prob_circuit_chunks(hm_setup_t *s, const hma_prob_t *pb);
 int hma_prob_fold_k(const hma_prob_t *pb);
 int hma_prob_fold_new(const hma_prob_t *pb, int r, int keep_odd);
 int hma_prob_fold_old(const hma_prob_t *pb, int nr, int keep_odd);
-/* Step 0 (p not a power of two; nothing otherwise): the dropping node sends buf (b
- * values), its pair combines them into buf (tmp: b values); every node that stays then
- * waits for pb->step_at[1] (hma_prob_set_steps, not doubling). */
+/* Step 0 (p not a power of two; nothing otherwise): the dropping node sends buf (len
+ * values: the block b for reduce and allreduce, p*b for reduce-scatter), its pair
+ * combines them into buf (tmp: len values); every node that stays then waits for
+ * pb->step_at[1] (hma_prob_set_steps, not doubling). */
 int hma_prob_fold_in(hm_node_t *n, const hma_prob_t *pb, int r, int keep_odd, int64_t *buf,
-                     int64_t *tmp);
+                     int64_t *tmp, size_t len);
 /* Over the q new ranks, buf cut into q parts (off: q + 1 entries): recursive halving
- * (new rank nr ends with part nr reduced), recursive doubling allgather of the parts,
+ * (new rank nr ends with part nr reduced; halving step j = 0..k-1 is step first + j,
+ * first = 1 when p is not a power of two, and with pb->step_waits every node waits for
+ * pb->step_at[first + j] before it: parts of unequal length; on the hypercube, nr = x
+ * and keep_odd = 0, the recursive halving reduce-scatter of Thakur-Rabenseifner-Gropp
+ * 2005, section 4.6), recursive doubling allgather of the parts,
  * binomial gather of the parts to new rank 0; k steps each, one message a step. */
 int hma_prob_halving_fold(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_odd, int64_t *buf,
                           int64_t *tmp, const size_t *off);
@@ -254,10 +260,6 @@ int hma_prob_gather_tree(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf
 /* Recursive doubling allgather: in step k = 0..d-1 exchange parts [r>>k<<k, +2^k). */
 int hma_prob_allgather_rd(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf,
                           const size_t *off);
-/* Recursive halving reduce-scatter: in step k = d-1..0 send the partner's half of
- * the parts still held and combine its copy of this node's half; part r at the end. */
-int hma_prob_reduce_scatter_rh(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf,
-                               int64_t *tmp, const size_t *off);
 /* The cycle the ring and chain algorithms run along: the ring topology itself, a
  * snake through a torus (problem.c: cycle_build, snake_odd when both sides are odd), both rotated
  * to start at the root; or the hypercube's Gray-code ring (position gray^-1(x XOR root)). root -1:
