@@ -602,6 +602,33 @@ int64_t hma_prob_msg_slots(const hm_machine_info_t *mi, size_t k)
     return dur < 1 ? 1 : dur;
 }
 
+int64_t hma_prob_halving_slots(const hm_machine_info_t *mi, size_t b, int k)
+{
+    int64_t t = 0;
+    for (int i = 0; i < k; i++) /* the longest 2^i of the 2^k chunks [b*c/2^k, ..) */
+        t += hma_prob_msg_slots(mi, ((b << i) + ((size_t)1 << k) - 1) >> k);
+    return t;
+}
+
+void hma_prob_set_halving_steps(hma_prob_t *pb, const hm_machine_info_t *mi)
+{
+    int k = hma_prob_fold_k(pb), first = !hma_prob_pow2(pb);
+    size_t b = (size_t)pb->block;
+    if (!mi->circuit || pb->block % (1 << k) == 0 || first + 2 * k + 1 >= 40)
+        return;
+    pb->step_waits = 1;
+    pb->step_at[0] = 0;
+    pb->step_at[first] = first ? hma_prob_msg_slots(mi, b) : 0;
+    for (int s = 0; s < k; s++) /* halving: bit k-1-s */
+        pb->step_at[first + s + 1] =
+            pb->step_at[first + s] +
+            hma_prob_msg_slots(mi, ((b << (k - 1 - s)) + ((size_t)1 << k) - 1) >> k);
+    for (int s = 0; s < k; s++) /* then doubling or gather: bit s */
+        pb->step_at[first + k + s + 1] =
+            pb->step_at[first + k + s] +
+            hma_prob_msg_slots(mi, ((b << s) + ((size_t)1 << k) - 1) >> k);
+}
+
 int64_t hma_prob_doubling_slots(const hm_machine_info_t *mi, size_t k, int d)
 {
     int64_t t = 0;
@@ -636,14 +663,19 @@ static void verify_halving_fold(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
     int k = hma_prob_fold_k(pb), ends = pb->kind == HM_PROBLEM_ALLREDUCE ? 2 : 1;
+    int even = pb->block % (1 << k) == 0; /* equal chunks: the expression without ceil */
     if (r->machine->circuit)
         hma_prob_verify(r,
-                        ends == 2 ? "2*ceil(8a*block+b)+2*sum_{i<floor(log2(p))} "
+                        ends == 2 ? (even ? "2*ceil(8a*block+b)+2*sum_{i<floor(log2(p))} "
+                                            "ceil(8a*block*2^i/2^floor(log2(p))+b)"
+                                          : "2*ceil(8a*block+b)+2*sum_{i<floor(log2(p))} "
+                                            "ceil(8a*ceil(block*2^i/2^floor(log2(p)))+b)")
+                        : even    ? "ceil(8a*block+b)+2*sum_{i<floor(log2(p))} "
                                     "ceil(8a*block*2^i/2^floor(log2(p))+b)"
                                   : "ceil(8a*block+b)+2*sum_{i<floor(log2(p))} "
-                                    "ceil(8a*block*2^i/2^floor(log2(p))+b)",
+                                    "ceil(8a*ceil(block*2^i/2^floor(log2(p)))+b)",
                         ends * hma_prob_msg_slots(r->machine, (size_t)pb->block) +
-                            2 * hma_prob_doubling_slots(r->machine, (size_t)(pb->block >> k), k),
+                            2 * hma_prob_halving_slots(r->machine, (size_t)pb->block, k),
                         pb->block > 1);
     else
         hma_prob_verify(r, ends == 2 ? "2*floor(log2(p))+2" : "2*floor(log2(p))+1",
@@ -657,8 +689,10 @@ void hma_prob_verify_halving_pair(hm_report_t *r)
     if (!hma_prob_pow2(pb))
         verify_halving_fold(r);
     else if (r->machine->circuit)
-        hma_prob_verify(r, "2*sum_i ceil(8a*block*2^i/p+b)",
-                        2 * hma_prob_doubling_slots(r->machine, (size_t)(pb->block / pb->p), k),
+        hma_prob_verify(r,
+                        pb->block % pb->p == 0 ? "2*sum_i ceil(8a*block*2^i/p+b)"
+                                               : "2*sum_i ceil(8a*ceil(block*2^i/p)+b)",
+                        2 * hma_prob_halving_slots(r->machine, (size_t)pb->block, k),
                         pb->block > 1);
     else
         hma_prob_verify(r, "2*log2(p)", 2 * (int64_t)k, pb->block > 1);
@@ -755,6 +789,8 @@ int hma_prob_doubling_fold(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_
     int d = hma_prob_fold_k(pb), first = hma_prob_pow2(pb) ? 0 : d + 1;
     for (int i = 0; i < d; i++) {
         int mine = nr >> i << i, theirs = (nr ^ (1 << i)) >> i << i;
+        if (pb->step_waits && hma_prob_wait(n, pb->step_at[first ? first + i : d + i]) != HM_OK)
+            return HM_EABORT;
         int rc = hma_prob_send(n, pb, fold_port(n, pb, nr ^ (1 << i), keep_odd, i), first + i,
                                buf + off[mine], off[mine + (1 << i)] - off[mine]);
         if (rc == HM_OK)
@@ -780,6 +816,8 @@ int hma_prob_gather_fold(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_od
     }
     if (!nr)
         return HM_OK;
+    if (pb->step_waits && hma_prob_wait(n, pb->step_at[first ? first + j : d + j]) != HM_OK)
+        return HM_EABORT;
     return hma_prob_send(n, pb, fold_port(n, pb, nr - (1 << j), keep_odd, j), first + j,
                          buf + off[nr], off[nr + (1 << j)] - off[nr]);
 }

@@ -167,6 +167,16 @@ int64_t hma_prob_msg_slots(const hm_machine_info_t *mi, size_t k);
  * backwards, each half the one before (recursive halving). */
 int64_t hma_prob_doubling_slots(const hm_machine_info_t *mi, size_t k, int d);
 
+/* The 2^k chunks [b*c/2^k, b*(c+1)/2^k) of b values (hma_prob_offsets) halved k times:
+ * sum_{i<k} D(ceil(b*2^i/2^k)), the longest 2^i chunks of each step. */
+int64_t hma_prob_halving_slots(const hm_machine_info_t *mi, size_t b, int k);
+/* Rabenseifner's reduce and allreduce under circuit routing with a block 2^k (k =
+ * hma_prob_fold_k) does not divide: the chunks are of unequal length, so every node
+ * waits for the longest message of the step before (pb->step_waits): step_at[first + s]
+ * for halving step s (bit k-1-s) and step_at[first + k + s] for doubling or gather step s
+ * (bit s), first = 1 after the fold (p not a power of two). Nothing otherwise. */
+void hma_prob_set_halving_steps(hma_prob_t *pb, const hm_machine_info_t *mi);
+
 /* The binomial scatter and gather under circuit routing: the root's messages of
  * p - 2^(lg-1), 2^(lg-2), .., 1 blocks one after the other (the chain to node 1 is the
  * longest; the others' messages are no longer): D(b*(p - 2^(lg-1))) + sum_{i<lg-1}
@@ -177,16 +187,15 @@ int64_t hma_prob_tree_slots(const hm_machine_info_t *mi, const hma_prob_t *pb);
 
 /* The verify of the algorithms made of a halving phase and its mirror (scatter then
  * allgather, reduce-scatter then allgather or gather), each in d steps of b*2^i/p values:
- * 2*log2(p) slots, or 2*sum_i D(b*2^i/p) under circuit routing. */
+ * 2*log2(p) slots, or 2*sum_i D(ceil(b*2^i/p)) under circuit routing. */
 void hma_prob_verify_halving_pair(hm_report_t *r);
 /* The pairwise exchanges' verify: p - 1 slots on the bus, (p/2) log2 p on the hypercube. */
 void hma_prob_verify_pairwise(hm_report_t *r);
-/* Under circuit routing, algorithms that cut the block into p chunks need equal chunks
- * (unequal ones drift out of step and meet at a busy receive port): 0 when the block
- * is a multiple of p or the routing is packet; else -1 after hm_setup_fail ("block:
- * found 12; allowed: a multiple of p = 8 under circuit routing"). For the reductions
- * on a p not a power of two (the bus) the chunks are q = 2^floor(log2 p), the nodes
- * left after the fold (hma_prob_fold_k). */
+/* Under circuit routing the van de Geijn broadcast, which cuts the block into p chunks,
+ * needs equal chunks (unequal ones drift out of step and meet at a busy receive port):
+ * 0 when the block is a multiple of p or the routing is packet; else -1 after
+ * hm_setup_fail ("block: found 12; allowed: a multiple of p = 8 under circuit
+ * routing"). (Rabenseifner's reductions wait instead: hma_prob_set_halving_steps.) */
 int hma_prob_circuit_chunks(hm_setup_t *s, const hma_prob_t *pb);
 
 /* Rabenseifner's algorithms for any p on the bus (Thakur-Rabenseifner-Gropp 2005,
