@@ -700,18 +700,13 @@ void hma_prob_verify_halving_pair(hm_report_t *r)
 
 int hma_prob_circuit_chunks(hm_setup_t *s, const hma_prob_t *pb)
 {
-    /* The broadcast (van de Geijn) cuts into p chunks for any p, the reductions
-     * (Rabenseifner) into q = 2^floor(log2 p) after the fold. */
-    int q = pb->kind == HM_PROBLEM_BROADCAST ? pb->p : 1 << hma_prob_fold_k(pb);
-    if (!s->machine->circuit || pb->block % q == 0)
+    /* The broadcast (van de Geijn) cuts into p chunks for any p; Rabenseifner's
+     * reductions take any block (hma_prob_set_halving_steps). */
+    if (!s->machine->circuit || pb->block % pb->p == 0)
         return 0;
     char found[32], allowed[96];
     snprintf(found, sizeof found, "%d", pb->block);
-    if (q == pb->p)
-        snprintf(allowed, sizeof allowed, "a multiple of p = %d under circuit routing", pb->p);
-    else
-        snprintf(allowed, sizeof allowed,
-                 "a multiple of 2^floor(log2 p) = %d under circuit routing (p = %d)", q, pb->p);
+    snprintf(allowed, sizeof allowed, "a multiple of p = %d under circuit routing", pb->p);
     hm_setup_fail(s, "block", found, allowed);
     return -1;
 }
