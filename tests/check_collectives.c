@@ -635,8 +635,9 @@ static int64_t circuit_doubling(double A, double B, int64_t v, int d)
 }
 
 /* The algorithms that run under a*m + b, and the blocks they take there: a multiple of
- * p where the block is cut into p chunks (chunks = 1), else 2d + 1 values; all under
- * one-port-full but the two all-port trees (allport = 1). */
+ * p where the block is cut into p chunks (chunks = 1: the broadcast, which refuses
+ * others; chunks = 2: Rabenseifner's, which take any block, test_circuit_uneven_chunks),
+ * else 2d + 1 values; all under one-port-full but the two all-port trees (allport = 1). */
 static const struct {
     const char *name;
     int chunks, allport;
@@ -653,8 +654,8 @@ static const struct {
     {"reduce-scatter-recursive-halving", 0, 0},
     {"alltoall-dimension-exchange", 0, 0},
     {"bcast-chain", 0, 0},
-    {"allreduce-rabenseifner", 1, 0},
-    {"reduce-rabenseifner", 1, 0},
+    {"allreduce-rabenseifner", 2, 0},
+    {"reduce-rabenseifner", 2, 0},
     {"scatter-linear", 0, 0},
     {"gather-linear", 0, 0},
     {"reduce-scatter-ring", 0, 0},
@@ -712,8 +713,8 @@ static int64_t circuit_want(int a, int d, int64_t b, double A, double B)
 }
 
 /* Every algorithm of circuit_algos (twenty-three) on Q_1..Q_5 with two cost pairs, strict:
- * verified, 0 conflicts, completion exactly its formula; those that cut the block into p chunks
- * refuse a block that p does not divide. */
+ * verified, 0 conflicts, completion exactly its formula; the broadcast that cuts the block
+ * into p chunks refuses a block that p does not divide. */
 START_TEST(test_circuit_cost)
 {
     static const double cost[][2] = {{1, 10}, {0.3, 7}};
@@ -741,7 +742,7 @@ START_TEST(test_circuit_cost)
                 hm_t_free(&r);
             }
     for (int a = 0; a < na; a++) {
-        if (!circuit_algos[a].chunks)
+        if (circuit_algos[a].chunks != 1)
             continue;
         char cfg[256];
         snprintf(cfg, sizeof cfg,
@@ -920,8 +921,8 @@ START_TEST(test_bus_any_p)
     static const struct {
         const char *topo, *name, *want;
     } refused[] = {
-        {"\"kind\":\"bus\",\"nodes\":6", "reduce-scatter-recursive-halving",
-         "topology.kind: found \"bus\"; allowed for reduce-scatter-recursive-halving: hypercube"},
+        {"\"kind\":\"bus\",\"nodes\":6", "alltoall-dimension-exchange",
+         "topology.kind: found \"bus\"; allowed for alltoall-dimension-exchange: hypercube"},
         {"\"kind\":\"bus\",\"nodes\":6", "bcast-msbt",
          "topology.kind: found \"bus\"; allowed for bcast-msbt: hypercube"},
         {"\"kind\":\"ring\",\"nodes\":6", "reduce-binomial",
@@ -954,8 +955,60 @@ static int64_t rab_want(int reduce, int p, int64_t b, int circuit)
     int ends = pow2 ? 0 : reduce ? 1 : 2;
     if (!circuit)
         return 2 * k + ends;
-    return ends * circuit_dur(1, 10, b) + 2 * circuit_doubling(1, 10, b >> k, k);
+    int64_t t = ends * circuit_dur(1, 10, b);
+    for (int i = 0; i < k; i++) /* the longest 2^i of the q chunks: ceil(b 2^i / q) */
+        t += 2 * circuit_dur(1, 10, ((b << i) + (1 << k) - 1) >> k);
+    return t;
 }
+
+/* Rabenseifner's reduce and allreduce under a*m + b with a block q does not divide: the
+ * q chunks [b c/q, b (c+1)/q) differ by one value, every step lasts as its longest
+ * message (rab_want: ceil(b 2^i/q)), on Q_2 and Q_3 (q = 4, 8) and buses of 6, 12 and
+ * 13 (q = 4, 8, 8), b = 1, 5, 7, 13, one-port-full and all-port, random roots and
+ * operators: verified, 0 conflicts under strict, completion the formula. By hand: Q_2,
+ * b = 5, reduce 2 (D(2) + D(3)) = 2 (26 + 34) = 120; bus of 6, b = 7, allreduce
+ * 2 D(7) + 2 (D(2) + D(4)) = 132 + 136 = 268. */
+START_TEST(test_circuit_uneven_chunks)
+{
+    static const char *const topos[] = {
+        "\"kind\":\"hypercube\",\"dim\":2", "\"kind\":\"hypercube\",\"dim\":3",
+        "\"kind\":\"bus\",\"nodes\":6", "\"kind\":\"bus\",\"nodes\":12",
+        "\"kind\":\"bus\",\"nodes\":13"};
+    static const int nodes[] = {4, 8, 6, 12, 13};
+    static const int64_t blocks[] = {1, 5, 7, 13};
+    ck_assert_int_eq(rab_want(1, 4, 5, 1), 120);
+    ck_assert_int_eq(rab_want(0, 6, 7, 1), 268);
+    hma_rng_t rng;
+    hma_rng_seed(&rng, 0xC4E);
+    for (int reduce = 0; reduce < 2; reduce++)
+        for (size_t t = 0; t < sizeof topos / sizeof topos[0]; t++)
+            for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++) {
+                int p = nodes[t];
+                char cfg[600], extra[64];
+                snprintf(extra, sizeof extra, ",\"op\":\"%s\"", ops[hma_rng_below(&rng, 3)]);
+                if (reduce)
+                    snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ",\"root\":%d",
+                             (int)hma_rng_below(&rng, (uint64_t)p));
+                snprintf(cfg, sizeof cfg,
+                         "{\"topology\":{%s},\"ports\":{\"model\":\"%s\",\"routing\":"
+                         "\"circuit\",\"cost\":{\"a\":1,\"b\":10}},\"contention\":\"strict\","
+                         "\"seed\":%d,\"algorithm\":{\"name\":\"%s\",\"block\":%lld%s}}",
+                         topos[t], i % 2 ? "all-port" : "one-port-full", (int)(t + i),
+                         reduce ? "reduce-rabenseifner" : "allreduce-rabenseifner",
+                         (long long)blocks[i], extra);
+                hm_trun_t r = hm_t_run(cfg, NULL);
+                int64_t want = rab_want(reduce, p, blocks[i], 1);
+                ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
+                              r.message ? r.message : hm_t_str(&r, "verification"));
+                ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+                ck_assert_msg(hm_t_int(&r, "completion_slots") == want, "%s: %lld, want %lld", cfg,
+                              (long long)hm_t_int(&r, "completion_slots"), (long long)want);
+                ck_assert_int_eq(hm_t_bound(&r, "bound"), want);
+                ck_assert_int_le(hm_t_bound(&r, "lower_bound"), want);
+                hm_t_free(&r);
+            }
+}
+END_TEST
 
 START_TEST(test_bus_rabenseifner)
 {
@@ -971,9 +1024,10 @@ START_TEST(test_bus_rabenseifner)
                 int p = sizes[i], q = 1;
                 while (2 * q <= p)
                     q *= 2;
-                /* Packet: any block, empty chunks when b < q; circuit: a multiple of q. */
-                int64_t b =
-                    (1 + (int64_t)hma_rng_below(&rng, 3)) * (circuit ? q : 3) - (circuit ? 0 : 2);
+                /* Any block (empty chunks when b < q); a multiple of q under circuit
+                 * routing every other time, uneven chunks otherwise. */
+                int64_t b = (1 + (int64_t)hma_rng_below(&rng, 3)) * (circuit ? q : 3) -
+                            (circuit ? (int64_t)(i % 2) : 2);
                 char cfg[600], extra[64];
                 snprintf(extra, sizeof extra, ",\"op\":\"%s\"", ops[hma_rng_below(&rng, 3)]);
                 if (reduce)
@@ -997,18 +1051,64 @@ START_TEST(test_bus_rabenseifner)
                 ck_assert_int_le(hm_t_bound(&r, "lower_bound"), want);
                 hm_t_free(&r);
             }
-    /* Under circuit routing the q chunks must be equal: block 12 on a bus of 12 (q = 8)
-     * is refused, exit 2, saying what is allowed. */
-    hm_trun_t r = hm_t_run("{\"topology\":{\"kind\":\"bus\",\"nodes\":12},\"ports\":{\"model\":"
-                           "\"one-port-full\",\"routing\":\"circuit\"},\"algorithm\":{\"name\":"
-                           "\"allreduce-rabenseifner\",\"block\":12}}",
-                           NULL);
-    ck_assert_int_eq(r.rc, 2);
-    ck_assert_msg(r.message &&
-                      strstr(r.message, "algorithm.block: found 12; allowed: a multiple of "
-                                        "2^floor(log2 p) = 8 under circuit routing (p = 12)"),
-                  "%s", r.message ? r.message : "(none)");
-    hm_t_free(&r);
+}
+END_TEST
+
+/* The recursive halving reduce-scatter on the bus, MPICH's fold for any p (TRG 2005,
+ * section 4.6), exact formulas by hand (k = floor(log2 p), q = 2^k, rem = p - q, D as
+ * above): k + 2 slots, D(p b) + sum_{i<k} D(b (2^i + min(2^i, rem))) + D(b); on powers
+ * of two k and sum_{i<k} D(b 2^i). For p = 12, b = 8 (circuit): 778 + 138 + 266 + 522 +
+ * 74 = 1778; p = 3, b = 1: 34 + 26 + 18 = 78; p = 100 (packet): 8 slots. */
+static int64_t rsrh_want(int p, int64_t b, int circuit)
+{
+    int k = 0, pow2 = (p & (p - 1)) == 0;
+    while ((2 << k) <= p)
+        k++;
+    int rem = p - (1 << k);
+    if (!circuit)
+        return pow2 ? k : k + 2;
+    if (pow2)
+        return circuit_doubling(1, 10, b, k);
+    int64_t t = circuit_dur(1, 10, p * b) + circuit_dur(1, 10, b);
+    for (int i = 0; i < k; i++)
+        t += circuit_dur(1, 10, b * ((1 << i) + ((1 << i) < rem ? (1 << i) : rem)));
+    return t;
+}
+
+START_TEST(test_bus_rs_halving)
+{
+    static const int sizes[] = {2, 3, 5, 6, 7, 8, 12, 13, 100};
+    static const char *const models[] = {"one-port-full", "all-port"};
+    ck_assert_int_eq(rsrh_want(12, 8, 1), 1778);
+    ck_assert_int_eq(rsrh_want(3, 1, 1), 78);
+    ck_assert_int_eq(rsrh_want(100, 3, 0), 8);
+    ck_assert_int_eq(rsrh_want(8, 2, 1), 26 + 42 + 74);
+    hma_rng_t rng;
+    hma_rng_seed(&rng, 0x5C7);
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (int m = 0; m < 2; m++)
+            for (int circuit = 0; circuit < 2; circuit++) {
+                int p = sizes[i];
+                int64_t b = 1 + (int64_t)hma_rng_below(&rng, 7); /* any block */
+                char cfg[600];
+                snprintf(cfg, sizeof cfg,
+                         "{\"topology\":{\"kind\":\"bus\",\"nodes\":%d},\"ports\":{\"model\":"
+                         "\"%s\",\"routing\":\"%s\",\"cost\":{\"a\":1,\"b\":10}},\"contention\":"
+                         "\"strict\",\"seed\":%d,\"algorithm\":{\"name\":\"reduce-scatter-"
+                         "recursive-halving\",\"block\":%lld,\"op\":\"%s\"}}",
+                         p, models[m], circuit ? "circuit" : "packet", (int)i, (long long)b,
+                         ops[hma_rng_below(&rng, 3)]);
+                hm_trun_t r = hm_t_run(cfg, NULL);
+                int64_t want = rsrh_want(p, b, circuit);
+                ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
+                              r.message ? r.message : hm_t_str(&r, "verification"));
+                ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+                ck_assert_msg(hm_t_int(&r, "completion_slots") == want, "%s: %lld, want %lld", cfg,
+                              (long long)hm_t_int(&r, "completion_slots"), (long long)want);
+                ck_assert_int_eq(hm_t_bound(&r, "bound"), want);
+                ck_assert_int_le(hm_t_bound(&r, "lower_bound"), want);
+                hm_t_free(&r);
+            }
 }
 END_TEST
 
@@ -1485,6 +1585,8 @@ Suite *hm_suite_collectives(void)
     tcase_add_test(tc, test_circuit_cost_ring);
     tcase_add_test(tc, test_bus_any_p);
     tcase_add_test(tc, test_bus_rabenseifner);
+    tcase_add_test(tc, test_bus_rs_halving);
+    tcase_add_test(tc, test_circuit_uneven_chunks);
     tcase_add_test(tc, test_bus_scatter_allgather);
     tcase_add_test(tc, test_bus_pairwise);
     tcase_add_test(tc, test_circuit_lower_bounds);

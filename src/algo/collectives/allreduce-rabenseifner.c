@@ -19,9 +19,10 @@
  * beta*m; Thakur-Rabenseifner-Gropp 2005, section 4.5: 2 lg p * alpha + 2 (p-1)/p *
  * n * beta): halving steps of b/2, .., b/p values, then doubling steps of b/p, ..,
  * b/2: exactly 2 * sum_{i<d} D(b*2^i/p) slots, D(v) = ceil(8a*v + b)
- * (hma_prob_msg_slots). The block must be a multiple of p there: chunks of unequal
- * length drift out of step and meet at a busy receive port, so other blocks are
- * refused in setup (hma_prob_circuit_chunks).
+ * (hma_prob_msg_slots), with ceil(b*2^i/p) for b*2^i/p when p does not divide b: the
+ * chunks differ by one value, and every node waits for the end of the step before,
+ * its longest message (hma_prob_set_halving_steps), so that messages of unequal length
+ * never meet at a receive port.
  *
  * Any p on the bus (doc/collectives.md, "Any p: the bus"; Thakur-Rabenseifner-Gropp
  * 2005, section 4.4, MPICH's non-power-of-two handling): k = floor(log2 p), q = 2^k,
@@ -30,7 +31,7 @@
  * new rank x - rem (hma_prob_fold_new); the q new ranks run the halving and the
  * doubling on q chunks (steps 1..2k); in step 2k+1 each odd node sends the result back
  * to the even one below it. Exactly 2*floor(log2 p) + 2 slots; under a*m + b
- * 2*D(b) + 2*sum_{i<k} D(b*2^i/q), the block a multiple of q (else refused).
+ * 2*D(b) + 2*sum_{i<k} D(ceil(b*2^i/q)), any block.
  */
 #include <stdlib.h>
 
@@ -45,13 +46,10 @@ static const hm_param_spec_t allreduce_rab_specs[] = {
 static int allreduce_rab_setup(hm_setup_t *s)
 {
     hma_prob_t *pb = hma_prob_setup(s, HM_PROBLEM_ALLREDUCE);
-    /* Under circuit routing the p chunks must be equal (hma_prob_circuit_chunks). */
-    if (pb && hma_prob_circuit_chunks(s, pb)) {
-        hma_prob_free(pb);
-        pb = NULL;
-    }
-    if (pb) /* p not a power of two: the halving starts after the fold, one message */
+    if (pb) { /* p not a power of two: the halving starts after the fold, one message */
         hma_prob_set_steps(pb, s->machine, 0);
+        hma_prob_set_halving_steps(pb, s->machine); /* unequal chunks under a*m + b */
+    }
     s->state = pb;
     return pb ? 0 : -1;
 }
@@ -62,14 +60,16 @@ static int allreduce_rab_fold(hm_node_t *n, const hma_prob_t *pb, int64_t *buf, 
                               const size_t *off)
 {
     int x = hm_id(n), nr = hma_prob_fold_new(pb, x, 1), k = hma_prob_fold_k(pb);
-    int rem = pb->p - (1 << k), rc = hma_prob_fold_in(n, pb, x, 1, buf, tmp);
     size_t b = (size_t)pb->block, count;
+    int rem = pb->p - (1 << k), rc = hma_prob_fold_in(n, pb, x, 1, buf, tmp, b);
     if (rc == HM_OK && nr < 0) /* dropped out: the result comes back in the last step */
         return hma_prob_recv(n, buf, b, &count, NULL);
     if (rc == HM_OK)
         rc = hma_prob_halving_fold(n, pb, nr, 1, buf, tmp, off);
     if (rc == HM_OK)
         rc = hma_prob_doubling_fold(n, pb, nr, 1, buf, off);
+    if (rc == HM_OK && x < 2 * rem && pb->step_waits)
+        rc = hma_prob_wait(n, pb->step_at[2 * k + 1]);
     if (rc == HM_OK && x < 2 * rem)
         rc = hma_prob_send(n, pb, hm_port_to(n, x - 1), 2 * k + 1, buf, b);
     return rc;
@@ -89,8 +89,8 @@ static void allreduce_rab_node(hm_node_t *n, void *state)
         buf[i] = in[i];
     if (pb->full)
         rc = allreduce_rab_fold(n, pb, buf, buf + b, off);
-    else if ((rc = hma_prob_reduce_scatter_rh(n, pb, x, buf, buf + b, off)) == HM_OK)
-        rc = hma_prob_allgather_rd(n, pb, x, buf, off);
+    else if ((rc = hma_prob_halving_fold(n, pb, x, 0, buf, buf + b, off)) == HM_OK)
+        rc = hma_prob_doubling_fold(n, pb, x, 0, buf, off);
     if (rc == HM_OK)
         hma_prob_store(n, buf, b);
 done:

@@ -19,10 +19,11 @@
  * Cost under Seidel's a*m + b (circuit routing to neighbours, Hockney's alpha +
  * beta*m; Thakur-Rabenseifner-Gropp 2005, section 4.4: 2 lg p * alpha + 2 (p-1)/p *
  * n * beta): halving steps of b/2, .., b/p values, then the gather's b/p, .., b/2:
- * exactly 2 * sum_{i<d} D(b*2^i/p) slots, D(v) = ceil(8a*v + b)
- * (hma_prob_msg_slots). The block must be a multiple of p there: chunks of unequal
- * length drift out of step and meet at a busy receive port, so other blocks are
- * refused in setup (hma_prob_circuit_chunks).
+ * exactly 2 * sum_{i<d} D(ceil(b*2^i/p)) slots, D(v) = ceil(8a*v + b)
+ * (hma_prob_msg_slots), any block: when p does not divide b the chunks differ by one
+ * value, a step of 2^i chunks carries at most ceil(b*2^i/p) values, and every node
+ * waits for the end of the step before, its longest message (hma_prob_set_halving_steps),
+ * so that messages of unequal length never meet at a receive port.
  *
  * Any p on the bus (doc/collectives.md, "Any p: the bus"; Thakur-Rabenseifner-Gropp
  * 2005, section 4.4, MPICH's non-power-of-two handling), on relative numbers
@@ -31,7 +32,7 @@
  * r = 0, always stays); even r = 2i takes new rank i, r >= 2*rem new rank r - rem
  * (hma_prob_fold_new); the q new ranks run the halving and the binomial gather to new
  * rank 0 on q chunks (steps 1..2k). Exactly 2*floor(log2 p) + 1 slots; under a*m + b
- * D(b) + 2*sum_{i<k} D(b*2^i/q), the block a multiple of q (else refused).
+ * D(b) + 2*sum_{i<k} D(ceil(b*2^i/q)), any block.
  */
 #include <stdlib.h>
 
@@ -47,13 +48,10 @@ static const hm_param_spec_t reduce_rab_specs[] = {
 static int reduce_rab_setup(hm_setup_t *s)
 {
     hma_prob_t *pb = hma_prob_setup(s, HM_PROBLEM_REDUCE);
-    /* Under circuit routing the p chunks must be equal (hma_prob_circuit_chunks). */
-    if (pb && hma_prob_circuit_chunks(s, pb)) {
-        hma_prob_free(pb);
-        pb = NULL;
-    }
-    if (pb) /* p not a power of two: the halving starts after the fold, one message */
+    if (pb) { /* p not a power of two: the halving starts after the fold, one message */
         hma_prob_set_steps(pb, s->machine, 0);
+        hma_prob_set_halving_steps(pb, s->machine); /* unequal chunks under a*m + b */
+    }
     s->state = pb;
     return pb ? 0 : -1;
 }
@@ -71,7 +69,7 @@ static void reduce_rab_node(hm_node_t *n, void *state)
     for (size_t i = 0; i < b; i++)
         buf[i] = in[i];
     /* The bus, p not a power of two: the odd r < 2*rem fold into r - 1 and drop out. */
-    if ((rc = hma_prob_fold_in(n, pb, r, 0, buf, buf + b)) != HM_OK || nr < 0)
+    if ((rc = hma_prob_fold_in(n, pb, r, 0, buf, buf + b, b)) != HM_OK || nr < 0)
         goto done;
     /* Both phases run in lock step: every node leaves the halving in the same slot. */
     if (hma_prob_halving_fold(n, pb, nr, 0, buf, buf + b, off) == HM_OK &&

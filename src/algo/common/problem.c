@@ -602,6 +602,33 @@ int64_t hma_prob_msg_slots(const hm_machine_info_t *mi, size_t k)
     return dur < 1 ? 1 : dur;
 }
 
+int64_t hma_prob_halving_slots(const hm_machine_info_t *mi, size_t b, int k)
+{
+    int64_t t = 0;
+    for (int i = 0; i < k; i++) /* the longest 2^i of the 2^k chunks [b*c/2^k, ..) */
+        t += hma_prob_msg_slots(mi, ((b << i) + ((size_t)1 << k) - 1) >> k);
+    return t;
+}
+
+void hma_prob_set_halving_steps(hma_prob_t *pb, const hm_machine_info_t *mi)
+{
+    int k = hma_prob_fold_k(pb), first = !hma_prob_pow2(pb);
+    size_t b = (size_t)pb->block;
+    if (!mi->circuit || pb->block % (1 << k) == 0 || first + 2 * k + 1 >= 40)
+        return;
+    pb->step_waits = 1;
+    pb->step_at[0] = 0;
+    pb->step_at[first] = first ? hma_prob_msg_slots(mi, b) : 0;
+    for (int s = 0; s < k; s++) /* halving: bit k-1-s */
+        pb->step_at[first + s + 1] =
+            pb->step_at[first + s] +
+            hma_prob_msg_slots(mi, ((b << (k - 1 - s)) + ((size_t)1 << k) - 1) >> k);
+    for (int s = 0; s < k; s++) /* then doubling or gather: bit s */
+        pb->step_at[first + k + s + 1] =
+            pb->step_at[first + k + s] +
+            hma_prob_msg_slots(mi, ((b << s) + ((size_t)1 << k) - 1) >> k);
+}
+
 int64_t hma_prob_doubling_slots(const hm_machine_info_t *mi, size_t k, int d)
 {
     int64_t t = 0;
@@ -636,14 +663,19 @@ static void verify_halving_fold(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
     int k = hma_prob_fold_k(pb), ends = pb->kind == HM_PROBLEM_ALLREDUCE ? 2 : 1;
+    int even = pb->block % (1 << k) == 0; /* equal chunks: the expression without ceil */
     if (r->machine->circuit)
         hma_prob_verify(r,
-                        ends == 2 ? "2*ceil(8a*block+b)+2*sum_{i<floor(log2(p))} "
+                        ends == 2 ? (even ? "2*ceil(8a*block+b)+2*sum_{i<floor(log2(p))} "
+                                            "ceil(8a*block*2^i/2^floor(log2(p))+b)"
+                                          : "2*ceil(8a*block+b)+2*sum_{i<floor(log2(p))} "
+                                            "ceil(8a*ceil(block*2^i/2^floor(log2(p)))+b)")
+                        : even    ? "ceil(8a*block+b)+2*sum_{i<floor(log2(p))} "
                                     "ceil(8a*block*2^i/2^floor(log2(p))+b)"
                                   : "ceil(8a*block+b)+2*sum_{i<floor(log2(p))} "
-                                    "ceil(8a*block*2^i/2^floor(log2(p))+b)",
+                                    "ceil(8a*ceil(block*2^i/2^floor(log2(p)))+b)",
                         ends * hma_prob_msg_slots(r->machine, (size_t)pb->block) +
-                            2 * hma_prob_doubling_slots(r->machine, (size_t)(pb->block >> k), k),
+                            2 * hma_prob_halving_slots(r->machine, (size_t)pb->block, k),
                         pb->block > 1);
     else
         hma_prob_verify(r, ends == 2 ? "2*floor(log2(p))+2" : "2*floor(log2(p))+1",
@@ -657,8 +689,10 @@ void hma_prob_verify_halving_pair(hm_report_t *r)
     if (!hma_prob_pow2(pb))
         verify_halving_fold(r);
     else if (r->machine->circuit)
-        hma_prob_verify(r, "2*sum_i ceil(8a*block*2^i/p+b)",
-                        2 * hma_prob_doubling_slots(r->machine, (size_t)(pb->block / pb->p), k),
+        hma_prob_verify(r,
+                        pb->block % pb->p == 0 ? "2*sum_i ceil(8a*block*2^i/p+b)"
+                                               : "2*sum_i ceil(8a*ceil(block*2^i/p)+b)",
+                        2 * hma_prob_halving_slots(r->machine, (size_t)pb->block, k),
                         pb->block > 1);
     else
         hma_prob_verify(r, "2*log2(p)", 2 * (int64_t)k, pb->block > 1);
@@ -666,18 +700,13 @@ void hma_prob_verify_halving_pair(hm_report_t *r)
 
 int hma_prob_circuit_chunks(hm_setup_t *s, const hma_prob_t *pb)
 {
-    /* The broadcast (van de Geijn) cuts into p chunks for any p, the reductions
-     * (Rabenseifner) into q = 2^floor(log2 p) after the fold. */
-    int q = pb->kind == HM_PROBLEM_BROADCAST ? pb->p : 1 << hma_prob_fold_k(pb);
-    if (!s->machine->circuit || pb->block % q == 0)
+    /* The broadcast (van de Geijn) cuts into p chunks for any p; Rabenseifner's
+     * reductions take any block (hma_prob_set_halving_steps). */
+    if (!s->machine->circuit || pb->block % pb->p == 0)
         return 0;
     char found[32], allowed[96];
     snprintf(found, sizeof found, "%d", pb->block);
-    if (q == pb->p)
-        snprintf(allowed, sizeof allowed, "a multiple of p = %d under circuit routing", pb->p);
-    else
-        snprintf(allowed, sizeof allowed,
-                 "a multiple of 2^floor(log2 p) = %d under circuit routing (p = %d)", q, pb->p);
+    snprintf(allowed, sizeof allowed, "a multiple of p = %d under circuit routing", pb->p);
     hm_setup_fail(s, "block", found, allowed);
     return -1;
 }
@@ -708,9 +737,9 @@ static int fold_port(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_odd, i
 }
 
 int hma_prob_fold_in(hm_node_t *n, const hma_prob_t *pb, int r, int keep_odd, int64_t *buf,
-                     int64_t *tmp)
+                     int64_t *tmp, size_t b)
 {
-    size_t b = (size_t)pb->block, k;
+    size_t k;
     int rem = pb->p - (1 << hma_prob_fold_k(pb));
     if (hma_prob_pow2(pb))
         return HM_OK;
@@ -733,6 +762,9 @@ int hma_prob_halving_fold(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_o
     for (int i = d - 1; i >= 0; i--) {
         int mine = nr >> i << i, theirs = (nr ^ (1 << i)) >> i << i;
         size_t mlo = off[mine], mn = off[mine + (1 << i)] - mlo;
+        /* Parts of unequal length: every node waits for the longest of the step before. */
+        if (pb->step_waits && hma_prob_wait(n, pb->step_at[first + d - 1 - i]) != HM_OK)
+            return HM_EABORT;
         int rc =
             hma_prob_send(n, pb, fold_port(n, pb, nr ^ (1 << i), keep_odd, i), first + d - 1 - i,
                           buf + off[theirs], off[theirs + (1 << i)] - off[theirs]);
@@ -752,6 +784,8 @@ int hma_prob_doubling_fold(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_
     int d = hma_prob_fold_k(pb), first = hma_prob_pow2(pb) ? 0 : d + 1;
     for (int i = 0; i < d; i++) {
         int mine = nr >> i << i, theirs = (nr ^ (1 << i)) >> i << i;
+        if (pb->step_waits && hma_prob_wait(n, pb->step_at[first ? first + i : d + i]) != HM_OK)
+            return HM_EABORT;
         int rc = hma_prob_send(n, pb, fold_port(n, pb, nr ^ (1 << i), keep_odd, i), first + i,
                                buf + off[mine], off[mine + (1 << i)] - off[mine]);
         if (rc == HM_OK)
@@ -777,6 +811,8 @@ int hma_prob_gather_fold(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_od
     }
     if (!nr)
         return HM_OK;
+    if (pb->step_waits && hma_prob_wait(n, pb->step_at[first ? first + j : d + j]) != HM_OK)
+        return HM_EABORT;
     return hma_prob_send(n, pb, fold_port(n, pb, nr - (1 << j), keep_odd, j), first + j,
                          buf + off[nr], off[nr + (1 << j)] - off[nr]);
 }
@@ -951,24 +987,6 @@ int hma_prob_allgather_rd(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *bu
                 hma_prob_recv(n, buf + off[theirs], off[theirs + (1 << i)] - off[theirs], &k, NULL);
         if (rc != HM_OK)
             return rc;
-    }
-    return HM_OK;
-}
-
-int hma_prob_reduce_scatter_rh(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf,
-                               int64_t *tmp, const size_t *off)
-{
-    size_t k;
-    for (int i = pb->d - 1; i >= 0; i--) {
-        int mine = r >> i << i, theirs = (r ^ (1 << i)) >> i << i;
-        size_t mlo = off[mine], mn = off[mine + (1 << i)] - mlo;
-        int rc = hma_prob_send(n, pb, i, pb->d - 1 - i, buf + off[theirs],
-                               off[theirs + (1 << i)] - off[theirs]);
-        if (rc == HM_OK)
-            rc = hma_prob_recv(n, tmp, mn, &k, NULL);
-        if (rc != HM_OK)
-            return rc;
-        hma_prob_combine(pb, buf + mlo, tmp, k);
     }
     return HM_OK;
 }

@@ -68,7 +68,8 @@ typedef struct hma_prob_s {
     /* Bus, p not a power of two: the slot in which step j starts (setup fills it, see
      * hma_prob_set_steps), for the nodes that must not send before their step. */
     int64_t step_at[40];
-    void *alg; /* the algorithm's own read-only data, built in setup; hma_prob_free frees it */
+    int step_waits; /* 1: hma_prob_halving_fold waits for step_at (unequal parts) */
+    void *alg;      /* the algorithm's own read-only data, built in setup; hma_prob_free frees it */
 } hma_prob_t;
 
 /* The descriptor's typed parameters (.specs), the same in every collective: the
@@ -166,6 +167,16 @@ int64_t hma_prob_msg_slots(const hm_machine_info_t *mi, size_t k);
  * backwards, each half the one before (recursive halving). */
 int64_t hma_prob_doubling_slots(const hm_machine_info_t *mi, size_t k, int d);
 
+/* The 2^k chunks [b*c/2^k, b*(c+1)/2^k) of b values (hma_prob_offsets) halved k times:
+ * sum_{i<k} D(ceil(b*2^i/2^k)), the longest 2^i chunks of each step. */
+int64_t hma_prob_halving_slots(const hm_machine_info_t *mi, size_t b, int k);
+/* Rabenseifner's reduce and allreduce under circuit routing with a block 2^k (k =
+ * hma_prob_fold_k) does not divide: the chunks are of unequal length, so every node
+ * waits for the longest message of the step before (pb->step_waits): step_at[first + s]
+ * for halving step s (bit k-1-s) and step_at[first + k + s] for doubling or gather step s
+ * (bit s), first = 1 after the fold (p not a power of two). Nothing otherwise. */
+void hma_prob_set_halving_steps(hma_prob_t *pb, const hm_machine_info_t *mi);
+
 /* The binomial scatter and gather under circuit routing: the root's messages of
  * p - 2^(lg-1), 2^(lg-2), .., 1 blocks one after the other (the chain to node 1 is the
  * longest; the others' messages are no longer): D(b*(p - 2^(lg-1))) + sum_{i<lg-1}
@@ -176,16 +187,15 @@ int64_t hma_prob_tree_slots(const hm_machine_info_t *mi, const hma_prob_t *pb);
 
 /* The verify of the algorithms made of a halving phase and its mirror (scatter then
  * allgather, reduce-scatter then allgather or gather), each in d steps of b*2^i/p values:
- * 2*log2(p) slots, or 2*sum_i D(b*2^i/p) under circuit routing. */
+ * 2*log2(p) slots, or 2*sum_i D(ceil(b*2^i/p)) under circuit routing. */
 void hma_prob_verify_halving_pair(hm_report_t *r);
 /* The pairwise exchanges' verify: p - 1 slots on the bus, (p/2) log2 p on the hypercube. */
 void hma_prob_verify_pairwise(hm_report_t *r);
-/* Under circuit routing, algorithms that cut the block into p chunks need equal chunks
- * (unequal ones drift out of step and meet at a busy receive port): 0 when the block
- * is a multiple of p or the routing is packet; else -1 after hm_setup_fail ("block:
- * found 12; allowed: a multiple of p = 8 under circuit routing"). For the reductions
- * on a p not a power of two (the bus) the chunks are q = 2^floor(log2 p), the nodes
- * left after the fold (hma_prob_fold_k). */
+/* Under circuit routing the van de Geijn broadcast, which cuts the block into p chunks,
+ * needs equal chunks (unequal ones drift out of step and meet at a busy receive port):
+ * 0 when the block is a multiple of p or the routing is packet; else -1 after
+ * hm_setup_fail ("block: found 12; allowed: a multiple of p = 8 under circuit
+ * routing"). (Rabenseifner's reductions wait instead: hma_prob_set_halving_steps.) */
 int hma_prob_circuit_chunks(hm_setup_t *s, const hma_prob_t *pb);
 
 /* Rabenseifner's algorithms for any p on the bus (Thakur-Rabenseifner-Gropp 2005,
@@ -197,13 +207,18 @@ int hma_prob_circuit_chunks(hm_setup_t *s, const hma_prob_t *pb);
 int hma_prob_fold_k(const hma_prob_t *pb);
 int hma_prob_fold_new(const hma_prob_t *pb, int r, int keep_odd);
 int hma_prob_fold_old(const hma_prob_t *pb, int nr, int keep_odd);
-/* Step 0 (p not a power of two; nothing otherwise): the dropping node sends buf (b
- * values), its pair combines them into buf (tmp: b values); every node that stays then
- * waits for pb->step_at[1] (hma_prob_set_steps, not doubling). */
+/* Step 0 (p not a power of two; nothing otherwise): the dropping node sends buf (len
+ * values: the block b for reduce and allreduce, p*b for reduce-scatter), its pair
+ * combines them into buf (tmp: len values); every node that stays then waits for
+ * pb->step_at[1] (hma_prob_set_steps, not doubling). */
 int hma_prob_fold_in(hm_node_t *n, const hma_prob_t *pb, int r, int keep_odd, int64_t *buf,
-                     int64_t *tmp);
+                     int64_t *tmp, size_t len);
 /* Over the q new ranks, buf cut into q parts (off: q + 1 entries): recursive halving
- * (new rank nr ends with part nr reduced), recursive doubling allgather of the parts,
+ * (new rank nr ends with part nr reduced; halving step j = 0..k-1 is step first + j,
+ * first = 1 when p is not a power of two, and with pb->step_waits every node waits for
+ * pb->step_at[first + j] before it: parts of unequal length; on the hypercube, nr = x
+ * and keep_odd = 0, the recursive halving reduce-scatter of Thakur-Rabenseifner-Gropp
+ * 2005, section 4.6), recursive doubling allgather of the parts,
  * binomial gather of the parts to new rank 0; k steps each, one message a step. */
 int hma_prob_halving_fold(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_odd, int64_t *buf,
                           int64_t *tmp, const size_t *off);
@@ -254,10 +269,6 @@ int hma_prob_gather_tree(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf
 /* Recursive doubling allgather: in step k = 0..d-1 exchange parts [r>>k<<k, +2^k). */
 int hma_prob_allgather_rd(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf,
                           const size_t *off);
-/* Recursive halving reduce-scatter: in step k = d-1..0 send the partner's half of
- * the parts still held and combine its copy of this node's half; part r at the end. */
-int hma_prob_reduce_scatter_rh(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf,
-                               int64_t *tmp, const size_t *off);
 /* The cycle the ring and chain algorithms run along: the ring topology itself, a
  * snake through a torus (problem.c: cycle_build, snake_odd when both sides are odd), both rotated
  * to start at the root; or the hypercube's Gray-code ring (position gray^-1(x XOR root)). root -1:
