@@ -23,8 +23,16 @@
  * from r - 1 (mod p). Every node starts the ring when the scatter is over everywhere
  * (slot L; under a*m + b the scatter tree's time with chunks of b/p values,
  * hma_prob_tree_slots). Exactly ceil(log2 p) + p - 1 slots; under a*m + b
- * D(s(p - 2^(L-1))) + sum_{i<L-1} D(s*2^i) + (p-1)*D(s), s = b/p, the block a multiple
- * of p (else refused). On a power of two the hypercube's schedule and formulas.
+ * D(s(p - 2^(L-1))) + sum_{i<L-1} D(s*2^i) + (p-1)*D(s), s = ceil(b/p). On a power of
+ * two the hypercube's schedule and formulas.
+ *
+ * Under a*m + b with a block p does not divide, the chunks differ in length and would
+ * drift out of step until two messages meet at one receive port: every step waits for
+ * the longest message of the step before (doc/collectives.md, "Unequal chunks under
+ * a·m + b"). On the hypercube the scatter's step i and the doubling's step i carry at
+ * most ceil(b*2^(d-1-i)/p) and ceil(b*2^i/p) values, the steps of Rabenseifner's halving
+ * pair (hma_prob_set_halving_steps), so the completion is 2*sum_i D(ceil(b*2^i/p)); on
+ * the bus ring step t starts at the scatter's end + t*D(ceil(b/p)).
  */
 #include <stdlib.h>
 
@@ -39,16 +47,14 @@ static const hm_param_spec_t bcast_sag_specs[] = {
 static int bcast_sag_setup(hm_setup_t *s)
 {
     hma_prob_t *pb = hma_prob_setup(s, HM_PROBLEM_BROADCAST);
-    /* Under circuit routing chunks of unequal length would drift out of step and meet
-     * at a busy receive port: the chunks must be equal. */
-    if (pb && hma_prob_circuit_chunks(s, pb)) {
-        hma_prob_free(pb);
-        pb = NULL;
-    }
+    if (pb && hma_prob_pow2(pb)) /* unequal chunks under a*m + b: steps wait (header) */
+        hma_prob_set_halving_steps(pb, s->machine);
     if (pb && !hma_prob_pow2(pb)) { /* the bus: the slot the ring allgather starts in */
         int b = pb->block;
         pb->block = (b + pb->p - 1) / pb->p; /* the scatter tree's time with chunks of s */
         pb->aux = s->machine->circuit ? hma_prob_tree_slots(s->machine, pb) : pb->lg;
+        if (s->machine->circuit && b % pb->p)
+            pb->ring_step = hma_prob_msg_slots(s->machine, (size_t)pb->block);
         pb->block = b;
     }
     s->state = pb;
@@ -65,6 +71,8 @@ static int bcast_sag_ring(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *bu
         return HM_EABORT;
     for (int t = 0; t < p - 1; t++) {
         int out = (r - t + p) % p, in = (r - t - 1 + 2 * p) % p;
+        if (pb->ring_step && hma_prob_wait(n, pb->aux + t * pb->ring_step) != HM_OK)
+            return HM_EABORT;
         int rc = hma_prob_send(n, pb, next, pb->lg + t, buf + off[out], off[out + 1] - off[out]);
         if (rc == HM_OK)
             rc = hma_prob_recv(n, buf + off[in], off[in + 1] - off[in], &k, NULL);
@@ -112,13 +120,18 @@ static void bcast_sag_verify(hm_report_t *r)
     const hma_prob_t *pb = r->state;
     if (hma_prob_pow2(pb))
         hma_prob_verify_halving_pair(r);
-    else if (r->machine->circuit)
+    else if (r->machine->circuit && pb->block % pb->p == 0)
         hma_prob_verify(r,
                         "ceil(8a*(block/p)*(p-2^(ceil(log2(p))-1))+b)+sum_{i<ceil(log2(p))-1} "
                         "ceil(8a*(block/p)*2^i+b)+(p-1)*ceil(8a*block/p+b)",
                         pb->aux + (pb->p - 1) *
                                       hma_prob_msg_slots(r->machine, (size_t)(pb->block / pb->p)),
                         pb->block > 1);
+    else if (r->machine->circuit) /* chunks of s = ceil(block/p) */
+        hma_prob_verify(r,
+                        "ceil(8a*s*(p-2^(ceil(log2(p))-1))+b)+sum_{i<ceil(log2(p))-1} "
+                        "ceil(8a*s*2^i+b)+(p-1)*ceil(8a*s+b), s=ceil(block/p)",
+                        pb->aux + (pb->p - 1) * pb->ring_step, pb->block > 1);
     else
         hma_prob_verify(r, "ceil(log2(p))+p-1", pb->aux + pb->p - 1, pb->block > 1);
 }

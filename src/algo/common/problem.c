@@ -698,19 +698,6 @@ void hma_prob_verify_halving_pair(hm_report_t *r)
         hma_prob_verify(r, "2*log2(p)", 2 * (int64_t)k, pb->block > 1);
 }
 
-int hma_prob_circuit_chunks(hm_setup_t *s, const hma_prob_t *pb)
-{
-    /* The broadcast (van de Geijn) cuts into p chunks for any p; Rabenseifner's
-     * reductions take any block (hma_prob_set_halving_steps). */
-    if (!s->machine->circuit || pb->block % pb->p == 0)
-        return 0;
-    char found[32], allowed[96];
-    snprintf(found, sizeof found, "%d", pb->block);
-    snprintf(allowed, sizeof allowed, "a multiple of p = %d under circuit routing", pb->p);
-    hm_setup_fail(s, "block", found, allowed);
-    return -1;
-}
-
 int hma_prob_fold_k(const hma_prob_t *pb)
 {
     return hma_prob_pow2(pb) ? pb->lg : pb->lg - 1;
@@ -944,6 +931,8 @@ int hma_prob_scatter_tree(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *bu
         if (c >= p)
             continue;
         int rc = sent++ ? hm_next_slot(n) : HM_OK;
+        if (rc == HM_OK && pb->step_waits) /* unequal chunks: the step's longest message */
+            rc = hma_prob_wait(n, pb->step_at[d - 1 - i]);
         if (rc == HM_OK)
             rc = hma_prob_send(n, pb, pb->full ? hma_prob_port_rel(n, pb, c) : i, d - 1 - i,
                                buf + off[c], off[e] - off[c]);
@@ -981,6 +970,8 @@ int hma_prob_allgather_rd(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *bu
     for (int i = 0; i < pb->lg; i++) {
         int mine = r >> i << i, theirs = (r ^ (1 << i)) >> i << i;
         int port = pb->full ? hma_prob_port_rel(n, pb, r ^ (1 << i)) : i;
+        if (pb->step_waits && hma_prob_wait(n, pb->step_at[pb->lg + i]) != HM_OK)
+            return HM_EABORT; /* after the scatter tree's lg steps (hma_prob_set_halving_steps) */
         int rc = hma_prob_send(n, pb, port, i, buf + off[mine], off[mine + (1 << i)] - off[mine]);
         if (rc == HM_OK)
             rc =

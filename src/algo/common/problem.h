@@ -68,8 +68,10 @@ typedef struct hma_prob_s {
     /* Bus, p not a power of two: the slot in which step j starts (setup fills it, see
      * hma_prob_set_steps), for the nodes that must not send before their step. */
     int64_t step_at[40];
-    int step_waits; /* 1: hma_prob_halving_fold waits for step_at (unequal parts) */
-    void *alg;      /* the algorithm's own read-only data, built in setup; hma_prob_free frees it */
+    /* 1: the halving, doubling and scatter-tree steps wait for step_at (unequal parts) */
+    int step_waits;
+    int64_t ring_step; /* > 0: van de Geijn's ring step t waits for aux + t * ring_step */
+    void *alg; /* the algorithm's own read-only data, built in setup; hma_prob_free frees it */
 } hma_prob_t;
 
 /* The descriptor's typed parameters (.specs), the same in every collective: the
@@ -174,7 +176,10 @@ int64_t hma_prob_halving_slots(const hm_machine_info_t *mi, size_t b, int k);
  * hma_prob_fold_k) does not divide: the chunks are of unequal length, so every node
  * waits for the longest message of the step before (pb->step_waits): step_at[first + s]
  * for halving step s (bit k-1-s) and step_at[first + k + s] for doubling or gather step s
- * (bit s), first = 1 after the fold (p not a power of two). Nothing otherwise. */
+ * (bit s), first = 1 after the fold (p not a power of two). Nothing otherwise. Van de
+ * Geijn's broadcast on the hypercube uses the same steps: its scatter tree's step s
+ * (hma_prob_scatter_tree) carries what halving step s does, its doubling step s
+ * (hma_prob_allgather_rd) what doubling step s does. */
 void hma_prob_set_halving_steps(hma_prob_t *pb, const hm_machine_info_t *mi);
 
 /* The binomial scatter and gather under circuit routing: the root's messages of
@@ -191,12 +196,6 @@ int64_t hma_prob_tree_slots(const hm_machine_info_t *mi, const hma_prob_t *pb);
 void hma_prob_verify_halving_pair(hm_report_t *r);
 /* The pairwise exchanges' verify: p - 1 slots on the bus, (p/2) log2 p on the hypercube. */
 void hma_prob_verify_pairwise(hm_report_t *r);
-/* Under circuit routing the van de Geijn broadcast, which cuts the block into p chunks,
- * needs equal chunks (unequal ones drift out of step and meet at a busy receive port):
- * 0 when the block is a multiple of p or the routing is packet; else -1 after
- * hm_setup_fail ("block: found 12; allowed: a multiple of p = 8 under circuit
- * routing"). (Rabenseifner's reductions wait instead: hma_prob_set_halving_steps.) */
-int hma_prob_circuit_chunks(hm_setup_t *s, const hma_prob_t *pb);
 
 /* Rabenseifner's algorithms for any p on the bus (Thakur-Rabenseifner-Gropp 2005,
  * section 4.4, MPICH's non-power-of-two handling): k = floor(log2 p) (log2 p on a power
