@@ -634,6 +634,21 @@ static int64_t circuit_doubling(double A, double B, int64_t v, int d)
     return t;
 }
 
+/* One run of cfg: verified, 0 conflicts, completion and the algorithm's bound exactly
+ * want, the problem's lower bound not above it. */
+static void check_exact(const char *cfg, int64_t want)
+{
+    hm_trun_t r = hm_t_run(cfg, NULL);
+    ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
+                  r.message ? r.message : hm_t_str(&r, "verification"));
+    ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+    ck_assert_msg(hm_t_int(&r, "completion_slots") == want, "%s: %lld, want %lld", cfg,
+                  (long long)hm_t_int(&r, "completion_slots"), (long long)want);
+    ck_assert_int_eq(hm_t_bound(&r, "bound"), want);
+    ck_assert_int_le(hm_t_bound(&r, "lower_bound"), want);
+    hm_t_free(&r);
+}
+
 /* The algorithms that run under a*m + b, and the blocks they take there: a multiple of
  * p where the block is cut into p chunks (chunks = 1: van de Geijn's broadcast, chunks =
  * 2: Rabenseifner's; all three take any block, test_circuit_uneven_chunks), else 2d + 1
@@ -889,16 +904,7 @@ START_TEST(test_bus_any_p)
                          "\"strict\",\"seed\":%d,\"algorithm\":{\"name\":\"%s\",\"block\":%lld%s}}",
                          p, i % 2 ? "all-port" : "one-port-full", circuit ? "circuit" : "packet",
                          (int)i, names[a], (long long)b, extra);
-                hm_trun_t r = hm_t_run(cfg, NULL);
-                int64_t want = bus_want(a, p, b, circuit);
-                ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
-                              r.message ? r.message : hm_t_str(&r, "verification"));
-                ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
-                ck_assert_msg(hm_t_int(&r, "completion_slots") == want, "%s: %lld, want %lld", cfg,
-                              (long long)hm_t_int(&r, "completion_slots"), (long long)want);
-                ck_assert_int_eq(hm_t_bound(&r, "bound"), want);
-                ck_assert_int_le(hm_t_bound(&r, "lower_bound"), want);
-                hm_t_free(&r);
+                check_exact(cfg, bus_want(a, p, b, circuit));
             }
     /* The others stay where p is a power of two: refused on the bus, and the trees
      * refused on a ring, each saying what is allowed (exit 2). */
@@ -1006,17 +1012,8 @@ START_TEST(test_circuit_uneven_chunks)
                          "\"seed\":%d,\"algorithm\":{\"name\":\"%s\",\"block\":%lld%s}}",
                          topos[t], i % 2 ? "all-port" : "one-port-full", (int)(t + i),
                          uneven_algos[reduce], (long long)blocks[i], extra);
-                hm_trun_t r = hm_t_run(cfg, NULL);
-                int64_t want =
-                    reduce < 2 ? rab_want(reduce, p, blocks[i], 1) : sag_want(p, blocks[i], 1);
-                ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
-                              r.message ? r.message : hm_t_str(&r, "verification"));
-                ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
-                ck_assert_msg(hm_t_int(&r, "completion_slots") == want, "%s: %lld, want %lld", cfg,
-                              (long long)hm_t_int(&r, "completion_slots"), (long long)want);
-                ck_assert_int_eq(hm_t_bound(&r, "bound"), want);
-                ck_assert_int_le(hm_t_bound(&r, "lower_bound"), want);
-                hm_t_free(&r);
+                check_exact(cfg, reduce < 2 ? rab_want(reduce, p, blocks[i], 1)
+                                            : sag_want(p, blocks[i], 1));
             }
 }
 END_TEST
@@ -1051,16 +1048,7 @@ START_TEST(test_bus_rabenseifner)
                          p, i % 2 ? "all-port" : "one-port-full", circuit ? "circuit" : "packet",
                          (int)i, reduce ? "reduce-rabenseifner" : "allreduce-rabenseifner",
                          (long long)b, extra);
-                hm_trun_t r = hm_t_run(cfg, NULL);
-                int64_t want = rab_want(reduce, p, b, circuit);
-                ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
-                              r.message ? r.message : hm_t_str(&r, "verification"));
-                ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
-                ck_assert_msg(hm_t_int(&r, "completion_slots") == want, "%s: %lld, want %lld", cfg,
-                              (long long)hm_t_int(&r, "completion_slots"), (long long)want);
-                ck_assert_int_eq(hm_t_bound(&r, "bound"), want);
-                ck_assert_int_le(hm_t_bound(&r, "lower_bound"), want);
-                hm_t_free(&r);
+                check_exact(cfg, rab_want(reduce, p, b, circuit));
             }
 }
 END_TEST
@@ -1109,16 +1097,7 @@ START_TEST(test_bus_rs_halving)
                          "recursive-halving\",\"block\":%lld,\"op\":\"%s\"}}",
                          p, models[m], circuit ? "circuit" : "packet", (int)i, (long long)b,
                          ops[hma_rng_below(&rng, 3)]);
-                hm_trun_t r = hm_t_run(cfg, NULL);
-                int64_t want = rsrh_want(p, b, circuit);
-                ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
-                              r.message ? r.message : hm_t_str(&r, "verification"));
-                ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
-                ck_assert_msg(hm_t_int(&r, "completion_slots") == want, "%s: %lld, want %lld", cfg,
-                              (long long)hm_t_int(&r, "completion_slots"), (long long)want);
-                ck_assert_int_eq(hm_t_bound(&r, "bound"), want);
-                ck_assert_int_le(hm_t_bound(&r, "lower_bound"), want);
-                hm_t_free(&r);
+                check_exact(cfg, rsrh_want(p, b, circuit));
             }
 }
 END_TEST
@@ -1147,16 +1126,7 @@ START_TEST(test_bus_scatter_allgather)
                      "\"block\":%lld,\"root\":%d}}",
                      p, i % 2 ? "all-port" : "one-port-full", circuit ? "circuit" : "packet",
                      (int)i, (long long)b, (int)hma_rng_below(&rng, (uint64_t)p));
-            hm_trun_t r = hm_t_run(cfg, NULL);
-            int64_t want = sag_want(p, b, circuit);
-            ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
-                          r.message ? r.message : hm_t_str(&r, "verification"));
-            ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
-            ck_assert_msg(hm_t_int(&r, "completion_slots") == want, "%s: %lld, want %lld", cfg,
-                          (long long)hm_t_int(&r, "completion_slots"), (long long)want);
-            ck_assert_int_eq(hm_t_bound(&r, "bound"), want);
-            ck_assert_int_le(hm_t_bound(&r, "lower_bound"), want);
-            hm_t_free(&r);
+            check_exact(cfg, sag_want(p, b, circuit));
         }
 }
 END_TEST
@@ -1205,16 +1175,7 @@ START_TEST(test_bus_pairwise)
                          "\"strict\",\"seed\":%d,\"algorithm\":{\"name\":\"%s\",\"block\":%lld%s}}",
                          p, i % 2 ? "all-port" : "one-port-full", circuit ? "circuit" : "packet",
                          (int)hma_rng_below(&rng, 1000), names[a], (long long)b, extra);
-                hm_trun_t r = hm_t_run(cfg, NULL);
-                int64_t want = pw_want(a == 2, p, b, circuit);
-                ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
-                              r.message ? r.message : hm_t_str(&r, "verification"));
-                ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
-                ck_assert_msg(hm_t_int(&r, "completion_slots") == want, "%s: %lld, want %lld", cfg,
-                              (long long)hm_t_int(&r, "completion_slots"), (long long)want);
-                ck_assert_int_eq(hm_t_bound(&r, "bound"), want);
-                ck_assert_int_le(hm_t_bound(&r, "lower_bound"), want);
-                hm_t_free(&r);
+                check_exact(cfg, pw_want(a == 2, p, b, circuit));
             }
     /* Buses past 65 nodes: hm_send reaches every port, also past 63 (a bus of 100 nodes
      * has 99). Pairwise p - 1 = 99 slots, Bruck ceil(log2 100) = 7, binomial broadcast
