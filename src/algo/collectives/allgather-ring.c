@@ -56,17 +56,6 @@ done:
     free(off);
 }
 
-static void allgather_ring_verify(hm_report_t *r)
-{
-    const hma_prob_t *pb = r->state;
-    if (r->machine->circuit) /* p-1 steps of one block */
-        hma_prob_verify(r, "(p-1)*ceil(8a*block+b)",
-                        (pb->p - 1) * hma_prob_msg_slots(r->machine, (size_t)pb->block),
-                        pb->block > 1);
-    else
-        hma_prob_verify(r, "p-1", pb->p - 1, pb->block > 1);
-}
-
 const hm_algorithm_t hm_algo_allgather_ring = {
     .name = "allgather-ring",
     .description = "allgather: every block goes once round the Gray-code ring, p-1 slots",
@@ -80,7 +69,7 @@ const hm_algorithm_t hm_algo_allgather_ring = {
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = allgather_ring_setup,
     .node_main = allgather_ring_node,
-    .verify = allgather_ring_verify,
+    .verify = hma_prob_verify_steps, /* p - 1 steps of one block */
     .teardown = hma_prob_free,
     HMA_PROB_IO,
 };

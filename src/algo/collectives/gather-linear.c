@@ -68,17 +68,6 @@ done:
     free(buf);
 }
 
-static void gather_linear_verify(hm_report_t *r)
-{
-    const hma_prob_t *pb = r->state;
-    if (r->machine->circuit) /* p-1 steps of one block */
-        hma_prob_verify(r, "(p-1)*ceil(8a*block+b)",
-                        (pb->p - 1) * hma_prob_msg_slots(r->machine, (size_t)pb->block),
-                        pb->block > 1);
-    else
-        hma_prob_verify(r, "p-1", pb->p - 1, pb->block > 1);
-}
-
 const hm_algorithm_t hm_algo_gather_linear = {
     .name = "gather-linear",
     .description = "gather: the root receives p-1 blocks, nearest first, up the Gray-code chain",
@@ -92,7 +81,7 @@ const hm_algorithm_t hm_algo_gather_linear = {
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = gather_linear_setup,
     .node_main = gather_linear_node,
-    .verify = gather_linear_verify,
+    .verify = hma_prob_verify_steps, /* p - 1 steps of one block */
     .teardown = hma_prob_free,
     HMA_PROB_IO,
 };

@@ -61,17 +61,6 @@ done:
     free(buf);
 }
 
-static void rs_ring_verify(hm_report_t *r)
-{
-    const hma_prob_t *pb = r->state;
-    if (r->machine->circuit) /* p-1 steps of one block */
-        hma_prob_verify(r, "(p-1)*ceil(8a*block+b)",
-                        ((int64_t)pb->p - 1) * hma_prob_msg_slots(r->machine, (size_t)pb->block),
-                        pb->block > 1);
-    else
-        hma_prob_verify(r, "p-1", (int64_t)pb->p - 1, pb->block > 1);
-}
-
 const hm_algorithm_t hm_algo_reduce_scatter_ring = {
     .name = "reduce-scatter-ring",
     .description = "reduce-scatter: every block once round the ring, p-1 slots, any p",
@@ -84,7 +73,7 @@ const hm_algorithm_t hm_algo_reduce_scatter_ring = {
     .problem = HM_PROBLEM_REDUCE_SCATTER,
     .setup = rs_ring_setup,
     .node_main = rs_ring_node,
-    .verify = rs_ring_verify,
+    .verify = hma_prob_verify_steps, /* p - 1 steps of one block */
     .teardown = hma_prob_free,
     HMA_PROB_IO,
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */

@@ -70,17 +70,6 @@ done:
     free(buf);
 }
 
-static void scatter_linear_verify(hm_report_t *r)
-{
-    const hma_prob_t *pb = r->state;
-    if (r->machine->circuit) /* p-1 steps of one block */
-        hma_prob_verify(r, "(p-1)*ceil(8a*block+b)",
-                        (pb->p - 1) * hma_prob_msg_slots(r->machine, (size_t)pb->block),
-                        pb->block > 1);
-    else
-        hma_prob_verify(r, "p-1", pb->p - 1, pb->block > 1);
-}
-
 const hm_algorithm_t hm_algo_scatter_linear = {
     .name = "scatter-linear",
     .description = "scatter: the root sends p-1 blocks, farthest first, down the Gray-code chain",
@@ -94,7 +83,7 @@ const hm_algorithm_t hm_algo_scatter_linear = {
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = scatter_linear_setup,
     .node_main = scatter_linear_node,
-    .verify = scatter_linear_verify,
+    .verify = hma_prob_verify_steps, /* p - 1 steps of one block */
     .teardown = hma_prob_free,
     HMA_PROB_IO,
 };

@@ -637,17 +637,24 @@ int64_t hma_prob_doubling_slots(const hm_machine_info_t *mi, size_t k, int d)
     return t;
 }
 
+void hma_prob_verify_steps(hm_report_t *r)
+{
+    const hma_prob_t *pb = r->state;
+    if (r->machine->circuit) /* p - 1 steps of one block */
+        hma_prob_verify(r, "(p-1)*ceil(8a*block+b)",
+                        ((int64_t)pb->p - 1) * hma_prob_msg_slots(r->machine, (size_t)pb->block),
+                        pb->block > 1);
+    else
+        hma_prob_verify(r, "p-1", (int64_t)pb->p - 1, pb->block > 1);
+}
+
 /* The pairwise exchanges' verify (alltoall-pairwise, reduce-scatter-pairwise): p - 1
  * direct messages of one block on the bus, (p/2) log2 p e-cube hops on the hypercube. */
 void hma_prob_verify_pairwise(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    if (pb->full && r->machine->circuit) /* the bus: p - 1 direct messages of one block */
-        hma_prob_verify(r, "(p-1)*ceil(8a*block+b)",
-                        (int64_t)(pb->p - 1) * hma_prob_msg_slots(r->machine, (size_t)pb->block),
-                        pb->block > 1);
-    else if (pb->full)
-        hma_prob_verify(r, "p-1", pb->p - 1, pb->block > 1);
+    if (pb->full) /* the bus: p - 1 direct messages of one block */
+        hma_prob_verify_steps(r);
     else if (r->machine->circuit) /* (p/2) log2 p hops of one block */
         hma_prob_verify(r, "(p/2)*log2(p)*ceil(8a*block+b)",
                         (int64_t)pb->p / 2 * pb->d *

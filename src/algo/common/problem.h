@@ -194,6 +194,10 @@ int64_t hma_prob_tree_slots(const hm_machine_info_t *mi, const hma_prob_t *pb);
  * allgather, reduce-scatter then allgather or gather), each in d steps of b*2^i/p values:
  * 2*log2(p) slots, or 2*sum_i D(ceil(b*2^i/p)) under circuit routing. */
 void hma_prob_verify_halving_pair(hm_report_t *r);
+/* The verify of p - 1 steps of one block each (the ring and chain algorithms: allgather-
+ * ring, reduce-scatter-ring, scatter-linear, gather-linear; the pairwise exchanges on the
+ * bus): p - 1 slots, (p - 1)*D(b) under circuit routing. */
+void hma_prob_verify_steps(hm_report_t *r);
 /* The pairwise exchanges' verify: p - 1 slots on the bus, (p/2) log2 p on the hypercube. */
 void hma_prob_verify_pairwise(hm_report_t *r);
 
