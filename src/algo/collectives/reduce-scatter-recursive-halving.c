@@ -117,23 +117,18 @@ static void rs_rh_verify(hm_report_t *r)
     const hma_prob_t *pb = r->state;
     const hm_machine_info_t *mi = r->machine;
     int k = hma_prob_fold_k(pb);
-    int64_t t = 0;
     if (hma_prob_pow2(pb) && mi->circuit) /* exchanges of p/2, p/4, .. 1 blocks */
         hma_prob_verify(r, "sum_i ceil(8a*block*2^i+b)",
                         hma_prob_doubling_slots(mi, (size_t)pb->block, k),
                         pb->p > 2 || pb->block > 1);
     else if (hma_prob_pow2(pb))
         hma_prob_verify(r, "log2(p)", k, pb->p > 2 || pb->block > 1);
-    else if (mi->circuit) { /* fold, halving on q, unfold */
-        for (int i = 0; i < k; i++)
-            t += rs_rh_step(mi, pb, i);
+    else if (mi->circuit) /* fold and halving on q (step_at[k + 1], setup), unfold */
         hma_prob_verify(r,
                         "ceil(8a*p*block+b)+sum_{i<floor(log2(p))} "
                         "ceil(8a*block*(2^i+min(2^i,p-2^floor(log2(p))))+b)+ceil(8a*block+b)",
-                        hma_prob_msg_slots(mi, (size_t)pb->p * (size_t)pb->block) + t +
-                            hma_prob_msg_slots(mi, (size_t)pb->block),
-                        1);
-    } else
+                        pb->step_at[k + 1] + hma_prob_msg_slots(mi, (size_t)pb->block), 1);
+    else
         hma_prob_verify(r, "floor(log2(p))+2", k + 2, 1);
 }
 

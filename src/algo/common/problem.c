@@ -602,11 +602,17 @@ int64_t hma_prob_msg_slots(const hm_machine_info_t *mi, size_t k)
     return dur < 1 ? 1 : dur;
 }
 
+/* The slots of the longest 2^i of the 2^k chunks [b*c/2^k, ..): D(ceil(b*2^i/2^k)). */
+static int64_t longest_part(const hm_machine_info_t *mi, size_t b, int i, int k)
+{
+    return hma_prob_msg_slots(mi, ((b << i) + ((size_t)1 << k) - 1) >> k);
+}
+
 int64_t hma_prob_halving_slots(const hm_machine_info_t *mi, size_t b, int k)
 {
     int64_t t = 0;
-    for (int i = 0; i < k; i++) /* the longest 2^i of the 2^k chunks [b*c/2^k, ..) */
-        t += hma_prob_msg_slots(mi, ((b << i) + ((size_t)1 << k) - 1) >> k);
+    for (int i = 0; i < k; i++)
+        t += longest_part(mi, b, i, k);
     return t;
 }
 
@@ -619,14 +625,9 @@ void hma_prob_set_halving_steps(hma_prob_t *pb, const hm_machine_info_t *mi)
     pb->step_waits = 1;
     pb->step_at[0] = 0;
     pb->step_at[first] = first ? hma_prob_msg_slots(mi, b) : 0;
-    for (int s = 0; s < k; s++) /* halving: bit k-1-s */
+    for (int s = 0; s < 2 * k; s++) /* halving (bit k-1-s), then doubling or gather (bit s-k) */
         pb->step_at[first + s + 1] =
-            pb->step_at[first + s] +
-            hma_prob_msg_slots(mi, ((b << (k - 1 - s)) + ((size_t)1 << k) - 1) >> k);
-    for (int s = 0; s < k; s++) /* then doubling or gather: bit s */
-        pb->step_at[first + k + s + 1] =
-            pb->step_at[first + k + s] +
-            hma_prob_msg_slots(mi, ((b << s) + ((size_t)1 << k) - 1) >> k);
+            pb->step_at[first + s] + longest_part(mi, b, s < k ? k - 1 - s : s - k, k);
 }
 
 int64_t hma_prob_doubling_slots(const hm_machine_info_t *mi, size_t k, int d)
