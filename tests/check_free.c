@@ -880,9 +880,29 @@ static void free_circuit_matches_slotted(const char *cfg, const char *what, int 
 #endif
 #endif
 
+/* A Seidel broadcast (name) in free mode with 8 * 2^d message bytes, a = 1, b = 20,
+ * queue contention: on a line of 2^d nodes from root 2^d / 3, or on a 2^(d/2) x
+ * 2^(d - d/2) mesh (mesh = 1) from node 0. */
+static void seidel_free_cfg(char *cfg, size_t size, const char *name, int d, int mesh)
+{
+    char topo[96], root[32] = "";
+    if (mesh)
+        snprintf(topo, sizeof topo, "\"kind\":\"mesh\",\"rows\":%d,\"cols\":%d", 1 << (d / 2),
+                 1 << (d - d / 2));
+    else {
+        snprintf(topo, sizeof topo, "\"kind\":\"linear\",\"nodes\":%d", 1 << d);
+        snprintf(root, sizeof root, "\"root\":%d,", (1 << d) / 3);
+    }
+    snprintf(cfg, size,
+             "{\"topology\":{%s},\"ports\":{\"cost\":{\"a\":1,\"b\":20}},"
+             "\"contention\":\"queue\",\"clock\":{\"mode\":\"free\"},"
+             "\"algorithm\":{\"name\":\"%s\",%s\"message_bytes\":%d}}",
+             topo, name, root, 8 << d);
+}
+
 START_TEST(test_free_circuits_verify)
 {
-    int d = _i, rows = 1 << (d / 2), cols = 1 << (d - d / 2);
+    int d = _i;
 #ifdef HM_T_TSAN
     if (d > 8)
         return;
@@ -891,19 +911,9 @@ START_TEST(test_free_circuits_verify)
     static const char *const trees[] = {"sbt-broadcast", "bcast-binomial", "bcast-chain"};
     char cfg[1024];
     for (int k = 0; k < 3; k++) {
-        snprintf(cfg, sizeof cfg,
-                 "{\"topology\":{\"kind\":\"linear\",\"nodes\":%d},"
-                 "\"ports\":{\"cost\":{\"a\":1,\"b\":20}},\"contention\":\"queue\","
-                 "\"clock\":{\"mode\":\"free\"},"
-                 "\"algorithm\":{\"name\":\"%s\",\"root\":%d,\"message_bytes\":%d}}",
-                 1 << d, seidel[k], (1 << d) / 3, 8 << d);
+        seidel_free_cfg(cfg, sizeof cfg, seidel[k], d, 0);
         free_circuit_matches_slotted(cfg, seidel[k], d, k == 0);
-        snprintf(cfg, sizeof cfg,
-                 "{\"topology\":{\"kind\":\"mesh\",\"rows\":%d,\"cols\":%d},"
-                 "\"ports\":{\"cost\":{\"a\":1,\"b\":20}},\"contention\":\"queue\","
-                 "\"clock\":{\"mode\":\"free\"},"
-                 "\"algorithm\":{\"name\":\"%s\",\"message_bytes\":%d}}",
-                 rows, cols, seidel[k], 8 << d);
+        seidel_free_cfg(cfg, sizeof cfg, seidel[k], d, 1);
         free_circuit_matches_slotted(cfg, seidel[k], d, 0);
         snprintf(cfg, sizeof cfg,
                  "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},"
@@ -1014,25 +1024,15 @@ static void check_transfers(const char *cfg, const char *what, const char *path)
 
 START_TEST(test_free_circuit_transfers)
 {
-    int d = _i, rows = 1 << (d / 2), cols = 1 << (d - d / 2);
+    int d = _i;
     static const char *const seidel[] = {"st-broadcast", "bst-broadcast", "rh-broadcast"};
     char *tmp = hm_t_tmpdir();
     char path[512], cfg[1024];
     snprintf(path, sizeof path, "%s/e.jsonl", tmp);
     for (int k = 0; k < 3 && d <= 6; k++) {
-        snprintf(cfg, sizeof cfg,
-                 "{\"topology\":{\"kind\":\"linear\",\"nodes\":%d},"
-                 "\"ports\":{\"cost\":{\"a\":1,\"b\":20}},\"contention\":\"queue\","
-                 "\"clock\":{\"mode\":\"free\"},"
-                 "\"algorithm\":{\"name\":\"%s\",\"root\":%d,\"message_bytes\":%d}}",
-                 1 << d, seidel[k], (1 << d) / 3, 8 << d);
+        seidel_free_cfg(cfg, sizeof cfg, seidel[k], d, 0);
         check_transfers(cfg, seidel[k], path);
-        snprintf(cfg, sizeof cfg,
-                 "{\"topology\":{\"kind\":\"mesh\",\"rows\":%d,\"cols\":%d},"
-                 "\"ports\":{\"cost\":{\"a\":1,\"b\":20}},\"contention\":\"queue\","
-                 "\"clock\":{\"mode\":\"free\"},"
-                 "\"algorithm\":{\"name\":\"%s\",\"message_bytes\":%d}}",
-                 rows, cols, seidel[k], 8 << d);
+        seidel_free_cfg(cfg, sizeof cfg, seidel[k], d, 1);
         check_transfers(cfg, seidel[k], path);
     }
     snprintf(cfg, sizeof cfg,
