@@ -131,6 +131,9 @@ typedef HM__VEC(hm__copy_t) hm__copyvec_t;
 typedef struct hm__inbox_s {
     hm__copy_t *v;
     size_t head, n, cap;
+    /* Words delivered here over the whole run: 1 per copy (its value) and ceil(len / 8)
+     * for its payload, the volume of README "What verified means" (engine/causal.c). */
+    int64_t words;
 } hm__inbox_t;
 
 /* The id pairing a copy's send and receive events in the trace: sender, its emission
@@ -179,10 +182,11 @@ struct hm_node_s {
     hm__log_t log;
     uint32_t seq;
     hm__int64vec_t stores;
-    void *out;           /* the node's output area (descriptor's out_size), or NULL */
-    int64_t busy_last;   /* last slot of hm_busy work, -1 */
-    int failed;          /* an allocation failed in this node's thread, or hm_fail */
-    char fail_what[256]; /* hm_fail's reason, copied (the caller's may be on its stack) */
+    hm__int64vec_t store_slots; /* the slot (free clock: logical clock) of each store */
+    void *out;                  /* the node's output area (descriptor's out_size), or NULL */
+    int64_t busy_last;          /* last slot of hm_busy work, -1 */
+    int failed;                 /* an allocation failed in this node's thread, or hm_fail */
+    char fail_what[256];        /* hm_fail's reason, copied (the caller's may be on its stack) */
 };
 
 /* The inbox is a ring: no allocation once it has grown to its largest backlog, and
@@ -483,6 +487,9 @@ void hm__links_free(hm__links_t *l);
  * links (room for hm__route_max); returns how many (circuit routing). */
 size_t hm__route(const hm_machine_info_t *info, const hm__links_t *l, int s, int d, int32_t *links);
 size_t hm__route_max(const hm_machine_info_t *info);
+/* The graph distance from u to x in links, and a node farthest from x. */
+int hm__distance(const hm_machine_info_t *info, int u, int x);
+int hm__farthest(const hm_machine_info_t *info, int x);
 
 /* ports/circuit.c: the circuits of Seidel's model, their state and their decisions,
  * shared by the circuit transport (driven by the barrier clock) and the local clock
@@ -533,8 +540,10 @@ typedef struct hm__outcome_s {
     hm_machine_info_t info;
     const char *algorithm; /* the descriptor's name (static) */
     hm__stats_t stats;
-    hm__int64vec_t *stores; /* per node */
-    unsigned char *out;     /* per-node output areas, out_size bytes each, or NULL */
+    hm__int64vec_t *stores;      /* per node */
+    hm__int64vec_t *store_slots; /* per node: the slot of each store */
+    int64_t *words;              /* per node: the words delivered to it (hm__inbox_t) */
+    unsigned char *out;          /* per-node output areas, out_size bytes each, or NULL */
     size_t out_size;
     hm__timeline_t timeline;
     const char *transport_key; /* summary key of `transport`, or NULL */
@@ -545,6 +554,22 @@ typedef struct hm__outcome_s {
  * figures) into a new outcome. Returns 0, or -1 when out of memory (m keeps it). */
 int hm__outcome_take(hm__machine_t *m, hm__outcome_t **out);
 void hm__outcome_free(hm__outcome_t *o);
+
+/* What hm_report_t.priv points to while verify runs: the outcome, and the ledger of
+ * what verify declared with hm_report_from (engine/causal.c). */
+typedef struct hm__causal_s hm__causal_t;
+typedef struct hm__report_priv_s {
+    const hm__outcome_t *o;
+    hm__causal_t *causal;
+} hm__report_priv_t;
+
+/* engine/causal.c: the ledger for outcome o (NULL: out of memory), freed by
+ * hm__causal_free. After verify, hm__causal_judge checks what was declared against the
+ * light cone and the volume delivered (README "What verified means"): 0 when it
+ * holds, 1 after writing the verdict into why, -1 when out of memory. */
+hm__causal_t *hm__causal_new(const hm__outcome_t *o);
+void hm__causal_free(hm__causal_t *c);
+int hm__causal_judge(const hm__causal_t *c, char *why, size_t len);
 
 /* The events of one kind that carry a flow id (the send<->recv pairing), sorted by
  * it, to find a transmission's other end. */

@@ -146,6 +146,25 @@ grep -qx "hypemu: node 3 (algorithm sdk-test-crash, plugin $tmp/crash.so) crashe
 # The process ends by the signal: the shell's 139 = 128 + SIGSEGV.
 [ "$rc" = 139 ] || fail "crash: exit $rc, expected 139"
 
+# ---- plugins that cheat through shared memory (README "What verified means") ------------
+# Each declares its problem, whose check stands in: exit 1, not verified, and why.
+build cheat "$HM_SRCDIR/tests/sdk/cheat.c"
+expect_cheat() { # expect_cheat CONFIG VERDICT (a basic regular expression)
+    rc=0
+    "$bin" --json --plugin "$tmp/cheat.so" "$1" >"$tmp/out" 2>"$tmp/err" || rc=$?
+    [ "$rc" = 1 ] || fail "$1: exit $rc, expected 1: $(cat "$tmp/err")"
+    grep -qF '"verified":false' "$tmp/out" || fail "$1: $(cat "$tmp/out")"
+    grep -q "\"verification\":\"$2\"" "$tmp/out" || fail "$1: $(cat "$tmp/out")"
+}
+# A broadcast in 1 slot on Q_6, whose lower bound is 6: node 3 is the first two links
+# from the root.
+printf '{"topology": {"kind": "hypercube", "dim": 6}, "ports": {"model": "all-port"}, "algorithm": {"name": "sdk-cheat-global"}}\n' >"$tmp/global.json"
+expect_cheat "$tmp/global.json" "node 3 stored value #1 (-*[0-9]*) in slot 1, but it comes from node 0, 2 links away: nothing of node 0 reaches node 3 before slot 2 (one link per slot)"
+# An allgather of 4 values a node on Q_4 through one pointer a packet: node 0 stores
+# 60 values of the others, 4 words (one packet per neighbour) were delivered to it.
+printf '{"topology": {"kind": "hypercube", "dim": 4}, "ports": {"model": "all-port"}, "algorithm": {"name": "sdk-cheat-pointer", "block": 4}}\n' >"$tmp/pointer.json"
+expect_cheat "$tmp/pointer.json" "node 0 stored 60 values from other nodes but was delivered only 4 words (a packet's value counts 1, its payload ceil(len/8)): values cannot travel outside the packets"
+
 # ---- the lab (doc/lab/README.md): the installed grader, solutions and starters ---------------
 lab=$prefix/bin/hypemu-lab
 [ -x "$lab" ] || fail "make install did not install bin/hypemu-lab"

@@ -424,11 +424,14 @@ static void abort_run(hm__machine_t *m, char *reason)
 
 static void pack_node(bytes_t *b, const hm__machine_t *m, const hm_node_t *n, size_t out_size)
 {
-    int64_t head[4] = {n->busy_last, n->failed, (int64_t)n->stores.n, (int64_t)n->log.n};
+    int64_t head[5] = {n->busy_last, n->failed, (int64_t)n->stores.n, (int64_t)n->log.n,
+                       n->inbox.words};
     put(b, head, sizeof head);
     put(b, n->fail_what, sizeof n->fail_what);
-    if (n->stores.n)
+    if (n->stores.n) {
         put(b, n->stores.v, n->stores.n * sizeof *n->stores.v);
+        put(b, n->store_slots.v, n->store_slots.n * sizeof *n->store_slots.v);
+    }
     if (out_size)
         put(b, m->out + (size_t)n->id * out_size, out_size);
     for (size_t k = 0; k < n->log.n; k++) {
@@ -444,16 +447,23 @@ static void pack_node(bytes_t *b, const hm__machine_t *m, const hm_node_t *n, si
 
 static void unpack_node(const unsigned char **p, hm__machine_t *m, hm_node_t *n, size_t out_size)
 {
-    int64_t head[4];
+    int64_t head[5];
     get(p, head, sizeof head);
     n->busy_last = head[0];
     n->failed = (int)head[1];
+    n->inbox.words = head[4];
     get(p, n->fail_what, sizeof n->fail_what);
-    n->stores.n = 0;
+    n->stores.n = n->store_slots.n = 0;
     for (int64_t k = 0; k < head[2]; k++) {
         int64_t v;
         get(p, &v, sizeof v);
         if (HM__PUSH(n->stores, v) != 0)
+            abort_all("out of memory gathering the stores");
+    }
+    for (int64_t k = 0; k < head[2]; k++) {
+        int64_t v;
+        get(p, &v, sizeof v);
+        if (HM__PUSH(n->store_slots, v) != 0)
             abort_all("out of memory gathering the stores");
     }
     if (out_size)

@@ -191,6 +191,7 @@ int hm__inbox_push(hm__inbox_t *q, const hm__copy_t *c)
     }
     q->v[(q->head + q->n) & (q->cap - 1)] = *c; /* cap is a power of two */
     q->n++;
+    q->words += 1 + (int64_t)((c->pkt.len + 7) / 8);
     return 0;
 }
 
@@ -259,7 +260,9 @@ void hm_fail(hm_node_t *n, const char *what)
 
 void hm_store(hm_node_t *n, int64_t value)
 {
-    if (HM__PUSH(n->stores, value) != 0) {
+    /* A value and its slot, or neither (engine/causal.c reads them side by side). */
+    if (HM__PUSH(n->store_slots, n->now) != 0 || HM__PUSH(n->stores, value) != 0) {
+        n->store_slots.n = n->stores.n;
         n->failed = 1; /* reported by the machine after the run */
         return;
     }

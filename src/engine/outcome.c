@@ -53,11 +53,14 @@ int hm__outcome_take(hm__machine_t *m, hm__outcome_t **out)
     if (!o)
         return -1;
     o->stores = calloc((size_t)m->info.nodes, sizeof *o->stores);
+    o->store_slots = calloc((size_t)m->info.nodes, sizeof *o->store_slots);
+    o->words = calloc((size_t)m->info.nodes, sizeof *o->words);
     if (m->tp->summary) {
         o->transport = m->tp->summary(m);
         o->transport_key = m->tp->summary_key;
     }
-    if (!o->stores || (m->tp->summary && !o->transport) || merge_logs(m, &o->timeline) != 0) {
+    if (!o->stores || !o->store_slots || !o->words || (m->tp->summary && !o->transport) ||
+        merge_logs(m, &o->timeline) != 0) {
         hm__outcome_free(o);
         return -1;
     }
@@ -70,6 +73,9 @@ int hm__outcome_take(hm__machine_t *m, hm__outcome_t **out)
     for (int i = 0; i < m->info.nodes; i++) {
         o->stores[i] = m->nodes[i].stores;
         m->nodes[i].stores = (hm__int64vec_t){0};
+        o->store_slots[i] = m->nodes[i].store_slots;
+        m->nodes[i].store_slots = (hm__int64vec_t){0};
+        o->words[i] = m->nodes[i].inbox.words;
     }
     o->out = m->out;
     o->out_size = hm__out_size(&m->opt, m->algo);
@@ -87,10 +93,15 @@ void hm__outcome_free(hm__outcome_t *o)
     for (size_t i = 0; i < o->timeline.n; i++)
         free(o->timeline.ev[i].text);
     free(o->timeline.ev);
-    if (o->stores)
-        for (int i = 0; i < o->info.nodes; i++)
+    for (int i = 0; i < o->info.nodes; i++) {
+        if (o->stores)
             free(o->stores[i].v);
+        if (o->store_slots)
+            free(o->store_slots[i].v);
+    }
     free(o->stores);
+    free(o->store_slots);
+    free(o->words);
     free(o->out);
     free(o->reason);
     json_decref(o->transport);
@@ -99,9 +110,15 @@ void hm__outcome_free(hm__outcome_t *o)
 
 /* ---- what verify may read (include/hypemu.h) ---------------------------------- */
 
+static const hm__outcome_t *outcome_of(const hm_report_t *r)
+{
+    const hm__report_priv_t *p = r->priv;
+    return p ? p->o : NULL;
+}
+
 const int64_t *hm_report_stores(const hm_report_t *r, int node, size_t *count)
 {
-    const hm__outcome_t *o = r->priv;
+    const hm__outcome_t *o = outcome_of(r);
     if (!o || node < 0 || node >= o->info.nodes) {
         *count = 0;
         return NULL;
@@ -112,7 +129,7 @@ const int64_t *hm_report_stores(const hm_report_t *r, int node, size_t *count)
 
 const void *hm_report_out(const hm_report_t *r, int node)
 {
-    const hm__outcome_t *o = r->priv;
+    const hm__outcome_t *o = outcome_of(r);
     if (!o || !o->out || node < 0 || node >= o->info.nodes)
         return NULL;
     return o->out + (size_t)node * o->out_size;

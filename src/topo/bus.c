@@ -55,4 +55,16 @@ static size_t route_max(const hm_machine_info_t *info)
     return 1;
 }
 
-const hm__topo_ops_t hm__topo_BUS = {maxdeg, build, route, route_max};
+/* The channel joins every pair: every other node is one link away. */
+static int distance(const hm_machine_info_t *info, int u, int x)
+{
+    (void)info;
+    return u != x;
+}
+
+static int farthest(const hm_machine_info_t *info, int x)
+{
+    return (x + 1) % info->nodes;
+}
+
+const hm__topo_ops_t hm__topo_BUS = {maxdeg, build, route, route_max, distance, farthest};

@@ -69,5 +69,19 @@ static size_t route_max(const hm_machine_info_t *info)
     return (size_t)info->rows + (size_t)info->cols + 2;
 }
 
-const hm__topo_ops_t hm__topo_LINEAR = {maxdeg_linear, build, route, route_max};
-const hm__topo_ops_t hm__topo_MESH = {maxdeg_mesh, build, route, route_max};
+/* Rows plus columns apart (a linear array is one row); the farthest node is a corner. */
+static int distance(const hm_machine_info_t *info, int u, int x)
+{
+    int c = info->cols, dr = u / c - x / c, dc = u % c - x % c;
+    return (dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc);
+}
+
+static int farthest(const hm_machine_info_t *info, int x)
+{
+    int c = info->cols, i = x / c, j = x % c;
+    int fi = 2 * i < info->rows ? info->rows - 1 : 0, fj = 2 * j < c ? c - 1 : 0;
+    return fi * c + fj;
+}
+
+const hm__topo_ops_t hm__topo_LINEAR = {maxdeg_linear, build, route, route_max, distance, farthest};
+const hm__topo_ops_t hm__topo_MESH = {maxdeg_mesh, build, route, route_max, distance, farthest};

@@ -44,4 +44,16 @@ static size_t route_max(const hm_machine_info_t *info)
     return (size_t)info->dim + 1;
 }
 
-const hm__topo_ops_t hm__topo_HYPERCUBE = {maxdeg, build, route, route_max};
+/* One link per dimension in which u and x differ; x's complement differs in all. */
+static int distance(const hm_machine_info_t *info, int u, int x)
+{
+    (void)info;
+    return __builtin_popcount((unsigned)(u ^ x));
+}
+
+static int farthest(const hm_machine_info_t *info, int x)
+{
+    return x ^ (info->nodes - 1);
+}
+
+const hm__topo_ops_t hm__topo_HYPERCUBE = {maxdeg, build, route, route_max, distance, farthest};

@@ -50,4 +50,16 @@ static size_t route_max(const hm_machine_info_t *info)
     return (size_t)info->nodes / 2 + 1;
 }
 
-const hm__topo_ops_t hm__topo_RING = {maxdeg, build, route, route_max};
+/* The shorter way round; the farthest node is half way round. */
+static int distance(const hm_machine_info_t *info, int u, int x)
+{
+    int n = info->nodes, ahead = ((x - u) % n + n) % n;
+    return ahead <= n - ahead ? ahead : n - ahead;
+}
+
+static int farthest(const hm_machine_info_t *info, int x)
+{
+    return (x + info->nodes / 2) % info->nodes;
+}
+
+const hm__topo_ops_t hm__topo_RING = {maxdeg, build, route, route_max, distance, farthest};

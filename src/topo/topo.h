@@ -17,6 +17,10 @@ typedef struct hm__topo_ops_s {
     size_t (*route)(const hm_machine_info_t *info, const hm__links_t *l, int s, int d,
                     int32_t *links);
     size_t (*route_max)(const hm_machine_info_t *info); /* the longest route */
+    /* The number of links between u and x (the graph distance), and a node farthest
+     * from x: the light cone of README "What verified means" (engine/causal.c). */
+    int (*distance)(const hm_machine_info_t *info, int u, int x);
+    int (*farthest)(const hm_machine_info_t *info, int x);
 } hm__topo_ops_t;
 
 #define XX(id, name, desc) extern const hm__topo_ops_t hm__topo_##id;

@@ -62,3 +62,13 @@ size_t hm__route_max(const hm_machine_info_t *info)
 {
     return ops_of(info->topology)->route_max(info);
 }
+
+int hm__distance(const hm_machine_info_t *info, int u, int x)
+{
+    return ops_of(info->topology)->distance(info, u, x);
+}
+
+int hm__farthest(const hm_machine_info_t *info, int x)
+{
+    return ops_of(info->topology)->farthest(info, x);
+}

@@ -70,4 +70,18 @@ static size_t route_max(const hm_machine_info_t *info)
     return (size_t)info->rows / 2 + (size_t)info->cols / 2 + 2;
 }
 
-const hm__topo_ops_t hm__topo_TORUS = {maxdeg, build, route, route_max};
+/* The shorter way round in the row plus the shorter way round in the column; the
+ * farthest node is half way round in both. */
+static int distance(const hm_machine_info_t *info, int u, int x)
+{
+    int fwd, c = info->cols;
+    return way(u % c, x % c, c, &fwd) + way(u / c, x / c, info->rows, &fwd);
+}
+
+static int farthest(const hm_machine_info_t *info, int x)
+{
+    int r = info->rows, c = info->cols;
+    return (x / c + r / 2) % r * c + (x % c + c / 2) % c;
+}
+
+const hm__topo_ops_t hm__topo_TORUS = {maxdeg, build, route, route_max, distance, farthest};

@@ -556,6 +556,8 @@ static void msort_verify(hm_report_t *r)
     double printed = (double)n * log2((double)n) / k - log2((double)k) + 2.0 * (double)n - 1.0;
     int in_time = st->compare_slots == 0 || n % k != 0 || (double)(st->sort_max + S) <= worst;
     r->verified = bad == -1 && in_bounds && in_time;
+    if (bad == -1) /* every place of the sorted list depends on every value */
+        hm_report_from(r, k, 0, (size_t)n, HM_FROM_ALL);
     if (bad == -2)
         snprintf(r->verification, sizeof r->verification, "out of memory in verify");
     else if (bad >= 0)

@@ -364,7 +364,29 @@ int64_t hma_prob_expected(const hma_prob_t *pb, int x, size_t i)
     return expected(pb, NULL, x, i);
 }
 
-int hma_prob_check(const hma_prob_t *pb, const hm_report_t *r, char *msg, size_t len)
+/* Where node x's want values come from (hm_report_from): the root's block for a
+ * broadcast and a scatter, block y from node y where blocks are gathered or exchanged,
+ * every node for a reduction. 0, or -1 when out of memory. */
+static int declare_sources(const hma_prob_t *pb, hm_report_t *r, int x, size_t want)
+{
+    size_t b = (size_t)pb->block;
+    switch (pb->kind) {
+    case HM_PROBLEM_BROADCAST:
+    case HM_PROBLEM_SCATTER:
+        return hm_report_from(r, x, 0, want, pb->root) == HM_OK ? 0 : -1;
+    case HM_PROBLEM_GATHER:
+    case HM_PROBLEM_ALLGATHER:
+    case HM_PROBLEM_ALLTOALL:
+        for (size_t y = 0; y * b < want; y++)
+            if (hm_report_from(r, x, y * b, b, (int)y) != HM_OK)
+                return -1;
+        return 0;
+    default:
+        return hm_report_from(r, x, 0, want, HM_FROM_ALL) == HM_OK ? 0 : -1;
+    }
+}
+
+int hma_prob_check(const hma_prob_t *pb, hm_report_t *r, char *msg, size_t len)
 {
     int64_t *red = NULL;
     if (hma_prob_reduces(pb->kind)) {
@@ -394,6 +416,10 @@ int hma_prob_check(const hma_prob_t *pb, const hm_report_t *r, char *msg, size_t
         } else if (ok && k > want) {
             snprintf(msg, len, "node %d: index %zu: found %lld, expected nothing (%zu values)", x,
                      want, (long long)v[want], want);
+            ok = 0;
+        }
+        if (ok && declare_sources(pb, r, x, want) != 0) {
+            snprintf(msg, len, "out of memory recording where the values come from");
             ok = 0;
         }
     }

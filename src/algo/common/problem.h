@@ -145,9 +145,11 @@ void hma_prob_store(hm_node_t *n, const int64_t *v, size_t k);
 size_t hma_prob_expected_count(const hma_prob_t *pb, int x);
 int64_t hma_prob_expected(const hma_prob_t *pb, int x, size_t i);
 
-/* Check every node's stores. Returns 1 if right; else 0 with msg "node 5: index 3:
- * found 17, expected 12" (or "missing" / "expected nothing"). */
-int hma_prob_check(const hma_prob_t *pb, const hm_report_t *r, char *msg, size_t len);
+/* Check every node's stores and declare where each comes from (hm_report_from: the
+ * engine then holds them to the light cone and the volume delivered). Returns 1 if
+ * right; else 0 with msg "node 5: index 3: found 17, expected 12" (or "missing" /
+ * "expected nothing"). */
+int hma_prob_check(const hma_prob_t *pb, hm_report_t *r, char *msg, size_t len);
 
 /* The problem's lower bound on the machine under the port model at hand, for an
  * algorithm that puts several values in one packet (combining) or not; under circuit

@@ -463,6 +463,9 @@ int hma_st_check_delivery(hm_report_t *r, const hma_st_state_t *st, char *why, s
                 ok = 0;
                 break;
             }
+        /* Packet id comes from node id / packets (hma_st_packet_id). */
+        for (size_t i = 0; i < k && ok; i++)
+            hm_report_from(r, x, i, 1, (int)(s[i] / st->packets));
     }
     free(v);
     if (ok)

@@ -495,6 +495,7 @@ void hm_esbt_verify(hm_report_t *r)
                 break;
             }
             seen[t] = 1;
+            hm_report_from(r, x, i, 1, (int)t);
             int64_t due = step_of(e, e->pos[(uint32_t)x ^ (uint32_t)t]) - 1;
             if (slot != due && late++ == 0)
                 snprintf(first_late, sizeof first_late,

@@ -101,6 +101,8 @@ static void sbt_verify(hm_report_t *r)
             bad = x;
     }
     r->verified = bad < 0;
+    for (int x = 0; x < p && bad < 0; x++)
+        hm_report_from(r, x, 0, 1, (int)st->root);
     if (bad < 0)
         snprintf(r->verification, sizeof r->verification,
                  "every node stored the message of node %u exactly once", st->root);

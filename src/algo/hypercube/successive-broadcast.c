@@ -228,6 +228,10 @@ static void succ_verify(hm_report_t *r)
                 bad = x, badpos = (int64_t)i;
     }
     r->verified = bad < 0;
+    /* mu_i comes from its holder x^((i-1) mod p + 1) (README "What verified means"). */
+    for (int x = 0; x < st->p && bad < 0; x++)
+        for (int64_t i = 0; i < st->items; i++)
+            hm_report_from(r, x, (size_t)i, 1, (int)st->holder[i % st->p + 1]);
     if (bad < 0)
         snprintf(r->verification, sizeof r->verification,
                  "every node stored mu_1..mu_%lld in order", (long long)st->items);
@@ -254,9 +258,15 @@ static void succ_verify(hm_report_t *r)
         r->bound = 2 * (int64_t)st->p + st->d - 2;
     }
     static const int alpha[] = {1, 2, 2, 4, 10, 22};
+    /* Under shout a node hears one emission a slot: p - 1 messages from the others,
+     * then the slot that reads the last (p on Q_d, d >= 1; nothing to do on Q_0). Under
+     * all-port it hears up to d a slot. */
     r->lower_expr = "p";
-    r->lower = st->p;
-    if (st->d >= 1 && st->d <= 5 && 2 * (int64_t)st->p - alpha[st->d] - 1 > r->lower) {
+    r->lower = st->d == 0 ? 0 : st->p;
+    if (r->machine->ports == HM_PORTS_ALL_PORT && st->d > 0) {
+        r->lower_expr = "ceil((p-1)/d)";
+        r->lower = ceil_div(st->p - 1, st->d);
+    } else if (st->d >= 1 && st->d <= 5 && 2 * (int64_t)st->p - alpha[st->d] - 1 > r->lower) {
         r->lower_expr = "2p-alpha(d)-1";
         r->lower = 2 * (int64_t)st->p - alpha[st->d] - 1;
     }
