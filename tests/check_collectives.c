@@ -594,7 +594,8 @@ START_TEST(test_ring_lower_bounds)
     }
     /* A torus with both sides odd has a cycle over its wrap-around links: the ring
      * allreduce on 3 x 5 in 2(p-1) = 28 slots; one value a packet (block 15 = p), so
-     * the lower bound is ceil(15/4) + diameter (1 + 2) - 1 = 6. */
+     * the lower bound is the gossip's ceil(2(p-1)*15/(p*degree)) = ceil(420/60) = 7,
+     * above the pipe's ceil(15/4) + diameter (1 + 2) - 1 = 6. */
     hm_trun_t r = hm_t_run("{\"topology\":{\"kind\":\"torus\",\"rows\":3,\"cols\":5},"
                            "\"ports\":{\"model\":\"all-port\"},\"contention\":\"strict\","
                            "\"algorithm\":{\"name\":\"allreduce-ring\",\"block\":15}}",
@@ -603,7 +604,10 @@ START_TEST(test_ring_lower_bounds)
     ck_assert_int_eq(hm_t_int(&r, "verified"), 1);
     ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
     ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 28);
-    ck_assert_int_eq(hm_t_bound(&r, "lower_bound"), 6);
+    ck_assert_int_eq(hm_t_bound(&r, "lower_bound"), 7);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(r.summary, "lower_bound"),
+                                                       "expression")),
+                     "ceil(2*(p-1)*block/(p*degree))");
     hm_t_free(&r);
     /* Hypercube-only algorithms are refused on a ring by the loader. */
     r = hm_t_run("{\"topology\":{\"kind\":\"ring\",\"nodes\":8},"
@@ -814,7 +818,10 @@ START_TEST(test_circuit_lower_bounds)
         {"\"kind\":\"hypercube\",\"dim\":3", "scatter-binomial", "ceil(8a*(p-1)*block+b)", 3, 178,
          198},
         {"\"kind\":\"ring\",\"nodes\":5", "allgather-ring", "ceil(8a*(p-1)*block+b)", 3, 106, 136},
-        {"\"kind\":\"hypercube\",\"dim\":2", "allreduce-ring", "ceil(8a*block+b)", 40, 330, 540},
+        /* allreduce: Chan et al.'s 2(p-1)/p*n values, n = b: D(ceil(2*3*40/4)) = D(60) */
+        {"\"kind\":\"hypercube\",\"dim\":2", "allreduce-ring", "ceil(8a*ceil(2*(p-1)*block/p)+b)",
+         40, 490, 540},
+        {"\"kind\":\"hypercube\",\"dim\":2", "reduce-binomial", "ceil(8a*block+b)", 40, 330, 660},
         {"\"kind\":\"bus\",\"nodes\":5", "reduce-binomial", "ceil(log2(p))*ceil(8a+b)", 1, 54, 54},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
