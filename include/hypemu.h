@@ -403,6 +403,9 @@ typedef struct hm_setup_s {
     const struct hm_algorithm_s *algorithm; /* whose specs the getters read (may be NULL) */
     size_t out_size; /* out: bytes of each node's output area (hm_out) when they depend on
                         the config; 0 keeps the descriptor's out_size */
+    int64_t cost;    /* out: the run's exact slot count when setup knows it, else 0; a config
+                        without clock.max_slots then gets twice it when above the default
+                        (README, clock.max_slots) */
 } hm_setup_t;
 
 /* What verify receives and fills after the run. */

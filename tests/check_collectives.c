@@ -1385,6 +1385,30 @@ START_TEST(test_chan_bounds)
 }
 END_TEST
 
+/* clock.max_slots and the algorithm's cost (README, clock.max_slots): Bruck's alltoall on
+ * Q_6, b = 64, a = 1, b = 10, relayed, costs 1,032,822 slots, above the default 10^6.
+ * Unset, the limit rises to twice the cost and the run verifies; set to 10^6, the run
+ * stops (exit 3) and the message names the cost and the setting that lets it finish. */
+START_TEST(test_max_slots_cost)
+{
+    const char *cfg = "{\"topology\":{\"kind\":\"hypercube\",\"dim\":6},\"ports\":{\"routing\":"
+                      "\"circuit\",\"cost\":{\"a\":1,\"b\":10}},\"contention\":\"strict\","
+                      "\"algorithm\":{\"name\":\"alltoall-bruck\",\"block\":64}%s}";
+    char text[400];
+    snprintf(text, sizeof text, cfg, "");
+    check_exact(text, 1032822);
+    snprintf(text, sizeof text, cfg, ",\"clock\":{\"max_slots\":1000000}");
+    hm_trun_t r = hm_t_run(text, NULL);
+    ck_assert_int_eq(r.rc, 3);
+    ck_assert_str_eq(r.message,
+                     "clock.max_slots = 1000000 reached: the next slot with work is 1000033, with "
+                     "64 of 64 nodes still running; the algorithm's exact cost is 1032822 slots "
+                     "(sum_k 2^k*ceil(8a*block*n_k+b)): set clock.max_slots to 1032822 or more "
+                     "(--set clock.max_slots=1032822)");
+    hm_t_free(&r);
+}
+END_TEST
+
 extern const hm_algorithm_t *const hm_algorithms[];
 
 /* The sweep's tally: runs made, runs the loader refused (a model the algorithm does not
@@ -1837,6 +1861,7 @@ Suite *hm_suite_collectives(void)
     tcase_add_test(tc, test_route_direct);
     tcase_add_test(tc, test_chan_bounds);
     tcase_add_test(tc, test_bound_sweep);
+    tcase_add_test(tc, test_max_slots_cost);
     suite_add_tcase(s, tc);
     return s;
 }

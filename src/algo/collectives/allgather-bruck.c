@@ -53,8 +53,7 @@ static const hm_param_spec_t ag_bruck_specs[] = {
 
 static int ag_bruck_setup(hm_setup_t *s)
 {
-    s->state = hma_prob_setup_routed(s, HM_PROBLEM_ALLGATHER);
-    return s->state ? 0 : -1;
+    return hma_prob_ready(s, hma_prob_setup_routed(s, HM_PROBLEM_ALLGATHER));
 }
 
 static void ag_bruck_node(hm_node_t *n, void *state)

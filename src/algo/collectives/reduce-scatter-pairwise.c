@@ -43,8 +43,7 @@ static const hm_param_spec_t rs_pw_specs[] = {
 
 static int rs_pw_setup(hm_setup_t *s)
 {
-    s->state = hma_prob_setup_routed(s, HM_PROBLEM_REDUCE_SCATTER);
-    return s->state ? 0 : -1;
+    return hma_prob_ready(s, hma_prob_setup_routed(s, HM_PROBLEM_REDUCE_SCATTER));
 }
 
 static void rs_pw_node(hm_node_t *n, void *state)

@@ -310,6 +310,24 @@ static int take_route(hm_setup_t *s, hma_prob_t *pb)
     return 0;
 }
 
+int hma_prob_ready(hm_setup_t *s, hma_prob_t *pb)
+{
+    s->state = pb;
+    if (!pb)
+        return -1;
+    if (!s->algorithm || !s->algorithm->verify)
+        return 0;
+    /* No outcome (priv NULL): hm_report_stores and hm_report_out find nothing. */
+    hm_report_t r = {.machine = s->machine, .state = pb, .bound = -1, .lower = -1};
+    r.extra = json_object();
+    if (!r.extra)
+        return 0; /* the cost stays unknown: the default clock.max_slots applies */
+    s->algorithm->verify(&r);
+    json_decref(r.extra);
+    s->cost = r.bound > 0 ? r.bound : 0;
+    return 0;
+}
+
 /* Bruck by node number: the bus, and route direct on the hypercube. */
 static int bruck_by_id(const hma_prob_t *pb)
 {

@@ -123,6 +123,10 @@ extern const char *const hma_prob_route_names[];
  * with s->error naming algorithm.inputs, what was found and what is allowed. */
 int hma_prob_take_inputs(hm_setup_t *s, hma_prob_t *pb);
 
+/* The end of a collective's setup: s->state = pb, and s->cost the algorithm's exact cost,
+ * which its own verify computes from the problem and the machine alone (run here over no
+ * stores: the check fails, the bound is the formula's). Returns 0, or -1 when pb is NULL. */
+int hma_prob_ready(hm_setup_t *s, hma_prob_t *pb);
 /* hma_prob_setup, then "route" read into pb->direct: NULL with s->error written where
  * "direct" is not offered (it needs circuit routing but on the bus; not on the torus). */
 hma_prob_t *hma_prob_setup_routed(hm_setup_t *s, hm_problem_t kind);
