@@ -339,11 +339,12 @@ static int run_machine(const hm__config_t *cfg, const hm_setup_t *setup, hm__res
     return (int)res->outcome->end;
 }
 
-/* A run stopped by clock.max_slots below the algorithm's exact cost: the message names
- * the cost and how to raise the limit. */
-static void name_cost(const hm_report_t *r, int64_t max_slots, hm__result_t *res)
+/* A run stopped by clock.max_slots below the exact cost its setup knew (hm_setup_t.cost:
+ * the collectives, whose verify reports the same formula): the message names the cost and
+ * how to raise the limit. */
+static void name_cost(const hm_report_t *r, int64_t cost, int64_t max_slots, hm__result_t *res)
 {
-    if (r->bound <= max_slots || !res->message)
+    if (cost <= max_slots || r->bound != cost || !res->message)
         return;
     char *m =
         hm__strdup_printf("%s; the algorithm's exact cost is %lld slots (%s): set "
@@ -381,7 +382,7 @@ static int verify(const hm__config_t *cfg, const hm_setup_t *setup, hm__result_t
         rc = HM_EXIT_SYSTEM;
     }
     if (o->end == HM__END_MAX_SLOTS)
-        name_cost(r, max_slots, res);
+        name_cost(r, setup->cost, max_slots, res);
     if (o->end != HM__END_DONE) {
         r->verified = 0;
         snprintf(r->verification, sizeof r->verification, "not verified: the run stopped (%s)",
