@@ -1253,7 +1253,7 @@ START_TEST(test_route_direct)
     ck_assert_int_eq(direct_want(2, 8, 16, 1, 10, 0, 1), 3 * 10 + 7 * 16 * 8);
     ck_assert_int_eq(direct_want(1, 8, 16, 1, 10, 0, 1), 3 * 10 + 4 * 3 * 16 * 8);
     for (int a = 0; a < 4; a++)
-        for (int d = 1; d <= 4; d++)
+        for (int d = 1; d <= 6; d++)
             for (int c = 0; c < 2; c++)
                 for (int64_t b = 1; b <= 3; b += 2) {
                     char cfg[600];
