@@ -105,10 +105,11 @@ int hm_send(hm_node_t *n, int port, const hm_packet_t *p);
 
 /* Send one message to any node under circuit routing (README "Config reference", ports.routing and
  * ports.cost, Seidel section 2). The message follows the shortest path (in a mesh along the row
- * first, then the column), holds every link of the path while it travels and does not involve the
- * nodes on the way. It lasts ceil(k / link_capacity) * a * len + b slots (rounded up to whole
- * slots, at least 1), k being the largest number of circuits that share one of its links when it
- * starts; it is received in its last slot and can be read from the next one.
+ * first, then the column; in a hypercube the differing dimensions lowest first, e-cube routing; on
+ * a ring or a torus the shorter way round), holds every link of the path while it travels and does
+ * not involve the nodes on the way. It lasts ceil(k / link_capacity) * a * len + b slots (rounded
+ * up to whole slots, at least 1), k being the largest number of circuits that share one of its
+ * links when it starts; it is received in its last slot and can be read from the next one.
  *
  * The call does not wait: the engine copies p (and its bytes) and starts the message
  * as soon as the node's transmit port is free (a node transmits one message at a
@@ -403,6 +404,9 @@ typedef struct hm_setup_s {
     const struct hm_algorithm_s *algorithm; /* whose specs the getters read (may be NULL) */
     size_t out_size; /* out: bytes of each node's output area (hm_out) when they depend on
                         the config; 0 keeps the descriptor's out_size */
+    int64_t cost;    /* out: the run's exact slot count when setup knows it, else 0; a config
+                        without clock.max_slots then gets twice it when above the default
+                        (README, clock.max_slots) */
 } hm_setup_t;
 
 /* What verify receives and fills after the run. */

@@ -594,7 +594,8 @@ START_TEST(test_ring_lower_bounds)
     }
     /* A torus with both sides odd has a cycle over its wrap-around links: the ring
      * allreduce on 3 x 5 in 2(p-1) = 28 slots; one value a packet (block 15 = p), so
-     * the lower bound is ceil(15/4) + diameter (1 + 2) - 1 = 6. */
+     * the lower bound is the gossip's ceil(2(p-1)*15/(p*degree)) = ceil(420/60) = 7,
+     * above the pipe's ceil(15/4) + diameter (1 + 2) - 1 = 6. */
     hm_trun_t r = hm_t_run("{\"topology\":{\"kind\":\"torus\",\"rows\":3,\"cols\":5},"
                            "\"ports\":{\"model\":\"all-port\"},\"contention\":\"strict\","
                            "\"algorithm\":{\"name\":\"allreduce-ring\",\"block\":15}}",
@@ -603,7 +604,10 @@ START_TEST(test_ring_lower_bounds)
     ck_assert_int_eq(hm_t_int(&r, "verified"), 1);
     ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
     ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 28);
-    ck_assert_int_eq(hm_t_bound(&r, "lower_bound"), 6);
+    ck_assert_int_eq(hm_t_bound(&r, "lower_bound"), 7);
+    ck_assert_str_eq(
+        json_string_value(json_object_get(json_object_get(r.summary, "lower_bound"), "expression")),
+        "ceil(2*(p-1)*block/(p*degree))");
     hm_t_free(&r);
     /* Hypercube-only algorithms are refused on a ring by the loader. */
     r = hm_t_run("{\"topology\":{\"kind\":\"ring\",\"nodes\":8},"
@@ -814,7 +818,10 @@ START_TEST(test_circuit_lower_bounds)
         {"\"kind\":\"hypercube\",\"dim\":3", "scatter-binomial", "ceil(8a*(p-1)*block+b)", 3, 178,
          198},
         {"\"kind\":\"ring\",\"nodes\":5", "allgather-ring", "ceil(8a*(p-1)*block+b)", 3, 106, 136},
-        {"\"kind\":\"hypercube\",\"dim\":2", "allreduce-ring", "ceil(8a*block+b)", 40, 330, 540},
+        /* allreduce: Chan et al.'s 2(p-1)/p*n values, n = b: D(ceil(2*3*40/4)) = D(60) */
+        {"\"kind\":\"hypercube\",\"dim\":2", "allreduce-ring", "ceil(8a*ceil(2*(p-1)*block/p)+b)",
+         40, 490, 540},
+        {"\"kind\":\"hypercube\",\"dim\":2", "reduce-binomial", "ceil(8a*block+b)", 40, 330, 660},
         {"\"kind\":\"bus\",\"nodes\":5", "reduce-binomial", "ceil(log2(p))*ceil(8a+b)", 1, 54, 54},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -1145,6 +1152,8 @@ static int64_t pw_want(int bruck, int p, int64_t b, int circuit)
         int64_t c = 0;
         for (int j = 0; j < p; j++)
             c += (j & h) != 0;
+        if (bruck == 2) /* Bruck's allgather: min(2^k, p - 2^k) blocks */
+            c = h < p - h ? h : p - h;
         t += circuit ? circuit_dur(1, 10, b * c) : 1;
     }
     return t;
@@ -1154,14 +1163,17 @@ START_TEST(test_bus_pairwise)
 {
     static const int sizes[] = {2, 3, 5, 6, 7, 8, 12};
     static const char *const names[] = {"alltoall-pairwise", "reduce-scatter-pairwise",
-                                        "alltoall-bruck"};
+                                        "alltoall-bruck", "allgather-bruck"};
+    static const int bruck[] = {0, 0, 1, 2};
     ck_assert_int_eq(pw_want(1, 6, 2, 1), 142);
     ck_assert_int_eq(pw_want(0, 6, 2, 1), 130);
     ck_assert_int_eq(pw_want(1, 12, 1, 0), 4);
     ck_assert_int_eq(pw_want(0, 7, 3, 0), 6);
+    /* Bruck's allgather, p = 6, b = 2: D(2) + D(4) + D(4) = 26 + 42 + 42 = 110. */
+    ck_assert_int_eq(pw_want(2, 6, 2, 1), 110);
     hma_rng_t rng;
     hma_rng_seed(&rng, 0x9A1);
-    for (int a = 0; a < 3; a++)
+    for (int a = 0; a < 4; a++)
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
             for (int circuit = 0; circuit < 2; circuit++) {
                 int p = sizes[i];
@@ -1175,7 +1187,7 @@ START_TEST(test_bus_pairwise)
                          "\"strict\",\"seed\":%d,\"algorithm\":{\"name\":\"%s\",\"block\":%lld%s}}",
                          p, i % 2 ? "all-port" : "one-port-full", circuit ? "circuit" : "packet",
                          (int)hma_rng_below(&rng, 1000), names[a], (long long)b, extra);
-                check_exact(cfg, pw_want(a == 2, p, b, circuit));
+                check_exact(cfg, pw_want(bruck[a], p, b, circuit));
             }
     /* Buses past 65 nodes: hm_send reaches every port, also past 63 (a bus of 100 nodes
      * has 99). Pairwise p - 1 = 99 slots, Bruck ceil(log2 100) = 7, binomial broadcast
@@ -1200,6 +1212,315 @@ START_TEST(test_bus_pairwise)
         ck_assert_int_eq(hm_t_int(&r, "completion_slots"), big[i].slots);
         hm_t_free(&r);
     }
+}
+END_TEST
+
+/* ---- route direct: one circuit a message ---------------------------------------- */
+
+/* The direct variants under a*m + b against Thakur-Rabenseifner-Gropp's costs, alpha = B,
+ * beta = 8A per value: pairwise (p - 1)(alpha + m*beta) = (p - 1) D(b); Bruck's
+ * allgather sum_k D(b min(2^k, p - 2^k)) (TRG: lg p alpha + (p - 1) m beta) and
+ * alltoall sum_k D(b n_k) (TRG: lg p alpha + (p/2) lg p m beta on a power of two).
+ * On Q_d every step is contention-free (the XOR permutation and the shift x + 2^k under
+ * e-cube routing): strict runs, 0 conflicts, exactly these. On a ring the shorter arcs
+ * of step k share each link min(2^k, p - 2^k) times: strict stops the run at the first
+ * shared link, queue gives each message ceil(that / link_capacity) * a*m + b. */
+static int64_t direct_want(int kind, int p, int64_t b, double A, double B, int ring, int cap)
+{
+    int64_t t = 0;
+    if (kind == 0)
+        return (p - 1) * circuit_dur(A, B, b);
+    for (int h = 1; h < p; h *= 2) {
+        int64_t c = 0, arc = h < p - h ? h : p - h, f = ring ? (arc + cap - 1) / cap : 1;
+        for (int j = 0; j < p; j++)
+            c += (j & h) != 0;
+        if (kind == 2)
+            c = arc;
+        t += circuit_dur(A, B, f * b * c);
+    }
+    return t;
+}
+
+START_TEST(test_route_direct)
+{
+    static const char *const names[] = {"alltoall-pairwise", "reduce-scatter-pairwise",
+                                        "alltoall-bruck", "allgather-bruck"};
+    static const int kind[] = {0, 0, 1, 2};
+    static const double costs[][2] = {{1, 10}, {0.25, 100}};
+    /* Q_3, m = 16, a = 1, b = 10: pairwise 7 * 138 = 966 (relayed: 12 * 138 = 1656),
+     * Bruck's allgather 30 + 896 = 926, Bruck's alltoall 30 + 1536 = 1566. */
+    ck_assert_int_eq(direct_want(0, 8, 16, 1, 10, 0, 1), 966);
+    ck_assert_int_eq(direct_want(2, 8, 16, 1, 10, 0, 1), 3 * 10 + 7 * 16 * 8);
+    ck_assert_int_eq(direct_want(1, 8, 16, 1, 10, 0, 1), 3 * 10 + 4 * 3 * 16 * 8);
+    for (int a = 0; a < 4; a++)
+        for (int d = 1; d <= 6; d++)
+            for (int c = 0; c < 2; c++)
+                for (int64_t b = 1; b <= 3; b += 2) {
+                    char cfg[600];
+                    snprintf(cfg, sizeof cfg,
+                             "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},\"ports\":{"
+                             "\"model\":\"one-port-full\",\"routing\":\"circuit\",\"cost\":{"
+                             "\"a\":%g,\"b\":%g}},\"contention\":\"strict\",\"algorithm\":{"
+                             "\"name\":\"%s\",\"block\":%lld,\"route\":\"direct\"}}",
+                             d, costs[c][0], costs[c][1], names[a], (long long)b);
+                    check_exact(cfg,
+                                direct_want(kind[a], 1 << d, b, costs[c][0], costs[c][1], 0, 1));
+                }
+    /* The relayed pairwise exchange on Q_3, m = 16: (p/2) log2 p = 12 hops of D(16). */
+    check_exact("{\"topology\":{\"kind\":\"hypercube\",\"dim\":3},\"ports\":{\"routing\":"
+                "\"circuit\",\"cost\":{\"a\":1,\"b\":10}},\"contention\":\"strict\","
+                "\"algorithm\":{\"name\":\"alltoall-pairwise\",\"block\":16}}",
+                1656);
+    /* Bruck on rings under queue, link capacity 1 and 2 (a ring of 6, m = 16, capacity 1:
+     * D(16) + D(2*2*16) + D(2*2*16): 138 + 522 + 522 = 1182). */
+    ck_assert_int_eq(direct_want(2, 6, 16, 1, 10, 1, 1), 1182);
+    static const int rings[] = {2, 3, 5, 6, 8};
+    for (int a = 2; a < 4; a++)
+        for (size_t i = 0; i < sizeof rings / sizeof rings[0]; i++)
+            for (int cap = 1; cap <= 2; cap++) {
+                char cfg[600];
+                snprintf(cfg, sizeof cfg,
+                         "{\"topology\":{\"kind\":\"ring\",\"nodes\":%d},\"ports\":{\"routing\":"
+                         "\"circuit\",\"link_capacity\":%d,\"cost\":{\"a\":1,\"b\":10}},"
+                         "\"contention\":\"queue\",\"algorithm\":{\"name\":\"%s\",\"block\":2,"
+                         "\"route\":\"direct\"}}",
+                         rings[i], cap, names[a]);
+                hm_trun_t r = hm_t_run(cfg, NULL);
+                int64_t want = direct_want(kind[a], rings[i], 2, 1, 10, 1, cap);
+                ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: %s", cfg,
+                              r.message ? r.message : hm_t_str(&r, "verification"));
+                ck_assert_int_eq(hm_t_int(&r, "completion_slots"), want);
+                ck_assert_int_eq(hm_t_bound(&r, "bound"), want);
+                hm_t_free(&r);
+            }
+    /* Strict on a ring of 6: step 1's arcs of 2 links share every link twice. */
+    hm_trun_t r = hm_t_run("{\"topology\":{\"kind\":\"ring\",\"nodes\":6},\"ports\":{\"routing\":"
+                           "\"circuit\",\"cost\":{\"a\":1,\"b\":10}},\"contention\":\"strict\","
+                           "\"algorithm\":{\"name\":\"allgather-bruck\",\"block\":16,"
+                           "\"route\":\"direct\"}}",
+                           NULL);
+    ck_assert_int_eq(r.rc, 1);
+    ck_assert_str_eq(r.message, "slot 138: link contention: link 0->1 carries 2 circuits "
+                                "(link_capacity 1): msg 1 0->2 lasts 2*a*m+b = 522 slots");
+    hm_t_free(&r);
+    /* Refused: direct under packet routing (but on the bus) and on the torus. */
+    r = hm_t_run("{\"topology\":{\"kind\":\"hypercube\",\"dim\":2},\"algorithm\":{\"name\":"
+                 "\"alltoall-pairwise\",\"route\":\"direct\"}}",
+                 NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_str_eq(r.message, "test.json: algorithm.route: found \"direct\" under packet "
+                                "routing; allowed: \"relay\" (a packet crosses one link a slot; "
+                                "\"direct\" needs ports.routing \"circuit\")");
+    hm_t_free(&r);
+    r = hm_t_run("{\"topology\":{\"kind\":\"torus\",\"rows\":2,\"cols\":3},\"ports\":{"
+                 "\"routing\":\"circuit\"},\"algorithm\":{\"name\":\"alltoall-bruck\","
+                 "\"route\":\"direct\"}}",
+                 NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_str_eq(r.message, "test.json: algorithm.route: found \"direct\" on a torus; "
+                                "allowed: \"relay\" (\"direct\" runs on the hypercube, the ring "
+                                "and the bus)");
+    hm_t_free(&r);
+    /* On the bus both routes are one message a step (packet routing: ceil(log2 p)). */
+    check_exact("{\"topology\":{\"kind\":\"bus\",\"nodes\":6},\"contention\":\"strict\","
+                "\"algorithm\":{\"name\":\"allgather-bruck\",\"route\":\"direct\"}}",
+                3);
+}
+END_TEST
+
+/* ---- lower bounds: Chan et al. and the sweep ------------------------------------- */
+
+/* Chan, Heimlich, Purkayastha, van de Geijn (CCPE 2007), one port, full duplex, full
+ * connectivity, alpha = B, beta = 8A per value: the latency ceil(log2 p) alpha and the
+ * bandwidth (p-1)/p n beta (n = p*m: scatter, gather, allgather, reduce-scatter; n = m:
+ * reduce), n beta (broadcast), 2(p-1)/p n beta (allreduce, n = m); alltoall, not in their
+ * table, (p-1) m beta (every node takes in (p-1) m values). hypemu's bound is never
+ * below the larger: it adds one alpha to the bandwidth term (a node sends at least one
+ * message) and rounds up. */
+static double chan_bound(const char *problem, int p, int64_t m, double A, double B)
+{
+    double beta = 8 * A, lat = 0, bw;
+    for (int k = 1; k < p; k *= 2)
+        lat += B;
+    if (!strcmp(problem, "broadcast"))
+        bw = (double)m * beta;
+    else if (!strcmp(problem, "reduce"))
+        bw = (double)(p - 1) / p * (double)m * beta;
+    else if (!strcmp(problem, "allreduce"))
+        bw = 2.0 * (p - 1) / p * (double)m * beta;
+    else /* n = p*m, or alltoall's (p-1) m */
+        bw = (double)(p - 1) * (double)m * beta;
+    return lat > bw ? lat : bw;
+}
+
+START_TEST(test_chan_bounds)
+{
+    /* Q_3, m = 16, a = 1, b = 10: Chan's reduce-scatter 896 (hypemu D(7*16) = 906, the
+     * best algorithm, recursive halving, 926), allreduce 224 (hypemu D(28) = 234,
+     * Rabenseifner 284). */
+    static const struct {
+        const char *algo, *expr;
+        int64_t lower, completion, chan;
+    } cases[] = {
+        {"reduce-scatter-recursive-halving", "ceil(8a*(p-1)*block+b)", 906, 926, 896},
+        {"allreduce-rabenseifner", "ceil(8a*ceil(2*(p-1)*block/p)+b)", 234, 284, 224},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cfg[400];
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\":{\"kind\":\"hypercube\",\"dim\":3},\"ports\":{\"routing\":"
+                 "\"circuit\",\"cost\":{\"a\":1,\"b\":10}},\"contention\":\"strict\","
+                 "\"algorithm\":{\"name\":\"%s\",\"block\":16}}",
+                 cases[i].algo);
+        hm_trun_t r = hm_t_run(cfg, NULL);
+        ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s", cfg);
+        ck_assert_int_eq(hm_t_int(&r, "completion_slots"), cases[i].completion);
+        ck_assert_int_eq(hm_t_bound(&r, "lower_bound"), cases[i].lower);
+        ck_assert_str_eq(json_string_value(json_object_get(
+                             json_object_get(r.summary, "lower_bound"), "expression")),
+                         cases[i].expr);
+        ck_assert_int_eq((int64_t)chan_bound(hm_t_str(&r, "problem"), 8, 16, 1, 10), cases[i].chan);
+        hm_t_free(&r);
+    }
+}
+END_TEST
+
+/* clock.max_slots and the algorithm's cost (README, clock.max_slots): Bruck's alltoall on
+ * Q_6, b = 64, a = 1, b = 10, relayed, costs 1,032,822 slots, above the default 10^6.
+ * Unset, the limit rises to twice the cost and the run verifies; set to 10^6, the run
+ * stops (exit 3) and the message names the cost and the setting that lets it finish. */
+START_TEST(test_max_slots_cost)
+{
+    const char *cfg = "{\"topology\":{\"kind\":\"hypercube\",\"dim\":6},\"ports\":{\"routing\":"
+                      "\"circuit\",\"cost\":{\"a\":1,\"b\":10}},\"contention\":\"strict\","
+                      "\"algorithm\":{\"name\":\"alltoall-bruck\",\"block\":64}%s}";
+    char text[400];
+    snprintf(text, sizeof text, cfg, "");
+    check_exact(text, 1032822);
+    snprintf(text, sizeof text, cfg, ",\"clock\":{\"max_slots\":1000000}");
+    hm_trun_t r = hm_t_run(text, NULL);
+    ck_assert_int_eq(r.rc, 3);
+    ck_assert_str_eq(r.message,
+                     "clock.max_slots = 1000000 reached: the next slot with work is 1000033, with "
+                     "64 of 64 nodes still running; the algorithm's exact cost is 1032822 slots "
+                     "(sum_k 2^k*ceil(8a*block*n_k+b)): set clock.max_slots to 1032822 or more "
+                     "(--set clock.max_slots=1032822)");
+    hm_t_free(&r);
+}
+END_TEST
+
+extern const hm_algorithm_t *const hm_algorithms[];
+
+/* The sweep's tally: runs made, runs the loader refused (a model the algorithm does not
+ * take), and each one's check. */
+typedef struct sweep_s {
+    int runs, refused;
+} sweep_t;
+
+/* One run: refused by the loader (exit 2), or verified with completion >= lower bound (and
+ * under circuit routing >= Chan et al.'s bound); 0 conflicts unless queue lets them. */
+static void sweep_one(sweep_t *sw, const char *cfg, int p, const double *cost, int queue)
+{
+    hm_trun_t r = hm_t_run(cfg, NULL);
+    sw->runs++;
+    if (r.rc == 2) { /* only route direct on a torus is refused here */
+        ck_assert_msg(r.message && strstr(r.message, "found \"direct\" on a torus"), "%s: %s", cfg,
+                      r.message ? r.message : "");
+        sw->refused++;
+        hm_t_free(&r);
+        return;
+    }
+    ck_assert_msg(r.rc == 0 && hm_t_int(&r, "verified") == 1, "%s: rc=%d %s", cfg, r.rc,
+                  r.message ? r.message : hm_t_str(&r, "verification"));
+    if (!queue)
+        ck_assert_int_eq(hm_t_int(&r, "conflicts"), 0);
+    int64_t lower = hm_t_bound(&r, "lower_bound"), done = hm_t_int(&r, "completion_slots");
+    ck_assert_msg(done >= lower, "%s: completion %lld below the lower bound %lld", cfg,
+                  (long long)done, (long long)lower);
+    if (cost)
+        ck_assert_msg((double)lower >= chan_bound(hm_t_str(&r, "problem"), p, hm_t_int(&r, "block"),
+                                                  cost[0], cost[1]) -
+                                           1e-9,
+                      "%s: lower bound %lld below Chan et al.'s", cfg, (long long)lower);
+    hm_t_free(&r);
+}
+
+/* The machines of the sweep: two sizes per topology. */
+static const struct {
+    hm_topology_kind_t kind;
+    const char *json;
+    int p;
+} sweep_topos[] = {
+    {HM_TOPO_HYPERCUBE, "\"kind\":\"hypercube\",\"dim\":2", 4},
+    {HM_TOPO_HYPERCUBE, "\"kind\":\"hypercube\",\"dim\":3", 8},
+    {HM_TOPO_RING, "\"kind\":\"ring\",\"nodes\":3", 3},
+    {HM_TOPO_RING, "\"kind\":\"ring\",\"nodes\":6", 6},
+    {HM_TOPO_TORUS, "\"kind\":\"torus\",\"rows\":2,\"cols\":3", 6},
+    {HM_TOPO_TORUS, "\"kind\":\"torus\",\"rows\":3,\"cols\":3", 9},
+    {HM_TOPO_BUS, "\"kind\":\"bus\",\"nodes\":5", 5},
+    {HM_TOPO_BUS, "\"kind\":\"bus\",\"nodes\":8", 8},
+};
+
+/* Every catalogue collective (the descriptors whose state is a problem's) on every
+ * topology it takes, two sizes each, blocks 1 and 5: under packet routing every port
+ * model with link capacity 1 and 2, under circuit routing two (a, b) pairs and, where the
+ * algorithm has it, route direct. No run goes below its lower bound: verification may
+ * fail one that does. */
+START_TEST(test_bound_sweep)
+{
+    static const double costs[][2] = {{1, 10}, {0.125, 40}};
+    static const hm_ports_kind_t models[] = {HM_PORTS_ALL_PORT, HM_PORTS_ONE_PORT_FULL,
+                                             HM_PORTS_ONE_PORT_HALF, HM_PORTS_SHOUT};
+    sweep_t sw = {0, 0};
+    int collectives = 0;
+    for (const hm_algorithm_t *const *ap = hm_algorithms; *ap; ap++) {
+        const hm_algorithm_t *al = *ap;
+        if (al->teardown != hma_prob_free)
+            continue;
+        collectives++;
+        int routed = 0;
+        for (const hm_param_spec_t *sp = al->specs; sp && sp->name; sp++)
+            routed |= !strcmp(sp->name, "route");
+        for (size_t t = 0; t < sizeof sweep_topos / sizeof sweep_topos[0]; t++) {
+            if (!(al->topologies & HM_BIT(sweep_topos[t].kind)))
+                continue;
+            int p = sweep_topos[t].p;
+            for (int64_t b = 1; b <= 5; b += 4) {
+                char cfg[700], root[32] = "";
+                if (hma_prob_rooted(al->problem))
+                    snprintf(root, sizeof root, ",\"root\":%d", p - 1);
+                for (size_t m = 0; m < sizeof models / sizeof models[0]; m++)
+                    for (int cap = 1; cap <= 2; cap++) {
+                        if (!(al->ports & HM_BIT(models[m])))
+                            continue;
+                        snprintf(cfg, sizeof cfg,
+                                 "{\"topology\":{%s},\"ports\":{\"model\":\"%s\","
+                                 "\"link_capacity\":%d},\"contention\":\"strict\",\"algorithm\":"
+                                 "{\"name\":\"%s\",\"block\":%lld%s}}",
+                                 sweep_topos[t].json, hm_ports_name(models[m]), cap, al->name,
+                                 (long long)b, root);
+                        sweep_one(&sw, cfg, p, NULL, 0);
+                    }
+                for (int c = 0; c < 2; c++)
+                    for (int direct = 0; direct <= routed; direct++) {
+                        int queue = direct && sweep_topos[t].kind == HM_TOPO_RING;
+                        snprintf(cfg, sizeof cfg,
+                                 "{\"topology\":{%s},\"ports\":{\"routing\":\"circuit\",\"cost\":"
+                                 "{\"a\":%g,\"b\":%g}},\"contention\":\"%s\",\"algorithm\":{"
+                                 "\"name\":\"%s\",\"block\":%lld%s%s}}",
+                                 sweep_topos[t].json, costs[c][0], costs[c][1],
+                                 queue ? "queue" : "strict", al->name, (long long)b, root,
+                                 direct ? ",\"route\":\"direct\"" : "");
+                        sweep_one(&sw, cfg, p, costs[c], queue);
+                    }
+            }
+        }
+    }
+    ck_assert_int_eq(collectives, 23);
+    /* 1,480 configurations; the 16 of Bruck's two with route direct on the two tori are
+     * refused (doc/collectives.md), the other 1,464 run. */
+    ck_assert_int_eq(sw.runs, 1480);
+    ck_assert_int_eq(sw.refused, 16);
 }
 END_TEST
 
@@ -1534,6 +1855,13 @@ Suite *hm_suite_collectives(void)
     tcase_add_test(tc, test_bus_pairwise);
     tcase_add_test(tc, test_circuit_lower_bounds);
     tcase_add_test(tc, test_inputs_from_config);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("bounds");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_route_direct);
+    tcase_add_test(tc, test_chan_bounds);
+    tcase_add_test(tc, test_bound_sweep);
+    tcase_add_test(tc, test_max_slots_cost);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -433,7 +433,6 @@ static void check_topology(hm__config_t *c, json_t *t)
  * 1000 (the trace's microseconds) stays below 2^63. */
 #define HM__COST_A_MAX 1048576.0       /* 2^20 slots per byte: a, abar, rho */
 #define HM__COST_B_MAX 1099511627776.0 /* 2^40 slots */
-#define HM__MAX_SLOTS_MAX (INT64_C(1) << 40)
 
 static void check_ports(hm__config_t *c, json_t *p)
 {
@@ -898,6 +897,7 @@ static void check_clock(hm__config_t *c, json_t *root)
         c->opt.free_mode = mode == HM_CLOCK_FREE;
         c->opt.local_mode = mode == HM_CLOCK_COUNT;
         c->opt.max_slots = get_int(c, ck, "clock", "max_slots", 1000000, 1, HM__MAX_SLOTS_MAX, 0);
+        c->max_slots_given = json_object_get(ck, "max_slots") != NULL;
         get_affinity(c, json_object_get(ck, "affinity"));
     }
     /* The free-running clock (engine/free.c) has no slots to judge: it cannot share

@@ -19,6 +19,9 @@ typedef struct hm__cost_s {
                                byte, slots per byte, slots, slots per byte */
 } hm__cost_t;
 
+/* The largest clock.max_slots (config.c explains the ranges; run.c caps its rise). */
+#define HM__MAX_SLOTS_MAX (INT64_C(1) << 40)
+
 typedef struct hm__config_s {
     char *file;   /* for messages */
     json_t *root; /* the whole document (owned) */
@@ -33,6 +36,7 @@ typedef struct hm__config_s {
     int64_t out_max_bytes;   /* output.max_bytes: the outputs' budget, 0 for none */
     int progress;            /* the progress line: 1 --progress, -1 --quiet, 0 on a terminal */
     int topology_ok;         /* the topology had no error: machine quantities are known */
+    int max_slots_given;     /* clock.max_slots was set: no rise above the default (run.c) */
     /* Errors, one message a line. */
     char **errors;
     size_t nerrors, errcap;

@@ -298,6 +298,18 @@ static const char *unverified_because(hm__end_t end)
     }
 }
 
+/* The run's clock.max_slots (README, clock.max_slots): the config's; where it sets none
+ * and setup knows the algorithm's exact cost (hm_setup_t.cost: the collectives), twice
+ * that cost when it is above the default, so that no run is cut at the default below its
+ * own formula, and one slower than its formula still ends and fails verification. */
+static int64_t max_slots_for(const hm__config_t *cfg, const hm_setup_t *setup)
+{
+    int64_t lim = cfg->opt.max_slots;
+    if (cfg->max_slots_given || setup->cost < lim / 2)
+        return lim;
+    return setup->cost > HM__MAX_SLOTS_MAX / 2 ? HM__MAX_SLOTS_MAX : 2 * setup->cost;
+}
+
 /* Build the machine, run it, keep its outcome and destroy it. Returns the end cause,
  * or -1 (res->message says why) if there is no outcome. */
 static int run_machine(const hm__config_t *cfg, const hm_setup_t *setup, hm__result_t *res)
@@ -306,6 +318,7 @@ static int run_machine(const hm__config_t *cfg, const hm_setup_t *setup, hm__res
     hm__machine_t *m = NULL;
     hm__options_t opt = cfg->opt;
     opt.out_size = setup->out_size;
+    opt.max_slots = max_slots_for(cfg, setup);
     if (hm__machine_create(&m, &opt, cfg->algo, setup->state, err, sizeof err) != 0) {
         res->message = strdup(err);
         hm__machine_destroy(m);
@@ -352,19 +365,38 @@ static int judge(hm_report_t *r, const hm__causal_t *causal)
     return 0;
 }
 
+/* A run stopped by clock.max_slots below the exact cost its setup knew (hm_setup_t.cost:
+ * the collectives, whose verify reports the same formula): the message names the cost and
+ * how to raise the limit. */
+static void name_cost(const hm_report_t *r, int64_t cost, int64_t max_slots, hm__result_t *res)
+{
+    if (cost <= max_slots || r->bound != cost || !res->message)
+        return;
+    char *m =
+        hm__strdup_printf("%s; the algorithm's exact cost is %lld slots (%s): set "
+                          "clock.max_slots to %lld or more (--set clock.max_slots=%lld)",
+                          res->message, (long long)r->bound, r->bound_expr ? r->bound_expr : "",
+                          (long long)r->bound, (long long)r->bound);
+    if (m) {
+        free(res->message);
+        res->message = m;
+    }
+}
+
 /* Verify the outcome; returns the exit code. */
-static int verify(const hm__config_t *cfg, void *state, hm__result_t *res)
+static int verify(const hm__config_t *cfg, const hm_setup_t *setup, hm__result_t *res)
 {
     const hm__outcome_t *o = res->outcome;
     hm_report_t *r = &res->report;
     hm__report_priv_t priv = {o, hm__causal_new(o)};
+    int64_t max_slots = max_slots_for(cfg, setup);
     r->machine = &o->info;
-    r->state = state;
+    r->state = setup->state;
     r->completion_slots = o->stats.last_activity + 1;
     /* A busy period may reach past clock.max_slots; the run did not (issue 10: no
      * completion time beyond the bound it stopped at). */
-    if (o->end == HM__END_MAX_SLOTS && r->completion_slots > cfg->opt.max_slots)
-        r->completion_slots = cfg->opt.max_slots;
+    if (o->end == HM__END_MAX_SLOTS && r->completion_slots > max_slots)
+        r->completion_slots = max_slots;
     r->bound = r->lower = -1;
     r->extra = json_object();
     r->priv = &priv;
@@ -382,6 +414,8 @@ static int verify(const hm__config_t *cfg, void *state, hm__result_t *res)
         res->message = hm__strdup_printf("verify: %s", r->error);
         rc = HM_EXIT_SYSTEM;
     }
+    if (o->end == HM__END_MAX_SLOTS)
+        name_cost(r, setup->cost, max_slots, res);
     if (o->end != HM__END_DONE) {
         r->verified = 0;
         snprintf(r->verification, sizeof r->verification, "not verified: the run stopped (%s)",
@@ -406,7 +440,7 @@ int hm__run_config(const hm__config_t *cfg, hm__result_t *res)
             algo->teardown(setup.state);
         return res->exit_code = HM_EXIT_SYSTEM;
     }
-    res->exit_code = verify(cfg, setup.state, res);
+    res->exit_code = verify(cfg, &setup, res);
     if (write_outputs(cfg, res) != 0 && res->exit_code == HM_EXIT_OK)
         res->exit_code = HM_EXIT_SYSTEM;
     res->summary = hm__summary_build(cfg, res);

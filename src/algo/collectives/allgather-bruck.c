@@ -24,6 +24,22 @@
  * beta*m; every relay hop one message): step k is 2^k hops of c = min(2^k, p - 2^k)
  * blocks, every node in step: exactly sum_{k<K} 2^k * D(b*c) slots, D(v) =
  * ceil(8a*v + b) (hma_prob_msg_slots), any block and any p.
+ *
+ * On the bus (doc/collectives.md, "Any p: the bus"; fully connected, as Bruck et al. and
+ * Thakur-Rabenseifner-Gropp assume) position i is node i and step k is one message to
+ * i + 2^k mod p, a permutation: exactly K slots; under a*m + b exactly sum_{k<K}
+ * D(b*c), Thakur-Rabenseifner-Gropp's lg p * alpha + (p-1)/p * n * beta.
+ *
+ * Route direct (parameter "route", circuit routing; doc/collectives.md): step k is one
+ * circuit to position i + 2^k. On the hypercube position i is node i, so step k is the
+ * shift x -> x + 2^k mod p: the e-cube path flips bits k, k+1, .. (the carry) lowest
+ * first, and the hop of bit k + j leaves x with bits k..k+j-1 cleared, from which x
+ * comes back (they were all 1): no two circuits share a directed link, sum_{k<K}
+ * D(b*c) slots, no conflict under strict. On the ring the circuit takes the shorter
+ * arc, min(2^k, p - 2^k) links, and every link of that direction carries that many
+ * circuits: link contention (strict stops the run when it exceeds link_capacity); under
+ * "queue" each message lasts ceil(min(2^k, p - 2^k) / link_capacity) * a*m + b
+ * (README, ports.cost): sum_{k<K} D(that factor * b*c) slots.
  */
 #include <stdlib.h>
 
@@ -31,20 +47,20 @@
 
 static const hm_param_spec_t ag_bruck_specs[] = {
     HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_ROUTE,
     HMA_PROB_PARAM_END,
 };
 
 static int ag_bruck_setup(hm_setup_t *s)
 {
-    s->state = hma_prob_setup(s, HM_PROBLEM_ALLGATHER);
-    return s->state ? 0 : -1;
+    return hma_prob_ready(s, hma_prob_setup_routed(s, HM_PROBLEM_ALLGATHER));
 }
 
 static void ag_bruck_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count, all = (size_t)pb->p * b;
-    int p = pb->p, pos = hma_prob_pos(pb, hm_id(n), -1);
+    int p = pb->p, pos = hma_prob_bruck_pos(pb, hm_id(n));
     int64_t *buf = hma_prob_alloc(n, all);
     if (!buf)
         return;
@@ -53,40 +69,50 @@ static void ag_bruck_node(hm_node_t *n, void *state)
         buf[i] = in[i];
     for (int k = 0, dist = 1; dist < p; k++, dist *= 2) {
         size_t c = (size_t)(dist < p - dist ? dist : p - dist) * b;
-        if (hma_prob_relay(n, pb, pos, dist, k, buf, buf + (size_t)dist * b, c) != HM_OK)
+        int64_t *got = buf + (size_t)dist * b;
+        if ((pb->full || pb->direct
+                 ? hma_prob_exchange(n, pb, hma_prob_bruck_node(pb, (pos + dist) % p), k, buf, c,
+                                     got, c)
+                 : hma_prob_relay(n, pb, pos, dist, k, buf, got, c)) != HM_OK)
             goto done;
     }
     for (int y = 0; y < p; y++)
-        hma_prob_store(n, buf + (size_t)((pos - hma_prob_pos(pb, y, -1) + p) % p) * b, b);
+        hma_prob_store(n, buf + (size_t)((pos - hma_prob_bruck_pos(pb, y) + p) % p) * b, b);
 done:
     free(buf);
+}
+
+/* min(2^k, p - 2^k) blocks in step k. */
+static int64_t ag_blocks(int64_t p, int64_t h)
+{
+    return h < p - h ? h : p - h;
 }
 
 static void ag_bruck_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    int64_t full = 1;
-    while (full < pb->p)
-        full *= 2;
-    if (r->machine->circuit) { /* step k: 2^k hops of min(2^k, p-2^k) blocks */
-        int64_t t = 0;
-        for (int64_t h = 1; h < pb->p; h *= 2) {
-            int64_t c = h < pb->p - h ? h : pb->p - h;
-            t += h * hma_prob_msg_slots(r->machine, (size_t)(c * pb->block));
-        }
-        hma_prob_verify(r, "sum_k 2^k*ceil(8a*block*min(2^k,p-2^k)+b)", t,
-                        pb->p > 2 || pb->block > 1);
-        return;
-    }
-    hma_prob_verify(r, "2^ceil(log2(p))-1", full - 1, pb->p > 2 || pb->block > 1);
+    int direct = pb->full || pb->direct, comb = pb->p > 2 || pb->block > 1;
+    if (r->machine->circuit) /* step k: one message (direct) or 2^k hops, min(2^k, p-2^k) blocks */
+        hma_prob_verify(
+            r,
+            !direct    ? "sum_k 2^k*ceil(8a*block*min(2^k,p-2^k)+b)"
+            : pb->ring ? "sum_k ceil(ceil(min(2^k,p-2^k)/link_capacity)*8a*block*min(2^k,p-2^k)+b)"
+                       : "sum_k ceil(8a*block*min(2^k,p-2^k)+b)",
+            hma_prob_bruck_slots(pb, r->machine, ag_blocks), comb);
+    else if (direct) /* the bus: one message a step */
+        hma_prob_verify(r, "ceil(log2(p))", pb->lg, comb);
+    else
+        hma_prob_verify(r, "2^ceil(log2(p))-1", ((int64_t)1 << pb->lg) - 1, comb);
 }
 
 const hm_algorithm_t hm_algo_allgather_bruck = {
     .name = "allgather-bruck",
     .description = "allgather: Bruck, ceil(log2 p) steps of distance 2^k relayed along the ring, "
-                   "2^ceil(log2 p)-1 slots, any p",
+                   "2^ceil(log2 p)-1 slots, any p (the bus, route=direct: one message a step, "
+                   "sum_k D(block*min(2^k,p-2^k)))",
     .paper = "Bruck et al. 1997; Thakur-Rabenseifner-Gropp 2005, section 4.2",
-    .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_RING) | HM_BIT(HM_TOPO_TORUS),
+    .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_RING) | HM_BIT(HM_TOPO_TORUS) |
+                  HM_BIT(HM_TOPO_BUS),
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),
     .default_ports = HM_PORTS_ONE_PORT_FULL,
     .specs = ag_bruck_specs,

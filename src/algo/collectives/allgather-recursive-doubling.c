@@ -49,8 +49,7 @@ static int allgather_rd_setup(hm_setup_t *s)
                                    mi, b * (size_t)((1 << k) + (rem < (1 << k) ? rem : 1 << k)))
                              : 1);
     }
-    s->state = pb;
-    return pb ? 0 : -1;
+    return hma_prob_ready(s, pb);
 }
 
 /* The blocks a group [lo, lo + 2^k) of the first q nodes holds after the fold: its own

@@ -30,8 +30,7 @@ static const hm_param_spec_t allgather_ring_specs[] = {
 
 static int allgather_ring_setup(hm_setup_t *s)
 {
-    s->state = hma_prob_setup(s, HM_PROBLEM_ALLGATHER);
-    return s->state ? 0 : -1;
+    return hma_prob_ready(s, hma_prob_setup(s, HM_PROBLEM_ALLGATHER));
 }
 
 static void allgather_ring_node(hm_node_t *n, void *state)

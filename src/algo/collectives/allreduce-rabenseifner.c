@@ -50,8 +50,7 @@ static int allreduce_rab_setup(hm_setup_t *s)
         hma_prob_set_steps(pb, s->machine, 0);
         hma_prob_set_halving_steps(pb, s->machine); /* unequal chunks under a*m + b */
     }
-    s->state = pb;
-    return pb ? 0 : -1;
+    return hma_prob_ready(s, pb);
 }
 
 /* The bus (any p): fold, halving and doubling over the first q, unfold

@@ -32,8 +32,7 @@ static int allreduce_rd_setup(hm_setup_t *s)
     hma_prob_t *pb = hma_prob_setup(s, HM_PROBLEM_ALLREDUCE);
     if (pb) /* p not a power of two: the doubling starts after the fold, one message */
         hma_prob_set_steps(pb, s->machine, 0);
-    s->state = pb;
-    return pb ? 0 : -1;
+    return hma_prob_ready(s, pb);
 }
 
 /* p not a power of two (the bus), q = 2^floor(log2 p): node x >= q folds its values

@@ -28,8 +28,7 @@ static const hm_param_spec_t allreduce_ring_specs[] = {
 
 static int allreduce_ring_setup(hm_setup_t *s)
 {
-    s->state = hma_prob_setup(s, HM_PROBLEM_ALLREDUCE);
-    return s->state ? 0 : -1;
+    return hma_prob_ready(s, hma_prob_setup(s, HM_PROBLEM_ALLREDUCE));
 }
 
 static void allreduce_ring_node(hm_node_t *n, void *state)

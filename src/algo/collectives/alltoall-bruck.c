@@ -25,6 +25,12 @@
  * assume) position i is node i and step k is one direct message to i + 2^k mod p, a
  * permutation: exactly K = ceil(log2 p) slots; under a*m + b exactly sum_{k<K}
  * D(b*n_k), any block and any p.
+ *
+ * Route direct (parameter "route", circuit routing): step k is one circuit to position
+ * i + 2^k, as in allgather-bruck.c: on the hypercube (position i = node i, the shift
+ * x -> x + 2^k shares no e-cube link) sum_{k<K} D(b*n_k) slots, no conflict; on the ring
+ * the shorter arc, every link of it carrying min(2^k, p - 2^k) circuits, so under
+ * "queue" sum_{k<K} D(ceil(min(2^k, p - 2^k) / link_capacity) * b*n_k).
  */
 #include <stdlib.h>
 
@@ -32,13 +38,13 @@
 
 static const hm_param_spec_t a2a_bruck_specs[] = {
     HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_ROUTE,
     HMA_PROB_PARAM_END,
 };
 
 static int a2a_bruck_setup(hm_setup_t *s)
 {
-    s->state = hma_prob_setup(s, HM_PROBLEM_ALLTOALL);
-    return s->state ? 0 : -1;
+    return hma_prob_ready(s, hma_prob_setup_routed(s, HM_PROBLEM_ALLTOALL));
 }
 
 /* Copy the blocks a[j] with bit k of j set into v (to_v) or back from v. */
@@ -57,26 +63,11 @@ static size_t pack(int64_t *a, int64_t *v, int p, int k, size_t b, int to_v)
     return c;
 }
 
-/* The node at position pos: on the bus node pos itself. */
-static int node_at(const hma_prob_t *pb, int pos)
-{
-    return pb->full ? pos : hma_prob_node(pb, pos, -1);
-}
-
-/* The bus: send the c values of v straight to x + dist mod p, take x - dist's into v. */
-static int bus_step(hm_node_t *n, const hma_prob_t *pb, int x, int dist, int k, int64_t *v,
-                    size_t c)
-{
-    size_t got;
-    int rc = hma_prob_send(n, pb, hm_port_to(n, (x + dist) % pb->p), k, v, c);
-    return rc == HM_OK ? hma_prob_recv(n, v, c, &got, NULL) : rc;
-}
-
 static void a2a_bruck_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count, all = (size_t)pb->p * b;
-    int p = pb->p, x = hm_id(n), pos = pb->full ? x : hma_prob_pos(pb, x, -1);
+    int p = pb->p, pos = hma_prob_bruck_pos(pb, hm_id(n));
     int64_t *a = hma_prob_alloc(n, 2 * all);
     if (!a)
         return;
@@ -84,50 +75,49 @@ static void a2a_bruck_node(hm_node_t *n, void *state)
     const int64_t *in = hm_input(n, &count);
     for (int j = 0; j < p; j++)
         for (size_t i = 0; i < b; i++)
-            a[(size_t)j * b + i] = in[(size_t)node_at(pb, (pos + j) % p) * b + i];
+            a[(size_t)j * b + i] = in[(size_t)hma_prob_bruck_node(pb, (pos + j) % p) * b + i];
     for (int k = 0, dist = 1; dist < p; k++, dist *= 2) {
         size_t c = pack(a, v, p, k, b, 1);
-        if ((pb->full ? bus_step(n, pb, x, dist, k, v, c)
-                      : hma_prob_relay(n, pb, pos, dist, k, v, v, c)) != HM_OK)
+        if ((pb->full || pb->direct
+                 ? hma_prob_exchange(n, pb, hma_prob_bruck_node(pb, (pos + dist) % p), k, v, c, v,
+                                     c)
+                 : hma_prob_relay(n, pb, pos, dist, k, v, v, c)) != HM_OK)
             goto done;
         pack(a, v, p, k, b, 0);
     }
     for (int y = 0; y < p; y++)
-        hma_prob_store(
-            n, a + (size_t)((pos - (pb->full ? y : hma_prob_pos(pb, y, -1)) + p) % p) * b, b);
+        hma_prob_store(n, a + (size_t)((pos - hma_prob_bruck_pos(pb, y) + p) % p) * b, b);
 done:
     free(a);
+}
+
+/* n_k = #{j < p : bit k of j set} blocks in step k (h = 2^k). */
+static int64_t a2a_blocks(int64_t p, int64_t h)
+{
+    return p / (2 * h) * h + (p % (2 * h) > h ? p % (2 * h) - h : 0);
 }
 
 static void a2a_bruck_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    int64_t full = 1;
-    while (full < pb->p)
-        full *= 2;
-    if (r->machine->circuit) { /* step k: 2^k hops of n_k blocks, n_k = #{j < p: bit k} */
-        int64_t t = 0;
-        for (int64_t h = 1; h < pb->p; h *= 2) {
-            int64_t c = 0;
-            for (int64_t j = 0; j < pb->p; j++)
-                c += (j & h) != 0;
-            t += (pb->full ? 1 : h) * hma_prob_msg_slots(r->machine, (size_t)(c * pb->block));
-        }
+    int direct = pb->full || pb->direct, comb = pb->p > 2 || pb->block > 1;
+    if (r->machine->circuit) /* step k: one message (direct) or 2^k hops, n_k blocks */
         hma_prob_verify(r,
-                        pb->full ? "sum_k ceil(8a*block*n_k+b)" : "sum_k 2^k*ceil(8a*block*n_k+b)",
-                        t, pb->p > 2 || pb->block > 1);
-        return;
-    }
-    if (pb->full)
-        hma_prob_verify(r, "ceil(log2(p))", pb->lg, pb->p > 2 || pb->block > 1);
+                        !direct    ? "sum_k 2^k*ceil(8a*block*n_k+b)"
+                        : pb->ring ? "sum_k ceil(ceil(min(2^k,p-2^k)/link_capacity)*8a*block*n_k+b)"
+                                   : "sum_k ceil(8a*block*n_k+b)",
+                        hma_prob_bruck_slots(pb, r->machine, a2a_blocks), comb);
+    else if (direct) /* the bus: one message a step */
+        hma_prob_verify(r, "ceil(log2(p))", pb->lg, comb);
     else
-        hma_prob_verify(r, "2^ceil(log2(p))-1", full - 1, pb->p > 2 || pb->block > 1);
+        hma_prob_verify(r, "2^ceil(log2(p))-1", ((int64_t)1 << pb->lg) - 1, comb);
 }
 
 const hm_algorithm_t hm_algo_alltoall_bruck = {
     .name = "alltoall-bruck",
     .description = "alltoall: Bruck, ceil(log2 p) steps moving the blocks whose distance has bit "
-                   "k set, relayed along the ring, 2^ceil(log2 p)-1 slots, any p",
+                   "k set, relayed along the ring, 2^ceil(log2 p)-1 slots, any p (the bus, "
+                   "route=direct: one message a step, sum_k D(block*n_k))",
     .paper = "Bruck et al. 1997; Thakur-Rabenseifner-Gropp 2005, section 4.7",
     .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_RING) | HM_BIT(HM_TOPO_TORUS) |
                   HM_BIT(HM_TOPO_BUS),

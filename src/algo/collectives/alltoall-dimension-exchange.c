@@ -31,8 +31,7 @@ static const hm_param_spec_t a2a_dx_specs[] = {
 
 static int a2a_dx_setup(hm_setup_t *s)
 {
-    s->state = hma_prob_setup(s, HM_PROBLEM_ALLTOALL);
-    return s->state ? 0 : -1;
+    return hma_prob_ready(s, hma_prob_setup(s, HM_PROBLEM_ALLTOALL));
 }
 
 static void a2a_dx_node(hm_node_t *n, void *state)

@@ -18,6 +18,13 @@
  * each, every node in step: exactly (p/2) * log2(p) * D(b) slots, D(v) = ceil(8a*v +
  * b) (hma_prob_msg_slots), any block.
  *
+ * Route direct (parameter "route", circuit routing; doc/collectives.md): step s is one
+ * circuit from x to x XOR s along the e-cube path (README, ports.routing: the hypercube's
+ * circuits fix the differing dimensions lowest first). An XOR permutation shares no
+ * directed link: the hop of dimension i leaves x with the bits of s below i flipped, which
+ * gives x back. So every step lasts D(b), Thakur-Rabenseifner-Gropp's (p - 1)(alpha +
+ * n/p*beta): exactly (p - 1) * D(b) slots, no conflict under strict.
+ *
  * Any p on the bus (doc/collectives.md, "Any p: the bus"; MPICH's order, Thakur-
  * Rabenseifner-Gropp 2005, section 4.7): every node is a neighbour, so step s is one
  * direct message; on a power of two the partner is x XOR s, otherwise node x sends to
@@ -31,13 +38,13 @@
 
 static const hm_param_spec_t a2a_pw_specs[] = {
     HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_ROUTE,
     HMA_PROB_PARAM_END,
 };
 
 static int a2a_pw_setup(hm_setup_t *s)
 {
-    s->state = hma_prob_setup(s, HM_PROBLEM_ALLTOALL);
-    return s->state ? 0 : -1;
+    return hma_prob_ready(s, hma_prob_setup_routed(s, HM_PROBLEM_ALLTOALL));
 }
 
 static void a2a_pw_node(hm_node_t *n, void *state)
@@ -52,12 +59,11 @@ static void a2a_pw_node(hm_node_t *n, void *state)
     for (size_t i = 0; i < b; i++)
         buf[(size_t)x * b + i] = in[(size_t)x * b + i];
     for (int s = 1; s < pb->p; s++) {
-        if (pb->full) { /* the bus: one direct message a step */
+        if (pb->full || pb->direct) { /* one direct message a step (bus, or one circuit) */
             int to = hma_prob_pow2(pb) ? x ^ s : (x + s) % pb->p;
             int from = hma_prob_pow2(pb) ? x ^ s : (x - s + pb->p) % pb->p;
-            size_t got;
-            if (hma_prob_send(n, pb, hm_port_to(n, to), s, in + (size_t)to * b, b) != HM_OK ||
-                hma_prob_recv(n, buf + (size_t)from * b, b, &got, NULL) != HM_OK)
+            if (hma_prob_exchange(n, pb, to, s, in + (size_t)to * b, b, buf + (size_t)from * b,
+                                  b) != HM_OK)
                 goto done;
             continue;
         }
@@ -72,8 +78,9 @@ done:
 
 const hm_algorithm_t hm_algo_alltoall_pairwise = {
     .name = "alltoall-pairwise",
-    .description = "alltoall: pairwise exchange in XOR order, e-cube routed (the bus: any p, "
-                   "x+s / x-s order when p is not a power of two)",
+    .description = "alltoall: pairwise exchange in XOR order, e-cube routed hop by hop, (p/2) "
+                   "log2 p slots; route=direct: one circuit a step, (p-1)*D(block) (the bus: "
+                   "any p, x+s / x-s order when p is not a power of two)",
     .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.7; Bertsekas-Tsitsiklis section 1.3",
     .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_BUS),
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),

@@ -28,8 +28,7 @@ static const hm_param_spec_t bcast_binomial_specs[] = {
 
 static int bcast_binomial_setup(hm_setup_t *s)
 {
-    s->state = hma_prob_setup(s, HM_PROBLEM_BROADCAST);
-    return s->state ? 0 : -1;
+    return hma_prob_ready(s, hma_prob_setup(s, HM_PROBLEM_BROADCAST));
 }
 
 static void bcast_binomial_node(hm_node_t *n, void *state)

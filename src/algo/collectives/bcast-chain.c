@@ -29,8 +29,7 @@ static const hm_param_spec_t bcast_chain_specs[] = {
 
 static int bcast_chain_setup(hm_setup_t *s)
 {
-    s->state = hma_prob_setup(s, HM_PROBLEM_BROADCAST);
-    return s->state ? 0 : -1;
+    return hma_prob_ready(s, hma_prob_setup(s, HM_PROBLEM_BROADCAST));
 }
 
 static void bcast_chain_node(hm_node_t *n, void *state)

@@ -51,8 +51,7 @@ static int bcast_msbt_setup(hm_setup_t *s)
     hma_prob_t *pb = hma_prob_setup(s, HM_PROBLEM_BROADCAST);
     if (pb && s->machine->circuit) /* the slots of one round: one message of one value */
         pb->aux = hma_prob_msg_slots(s->machine, 1);
-    s->state = pb;
-    return pb ? 0 : -1;
+    return hma_prob_ready(s, pb);
 }
 
 /* Ports of u's children in tree j (u = 0 is the root). */

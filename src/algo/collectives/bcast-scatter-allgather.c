@@ -57,8 +57,7 @@ static int bcast_sag_setup(hm_setup_t *s)
             pb->ring_step = hma_prob_msg_slots(s->machine, (size_t)pb->block);
         pb->block = b;
     }
-    s->state = pb;
-    return pb ? 0 : -1;
+    return hma_prob_ready(s, pb);
 }
 
 /* The ring allgather on the bus (p not a power of two): p - 1 steps from slot aux. */

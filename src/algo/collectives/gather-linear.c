@@ -31,8 +31,7 @@ static const hm_param_spec_t gather_linear_specs[] = {
 
 static int gather_linear_setup(hm_setup_t *s)
 {
-    s->state = hma_prob_setup(s, HM_PROBLEM_GATHER);
-    return s->state ? 0 : -1;
+    return hma_prob_ready(s, hma_prob_setup(s, HM_PROBLEM_GATHER));
 }
 
 static void gather_linear_node(hm_node_t *n, void *state)

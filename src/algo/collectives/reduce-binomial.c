@@ -38,8 +38,7 @@ static int reduce_binomial_setup(hm_setup_t *s)
     hma_prob_t *pb = hma_prob_setup(s, HM_PROBLEM_REDUCE);
     if (pb) /* p not a power of two: node r sends in step ctz(r), j*D(b) */
         hma_prob_set_steps(pb, s->machine, 0);
-    s->state = pb;
-    return pb ? 0 : -1;
+    return hma_prob_ready(s, pb);
 }
 
 static void reduce_binomial_node(hm_node_t *n, void *state)

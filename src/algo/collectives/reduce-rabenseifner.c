@@ -52,8 +52,7 @@ static int reduce_rab_setup(hm_setup_t *s)
         hma_prob_set_steps(pb, s->machine, 0);
         hma_prob_set_halving_steps(pb, s->machine); /* unequal chunks under a*m + b */
     }
-    s->state = pb;
-    return pb ? 0 : -1;
+    return hma_prob_ready(s, pb);
 }
 
 static void reduce_rab_node(hm_node_t *n, void *state)

@@ -18,6 +18,11 @@
  * of one block each, every node in step: exactly (p/2) * log2(p) * D(b) slots, D(v)
  * = ceil(8a*v + b) (hma_prob_msg_slots), any block.
  *
+ * Route direct (parameter "route", circuit routing; doc/collectives.md): step s is one
+ * circuit from x to x XOR s along the e-cube path, which in an XOR permutation shares no
+ * directed link (alltoall-pairwise.c): exactly (p - 1) * D(b) slots, Thakur-Rabenseifner-
+ * Gropp's (p - 1)(alpha + n/p*beta), no conflict under strict.
+ *
  * Any p on the bus (doc/collectives.md, "Any p: the bus"; MPICH's order, Thakur-
  * Rabenseifner-Gropp 2005, section 4.6): every node is a neighbour, so step s is one
  * direct message: node x sends its block for x + s mod p to that node and combines
@@ -31,14 +36,14 @@
 
 static const hm_param_spec_t rs_pw_specs[] = {
     HMA_PROB_PARAM_BLOCK,
+    HMA_PROB_PARAM_ROUTE,
     HMA_PROB_PARAM_OP,
     HMA_PROB_PARAM_END,
 };
 
 static int rs_pw_setup(hm_setup_t *s)
 {
-    s->state = hma_prob_setup(s, HM_PROBLEM_REDUCE_SCATTER);
-    return s->state ? 0 : -1;
+    return hma_prob_ready(s, hma_prob_setup_routed(s, HM_PROBLEM_REDUCE_SCATTER));
 }
 
 static void rs_pw_node(hm_node_t *n, void *state)
@@ -54,12 +59,11 @@ static void rs_pw_node(hm_node_t *n, void *state)
     for (size_t i = 0; i < b; i++)
         acc[i] = in[(size_t)x * b + i];
     for (int s = 1; s < pb->p; s++) {
-        int to = (x + s) % pb->p; /* the bus: one direct message a step */
-        size_t got;
-        if (pb->full
-                ? hma_prob_send(n, pb, hm_port_to(n, to), s, in + (size_t)to * b, b) != HM_OK ||
-                      hma_prob_recv(n, tmp, b, &got, NULL) != HM_OK
-                : hma_prob_xor_route(n, pb, s, in + (size_t)(x ^ s) * b, tmp, b) != HM_OK)
+        /* One direct message a step: x + s on the bus, x XOR s as one circuit (direct). */
+        int to = pb->full ? (x + s) % pb->p : x ^ s;
+        if (pb->full || pb->direct
+                ? hma_prob_exchange(n, pb, to, s, in + (size_t)to * b, b, tmp, b) != HM_OK
+                : hma_prob_xor_route(n, pb, s, in + (size_t)to * b, tmp, b) != HM_OK)
             goto done;
         hma_prob_combine(pb, acc, tmp, b);
     }
@@ -70,8 +74,9 @@ done:
 
 const hm_algorithm_t hm_algo_reduce_scatter_pairwise = {
     .name = "reduce-scatter-pairwise",
-    .description = "reduce-scatter: pairwise exchange in XOR order, e-cube routed (the bus: any "
-                   "p, x+s / x-s order)",
+    .description = "reduce-scatter: pairwise exchange in XOR order, e-cube routed hop by hop, "
+                   "(p/2) log2 p slots; route=direct: one circuit a step, (p-1)*D(block) (the "
+                   "bus: any p, x+s / x-s order)",
     .paper = "Thakur-Rabenseifner-Gropp 2005, section 4.6; Bertsekas-Tsitsiklis section 1.3",
     .topologies = HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_BUS),
     .ports = HM_BIT(HM_PORTS_ALL_PORT) | HM_BIT(HM_PORTS_ONE_PORT_FULL),

@@ -66,8 +66,7 @@ static int rs_rh_setup(hm_setup_t *s)
         for (int j = 1; j <= k && j + 1 < 40; j++) /* step j: bit k - j */
             pb->step_at[j + 1] = pb->step_at[j] + rs_rh_step(s->machine, pb, k - j);
     }
-    s->state = pb;
-    return pb ? 0 : -1;
+    return hma_prob_ready(s, pb);
 }
 
 /* New rank nr's part: the blocks of the nodes it stands for (block y = [y*b, y*b + b)). */

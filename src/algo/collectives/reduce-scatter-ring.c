@@ -31,8 +31,7 @@ static const hm_param_spec_t rs_ring_specs[] = {
 
 static int rs_ring_setup(hm_setup_t *s)
 {
-    s->state = hma_prob_setup(s, HM_PROBLEM_REDUCE_SCATTER);
-    return s->state ? 0 : -1;
+    return hma_prob_ready(s, hma_prob_setup(s, HM_PROBLEM_REDUCE_SCATTER));
 }
 
 static void rs_ring_node(hm_node_t *n, void *state)

@@ -34,8 +34,7 @@ static const hm_param_spec_t scatter_binomial_specs[] = {
 
 static int scatter_binomial_setup(hm_setup_t *s)
 {
-    s->state = hma_prob_setup(s, HM_PROBLEM_SCATTER);
-    return s->state ? 0 : -1;
+    return hma_prob_ready(s, hma_prob_setup(s, HM_PROBLEM_SCATTER));
 }
 
 static void scatter_binomial_node(hm_node_t *n, void *state)

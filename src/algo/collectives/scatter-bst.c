@@ -105,8 +105,7 @@ static int scatter_bst_setup(hm_setup_t *s)
         pb = NULL;
         snprintf(s->error, sizeof s->error, "scatter-bst: out of memory for the tree");
     }
-    s->state = pb;
-    return pb ? 0 : -1;
+    return hma_prob_ready(s, pb);
 }
 
 /* The root under circuit routing: every block in slot 0, farthest first (depth d ..

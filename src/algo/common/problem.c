@@ -13,6 +13,7 @@
 #include "trees.h"
 
 const char *const hma_prob_op_names[] = {HMA_OP_MAP(HM_ENUM_NAME) NULL};
+const char *const hma_prob_route_names[] = {HMA_ROUTE_MAP(HM_ENUM_NAME) NULL};
 
 /* Inputs stay small so that a sum over 65536 nodes cannot overflow. */
 #define HM_PROB_VALUE_RANGE 1000
@@ -261,20 +262,115 @@ void hma_prob_combine(const hma_prob_t *pb, int64_t *acc, const int64_t *v, size
         acc[i] = apply(pb->op, acc[i], v[i]);
 }
 
-int hma_prob_send(hm_node_t *n, const hma_prob_t *pb, int port, int msg, const int64_t *v, size_t k)
+/* The packet of k values, counted in the node's own output area (out_size). */
+static hm_packet_t counted(hm_node_t *n, int msg, const int64_t *v, size_t k)
 {
     hm_packet_t p = {.msg = msg, .origin = hm_id(n), .value = (int64_t)k};
     p.data = k ? v : NULL;
     p.len = (uint32_t)(k * sizeof *v);
-    (void)pb;
-    hma_prob_count_t *c = hm_out(n); /* the node's own output area (out_size) */
+    hma_prob_count_t *c = hm_out(n);
     if (c) {
         c->packets++;
         c->values += (int64_t)k;
         if ((int64_t)k > c->max_values)
             c->max_values = (int64_t)k;
     }
+    return p;
+}
+
+int hma_prob_send(hm_node_t *n, const hma_prob_t *pb, int port, int msg, const int64_t *v, size_t k)
+{
+    (void)pb;
+    hm_packet_t p = counted(n, msg, v, k);
     return hm_send(n, port, &p);
+}
+
+int hma_prob_exchange(hm_node_t *n, const hma_prob_t *pb, int to, int msg, const int64_t *v,
+                      size_t k, int64_t *out, size_t cap)
+{
+    size_t got;
+    (void)pb;
+    hm_packet_t p = counted(n, msg, v, k);
+    int rc = hm_send_to(n, to, &p); /* the engine copies v before out is written */
+    return rc == HM_OK ? hma_prob_recv(n, out, cap, &got, NULL) : rc;
+}
+
+static int take_route(hm_setup_t *s, hma_prob_t *pb)
+{
+    pb->direct = hm_param_get_enum(s, "route") == HMA_ROUTE_DIRECT;
+    if (!pb->direct || pb->full)
+        return 0;
+    if (!s->machine->circuit)
+        return hm_setup_fail(s, "route", "\"direct\" under packet routing",
+                             "\"relay\" (a packet crosses one link a slot; \"direct\" needs "
+                             "ports.routing \"circuit\")");
+    if (pb->ring == 2) /* the snake's circuits cross rows: no one load a step */
+        return hm_setup_fail(s, "route", "\"direct\" on a torus",
+                             "\"relay\" (\"direct\" runs on the hypercube, the ring and the bus)");
+    return 0;
+}
+
+int hma_prob_ready(hm_setup_t *s, hma_prob_t *pb)
+{
+    s->state = pb;
+    if (!pb)
+        return -1;
+    if (!s->algorithm || !s->algorithm->verify)
+        return 0;
+    /* No outcome (priv NULL): hm_report_stores and hm_report_out find nothing. */
+    hm_report_t r = {.machine = s->machine, .state = pb, .bound = -1, .lower = -1};
+    r.extra = json_object();
+    if (!r.extra)
+        return 0; /* the cost stays unknown: the default clock.max_slots applies */
+    s->algorithm->verify(&r);
+    json_decref(r.extra);
+    s->cost = r.bound > 0 ? r.bound : 0;
+    return 0;
+}
+
+/* Bruck by node number: the bus, and route direct on the hypercube. */
+static int bruck_by_id(const hma_prob_t *pb)
+{
+    return pb->full || (pb->direct && !pb->ring);
+}
+
+int hma_prob_bruck_pos(const hma_prob_t *pb, int x)
+{
+    return bruck_by_id(pb) ? x : hma_prob_pos(pb, x, -1);
+}
+
+int hma_prob_bruck_node(const hma_prob_t *pb, int pos)
+{
+    return bruck_by_id(pb) ? pos : hma_prob_node(pb, pos, -1);
+}
+
+int64_t hma_prob_bruck_slots(const hma_prob_t *pb, const hm_machine_info_t *mi,
+                             int64_t (*blocks)(int64_t p, int64_t h))
+{
+    int64_t t = 0, p = pb->p;
+    int direct = pb->full || pb->direct;
+    for (int64_t h = 1; h < p; h *= 2)
+        t += (direct ? 1 : h) * hma_prob_msg_slots(mi, (size_t)(hma_prob_arc_factor(pb, mi, h) *
+                                                                blocks(p, h) * pb->block));
+    return t;
+}
+
+hma_prob_t *hma_prob_setup_routed(hm_setup_t *s, hm_problem_t kind)
+{
+    hma_prob_t *pb = hma_prob_setup(s, kind);
+    if (pb && take_route(s, pb) != 0) {
+        hma_prob_free(pb);
+        return NULL;
+    }
+    return pb;
+}
+
+int64_t hma_prob_arc_factor(const hma_prob_t *pb, const hm_machine_info_t *mi, int64_t dist)
+{
+    if (!pb->direct || pb->ring != 1)
+        return 1;
+    int64_t arc = dist < pb->p - dist ? dist : pb->p - dist;
+    return (arc + mi->link_capacity - 1) / mi->link_capacity;
 }
 
 int hma_prob_recv(hm_node_t *n, int64_t *v, size_t cap, size_t *k, hm_packet_t *pk)
@@ -433,120 +529,219 @@ static int64_t ceil_div(int64_t a, int64_t b)
 }
 
 /*
- * Lower bounds on the hypercube Q_d, p = 2^d, link capacity 1 (doc/collectives.md,
- * "Lower bounds"). Every problem needs information to cross the whole machine: d
- * slots (one-port, and shout where values flow into a node: the set of nodes that
- * know a value, or that a partial result depends on, at most doubles per slot;
- * all-port, and a shout from the root: the diameter). Without combining (one value
- * per packet) the volume counts: a node receives at most one packet per slot under
- * one-port and shout, d under all-port; the last of the root's b values leaves it in
- * slot b-1 (one-port) or ceil(b/d)-1 (all-port) and still has to cross the machine;
- * and for alltoall (p/2)^2*b values cross the p/2 links of a bisection in each
- * direction.
+ * Lower bounds (doc/collectives.md, "Lower bounds"), each proven under the run's model:
+ * a run below its bound is impossible, so verify may fail it. They count what any
+ * algorithm must do whose messages carry input values or partial results of one
+ * position each (no two values packed into one), and take the largest of:
+ *
+ *   latency   information crosses one link a slot: the diameter; under one-port and
+ *             shout, where values flow into a node, the set of nodes that know a value
+ *             (or that a partial result depends on) at most doubles a slot:
+ *             ceil(log2 p). Both are d on Q_d.
+ *
+ * and, for an algorithm that puts one value in a packet (combining false: a packet of
+ * many values makes volume free in unit slots), the volume. A node takes in (and sends)
+ * one packet a slot under one-port and shout, degree * link_capacity under all-port:
+ *
+ *   pipe      broadcast, reduce, allreduce, reduce-scatter: a node at the diameter's
+ *             distance takes in b values (reduce: time reversal), the first no earlier
+ *             than slot diameter - 1: ceil(b/(degree*link_capacity)) + diameter - 1
+ *             (all-port, Johnsson-Ho); under one-port the last value leaves the root in
+ *             slot b - 1 and still reaches every node: block - 1 + latency.
+ *   sends     reduce-scatter: node y's value i of block z (z != y) must leave y in some
+ *             packet, its own or combined: every node sends (p-1)*b values (Chan et al.).
+ *   gossip    allreduce: for one position the p nodes gossip one way, which takes 2(p-1)
+ *             receptions at least (Harary-Schwenk); 2(p-1)*b in all, at most p*rate a
+ *             slot: ceil(2(p-1)*b/(p*rate)) (Chan et al.'s 2(p-1)/p*n).
+ *   volume    scatter, gather, allgather, alltoall: the root (every node) sends or takes
+ *             in (p-1)*b values; alltoall on Q_d under all-port also the bisection,
+ *             (p/2)^2*b values over p/2 links a direction: ceil(p*b/(2*link_capacity)).
+ *
+ * The degree is log2 p on Q_d, 2 on a ring, 4 on a torus (a side of 1 has fewer links:
+ * the bound is then only weaker), p - 1 on the bus (fully connected).
  */
-/*
- * On a ring or a torus (degree 2 or 4) the same arguments: latency the diameter, and
- * ceil(log2 p) under one-port (the informed set at most doubles); without combining a
- * node takes in one packet a slot under one-port, degree under all-port. The bus
- * topology under a point-to-point port model is fully connected: diameter 1, degree
- * p - 1.
- */
-/* The diameter of a ring, a torus or the bus (fully connected), and its degree. */
-static int64_t cycle_shape(const hma_prob_t *pb, const hm_machine_info_t *mi, int64_t *deg)
+typedef struct shape_s {
+    int64_t p, b, lg, diam, deg, cap; /* cap: link_capacity */
+    int cube, allport;
+} shape_t;
+
+static shape_t shape_of(const hma_prob_t *pb, const hm_machine_info_t *mi)
 {
-    *deg = pb->full ? pb->p - 1 : pb->ring == 2 ? 4 : 2;
-    return pb->full ? 1 : pb->ring == 2 ? mi->rows / 2 + mi->cols / 2 : pb->p / 2;
+    shape_t s = {.p = pb->p, .b = pb->block, .lg = pb->lg, .cap = mi->link_capacity};
+    s.cube = !pb->ring && !pb->full;
+    s.allport = mi->ports == HM_PORTS_ALL_PORT;
+    s.deg = s.cube ? pb->d : pb->full ? pb->p - 1 : pb->ring == 2 ? 4 : 2;
+    s.diam = s.cube          ? pb->d
+             : pb->full      ? 1
+             : pb->ring == 2 ? mi->rows / 2 + mi->cols / 2
+                             : pb->p / 2;
+    return s;
 }
 
-static int64_t cycle_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, int combining,
-                           const char **expr)
+/* One expression in four spellings: the hypercube's (its degree log2 p) and the other
+ * topologies' (degree), with link capacity 1, then above 1. */
+static const char *spell(const shape_t *s, const char *const e[4])
 {
-    int allport = mi->ports == HM_PORTS_ALL_PORT;
-    int64_t p = pb->p, b = pb->block, lg = 0, deg, diam = cycle_shape(pb, mi, &deg);
-    while ((INT64_C(1) << lg) < p)
-        lg++;
-    int by_diam = allport || diam >= lg;
-    int64_t lat = by_diam ? diam : lg, v = 0;
-    *expr = by_diam ? "diameter" : "ceil(log2(p))";
-    if (combining || mi->link_capacity != 1)
-        return lat;
-    const char *e = NULL;
-    switch (pb->kind) {
-    case HM_PROBLEM_BROADCAST:
-    case HM_PROBLEM_REDUCE:
-    case HM_PROBLEM_ALLREDUCE:
-    case HM_PROBLEM_REDUCE_SCATTER:
-        v = allport ? ceil_div(b, deg) + diam - 1 : b - 1 + lat;
-        e = allport ? "ceil(block/degree)+diameter-1"
-                    : (by_diam ? "block-1+diameter" : "block-1+ceil(log2(p))");
-        break;
-    case HM_PROBLEM_SCATTER:
-    case HM_PROBLEM_GATHER:
-    case HM_PROBLEM_ALLGATHER:
-    case HM_PROBLEM_ALLTOALL:
-        v = allport ? ceil_div((p - 1) * b, deg) : (p - 1) * b;
-        e = allport ? "ceil((p-1)*block/degree)" : "(p-1)*block";
-        break;
-    default:
-        break;
-    }
-    if (e && v > lat) {
-        *expr = e;
-        return v;
-    }
-    return lat;
+    return e[(s->cube ? 0 : 1) + (s->cap > 1 ? 2 : 0)];
 }
 
-/* The hypercube's volume bound without combining: what one node must send or take in,
- * over its ports (all-port: log2 p of them); 0 with *e NULL for no such bound. */
-static int64_t cube_volume(const hma_prob_t *pb, int allport, const char **e)
+/* The largest candidate so far (a later one only when strictly larger). */
+typedef struct best_s {
+    int64_t v;
+    const char *e;
+} best_t;
+
+static void take(best_t *bt, int64_t v, const char *e)
 {
-    int64_t d = pb->d, p = pb->p, b = pb->block;
-    switch (pb->kind) {
-    case HM_PROBLEM_BROADCAST:
-    case HM_PROBLEM_REDUCE:
-    case HM_PROBLEM_ALLREDUCE:
-    case HM_PROBLEM_REDUCE_SCATTER:
-        *e = allport ? "ceil(block/log2(p))+log2(p)-1" : "block-1+log2(p)";
-        return allport ? ceil_div(b, d) + d - 1 : b - 1 + d;
-    case HM_PROBLEM_ALLTOALL:
-        if (allport && p * b / 2 >= ceil_div((p - 1) * b, d)) {
-            *e = "p*block/2 (bisection)";
-            return p * b / 2;
+    if (v > bt->v) {
+        bt->v = v;
+        bt->e = e;
+    }
+}
+
+/* Whether the latency is the diameter: under all-port, and for a shout from the root (one
+ * emission reaches every neighbour), the informed set does not merely double but crosses
+ * one link a slot; elsewhere the larger of the two. */
+static int diam_argument(const shape_t *s, const hma_prob_t *pb, const hm_machine_info_t *mi)
+{
+    int one_to_many = pb->kind == HM_PROBLEM_BROADCAST || pb->kind == HM_PROBLEM_SCATTER;
+    return s->allport || (mi->ports == HM_PORTS_SHOUT && one_to_many);
+}
+
+static int by_diameter(const shape_t *s, const hma_prob_t *pb, const hm_machine_info_t *mi)
+{
+    return diam_argument(s, pb, mi) || s->diam >= s->lg;
+}
+
+static best_t latency(const shape_t *s, const hma_prob_t *pb, const hm_machine_info_t *mi)
+{
+    if (s->cube) /* the diameter and log2 p are both d: named by the argument that holds */
+        return (best_t){s->lg, diam_argument(s, pb, mi) ? "diameter" : "log2(p)"};
+    int by_diam = by_diameter(s, pb, mi);
+    return (best_t){by_diam ? s->diam : s->lg, by_diam ? "diameter" : "ceil(log2(p))"};
+}
+
+/* The pipe: the last of b values through the machine (one value a packet). */
+static void pipe_bound(const shape_t *s, best_t *bt, const best_t *lat, int by_diam)
+{
+    static const char *const all[4] = {"ceil(block/log2(p))+log2(p)-1",
+                                       "ceil(block/degree)+diameter-1",
+                                       "ceil(block/(log2(p)*link_capacity))+log2(p)-1",
+                                       "ceil(block/(degree*link_capacity))+diameter-1"};
+    if (s->allport)
+        take(bt, ceil_div(s->b, s->deg * s->cap) + s->diam - 1, spell(s, all));
+    else
+        take(bt, s->b - 1 + lat->v,
+             s->cube   ? "block-1+log2(p)"
+             : by_diam ? "block-1+diameter"
+                       : "block-1+ceil(log2(p))");
+}
+
+/* (p-1)*b values sent or taken in by one node, one a packet. */
+static void volume_bound(const shape_t *s, best_t *bt)
+{
+    static const char *const all[4] = {"ceil((p-1)*block/log2(p))", "ceil((p-1)*block/degree)",
+                                       "ceil((p-1)*block/(log2(p)*link_capacity))",
+                                       "ceil((p-1)*block/(degree*link_capacity))"};
+    int64_t v = (s->p - 1) * s->b;
+    if (s->allport)
+        take(bt, ceil_div(v, s->deg * s->cap), spell(s, all));
+    else
+        take(bt, v, "(p-1)*block");
+}
+
+/* Allreduce: 2(p-1)*b receptions in all, p*rate a slot at most. */
+static void gossip_bound(const shape_t *s, best_t *bt)
+{
+    static const char *const all[4] = {"ceil(2*(p-1)*block/(p*log2(p)))",
+                                       "ceil(2*(p-1)*block/(p*degree))",
+                                       "ceil(2*(p-1)*block/(p*log2(p)*link_capacity))",
+                                       "ceil(2*(p-1)*block/(p*degree*link_capacity))"};
+    int64_t v = 2 * (s->p - 1) * s->b;
+    if (s->allport)
+        take(bt, ceil_div(v, s->p * s->deg * s->cap), spell(s, all));
+    else
+        take(bt, ceil_div(v, s->p), "ceil(2*(p-1)*block/p)");
+}
+
+/* Alltoall on Q_d under all-port: the bisection. */
+static void bisection_bound(const shape_t *s, best_t *bt)
+{
+    if (s->cube && s->allport)
+        take(bt, ceil_div(s->p * s->b, 2 * s->cap),
+             s->cap > 1 ? "ceil(p*block/(2*link_capacity)) (bisection)" : "p*block/2 (bisection)");
+}
+
+static int64_t packet_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, int combining,
+                            const char **expr)
+{
+    shape_t s = shape_of(pb, mi);
+    best_t lat = latency(&s, pb, mi), bt = lat;
+    if (!combining) {
+        switch (pb->kind) {
+        case HM_PROBLEM_BROADCAST:
+        case HM_PROBLEM_REDUCE:
+            pipe_bound(&s, &bt, &lat, by_diameter(&s, pb, mi));
+            break;
+        case HM_PROBLEM_ALLREDUCE:
+            pipe_bound(&s, &bt, &lat, by_diameter(&s, pb, mi));
+            gossip_bound(&s, &bt);
+            break;
+        case HM_PROBLEM_REDUCE_SCATTER:
+            pipe_bound(&s, &bt, &lat, by_diameter(&s, pb, mi));
+            volume_bound(&s, &bt);
+            break;
+        case HM_PROBLEM_ALLTOALL:
+            bisection_bound(&s, &bt);
+            volume_bound(&s, &bt);
+            break;
+        case HM_PROBLEM_SCATTER:
+        case HM_PROBLEM_GATHER:
+        case HM_PROBLEM_ALLGATHER:
+            volume_bound(&s, &bt);
+            break;
+        default:
+            break;
         }
-        *e = allport ? "ceil((p-1)*block/log2(p))" : "(p-1)*block";
-        return allport ? ceil_div((p - 1) * b, d) : (p - 1) * b;
-    case HM_PROBLEM_SCATTER:
-    case HM_PROBLEM_GATHER:
-    case HM_PROBLEM_ALLGATHER:
-        *e = allport ? "ceil((p-1)*block/log2(p))" : "(p-1)*block";
-        return allport ? ceil_div((p - 1) * b, d) : (p - 1) * b;
-    default:
-        *e = NULL;
-        return 0;
     }
+    *expr = bt.e;
+    return bt.v;
 }
 
 /*
  * Under circuit routing (Seidel's a*m + b) a node transmits one message and receives one
- * at a time, a message may go to any node, and one of v values lasts at least D(v) =
- * max(1, ceil(8a*v + b)) slots; D(v) + D(w) >= D(v + w). Latency: a message that moves
- * a value (or a partial result) carries one value at least, so the nodes that know it
- * (or that a partial result depends on) at most double every D(1) slots:
- * ceil(log2 p)*D(1). Volume: some node must receive V values, in messages that take
- * D(V) slots together at least: V = b for broadcast (every node), reduce (the root),
- * allreduce and reduce-scatter (b values of its own block each), V = (p-1)*b for
- * scatter and gather (the root sends or receives them), allgather and alltoall (every
- * node receives them). The bound is the larger.
+ * at a time, whatever the port model and the link capacity, a message may go to any
+ * node, and one of v values lasts at least D(v) = max(1, ceil(8a*v + b)) slots; D(v) +
+ * D(w) >= D(v + w). Latency: a message that moves a value (or a partial result) carries
+ * one value at least, so the nodes that know it (or that a partial result depends on)
+ * at most double every D(1) slots: ceil(log2 p)*D(1) (Chan et al.'s ceil(log2 p)*alpha).
+ * Volume: some node must send or receive V values, in messages that take D(V) slots
+ * together at least: V = b for broadcast (every node receives), reduce (every node but
+ * the root sends); V = (p-1)*b for scatter and gather (the root), allgather and alltoall
+ * (every node receives), reduce-scatter (every node sends its values of the other
+ * blocks, as above: Chan et al.'s (p-1)/p*n*beta, n = p*b); V = ceil(2(p-1)*b/p) for
+ * allreduce (2(p-1)*b values sent in all, the gossip above: Chan et al.'s
+ * 2(p-1)/p*n*beta, n = b). The bound is the larger (Chan et al.'s max of the two).
  */
 static int64_t circuit_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, const char **expr)
 {
-    size_t b = (size_t)pb->block, v = b;
+    size_t b = (size_t)pb->block, p = (size_t)pb->p, v = b;
     const char *ve = "ceil(8a*block+b)";
-    if (pb->kind == HM_PROBLEM_SCATTER || pb->kind == HM_PROBLEM_GATHER ||
-        pb->kind == HM_PROBLEM_ALLGATHER || pb->kind == HM_PROBLEM_ALLTOALL) {
-        v = (size_t)(pb->p - 1) * b;
+    switch (pb->kind) {
+    case HM_PROBLEM_SCATTER:
+    case HM_PROBLEM_GATHER:
+    case HM_PROBLEM_ALLGATHER:
+    case HM_PROBLEM_ALLTOALL:
+    case HM_PROBLEM_REDUCE_SCATTER:
+        v = (p - 1) * b;
         ve = "ceil(8a*(p-1)*block+b)";
+        break;
+    case HM_PROBLEM_ALLREDUCE:
+        v = (2 * (p - 1) * b + p - 1) / p;
+        ve = "ceil(8a*ceil(2*(p-1)*block/p)+b)";
+        break;
+    default:
+        break;
     }
     int64_t lat = pb->lg * hma_prob_msg_slots(mi, 1), vol = hma_prob_msg_slots(mi, v);
     *expr = vol > lat ? ve : "ceil(log2(p))*ceil(8a+b)";
@@ -556,23 +751,7 @@ static int64_t circuit_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, 
 int64_t hma_prob_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, int combining,
                        const char **expr)
 {
-    if (mi->circuit)
-        return circuit_lower(pb, mi, expr);
-    if (pb->ring || pb->full)
-        return cycle_lower(pb, mi, combining, expr);
-    int allport = mi->ports == HM_PORTS_ALL_PORT;
-    /* A shout reaches every neighbour but takes in one packet a slot. */
-    int one_to_many = pb->kind == HM_PROBLEM_BROADCAST || pb->kind == HM_PROBLEM_SCATTER;
-    *expr = allport || (mi->ports == HM_PORTS_SHOUT && one_to_many) ? "diameter" : "log2(p)";
-    if (combining || mi->link_capacity != 1)
-        return pb->d;
-    const char *e;
-    int64_t v = cube_volume(pb, allport, &e);
-    if (e && v > pb->d) {
-        *expr = e;
-        return v;
-    }
-    return pb->d;
+    return mi->circuit ? circuit_lower(pb, mi, expr) : packet_lower(pb, mi, combining, expr);
 }
 
 void hma_prob_verify(hm_report_t *r, const char *expr, int64_t bound, int combining)
@@ -676,11 +855,12 @@ void hma_prob_verify_steps(hm_report_t *r)
 }
 
 /* The pairwise exchanges' verify (alltoall-pairwise, reduce-scatter-pairwise): p - 1
- * direct messages of one block on the bus, (p/2) log2 p e-cube hops on the hypercube. */
+ * direct messages of one block on the bus and under route direct, (p/2) log2 p e-cube
+ * hops on the hypercube. */
 void hma_prob_verify_pairwise(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
-    if (pb->full) /* the bus: p - 1 direct messages of one block */
+    if (pb->full || pb->direct) /* p - 1 direct messages of one block */
         hma_prob_verify_steps(r);
     else if (r->machine->circuit) /* (p/2) log2 p hops of one block */
         hma_prob_verify(r, "(p/2)*log2(p)*ceil(8a*block+b)",

@@ -65,6 +65,7 @@ typedef struct hma_prob_s {
     int64_t *storage;
     int given;   /* 1: the inputs came from the config ("inputs", inputs.c) */
     int64_t aux; /* free for the algorithm (a parameter it reads in setup) */
+    int direct;  /* route "direct" (hma_prob_take_route): one circuit a message */
     /* Bus, p not a power of two: the slot in which step j starts (setup fills it, see
      * hma_prob_set_steps), for the nodes that must not send before their step. */
     int64_t step_at[40];
@@ -91,6 +92,21 @@ typedef struct hma_prob_s {
         .name = "op", .type = HM_PARAM_ENUM, .choices = hma_prob_op_names, .def = HMA_OP_SUM,      \
         .help = "reduction operator over int64"                                                    \
     }
+/* "route" (the pairwise exchanges and Bruck's algorithms, doc/collectives.md): relay a
+ * message to a node that is not a neighbour hop by hop (each hop one message), or send it
+ * direct, one circuit along the topology's route (circuit routing: the e-cube path on the
+ * hypercube, the shorter arc on the ring; on the bus every partner is a neighbour and
+ * both are the same). */
+#define HMA_ROUTE_MAP(XX) XX(HMA_ROUTE_RELAY, "relay") XX(HMA_ROUTE_DIRECT, "direct")
+typedef enum { HMA_ROUTE_MAP(HM_ENUM_ID) } hma_route_t;
+extern const char *const hma_prob_route_names[];
+#define HMA_PROB_PARAM_ROUTE                                                                       \
+    {                                                                                              \
+        .name = "route", .type = HM_PARAM_ENUM, .choices = hma_prob_route_names,                   \
+        .def = HMA_ROUTE_RELAY,                                                                    \
+        .help = "relay: hop by hop between neighbours; direct: one circuit a message (circuit "    \
+                "routing; e-cube path on the hypercube, shorter arc on the ring)"                  \
+    }
 /* "inputs": node x's input values from the config instead of the seed (inputs.c). */
 #define HMA_PROB_PARAM_INPUTS                                                                      \
     {                                                                                              \
@@ -106,6 +122,34 @@ typedef struct hma_prob_s {
 /* Replace the generated inputs by the config's "inputs" when given (inputs.c): 0, or -1
  * with s->error naming algorithm.inputs, what was found and what is allowed. */
 int hma_prob_take_inputs(hm_setup_t *s, hma_prob_t *pb);
+
+/* The end of a collective's setup: s->state = pb, and s->cost the algorithm's exact cost,
+ * which its own verify computes from the problem and the machine alone (run here over no
+ * stores: the check fails, the bound is the formula's). Returns 0, or -1 when pb is NULL. */
+int hma_prob_ready(hm_setup_t *s, hma_prob_t *pb);
+/* hma_prob_setup, then "route" read into pb->direct: NULL with s->error written where
+ * "direct" is not offered (it needs circuit routing but on the bus; not on the torus). */
+hma_prob_t *hma_prob_setup_routed(hm_setup_t *s, hm_problem_t kind);
+/* Under route direct on the ring, a step of distance dist (every node sending dist
+ * positions on) puts min(dist, p - dist) circuits on every link of its direction: the
+ * factor ceil(that / link_capacity) of each message's a*m (README, ports.cost); 1
+ * elsewhere (e-cube circuits of a shift or an XOR step share no link). */
+int64_t hma_prob_arc_factor(const hma_prob_t *pb, const hm_machine_info_t *mi, int64_t dist);
+/* Bruck's algorithms: the position of node x (node x itself on the bus and under route
+ * direct on the hypercube, where step k is the shift x -> x + 2^k mod p; the cycle's,
+ * hma_prob_pos, elsewhere), the node at position pos, and the slots under circuit routing:
+ * sum over the steps h = 2^k < p of (h hops relayed, or one direct message) of
+ * D(factor * b * blocks(p, h)) (factor: hma_prob_arc_factor). */
+int hma_prob_bruck_pos(const hma_prob_t *pb, int x);
+int hma_prob_bruck_node(const hma_prob_t *pb, int pos);
+int64_t hma_prob_bruck_slots(const hma_prob_t *pb, const hm_machine_info_t *mi,
+                             int64_t (*blocks)(int64_t p, int64_t h));
+/* One step of a direct exchange: send k values of v to node `to` in one message
+ * (hm_send_to: the neighbour's port on the bus, one circuit under circuit routing),
+ * counted as hma_prob_send counts, then take this step's message into out (at most cap
+ * values; v may be out). Returns 0 or a negative HM_E code. */
+int hma_prob_exchange(hm_node_t *n, const hma_prob_t *pb, int to, int msg, const int64_t *v,
+                      size_t k, int64_t *out, size_t cap);
 
 /* Whether problem k has a root (broadcast, scatter, gather, reduce) and whether it
  * reduces (reduce, allreduce, reduce-scatter). */
