@@ -119,7 +119,7 @@ hm__progress_t *hm__progress_start(hm__machine_t *m, const hm__config_t *cfg, in
         return NULL;
     }
     p->m = m;
-    p->max_slots = cfg->opt.max_slots;
+    p->max_slots = m->opt.max_slots; /* the run's: raised above a known cost (run.c) */
     p->tty = tty;
     p->delay = period_from_env(2.0);
     p->period = period_from_env(1.0);
