@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli/agree.h"
 #include "helpers.h"
 
 #define Q4 HM_SRCDIR "/configs/q4_successive.json"
@@ -382,6 +383,79 @@ START_TEST(test_validate_runs_setup)
 }
 END_TEST
 
+/* ---- hypemu-mpi's agreement (doc/mpi.md, "Every rank runs the same config") ------- */
+
+/* The description of a config given as text, with --set overrides. */
+static char *describe(const char *text, const char *set, const hm__agree_t *a)
+{
+    hm__config_t cfg;
+    char *sets[1] = {(char *)set};
+    ck_assert_int_eq(hm__config_load_string(&cfg, "c.json", text, sets, set ? 1 : 0), 0);
+    char *d = hm__agree_text(&cfg, a);
+    ck_assert_ptr_nonnull(d);
+    hm__config_free(&cfg);
+    return d;
+}
+
+/* Two ranks' descriptions: the same bytes for a default and the same value written
+ * out; otherwise the first difference in sorted key order, rank r's value first. */
+START_TEST(test_agree_difference)
+{
+    static const char base[] =
+        "{\"topology\":{\"kind\":\"hypercube\",\"dim\":2},\"ports\":{\"model\":\"all-port\"},"
+        "\"algorithm\":{\"name\":\"allreduce-ring\",\"block\":2,"
+        "\"inputs\":[[1,2],[3,4],[5,6],[7,8]]}}";
+    const hm__agree_t go = {0, 0, -1, NULL, NULL};
+    char *zero = describe(base, NULL, &go);
+    static const struct {
+        const char *set, *want;
+    } cases[] = {
+        {"clock.max_slots=1000000", NULL},
+        {"mailbox.capacity=4", NULL},
+        {"clock.max_slots=1000", "rank 1's config differs from rank 0's at clock.max_slots (1000 "
+                                 "against 1000000)"},
+        {"algorithm.inputs=[[1,2],[3,4],[5,9],[7,8]]",
+         "rank 1's config differs from rank 0's at algorithm.inputs[2][1] (9 against 6)"},
+        {"output.events=\"e.jsonl\"",
+         "rank 1's config differs from rank 0's at output.events (\"e.jsonl\" against nothing)"},
+        {"contention=\"queue\"",
+         "rank 1's config differs from rank 0's at contention (\"queue\" against \"strict\")"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *one = describe(base, cases[i].set, &go);
+        char *msg = hm__agree_difference(zero, one, 1);
+        if (cases[i].want) {
+            ck_assert_msg(msg && strcmp(msg, cases[i].want) == 0, "%s: %s", cases[i].set,
+                          msg ? msg : "(none)");
+            ck_assert_str_ne(zero, one);
+        } else {
+            ck_assert_msg(!msg, "%s: %s", cases[i].set, msg);
+            ck_assert_str_eq(zero, one);
+        }
+        free(msg);
+        free(one);
+    }
+    /* The command line, the environment, a rank that stops before the run. */
+    const hm__agree_t validate = {1, 0, -1, NULL, NULL}, stats = {0, 0, -1, NULL, "1"};
+    const hm__agree_t stop = {0, 0, 2, "c.json: topology.dim: found 99", NULL};
+    char *v = describe(base, NULL, &validate), *e = describe(base, NULL, &stats);
+    char *st = hm__agree_text(NULL, &stop);
+    char *msgs[3] = {hm__agree_difference(zero, v, 3), hm__agree_difference(zero, e, 2),
+                     hm__agree_difference(zero, st, 1)};
+    ck_assert_str_eq(msgs[0], "rank 3's command line differs from rank 0's at --validate (true "
+                              "against false)");
+    ck_assert_str_eq(msgs[1], "rank 2's environment differs from rank 0's at HM_MPI_STATS (\"1\" "
+                              "against nothing)");
+    ck_assert_str_eq(msgs[2], "rank 1 stops before the run with exit 2, rank 0 does not: c.json: "
+                              "topology.dim: found 99");
+    for (int i = 0; i < 3; i++)
+        free(msgs[i]);
+    free(v), free(e), free(st), free(zero);
+    /* FNV-1a 64 of "a" (the published test vector). */
+    ck_assert_uint_eq(hm__fnv1a("a", 1, HM__FNV_BASIS), UINT64_C(0xaf63dc4c8601ec8c));
+}
+END_TEST
+
 Suite *hm_suite_cli(void)
 {
     Suite *s = suite_create("cli");
@@ -397,6 +471,7 @@ Suite *hm_suite_cli(void)
     tcase_add_test(errors, test_validate_runs_setup);
     tcase_add_test(errors, test_list_json);
     tcase_add_test(errors, test_exit_codes);
+    tcase_add_test(errors, test_agree_difference);
     tcase_set_timeout(errors, 60);
     suite_add_tcase(s, errors);
     return s;

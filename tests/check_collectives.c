@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "algo/common/problem.h"
 #include "algo/common/rng.h"
@@ -1641,28 +1642,66 @@ START_TEST(test_inputs_from_config)
     ck_assert_msg(r.message && strstr(r.message, want), "%s", r.message ? r.message : "(none)");
     hm_t_free(&r);
     /* Four rows and a last empty line are read; five rows are five rows; a sixth line
-     * is refused, the file not read further (a million lines take no longer than six). */
+     * is refused, the file not read further; a file larger than p + 1 lines of the
+     * longest kind (32 bytes per value and 64 more: 5 x 128 bytes) is refused unread
+     * (a million lines take no longer than six); a line longer than 128 bytes, or with
+     * a NUL byte, is refused naming its number. */
     static const struct {
-        const char *text, *want;
-    } sizes[] = {{"1 2\n3 4\n5 6\n7 8\n\n", NULL},
-                 {"1 2\n3 4\n5 6\n7 8\n9 10\n", "found 5 rows in"},
-                 {"1 2\n3 4\n5 6\n7 8\n\n\n", "found more than 5 lines in"},
-                 {"1 2\n3 4\n5 6\n7 8\n9 10\n", "found more than 5 lines in"}};
-    for (int k = 0; k < 4; k++) {
+        const char *text;
+        size_t len;
+        const char *want, *allowed;
+    } sizes[] = {
+        {"1 2\n3 4\n5 6\n7 8\n\n", 17, NULL, NULL},
+        {"1 2\n3 4\n5 6\n7 8\n9 10\n", 21, "found 5 rows in", "4 rows, one per node"},
+        {"1 2\n3 4\n5 6\n7 8\n\n\n", 18, "found more than 5 lines in",
+         "p lines of integers (and a last empty line), one per node"},
+        {"1 2\n3 4\n5 6\n7 8\n9 10\n", 21, "found 4000021 bytes in",
+         "at most 640 bytes (p + 1 lines of at most 128 bytes: 32 per value, at most 2 values "
+         "a line for block 2 and p = 4, and 64 more)"},
+        {"1 2\n3 4\n5\0 6\n7 8\n", 17, "found a NUL byte on line 3 in",
+         "lines of integers separated by blanks"},
+        {"1 2\n3 ", 6, "found line 2 longer than 128 bytes in",
+         "lines of at most 128 bytes (32 per value, at most 2 values a line for block 2 and p = "
+         "4, and 64 more)"},
+    };
+    for (int k = 0; k < 6; k++) {
         f = fopen(path, "w");
         ck_assert_ptr_nonnull(f);
-        fputs(sizes[k].text, f);
+        ck_assert_uint_eq(fwrite(sizes[k].text, 1, sizes[k].len, f), sizes[k].len);
         for (int i = 0; k == 3 && i < 1000000; i++)
             fputs("1 2\n", f);
+        if (k == 5) /* line 2: "3", 200 blanks and "4": 203 bytes, the file 216 */
+            fprintf(f, "%200s4\n5 6\n7 8\n", "");
         fclose(f);
         r = hm_t_run(cfg, NULL);
         ck_assert_int_eq(r.rc, sizes[k].want ? 2 : 0);
         if (sizes[k].want) {
-            snprintf(want, sizeof want, "algorithm.inputs: %s \"%s\"; allowed: ", sizes[k].want,
-                     path);
+            snprintf(want, sizeof want, "algorithm.inputs: %s \"%s\"; allowed: %s", sizes[k].want,
+                     path, sizes[k].allowed);
             ck_assert_msg(r.message && strstr(r.message, want), "%s",
                           r.message ? r.message : "(none)");
         }
+        hm_t_free(&r);
+    }
+    /* Not a regular file: refused before anything is read (a FIFO without a writer
+     * would block the open and every read). */
+    char fifo[700];
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    const char *kinds[][2] = {
+        {fifo, "a FIFO"}, {dir, "a directory"}, {"/dev/zero", "a character device"}};
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\":{\"kind\":\"hypercube\",\"dim\":2},\"algorithm\":{\"name\":"
+                 "\"allreduce-ring\",\"block\":2,\"inputs\":\"%s\"}}",
+                 kinds[i][0]);
+        r = hm_t_run(cfg, NULL);
+        ck_assert_int_eq(r.rc, 2);
+        snprintf(want, sizeof want,
+                 "algorithm.inputs: found \"%s\", %s; allowed: a regular file of p lines of "
+                 "integers, or an array of p rows",
+                 kinds[i][0], kinds[i][1]);
+        ck_assert_msg(r.message && strstr(r.message, want), "%s", r.message ? r.message : "(none)");
         hm_t_free(&r);
     }
     hm_t_rmtree(dir);

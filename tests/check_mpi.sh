@@ -8,6 +8,9 @@
 #   - the refusals on more than one rank, each with exit 2, no summary and its whole
 #     message (what, why, what is allowed): circuit routing on a mesh and on a
 #     hypercube, the free-running clock, --repeat, more ranks than nodes;
+#   - ranks that do not run the same config (another clock.max_slots, topology.dim,
+#     seed, port model, contention, clock mode, plugin file, a config refused on one
+#     rank): exit 2 before the run, one line naming the first difference;
 #   - a strict conflict (exit 1), a deadlock (exit 3, report naming the blocked nodes)
 #     and clock.max_slots (exit 3) on 2 ranks: the same message, exit code and event log;
 #   - SIGINT to both ranks of a run on 2 ranks: exit 130, rank 0's interrupted line and
@@ -190,6 +193,59 @@ refusal_checked free "hypemu-mpi: $sbt: clock.mode \"free\" cannot run across ra
 refusal_checked repeat "hypemu-mpi: --repeat runs on one rank only; found 2 ranks (repeat with mpirun -np 1, or with hypemu)"
 refusal_checked ranks "hypemu-mpi: $ring5: 6 ranks for 5 nodes; allowed: at most one rank per node"
 
+# Every rank runs the same config (doc/mpi.md): rank 1 with another clock.max_slots,
+# topology, seed, port model, contention policy or clock mode, another plugin file, or a
+# config it refuses: exit 2 on every rank before anything runs, and rank 0's one line
+# naming the first difference. A default and the same value written out agree.
+# mpmd NAME ARGS0 ARGS1: rank 0 runs hypemu-mpi ARGS0, rank 1 hypemu-mpi ARGS1 (mpirun's
+# MPMD form), in $tmp/refused/NAME, as run() does.
+mpmd() {
+    d="$tmp/refused/$1"
+    mkdir -p "$d"
+    session=$(mktemp -d "$tmp/oXXXXXX")
+    rc=0
+    # shellcheck disable=SC2086 # lists of options
+    (cd "$d" && env OMPI_MCA_orte_tmpdir_base="$session" timeout 300 "$MPIRUN" \
+        --allow-run-as-root --oversubscribe -np 1 "$mpi" --json $outs $2 : \
+        -np 1 "$mpi" --json $outs $3 >out.json 2>err.all) || rc=$?
+    echo "$rc" >"$d/rc"
+    sed '/^-----/,$d' "$d/err.all" >"$d/err.txt"
+}
+${CC:-cc} -shared -fPIC -I"$HM_SRCDIR/include" -o "$tmp/idle.so" "$HM_SRCDIR/tests/sdk/idle.c" ||
+    fail "cannot build tests/sdk/idle.c"
+cp "$tmp/idle.so" "$tmp/idle2.so"
+printf 'x' >>"$tmp/idle2.so" # the same plugin, one byte more
+mpmd slots "$q4" "--set clock.max_slots=1000 $q4" &
+mpmd dim "$q4" "--set topology.dim=5 $q4" &
+mpmd seed "$q4" "--set seed=7 $q4" &
+wait
+mpmd model "$q4" "--set ports.model=all-port $q4" &
+mpmd contention "$q4" "--set contention=queue $q4" &
+mpmd mode "$q4" "--set clock.mode=local $q4" &
+wait
+mpmd plugin "--plugin $tmp/idle.so $q4" "--plugin $tmp/idle2.so $q4" &
+mpmd invalid "$q4" "--set topology.dim=99 $q4" &
+mpmd same "$q4" "--set output.max_bytes=1073741824 --set clock.max_slots=1000000 $q4" &
+wait
+at="hypemu-mpi: rank 1's config differs from rank 0's at"
+refusal_checked slots "$at clock.max_slots (1000 against 1000000)"
+refusal_checked dim "$at topology.dim (5 against 4)"
+refusal_checked seed "$at seed (7 against 1)"
+refusal_checked model "$at ports.model (\"all-port\" against \"shout\")"
+refusal_checked contention "$at contention (\"queue\" against \"strict\")"
+refusal_checked mode "$at clock.mode (\"local\" against \"slotted\")"
+fnv() { # fnv FILE: the 64-bit FNV-1a digest of its bytes, 16 hex digits
+    python3 -c 'import sys
+h = 0xcbf29ce484222325
+for b in open(sys.argv[1], "rb").read():
+    h = ((h ^ b) * 0x100000001b3) % (1 << 64)
+print("%016x" % h)' "$1"
+}
+refusal_checked plugin "hypemu-mpi: rank 1's plugin 1 differs from rank 0's ($tmp/idle.so): the FNV-1a digest of its bytes is $(fnv "$tmp/idle2.so") against $(fnv "$tmp/idle.so")"
+refusal_checked invalid "hypemu-mpi: rank 1 stops before the run with exit 2, rank 0 does not: $q4: topology.dim: found 99; allowed: an integer from 0 to 16"
+[ "$(cat "$tmp/refused/same/rc")" = 0 ] && grep -q '"verified":true' "$tmp/refused/same/out.json" ||
+    fail "a default and the same value written out: exit $(cat "$tmp/refused/same/rc"): $(cat "$tmp/refused/same/err.all")"
+
 # Runs that stop: the same report and exit code on every rank count.
 esbt="$HM_SRCDIR/configs/q4_multinode_esbt.json"
 stops() { # stops NAME EXIT FIRST-LINE CONFIG [--set ...]
@@ -326,4 +382,4 @@ if [ "$fails" -gt 0 ]; then
     echo "check_mpi.sh: $fails failure(s)"
     exit 1
 fi
-echo "check_mpi.sh: $configs golden configs on 2 and 4 ranks, 5 refusals, 3 stops and an interrupt on 2 ranks, Q_$dim successive and Q_$bd bcast-msbt on 4 ranks: ok"
+echo "check_mpi.sh: $configs golden configs on 2 and 4 ranks, 5 refusals, 8 disagreements, 3 stops and an interrupt on 2 ranks, Q_$dim successive and Q_$bd bcast-msbt on 4 ranks: ok"

@@ -3,8 +3,10 @@
 # project's own reader, otf2-print: for every shipped config the archive holds exactly
 # one MPI_SEND and one MPI_RECV per transmission of the summary, one ENTER and one
 # LEAVE per busy period and per circuit of the event log, properly nested and in time
-# order on every location; in slotted runs a mailbox-depth sample at every receipt; a second run into the same directory replaces the archive
-# whole, with nothing left beside it.
+# order on every location; in slotted runs a mailbox-depth sample at every receipt; a
+# second run into the same directory replaces the archive whole, with nothing left beside
+# it; a target that is not such an archive is refused (exit 2) and left as it was, and a
+# missing parent directory is not created (exit 4).
 set -eu
 if [ "${HM_HAVE_OTF2:-no}" != yes ]; then
     echo "SKIP: hypemu built without OTF2 (setup.sh installs libopen-trace-format2-dev)"
@@ -30,6 +32,44 @@ done
 (cd "$tmp" && "$bin" --set output.otf2="$tmp/q4_successive.otf2" \
     "$HM_SRCDIR/configs/q4_sbt_broadcast.json" >/dev/null)
 "$OTF2_PRINT" "$tmp/q4_successive.otf2/traces.otf2" >"$tmp/replaced.print"
+# Only an archive is replaced (README "Outputs"): a directory that is not one (a file of
+# the user's in it), a regular file, a device, an archive with a file of the user's in it
+# are refused with the config (exit 2, --validate too), and left as they were; a missing
+# parent directory is not created (exit 4, as the other writers say it).
+t="$tmp/targets"
+mkdir -p "$t/dir" "$t/archive"
+echo "mine" >"$t/dir/notes.txt"
+echo "mine" >"$t/file"
+cp -r "$tmp/q4_successive.otf2/." "$t/archive/"
+echo "mine" >"$t/archive/notes.txt"
+q4="$HM_SRCDIR/configs/q4_successive.json"
+none="--set output.timeline=null --set output.trace=null --set output.events=null"
+allowed="allowed: a path that does not exist yet, or an OTF2 archive written before (traces.otf2, traces.def and traces/ only), which the run replaces"
+refused() { # refused TARGET WHAT: exit 2, this one line, for a run and for --validate
+    for mode in run --validate; do
+        [ "$mode" = run ] && mode=""
+        rc=0
+        # shellcheck disable=SC2086 # lists of options
+        "$bin" $mode $none --set output.otf2="$1" "$q4" >"$t/out" 2>"$t/err" || rc=$?
+        [ "$rc" = 2 ] || { echo "FAIL: output.otf2=$1 ${mode}: exit $rc, expected 2" >&2; exit 1; }
+        [ "$(cat "$t/err")" = "$q4: output.otf2: found \"$1\", $2; $allowed" ] ||
+            { echo "FAIL: output.otf2=$1 ${mode}: said '$(cat "$t/err")'" >&2; exit 1; }
+    done
+}
+refused "$t/dir" "a directory that is not an OTF2 archive (no traces.otf2 in it)"
+refused "$t/file" "a regular file"
+refused /dev/null "a character device"
+refused "$t/archive" "an OTF2 archive with \"notes.txt\" in it, which is not the archive's"
+[ "$(cat "$t/dir/notes.txt" "$t/file" "$t/archive/notes.txt")" = "mine
+mine
+mine" ] && [ "$(ls "$t/dir")" = notes.txt ] && [ -f "$t/archive/traces.otf2" ] ||
+    { echo "FAIL: a refused target was changed" >&2; exit 1; }
+rc=0
+# shellcheck disable=SC2086 # a list of options
+"$bin" $none --set output.otf2="$t/none/x.otf2" "$q4" >/dev/null 2>"$t/err" || rc=$?
+[ "$rc" = 4 ] && [ "$(cat "$t/err")" = "hypemu: cannot write $t/none/x.otf2: No such file or directory" ] &&
+    [ ! -e "$t/none" ] ||
+    { echo "FAIL: missing parent: exit $rc, said '$(cat "$t/err")'" >&2; exit 1; }
 python3 - "$tmp" <<'PY'
 import glob, json, os, re, sys
 

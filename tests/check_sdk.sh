@@ -4,7 +4,8 @@
 # pkg-config, build the example plugin out of the tree and run it (verified, the exact
 # slots, in the catalogue), and check that hypemu refuses a plugin built for another ABI,
 # one whose algorithm takes a taken name, a file that is not a plugin and a plugin with a
-# missing symbol (exit 2, naming the file), and reports a node program that crashes.
+# missing symbol (exit 2, naming the file), one whose symbol hm_plugin is a function or
+# too small an object (named as such), and reports a node program that crashes.
 set -eu
 : "${HM_SRCDIR:?}" "${HM_BUILDDIR:?}"
 CC=${CC:-cc}
@@ -110,6 +111,12 @@ rc=0
 "$bin" --plugin "$tmp/flood.so" --plugin "$tmp/flood.so" --list >/dev/null ||
     fail "the same plugin twice is one plugin"
 expect_refusal "$tmp/notplugin.so" "not a plugin: it has no symbol hm_plugin (declare the algorithms with HM_PLUGIN(&algo, ...), hypemu.h)"
+# A symbol hm_plugin of the wrong kind is named as such, not read as a table.
+build function "$HM_SRCDIR/tests/sdk/function.c"
+expect_refusal "$tmp/function.so" "not a plugin: its symbol hm_plugin is a function, not the table that HM_PLUGIN(&algo, ...) declares (hypemu.h)"
+printf 'int hm_plugin = 7;\n' >"$tmp/small.c"
+build small "$tmp/small.c"
+expect_refusal "$tmp/small.so" "not a plugin: its symbol hm_plugin is an object of 4 bytes (the table has $(($(getconf LONG_BIT) == 64 ? 24 : 16))), not the table that HM_PLUGIN(&algo, ...) declares (hypemu.h)"
 printf 'not a shared object\n' >"$tmp/text.so"
 expect_refusal "$tmp/text.so" "not a plugin (not a shared object of this machine): $tmp/text.so: file too short"
 expect_refusal "$tmp/missing.so" "missing symbol: $tmp/missing.so: undefined symbol: hm_sdk_test_nowhere"

@@ -943,6 +943,16 @@ static void check_output(hm__config_t *c, json_t *root)
             add_error(c, "output.otf2: this hypemu was built without the OTF2 library; allowed: "
                          "no output.otf2, or install libopen-trace-format2-dev and run "
                          "./configure again");
+#else
+        /* The writer replaces its target whole: only an archive it wrote (README
+         * "Outputs"). */
+        char why[400];
+        if (c->out_otf2 && hm__otf2_target(c->out_otf2, why, sizeof why) != 0)
+            add_error(c,
+                      "output.otf2: found \"%s\", %s; allowed: a path that does not exist yet, or "
+                      "an OTF2 archive written before (traces.otf2, traces.def and traces/ "
+                      "only), which the run replaces",
+                      c->out_otf2, why);
 #endif
         check_distinct_outputs(c);
     }

@@ -20,6 +20,7 @@
 #include "plugin.h"
 #include "run.h"
 #ifdef HM_MPI
+#include "cli/agree.h"
 #include "engine/mpi_transport.h"
 #endif
 
@@ -597,6 +598,35 @@ static int mpi_prepare(hm__config_t *cfg, const args_t *g)
     return HM_EXIT_OK;
 }
 
+/* Before anything runs, every rank compares the run it is about to make with the
+ * others' (doc/mpi.md, "Every rank runs the same config"): rc is -1 when this rank
+ * goes on (cfg loaded), else the code it stops with. On a difference rank 0 names the
+ * first one and every rank exits 2 (or with rank 0's own code when rank 0 stops, having
+ * said why). Returns rc, or the code every rank stops with. */
+static int mpi_agree(int rc, const hm__config_t *cfg, const args_t *g)
+{
+    if (hm__mpi_size() == 1)
+        return rc;
+    char why[1024];
+    hm__mpi_early_message(why, sizeof why);
+    hm__agree_t a = {g->validate, g->repeat, rc, why[0] ? why : NULL, getenv("HM_MPI_STATS")};
+    char *text = hm__agree_text(rc < 0 ? cfg : NULL, &a), *theirs = NULL;
+    int rank = 0, stop0 = -1;
+    int v = hm__mpi_agree(text, text ? hm__fnv1a(text, strlen(text), HM__FNV_BASIS) : 0, rc,
+                          &theirs, &rank, &stop0);
+    if (v == HM__AGREE_DIFFER && hm__mpi_rank() == 0 && stop0 <= 0) {
+        char *msg = text && theirs ? hm__agree_difference(text, theirs, rank) : NULL;
+        fprintf(stderr, "hypemu-mpi: %s\n",
+                msg ? msg : "the ranks' configs cannot be compared (out of memory)");
+        free(msg);
+    }
+    free(text);
+    free(theirs);
+    if (v != HM__AGREE_DIFFER)
+        return rc;
+    return stop0 > 0 ? stop0 : HM_EXIT_USAGE;
+}
+
 /* Every rank exits with rank 0's code; the summary says how many ranks ran. */
 static int mpi_finish(int rc, hm__result_t *res)
 {
@@ -696,13 +726,18 @@ int hm_main(int argc, char **argv)
         usage(stderr);
         rc = HM_EXIT_USAGE;
     }
+    hm__config_t cfg;
+    if (rc < 0 && (rc = load(&g, &cfg)) == HM_EXIT_OK)
+        rc = -1; /* loaded: go on */
+#ifdef HM_MPI
+    int agreed = mpi_agree(rc, &cfg, &g);
+    if (rc < 0 && agreed >= 0)
+        hm__config_free(&cfg);
+    rc = agreed;
+#endif
     if (rc < 0) {
-        hm__config_t cfg;
-        rc = load(&g, &cfg);
-        if (rc == HM_EXIT_OK) {
-            rc = g.validate ? stdout_done(validate_config(&cfg, g.file)) : run(&cfg, &g);
-            hm__config_free(&cfg);
-        }
+        rc = g.validate ? stdout_done(validate_config(&cfg, g.file)) : run(&cfg, &g);
+        hm__config_free(&cfg);
     }
     free(g.sets);
     return rc;

@@ -9,6 +9,7 @@
  * without locks.
  */
 #include <dlfcn.h>
+#include <link.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ typedef struct plugin_algo_s {
 } plugin_algo_t;
 
 static void **handles; /* every plugin loaded, to load each once */
+static char **files;   /* the file of each, as given */
 static size_t nhandles;
 static plugin_algo_t **algos; /* every plugin algorithm, in load order */
 static size_t nalgos;
@@ -248,6 +250,35 @@ static int load_error(const char *file, char *err, size_t errlen)
     return fail(err, errlen, file, "cannot load: %s", why, NULL);
 }
 
+/* hm_plugin must be the table HM_PLUGIN declares: an object at least as large as an
+ * hm_plugin_t. A function, a thread-local or a smaller object of that name would be
+ * read as a table (its bytes taken for an ABI version); the dynamic symbol table says
+ * which kind the symbol is (dladdr1, RTLD_DL_SYMENT). A thread-local's address lies
+ * in the thread's storage, in no loaded file. */
+static int check_kind(const char *file, const hm_plugin_t *pl, char *err, size_t errlen)
+{
+    Dl_info info;
+    const ElfW(Sym) *sym = NULL;
+    int found = dladdr1(pl, &info, (void **)&sym, RTLD_DL_SYMENT);
+    int type = found && sym ? ELF64_ST_TYPE(sym->st_info) : STT_NOTYPE; /* the same in ELF32 */
+    char what[96];
+    if (!found)
+        snprintf(what, sizeof what, "outside every loaded file (a thread-local variable)");
+    else if (type == STT_FUNC || type == STT_GNU_IFUNC)
+        snprintf(what, sizeof what, "a function");
+    else if (type == STT_TLS)
+        snprintf(what, sizeof what, "a thread-local variable");
+    else if (type == STT_OBJECT && sym && sym->st_size < sizeof(hm_plugin_t))
+        snprintf(what, sizeof what, "an object of %llu bytes (the table has %zu)",
+                 (unsigned long long)sym->st_size, sizeof(hm_plugin_t));
+    else
+        return 0;
+    return fail(err, errlen, file,
+                "not a plugin: its symbol hm_plugin is %s, not the table that "
+                "HM_PLUGIN(&algo, ...) declares (hypemu.h)%s",
+                what, "");
+}
+
 static int check_abi(const char *file, const hm_plugin_t *pl, char *err, size_t errlen)
 {
     char found[64], here[64];
@@ -291,18 +322,30 @@ int hm__plugin_load(const char *path, char *err, size_t errlen)
              "not a plugin: it has no symbol hm_plugin (declare the algorithms with "
              "HM_PLUGIN(&algo, ...), hypemu.h)%s%s",
              NULL, NULL);
-    else if (check_abi(path, pl, err, errlen) == 0 && add_algorithms(path, pl, err, errlen) == 0)
+    else if (check_kind(path, pl, err, errlen) == 0 && check_abi(path, pl, err, errlen) == 0 &&
+             add_algorithms(path, pl, err, errlen) == 0)
         rc = 0;
     void **grown = rc == 0 ? realloc(handles, (nhandles + 1) * sizeof *handles) : NULL;
-    if (rc == 0 && grown) {
+    if (grown)
         handles = grown;
-        handles[nhandles++] = h;
+    char **fgrown = grown ? realloc(files, (nhandles + 1) * sizeof *files) : NULL;
+    if (fgrown)
+        files = fgrown;
+    char *copy = fgrown ? strdup(path) : NULL;
+    if (copy) {
+        handles[nhandles] = h;
+        files[nhandles++] = copy;
         return 0;
     }
     if (rc == 0)
         fail(err, errlen, path, "out of memory", NULL, NULL);
     dlclose(h);
     return -1;
+}
+
+const char *hm__plugin_loaded(size_t i)
+{
+    return i < nhandles ? files[i] : NULL;
 }
 
 const hm_algorithm_t *const *hm__catalogue(void)

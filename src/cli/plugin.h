@@ -18,6 +18,9 @@
  * needs. */
 int hm__plugin_load(const char *path, char *err, size_t errlen);
 
+/* The file of the i-th plugin loaded (as given to hm__plugin_load), NULL past the last. */
+const char *hm__plugin_loaded(size_t i);
+
 /* The catalogue: the built-in algorithms (hm_algorithms), then the plugins' in the order
  * they were loaded; NULL-terminated. */
 const hm_algorithm_t *const *hm__catalogue(void);

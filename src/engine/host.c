@@ -7,6 +7,8 @@
  *   kernel.threads-max    the kernel's ceiling on tasks
  *   vm.max_map_count      mappings per process: a thread's stack and its guard page
  *   RLIMIT_NPROC          ulimit -u: tasks per user (not enforced for root)
+ *   RLIMIT_AS             ulimit -v: the address space of the process (a stack each)
+ *   RLIMIT_DATA           ulimit -d: its private writable mappings (a stack each)
  *   memory                a thread's kernel stack and structures, its touched stack
  *
  * The figures come from /proc and getrlimit at the moment of the call; the tasks
@@ -81,37 +83,80 @@ typedef struct limit_s {
     int64_t value; /* the limit, -1 if unknown or unlimited */
     int64_t room;  /* threads it still allows this process */
     const char *fix;
+    char used[96]; /* what already counts against it */
 } limit_t;
+
+enum { L_PID_MAX, L_THREADS_MAX, L_MAP_COUNT, L_NPROC, L_AS, L_DATA, L_MEMORY, L_COUNT };
+
+/* A resource limit of this process (ulimit), in its unit; -1 when unlimited or when
+ * root is exempt from it. */
+static int64_t rlimit_of(int resource, int64_t unit, int root_exempt)
+{
+    struct rlimit rl = {RLIM_INFINITY, RLIM_INFINITY};
+    if (getrlimit(resource, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+        (root_exempt && geteuid() == 0))
+        return -1;
+    return (int64_t)(rl.rlim_cur / (rlim_t)unit);
+}
+
+/* Every limit on the threads of this process, with the room it leaves, at this moment.
+ * A thread takes a task id, two mappings (its stack and guard page), its stack and guard
+ * page of address space and of data (ulimit -v, ulimit -d: both count private
+ * mappings), and about 32 KiB of kernel memory plus the pages of its stack it touches
+ * (a quarter of it, a rough guess). */
+static void read_limits(limit_t *lim, size_t stack)
+{
+    int64_t tasks = host_tasks(), maps = count_lines("self/maps");
+    int64_t threads = read_proc("self/status", "Threads:");
+    int64_t vm_kb = read_proc("self/status", "VmSize:"),
+            data_kb = read_proc("self/status", "VmData:");
+    int64_t mem_kb = read_proc("meminfo", "MemAvailable:");
+    int64_t mapped = (int64_t)stack + 4096, per_thread = 32 * 1024 + (int64_t)stack / 4;
+    vm_kb = vm_kb > 0 ? vm_kb : 0;
+    data_kb = data_kb > 0 ? data_kb : 0;
+    threads = threads > 0 ? threads : 1;
+    const limit_t all[L_COUNT] = {
+        {"kernel.pid_max", read_proc("sys/kernel/pid_max", NULL), 0,
+         "sysctl -w kernel.pid_max=4194304", ""},
+        {"kernel.threads-max", read_proc("sys/kernel/threads-max", NULL), 0,
+         "sysctl -w kernel.threads-max=...", ""},
+        {"vm.max_map_count", read_proc("sys/vm/max_map_count", NULL), 0,
+         "sysctl -w vm.max_map_count=262144", ""},
+        {"RLIMIT_NPROC (ulimit -u)", rlimit_of(RLIMIT_NPROC, 1, 1), 0, "ulimit -u ...", ""},
+        {"RLIMIT_AS (ulimit -v, kB)", rlimit_of(RLIMIT_AS, 1024, 0), 0, "ulimit -v unlimited", ""},
+        {"RLIMIT_DATA (ulimit -d, kB)", rlimit_of(RLIMIT_DATA, 1024, 0), 0, "ulimit -d unlimited",
+         ""},
+        {"memory (MemAvailable, kB)", mem_kb, 0, "fewer nodes or a smaller stack", ""},
+    };
+    memcpy(lim, all, sizeof all);
+    lim[L_PID_MAX].room = lim[L_PID_MAX].value - tasks;
+    lim[L_THREADS_MAX].room = lim[L_THREADS_MAX].value - tasks;
+    lim[L_MAP_COUNT].room = (lim[L_MAP_COUNT].value - maps) / 2;
+    lim[L_NPROC].room = lim[L_NPROC].value - threads;
+    lim[L_AS].room = (lim[L_AS].value - vm_kb) * 1024 / mapped;
+    lim[L_DATA].room = (lim[L_DATA].value - data_kb) * 1024 / mapped;
+    lim[L_MEMORY].room = mem_kb * 1024 / per_thread;
+    for (int i = L_PID_MAX; i <= L_THREADS_MAX; i++)
+        snprintf(lim[i].used, sizeof lim[i].used, "%lld tasks on the host", (long long)tasks);
+    snprintf(lim[L_MAP_COUNT].used, sizeof lim[L_MAP_COUNT].used, "%lld mappings in this process",
+             (long long)maps);
+    snprintf(lim[L_NPROC].used, sizeof lim[L_NPROC].used, "%lld threads in this process",
+             (long long)threads);
+    snprintf(lim[L_AS].used, sizeof lim[L_AS].used, "this process maps %lld kB, %lld kB a thread",
+             (long long)vm_kb, (long long)(mapped / 1024));
+    snprintf(lim[L_DATA].used, sizeof lim[L_DATA].used,
+             "this process has %lld kB of data, %lld kB a thread", (long long)data_kb,
+             (long long)(mapped / 1024));
+    snprintf(lim[L_MEMORY].used, sizeof lim[L_MEMORY].used, "about %lld kB a thread",
+             (long long)(per_thread / 1024));
+}
 
 int64_t hm__host_thread_limit(int64_t want, size_t stack, char *buf, size_t len)
 {
-    int64_t tasks = host_tasks(), maps = count_lines("self/maps");
-    int64_t mem_kb = read_proc("meminfo", "MemAvailable:");
-    struct rlimit rl = {RLIM_INFINITY, RLIM_INFINITY};
-    getrlimit(RLIMIT_NPROC, &rl);
-    int64_t threads = read_proc("self/status", "Threads:");
-    /* Per thread: about 32 KiB of kernel stack and structures plus the pages of its
-     * stack it touches (a quarter of it, a rough guess). */
-    int64_t per_thread = 32 * 1024 + (int64_t)stack / 4;
-    limit_t lim[5] = {
-        {"kernel.pid_max", read_proc("sys/kernel/pid_max", NULL), 0,
-         "sysctl -w kernel.pid_max=4194304"},
-        {"kernel.threads-max", read_proc("sys/kernel/threads-max", NULL), 0,
-         "sysctl -w kernel.threads-max=..."},
-        {"vm.max_map_count", read_proc("sys/vm/max_map_count", NULL), 0,
-         "sysctl -w vm.max_map_count=262144"},
-        {"RLIMIT_NPROC (ulimit -u)",
-         rl.rlim_cur == RLIM_INFINITY || geteuid() == 0 ? -1 : (int64_t)rl.rlim_cur, 0,
-         "ulimit -u ..."},
-        {"memory (MemAvailable, kB)", mem_kb, 0, "fewer nodes or a smaller stack"},
-    };
-    lim[0].room = lim[0].value - tasks;
-    lim[1].room = lim[1].value - tasks;
-    lim[2].room = (lim[2].value - maps) / 2;
-    lim[3].room = lim[3].value - (threads > 0 ? threads : 1);
-    lim[4].room = mem_kb * 1024 / per_thread;
+    limit_t lim[L_COUNT];
+    read_limits(lim, stack);
     int tight = -1, first_short = -1;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < L_COUNT; i++) {
         if (lim[i].value < 0)
             continue;
         if (tight < 0 || lim[i].room < lim[tight].room)
@@ -119,16 +164,22 @@ int64_t hm__host_thread_limit(int64_t want, size_t stack, char *buf, size_t len)
         if (first_short < 0 && lim[i].room < want)
             first_short = i;
     }
+    /* The limit that bites is the first one short of room; when none is, the system
+     * refused for a reason read nowhere here (a container's pids.max, say), and the
+     * tightest limit is only shown. */
     int pick = first_short >= 0 ? first_short : tight;
     if (buf && len) {
+        const limit_t *l = &lim[pick >= 0 ? pick : 0];
         if (pick < 0)
             snprintf(buf, len, "no host limit on threads could be read");
         else
             snprintf(buf, len,
-                     "the host limit reached is %s = %lld (%lld tasks on the host, room for "
-                     "about %lld more threads; raise it: %s, see README \"Many nodes\")",
-                     lim[pick].name, (long long)lim[pick].value, (long long)tasks,
-                     (long long)(lim[pick].room > 0 ? lim[pick].room : 0), lim[pick].fix);
+                     "%s %s = %lld (%s, room for about %lld more threads; raise it: %s, see "
+                     "README \"Many nodes\")",
+                     first_short >= 0 ? "the host limit reached is"
+                                      : "no host limit read here is reached; the tightest is",
+                     l->name, (long long)l->value, l->used, (long long)(l->room > 0 ? l->room : 0),
+                     l->fix);
     }
     return tight < 0 ? INT64_MAX : (lim[tight].room > 0 ? lim[tight].room : 0);
 }

@@ -24,6 +24,7 @@
  * before and after the node threads, and in between the node thread that commits a
  * slot, which the clock serialises.
  */
+#include <fcntl.h>
 #include <mpi.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -57,6 +58,7 @@ static double seconds_now(void)
 }
 
 static int world_rank, world_size = 1, err_fd = 2;
+static FILE *early; /* ranks other than 0: their standard error until they agree */
 
 /* A message for the user from any rank (ranks other than 0 write to /dev/null). */
 static void say(const char *fmt, ...)
@@ -609,10 +611,14 @@ int hm__mpi_start(int *argc, char ***argv)
             MPI_THREAD_SERIALIZED);
         return -1;
     }
-    /* Rank 0 speaks for the run; the others' messages would repeat its own. */
+    /* Rank 0 speaks for the run; the others' messages would repeat its own. Until
+     * the ranks agree (hm__mpi_agree), their standard error goes to a file: the first
+     * line of a rank that stops before the run says why, and rank 0 repeats it. */
     if (world_rank != 0) {
         err_fd = dup(2);
-        if (err_fd < 0 || !freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+        early = tmpfile();
+        if (err_fd < 0 || !freopen("/dev/null", "w", stdout) ||
+            (early ? dup2(fileno(early), 2) < 0 : !freopen("/dev/null", "w", stderr)))
             return -1;
     }
     transport_mpi = hm__transport_packet;
@@ -641,6 +647,64 @@ int hm__mpi_size(void)
 const hm__transport_t *hm__mpi_transport(void)
 {
     return &transport_mpi;
+}
+
+void hm__mpi_early_message(char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (!early)
+        return;
+    fflush(stderr);
+    ssize_t n = pread(fileno(early), buf, len - 1, 0);
+    buf[n > 0 ? n : 0] = 0;
+    buf[strcspn(buf, "\n")] = 0;
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+        dup2(null, 2);
+        close(null);
+    }
+    fclose(early);
+    early = NULL;
+}
+
+int hm__mpi_agree(const char *text, uint64_t digest, int stop, char **theirs, int *rank, int *stop0)
+{
+    /* Every rank's digest and stop code (-1: it goes on); out of memory counts as a
+     * difference (a digest no text has). */
+    int64_t mine[2] = {text ? (int64_t)digest : -1, stop};
+    int64_t *all = malloc((size_t)world_size * sizeof mine);
+    if (!all)
+        abort_all("out of memory comparing the ranks' configs");
+    MPI_Allgather(mine, 2, MPI_INT64_T, all, 2, MPI_INT64_T, MPI_COMM_WORLD);
+    int r = 1, stops = 0;
+    for (int k = 0; k < world_size; k++)
+        stops += all[2 * k + 1] >= 0;
+    while (r < world_size && all[2 * r] == all[0])
+        r++;
+    *stop0 = (int)all[1];
+    free(all);
+    *theirs = NULL;
+    *rank = r;
+    if (stops == world_size)
+        return HM__AGREE_STOP;
+    if (r == world_size)
+        return HM__AGREE_SAME;
+    /* Rank r's description, to rank 0, which names the first difference. */
+    int len = 0;
+    if (world_rank == r) {
+        len = text ? (int)strlen(text) + 1 : 0;
+        MPI_Send(&len, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+        if (len)
+            MPI_Send(text, len, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+    } else if (world_rank == 0) {
+        MPI_Recv(&len, 1, MPI_INT, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        *theirs = len ? malloc((size_t)len) : NULL;
+        if (len && !*theirs)
+            abort_all("out of memory comparing the ranks' configs");
+        if (len)
+            MPI_Recv(*theirs, len, MPI_CHAR, r, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    return HM__AGREE_DIFFER;
 }
 
 int hm__mpi_agree_exit(int code)

@@ -18,13 +18,17 @@
  *
  * The archive is a directory (traces.otf2, traces.def, traces/). It is written next
  * to its final name and renamed into place, so a reader never sees half an archive
- * and a failed run keeps the previous one.
+ * and a failed run keeps the previous one. What it replaces must be such an archive
+ * and nothing more (hm__otf2_target, checked with the config): a directory or file of
+ * the user's is never removed.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <otf2/otf2.h>
@@ -365,8 +369,104 @@ static void remove_tree(const char *path)
     nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* ---- the target: only an archive of ours is replaced ------------------------------- */
+
+static const char *kind_of(mode_t mode)
+{
+    return S_ISREG(mode)    ? "a regular file"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISSOCK(mode) ? "a socket"
+                            : "not a directory";
+}
+
+/* traces/: the per-location files the OTF2 library writes, N.evt and N.def. */
+static int location_file(const char *name)
+{
+    size_t digits = strspn(name, "0123456789");
+    return digits > 0 && (strcmp(name + digits, ".evt") == 0 || strcmp(name + digits, ".def") == 0);
+}
+
+/* The first entry of directory `dir` that is not ours (ok(name) says which are): its
+ * name in `other`; 1 if there is one, 0 if none, -1 if the directory cannot be read. */
+static int stranger(const char *dir, int (*ok)(const char *), char *other, size_t len)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int found = 0;
+    for (struct dirent *e; !found && (e = readdir(d));)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && !ok(e->d_name)) {
+            snprintf(other, len, "%s", e->d_name);
+            found = 1;
+        }
+    closedir(d);
+    return found;
+}
+
+static int archive_entry(const char *name)
+{
+    return strcmp(name, "traces.otf2") == 0 || strcmp(name, "traces.def") == 0 ||
+           strcmp(name, "traces") == 0;
+}
+
+int hm__otf2_target(const char *dir, char *why, size_t len)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return 0; /* nothing there; or a path the writer cannot use, which it reports */
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(why, len, "%s", kind_of(st.st_mode));
+        return -1;
+    }
+    char *anchor = hm__strdup_printf("%s/traces.otf2", dir);
+    char *locs = hm__strdup_printf("%s/traces", dir), other[256];
+    struct stat a, l;
+    int rc = -1;
+    if (!anchor || !locs)
+        snprintf(why, len, "a directory (out of memory looking into it)");
+    else if (stat(anchor, &a) != 0 || !S_ISREG(a.st_mode))
+        snprintf(why, len, "a directory that is not an OTF2 archive (no traces.otf2 in it)");
+    else if (stranger(dir, archive_entry, other, sizeof other) != 0)
+        snprintf(why, len, "an OTF2 archive with \"%s\" in it, which is not the archive's", other);
+    else if (stat(locs, &l) == 0 && !S_ISDIR(l.st_mode))
+        snprintf(why, len, "an OTF2 archive whose traces is %s", kind_of(l.st_mode));
+    else if (stat(locs, &l) == 0 && stranger(locs, location_file, other, sizeof other) != 0)
+        snprintf(why, len, "an OTF2 archive with \"traces/%s\" in it, which is not the archive's",
+                 other);
+    else
+        rc = 0;
+    free(anchor);
+    free(locs);
+    return rc;
+}
+
+/* The directory the archive goes into must exist: the OTF2 library would create it
+ * and its parents (README "Outputs": no writer creates a directory). */
+static int parent_exists(const char *dir, char *err, size_t errlen)
+{
+    const char *slash = strrchr(dir, '/');
+    char *parent = slash ? strndup(dir, slash == dir ? 1 : (size_t)(slash - dir)) : strdup(".");
+    struct stat st;
+    int e = !parent ? ENOMEM : stat(parent, &st) != 0 ? errno : !S_ISDIR(st.st_mode) ? ENOTDIR : 0;
+    free(parent);
+    if (e)
+        snprintf(err, errlen, "%s", strerror(e));
+    return e ? -1 : 0;
+}
+
 int hm__write_otf2(const hm__outcome_t *run, const char *dir, char *err, size_t errlen)
 {
+    char why[400];
+    if (parent_exists(dir, err, errlen) != 0)
+        return -1;
+    /* Checked with the config already; again now, for whatever came there since. */
+    if (hm__otf2_target(dir, why, sizeof why) != 0) {
+        snprintf(err, errlen, "it is %s; allowed: a new path or an OTF2 archive", why);
+        return -1;
+    }
+
     int nodes = run->info.nodes;
     size_t n = 0;
     uint64_t last = 0;

@@ -32,6 +32,13 @@ int hm__write_svg(const hm__outcome_t *o, const char *title, int colour, FILE *f
  * -1 with a message in err. */
 int hm__write_otf2(const hm__outcome_t *o, const char *dir, char *err, size_t errlen);
 
+/* Whether `dir` may be written by hm__write_otf2, which replaces it whole: a path that
+ * does not exist, or an OTF2 archive as hm__write_otf2 writes it (traces.otf2,
+ * traces.def and traces/ of N.evt and N.def files, nothing else). Returns 0, or -1
+ * with what was found in why ("a regular file", "a directory that is not an OTF2
+ * archive (no traces.otf2 in it)"). */
+int hm__otf2_target(const char *dir, char *why, size_t len);
+
 /* out/size.c: the bytes each output would take (output.max_bytes, README "Output
  * budget"): the events log, the timeline and the trace exactly, the picture and the OTF2
  * archive from above. INT64_MAX when there is no memory to count. */

@@ -4,13 +4,18 @@
  * x's input values) or the name of a text file of p lines (node x's values on line
  * x + 1, integers separated by blanks; relative to the config file's directory). Each
  * node gives exactly the values the problem gives it (problem.h), integers within
- * +-HMA_PROB_INPUT_MAX so that a sum over 65536 nodes cannot overflow.
+ * +-HMA_PROB_INPUT_MAX so that a sum over 65536 nodes cannot overflow. The file must
+ * be a regular one, within a size and a line length that p and the block give, without
+ * NUL bytes: anything else is refused before it is read, or as soon as it is seen.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "problem.h"
 
@@ -101,6 +106,150 @@ static json_t *parse_line(char *line)
     return row;
 }
 
+/* A file of inputs is read no further than what a good one can hold, so that a
+ * file named by mistake (a log, a disk image) is refused at once: a line holds at most
+ * LINE_PER_VALUE bytes per value its node gives and LINE_SLACK more, and the file at
+ * most p + 1 such lines of the longest kind (p rows and a last empty line). */
+#define LINE_PER_VALUE 32
+#define LINE_SLACK 64
+
+typedef struct caps_s {
+    size_t line, file; /* bytes */
+    size_t most;       /* the values of the longest row */
+} caps_t;
+
+static caps_t caps_of(const hma_prob_t *pb)
+{
+    caps_t c = {0, 0, 0};
+    for (int x = 0; x < pb->p; x++)
+        if (pb->incount[x] > c.most)
+            c.most = pb->incount[x];
+    c.line = LINE_PER_VALUE * c.most + LINE_SLACK;
+    c.file = c.line * ((size_t)pb->p + 1);
+    return c;
+}
+
+/* "32 per value, at most 2 values a line for block 2 and p = 4, and 64 more". */
+static void caps_rule(char *buf, size_t len, const hma_prob_t *pb, const caps_t *c)
+{
+    snprintf(buf, len,
+             "%d per value, at most %zu values a line for block %d and p = %d, and %d more",
+             LINE_PER_VALUE, c->most, pb->block, pb->p, LINE_SLACK);
+}
+
+/* What a path names, in words, for one that is not a regular file. */
+static const char *kind_of(mode_t mode)
+{
+    return S_ISDIR(mode)    ? "a directory"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISSOCK(mode) ? "a socket"
+                            : "not a regular file";
+}
+
+/* Open path for reading if it is a regular file no larger than the cap. Opened without
+ * blocking (a FIFO without a writer would block the open, and every read after it), and
+ * judged by fstat before anything is read. NULL after the message. */
+static FILE *open_regular(hm_setup_t *s, const hma_prob_t *pb, const char *path, const caps_t *c)
+{
+    char found[600], allowed[300], rule[160];
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        snprintf(found, sizeof found, "\"%.300s\" (%s)", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        fail(s, found, "a readable file of p lines of integers, or an array of p rows");
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        snprintf(found, sizeof found, "\"%.300s\", %s", path, kind_of(st.st_mode));
+        fail(s, found, "a regular file of p lines of integers, or an array of p rows");
+        return NULL;
+    }
+    if ((uintmax_t)st.st_size > c->file) {
+        close(fd);
+        caps_rule(rule, sizeof rule, pb, c);
+        snprintf(found, sizeof found, "%jd bytes in \"%.300s\"", (intmax_t)st.st_size, path);
+        snprintf(allowed, sizeof allowed,
+                 "at most %zu bytes (p + 1 lines of at most %zu bytes: %s)", c->file, c->line,
+                 rule);
+        fail(s, found, allowed);
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "r");
+    if (!f) {
+        close(fd);
+        fail(s, "a file", "a smaller file");
+    }
+    return f;
+}
+
+/* One line of at most cap bytes (its newline aside) into *buf, of *size bytes, grown as
+ * the line needs. Returns its length, -1 at the end of the file, -2 for a longer line,
+ * -3 for a NUL byte, -4 out of memory. */
+static long read_line(FILE *f, char **buf, size_t *size, size_t cap)
+{
+    size_t n = 0;
+    int ch;
+    while ((ch = getc(f)) != EOF && ch != '\n') {
+        if (ch == 0)
+            return -3;
+        if (n == cap)
+            return -2;
+        if (n + 1 >= *size) {
+            size_t grown = *size ? 2 * *size : 256;
+            char *b = realloc(*buf, grown);
+            if (!b)
+                return -4;
+            *buf = b;
+            *size = grown;
+        }
+        (*buf)[n++] = (char)ch;
+    }
+    if (ch == EOF && n == 0)
+        return -1;
+    if (!*buf && !(*buf = malloc(*size = 1)))
+        return -4;
+    (*buf)[n] = 0;
+    return (long)n;
+}
+
+/* The file's lines as the array form (NULL after the message): at most p + 2 lines,
+ * each within the cap, no NUL byte. */
+static json_t *read_rows(hm_setup_t *s, const hma_prob_t *pb, FILE *f, const char *path,
+                         const caps_t *c)
+{
+    char found[600], allowed[300], rule[160];
+    json_t *rows = json_array();
+    char *line = NULL;
+    size_t most = (size_t)pb->p + 2, size = 0;
+    long n = 0;
+    while (rows && json_array_size(rows) < most && (n = read_line(f, &line, &size, c->line)) >= 0)
+        json_array_append_new(rows, parse_line(line));
+    free(line);
+    size_t at = json_array_size(rows) + 1;
+    if (n == -2) {
+        caps_rule(rule, sizeof rule, pb, c);
+        snprintf(found, sizeof found, "line %zu longer than %zu bytes in \"%.300s\"", at, c->line,
+                 path);
+        snprintf(allowed, sizeof allowed, "lines of at most %zu bytes (%s)", c->line, rule);
+    } else if (n == -3) {
+        snprintf(found, sizeof found, "a NUL byte on line %zu in \"%.300s\"", at, path);
+        snprintf(allowed, sizeof allowed, "lines of integers separated by blanks");
+    } else if (!rows || n == -4) {
+        snprintf(found, sizeof found, "a file");
+        snprintf(allowed, sizeof allowed, "a smaller file");
+    } else {
+        return rows;
+    }
+    json_decref(rows);
+    fail(s, found, allowed);
+    return NULL;
+}
+
 /* The file's lines (a last empty line ignored) as the array form. Reading stops after
  * p + 2 lines: p rows and a last empty line are the most a good file has, so a longer
  * file is refused without reading (or holding) the rest of it. */
@@ -112,28 +261,24 @@ static int take_file(hm_setup_t *s, hma_prob_t *pb, const char *name)
         snprintf(path, sizeof path, "%.*s/%s", (int)(slash - s->file), s->file, name);
     else
         snprintf(path, sizeof path, "%s", name);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(found, sizeof found, "\"%.300s\" (%s)", path, strerror(errno));
-        return fail(s, found, "a readable file of p lines of integers, or an array of p rows");
-    }
-    json_t *rows = json_array();
-    char *line = NULL;
-    size_t cap = 0, most = (size_t)pb->p + 2;
-    while (rows && json_array_size(rows) < most && getline(&line, &cap, f) >= 0)
-        json_array_append_new(rows, parse_line(line));
-    free(line);
+    caps_t c = caps_of(pb);
+    FILE *f = open_regular(s, pb, path, &c);
+    if (!f)
+        return -1;
+    json_t *rows = read_rows(s, pb, f, path, &c);
     fclose(f);
+    if (!rows)
+        return -1;
     size_t n = json_array_size(rows);
     snprintf(where, sizeof where, " in \"%.300s\"", path);
-    if (n == most) {
+    if (n == (size_t)pb->p + 2) {
         json_decref(rows);
         snprintf(found, sizeof found, "more than %d lines in \"%.300s\"", pb->p + 1, path);
         return fail(s, found, "p lines of integers (and a last empty line), one per node");
     }
     if (n > (size_t)pb->p && json_array_size(json_array_get(rows, n - 1)) == 0)
         json_array_remove(rows, n - 1);
-    int rc = rows ? take_array(s, pb, rows, where) : fail(s, "a file", "a smaller file");
+    int rc = take_array(s, pb, rows, where);
     json_decref(rows);
     return rc;
 }
