@@ -34,29 +34,27 @@ _Thread_local hm_node_t *hm__self;
 
 /* A node thread runs its program at once: slot 0 cannot close before every node has
  * ended it, so no node needs to wait for the others to exist. If one cannot be
- * created, the run is aborted and the nodes that exist see it at their next wait.
- * A program that leaves its thread by pthread_exit skips what follows node_main: the
- * cleanup handler stops the run instead (engine/rules.c). */
+ * created, or the run was stopped before this one started (engine/rules.c), the run is
+ * aborted: a program that has not started does not, and ends its slot 0 as one that
+ * returned at once. A program that leaves its thread by pthread_exit skips what
+ * follows node_main: the cleanup handler stops the run instead (engine/rules.c). */
 static void *node_thread(void *arg)
 {
     hm_node_t *n = arg;
     hm__machine_t *m = n->m;
-    if (atomic_load(&m->aborted)) {
-        n->wait = HM__WAIT_DONE;
-        hm__node_left(n, 1);
-        return NULL;
-    }
     n->now = 0;
-    hm__rules_thread_start(n);
-    hm__self = n;
-    hm__wd_run(n);
-    pthread_cleanup_push(hm__rules_thread_left, n);
-    m->algo->node_main(n, m->state);
-    pthread_cleanup_pop(0);
-    hm__self = NULL;
-    hm__wd_sleep(n);
-    hm__blob_release(n->held);
-    n->held = NULL;
+    if (!atomic_load(&m->aborted)) {
+        hm__rules_thread_start(n);
+        hm__self = n;
+        hm__wd_run(n);
+        pthread_cleanup_push(hm__rules_thread_left, n);
+        m->algo->node_main(n, m->state);
+        pthread_cleanup_pop(0);
+        hm__self = NULL;
+        hm__wd_sleep(n);
+        hm__blob_release(n->held);
+        n->held = NULL;
+    }
     m->tp->finish(n);
     hm__node_left(n, 1);
     return NULL;
