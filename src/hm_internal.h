@@ -463,8 +463,7 @@ void hm__keep_abandoned(hm__machine_t *m);
  * the calling thread's node (engine/node.c's check) stops the run with the end cause
  * rules; the node thread's hooks catch a program that calls pthread_exit or exit(). */
 void hm__rules_call(const hm_node_t *n, const char *fn);
-void hm__rules_thread_start(hm_node_t *n); /* in a node thread, before node_main */
-void hm__rules_thread_left(void *n);       /* pthread_cleanup handler: pthread_exit in node_main */
+void hm__rules_thread_left(void *n); /* pthread_cleanup handler: pthread_exit in node_main */
 /* The machines that run now, for a call from a thread that is not a node's. */
 void hm__rules_enter(hm__machine_t *m);
 void hm__rules_leave(hm__machine_t *m);

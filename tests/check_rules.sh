@@ -51,11 +51,11 @@ PY
 
 # ---- broken rules: exit 5, "end": "rules" -------------------------------------------------
 run exit 3
-expect exit 5 "hypemu: node 3 called exit() in slot 2: a node program ends by returning from its node_main, not by ending the process"
+expect exit 5 "hypemu: node 3 called exit(0) in slot 2: a node program ends by returning from its node_main, not by ending the process"
 summary exit rules 5
 run exit_all 4
 [ "$rc" = 5 ] || fail "exit_all: exit $rc, expected 5"
-grep -Eqx 'hypemu: node [0-9]+ called exit\(\) in slot 1: a node program ends by returning from its node_main, not by ending the process' "$tmp/err" &&
+grep -Eqx 'hypemu: node [0-9]+ called exit\(0\) in slot 1: a node program ends by returning from its node_main, not by ending the process' "$tmp/err" &&
     [ "$(wc -l <"$tmp/err")" = 1 ] || fail "exit_all: stderr '$(cat "$tmp/err")'"
 summary exit_all rules 5
 run pthread_exit 3

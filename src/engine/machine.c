@@ -44,7 +44,6 @@ static void *node_thread(void *arg)
     hm__machine_t *m = n->m;
     n->now = 0;
     if (!atomic_load(&m->aborted)) {
-        hm__rules_thread_start(n);
         hm__self = n;
         hm__wd_run(n);
         pthread_cleanup_push(hm__rules_thread_left, n);

@@ -11,11 +11,10 @@
  *     thread's node (hm__self) and calls hm__rules_call when they differ; the call
  *     returns HM_EABORT and changes nothing;
  *   - pthread_exit in a node program: the node thread's cleanup handler;
- *   - exit() in a node program: exit() runs the calling thread's destructors first
- *     (glibc's __cxa_thread_atexit_impl, the hook of C++ thread_local destructors),
- *     before any atexit handler. Ours stops the run and never returns: the thread waits
- *     there, the process does not end, and the thread that waits for the run writes
- *     the summary and the outputs (engine/watchdog.c leaves the thread behind).
+ *   - exit() in a node program: an on_exit handler, called in the exiting thread,
+ *     stops the run and never returns: the thread waits there, the process does not
+ *     end, and the thread that waits for the run writes the summary and the outputs
+ *     (engine/watchdog.c leaves the thread behind).
  *
  * None of this is on the node's path: the compare is engine/node.c's; the rest runs
  * only once a rule is broken.
@@ -34,8 +33,11 @@ static pthread_mutex_t running_lock = PTHREAD_MUTEX_INITIALIZER;
 static hm__machine_t **running;
 static size_t nrunning, caprunning;
 
+static void arm(int nodes);
+
 void hm__rules_enter(hm__machine_t *m)
 {
+    arm(m->hi - m->lo);
     pthread_mutex_lock(&running_lock);
     /* Out of memory: the run goes on; such a call then stops nothing. */
     if (hm__grow((void **)&running, &caprunning, nrunning + 1, sizeof *running) == 0)
@@ -140,33 +142,50 @@ void hm__rules_thread_left(void *arg)
     hm__node_left(n, 3); /* its slot stays open: engine/watchdog.c wakes the others */
 }
 
-#ifdef __GLIBC__
-/* glibc: registers a destructor of the calling thread, run by its exit (pthread_exit,
- * return from the thread's function) and first thing by exit(). */
-extern int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj, void *dso);
-extern void *__dso_handle;
+/* exit() runs the atexit and on_exit handlers in the calling thread, each once: one
+ * handler is armed per node of the runs so far, so that every node thread that calls
+ * exit() at once meets one. A handler called in a node thread stops the run and never
+ * returns (exit() goes no further; its lock is not held meanwhile); elsewhere it
+ * returns at once. A handler that cannot be armed (out of memory) leaves the run as it
+ * was. */
+static atomic_int armed;
 
-static void at_thread_exit(void *arg)
+static void exit_hook(int status, void *arg)
 {
-    hm_node_t *n = arg;
-    if (hm__self != n)
-        return; /* node_main returned, or the cleanup handler saw pthread_exit */
+    (void)arg;
+    atomic_fetch_sub(&armed, 1);
+    hm_node_t *n = hm__self;
+    if (!n)
+        return;
     hm__self = NULL;
-    stop(n->m, hm__strdup_printf("node %d called exit() in slot %lld: a node program ends by "
+    stop(n->m, hm__strdup_printf("node %d called exit(%d) in slot %lld: a node program ends by "
                                  "returning from its node_main, not by ending the process",
-                                 n->id, (long long)n->now));
+                                 n->id, status, (long long)n->now));
     hm__wd_sleep(n);
     hm__node_left(n, 2);
     for (;;)
-        pause(); /* until the process ends: exit() must not go on */
+        pause(); /* until the process ends, once the run is written */
+}
+
+#ifdef __GLIBC__
+static int arm_one(void)
+{
+    return on_exit(exit_hook, NULL);
+}
+#else
+static void exit_hook_plain(void)
+{
+    exit_hook(-1, NULL);
+}
+static int arm_one(void)
+{
+    return atexit(exit_hook_plain);
 }
 #endif
 
-void hm__rules_thread_start(hm_node_t *n)
+/* Before a run of `nodes` node threads (the thread that runs it). */
+static void arm(int nodes)
 {
-#ifdef __GLIBC__
-    (void)__cxa_thread_atexit_impl(at_thread_exit, n, &__dso_handle);
-#else
-    (void)n;
-#endif
+    while (atomic_load(&armed) < nodes && arm_one() == 0)
+        atomic_fetch_add(&armed, 1);
 }
