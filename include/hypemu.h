@@ -39,6 +39,11 @@
  * run is being stopped (deadlock, max_slots, a strict port-model violation, an
  * interrupt). A node
  * program must return from its main function as soon as it sees a negative code.
+ *
+ * A node program calls the node API from its own node's thread, with its own handle, and
+ * ends by returning from node_main. A call with another node's handle or from a thread
+ * it created returns HM_EABORT (NULL, or nothing) and stops the run, as pthread_exit and
+ * exit() in a node program do: exit status 5 (README "Rules of the node API").
  */
 #ifndef HYPEMU_H
 #define HYPEMU_H

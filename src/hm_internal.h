@@ -33,6 +33,7 @@ enum {
     HM_EXIT_USAGE = 2,         /* bad usage or config */
     HM_EXIT_STUCK = 3,         /* deadlock or clock.max_slots reached */
     HM_EXIT_SYSTEM = 4,        /* thread creation, memory, I/O */
+    HM_EXIT_RULES = 5,         /* a node program broke the rules of the node API */
     HM_EXIT_INTERRUPTED = 130, /* SIGINT (128 + 2); the signal handler may pick 143 */
 };
 
@@ -161,6 +162,17 @@ struct hm_node_s {
     int64_t now; /* the slot this node is in (copy of the clock) */
     pthread_t thread;
     int started;
+    /* The watchdog (engine/watchdog.c). Written by the node's own thread: the slot it runs
+     * in (-1 while it sleeps in a wait, or once its program ended) and how many times it
+     * came back from a wait (release, after wd_slot). `left`: its thread ended, or will
+     * never come back (exit() called in it, engine/rules.c). Read by the thread that
+     * waits for the run, which alone keeps wd_seen and wd_since: the beat it saw last and
+     * since when (CLOCK_MONOTONIC ns). */
+    _Atomic int64_t wd_slot;
+    atomic_uint wd_beat;
+    atomic_int left;
+    unsigned wd_seen;
+    int64_t wd_since;
     sem_t wake;
 
     /* What the node asked for when it ended its slot. */
@@ -203,7 +215,9 @@ void hm__inbox_free(hm__inbox_t *q);                     /* releases the payload
     XX(DEADLOCK, "deadlock")       /* every node blocked, nothing in flight */                     \
     XX(MAX_SLOTS, "max_slots")     /* clock.max_slots reached */                                   \
     XX(INTERRUPTED, "interrupted") /* the interrupt flag was raised (a signal) */                  \
-    XX(SYSTEM, "system")           /* thread creation, memory, hm_fail */
+    XX(SYSTEM, "system")           /* thread creation, memory, hm_fail */                          \
+    XX(RULES, "rules") /* a node program broke the node API's rules (engine/rules.c) */            \
+    XX(SLOT_TIMEOUT, "slot_timeout") /* a node did not end its slot in clock.slot_timeout */
 
 typedef enum {
 #define XX(id, name) HM__END_##id,
@@ -242,6 +256,7 @@ typedef struct hm__options_s {
     int mailbox_capacity;
     hm__contention_t contention;
     int64_t max_slots;
+    double slot_timeout; /* clock.slot_timeout: seconds of wall time a slot may take, 0: off */
     int record_events;
     size_t stack_size;
     int free_mode;   /* clock.mode "free": no barrier, logical clocks (engine/free.c) */
@@ -324,8 +339,10 @@ extern const hm__transport_t hm__transport_local;         /* engine/local.c */
 extern const hm__transport_t hm__transport_local_circuit; /* engine/local.c, circuit routing */
 
 /* The node whose program this thread runs (NULL outside node threads): the crash report
- * of cli/plugin.c names it. */
-extern _Thread_local hm_node_t *hm__self;
+ * of cli/plugin.c names it, and every node API call compares its handle with it
+ * (engine/node.c). Initial-exec: one load, also in the shared library (which the
+ * program links, so the variable is in the static TLS block). */
+extern _Thread_local hm_node_t *hm__self __attribute__((tls_model("initial-exec")));
 const hm__transport_t *hm__transport_for(const hm__options_t *opt);
 
 /* The topology of one machine: maxdeg ports per node; nbr[node*maxdeg+port] = the
@@ -379,11 +396,21 @@ struct hm__machine_s {
      * none (and always under the free-running clock, which has no global slot). */
     _Atomic int64_t progress_slot, progress_packets;
 
-    /* Stopping. */
+    /* Stopping. `stopping` elects the one hm__stop that writes end and stop_reason;
+     * `aborted`, stored after them, publishes the stop. */
     char pad_stop[64];
     atomic_int aborted;
+    atomic_int stopping;
     hm__end_t end;
     char *stop_reason; /* conflict report, deadlock report... (owned) */
+
+    /* The thread that waits for the run (engine/watchdog.c): posted by every node thread
+     * that ends and by a stop from a node's thread; the node threads ended; those left
+     * running when the run was given up (their machine is then never freed). */
+    sem_t waiter;
+    atomic_int exited;
+    int abandoned;
+    struct hm__machine_s *next_abandoned;
 };
 
 /* engine/machine.c */
@@ -397,7 +424,7 @@ void hm__machine_destroy(hm__machine_t *m);
  * none yet, or under the free-running clock) and the copies delivered until then. */
 void hm__machine_progress(hm__machine_t *m, int64_t *slot, int64_t *packets);
 
-/* The first reason wins; takes reason (may be NULL: out of memory). */
+/* The first reason wins; takes reason (may be NULL: out of memory). Any thread. */
 void hm__stop(hm__machine_t *m, hm__end_t end, char *reason);
 static inline int hm__aborted(const hm__machine_t *m)
 {
@@ -418,6 +445,35 @@ static inline int hm__interrupted(const hm__machine_t *m)
  * the tightest limit allows (INT64_MAX if none is known). A `--validate` check can
  * call it with buf NULL. */
 int64_t hm__host_thread_limit(int64_t want, size_t stack, char *buf, size_t len);
+/* engine/watchdog.c: what node threads tell the watchdog, two relaxed stores and a
+ * release one per wait. */
+static inline void hm__wd_sleep(hm_node_t *n)
+{
+    atomic_store_explicit(&n->wd_slot, -1, memory_order_relaxed);
+}
+static inline void hm__wd_run(hm_node_t *n)
+{
+    atomic_store_explicit(&n->wd_slot, n->now, memory_order_relaxed);
+    unsigned b = atomic_load_explicit(&n->wd_beat, memory_order_relaxed);
+    atomic_store_explicit(&n->wd_beat, b + 1, memory_order_release);
+}
+/* Wait for the `created` node threads of m (from m->lo), watching them (clock.slot_timeout,
+ * an interrupt that a node's slot holds up), until each has ended or is given up. */
+void hm__wait_nodes(hm__machine_t *m, int created);
+/* Keep m, whose threads were given up, reachable until the process ends. */
+void hm__keep_abandoned(hm__machine_t *m);
+
+/* engine/rules.c (README "Rules of the node API"): a node API call whose handle is not
+ * the calling thread's node (engine/node.c's check) stops the run with the end cause
+ * rules; the node thread's hooks catch a program that calls pthread_exit or exit(). */
+void hm__rules_call(const hm_node_t *n, const char *fn);
+void hm__rules_thread_left(void *n); /* pthread_cleanup handler: pthread_exit in node_main */
+/* The machines that run now, for a call from a thread that is not a node's. */
+void hm__rules_enter(hm__machine_t *m);
+void hm__rules_leave(hm__machine_t *m);
+/* The node thread ended (or will never come back): tell the waiting thread. */
+void hm__node_left(hm_node_t *n, int how);
+
 /* engine/machine.c: the bytes of each node's output area (hm_out): the setup's, else
  * the descriptor's. */
 size_t hm__out_size(const hm__options_t *opt, const hm_algorithm_t *algo);

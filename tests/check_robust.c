@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -60,7 +62,7 @@ START_TEST(test_set_key_not_utf8)
     /* UTF-8 keys and values go through, and reach the checks. */
     m = set_errors((const char *const[]){"clock.\xce\xbc=\xce\xbc", NULL});
     ck_assert_str_eq(m, "test.json: clock.\xce\xbc: unknown key; allowed keys: mode, "
-                        "max_slots, affinity\n");
+                        "max_slots, affinity, slot_timeout\n");
     free(m);
 
     /* The program: exit 2 and the message, also with the bad key last. */
@@ -208,6 +210,12 @@ START_TEST(test_cost_and_clock_ranges)
         {"clock.max_slots=9223372036854775807",
          "clock.max_slots: found 9223372036854775807; allowed: an integer from 1 to "
          "1099511627776"},
+        {"clock.slot_timeout=-1", "clock.slot_timeout: found -1; allowed: a number from 0 to "
+                                  "86400"},
+        {"clock.slot_timeout=86401", "clock.slot_timeout: found 86401; allowed: a number from 0 "
+                                     "to 86400"},
+        {"clock.slot_timeout=\"1s\"", "clock.slot_timeout: found \"1s\"; allowed: a number "
+                                      "from 0 to 86400"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *out, *err, want[256];
@@ -618,6 +626,157 @@ START_TEST(test_validate_thread_limit)
 }
 END_TEST
 
+/* ---- the rules of the node API (README "Rules of the node API") ------------------------ */
+
+#define CUBE3                                                                                      \
+    "{\"topology\":{\"kind\":\"hypercube\",\"dim\":3},\"ports\":{\"model\":\"all-port\"},"         \
+    "\"algorithm\":{\"name\":\"sbt-broadcast\"}}"
+
+/* A run of CUBE3 with node program fn: exit 5, "end": "rules", the message. */
+static void expect_rules(void (*fn)(hm_node_t *, void *), const char *message)
+{
+    hm_algorithm_t a = hm_t_algo(fn, hm_t_verify_ok);
+    hm_trun_t r = hm_t_run_algo(CUBE3, &a);
+    ck_assert_int_eq(r.rc, 5);
+    ck_assert_str_eq(r.message, message);
+    ck_assert_str_eq(hm_t_str(&r, "end"), "rules");
+    ck_assert_str_eq(hm_t_str(&r, "stopped"), message);
+    ck_assert_int_eq(hm_t_int(&r, "exit_code"), 5);
+    ck_assert_int_eq(hm_t_int(&r, "verified"), 0);
+    hm_t_free(&r);
+}
+
+static hm_node_t *_Atomic node0; /* node 0's handle, for the programs that misuse it */
+
+/* Node 1 stores with node 0's handle in slot 1. */
+static void store_foreign(hm_node_t *n, void *s)
+{
+    (void)s;
+    if (hm_id(n) == 0)
+        atomic_store(&node0, n);
+    if (hm_next_slot(n) != HM_OK)
+        return;
+    if (hm_id(n) == 1) {
+        hm_store(node0, 5);
+        /* The run is stopping: the next wait says so at once. */
+        ck_assert_int_eq(hm_next_slot(n), HM_EABORT);
+        return;
+    }
+    hm_wait_packet(n, NULL);
+}
+
+/* Node 2 sends with node 0's handle in slot 0: the call changes nothing. */
+static void send_foreign(hm_node_t *n, void *s)
+{
+    (void)s;
+    if (hm_id(n) == 0)
+        atomic_store(&node0, n);
+    if (hm_next_slot(n) != HM_OK)
+        return;
+    if (hm_id(n) == 2) {
+        hm_packet_t p = {.msg = 1};
+        ck_assert_int_eq(hm_send(node0, 0, &p), HM_EABORT);
+    }
+    hm_next_slot(n);
+}
+
+static void null_handle(hm_node_t *n, void *s)
+{
+    (void)s;
+    if (hm_id(n) == 2)
+        ck_assert_int_eq(hm_now(NULL), HM_EABORT);
+    hm_next_slot(n);
+}
+
+/* A thread of node 0's program calls every function of the node API with node 0's
+ * handle: each refuses (HM_EABORT, NULL, nothing) and the first stops the run. */
+static void *every_call(void *arg)
+{
+    hm_node_t *n = arg;
+    hm_packet_t p = {.msg = 1};
+    size_t count = 9;
+    ck_assert_int_eq(hm_send(n, 0, &p), HM_EABORT);
+    ck_assert_int_eq(hm_send_to(n, 1, &p), HM_EABORT);
+    ck_assert_int_eq(hm_shout(n, 1, &p), HM_EABORT);
+    ck_assert_int_eq(hm_shout_all(n, &p), HM_EABORT);
+    ck_assert_int_eq(hm_recv(n, &p), HM_EABORT);
+    ck_assert_int_eq(hm_pending(n), HM_EABORT);
+    ck_assert_int_eq(hm_wait_packet(n, &p), HM_EABORT);
+    ck_assert_int_eq(hm_wait_packet_until(n, &p, 5), HM_EABORT);
+    ck_assert_int_eq(hm_wait_until(n, 5), HM_EABORT);
+    ck_assert_int_eq(hm_next_slot(n), HM_EABORT);
+    ck_assert_int_eq(hm_busy(n, 2), HM_EABORT);
+    ck_assert_int_eq(hm_id(n), HM_EABORT);
+    ck_assert_int_eq(hm_nodes(n), HM_EABORT);
+    ck_assert_int_eq(hm_degree(n), HM_EABORT);
+    ck_assert_int_eq(hm_neighbor(n, 0), HM_EABORT);
+    ck_assert_int_eq(hm_port_to(n, 1), HM_EABORT);
+    ck_assert_int_eq(hm_now(n), HM_EABORT);
+    ck_assert_int_eq(hm_root(n), HM_EABORT);
+    ck_assert_ptr_null(hm_state(n));
+    ck_assert_ptr_null(hm_out(n));
+    ck_assert_ptr_null(hm_input(n, &count));
+    ck_assert_uint_eq(count, 0);
+    hm_store(n, 1);
+    hm_log(n, "x");
+    hm_fail(n, "x");
+    return NULL;
+}
+
+static void from_thread(hm_node_t *n, void *s)
+{
+    (void)s;
+    if (hm_id(n) == 0) {
+        pthread_t t;
+        ck_assert_int_eq(pthread_create(&t, NULL, every_call, n), 0);
+        pthread_join(t, NULL);
+    }
+    hm_next_slot(n);
+}
+
+/* Node 3 leaves its thread in slot 2; the others wait for packets that never come. */
+static void leaves(hm_node_t *n, void *s)
+{
+    (void)s;
+    if (hm_wait_until(n, 2) != HM_OK)
+        return;
+    if (hm_id(n) == 3)
+        pthread_exit(NULL);
+    hm_wait_packet(n, NULL);
+}
+
+START_TEST(test_rules_handles)
+{
+    expect_rules(store_foreign, "node 1: hm_store called with the handle of node 0");
+    expect_rules(send_foreign, "node 2: hm_send called with the handle of node 0");
+    expect_rules(null_handle, "node 2: hm_now called with a null handle");
+    expect_rules(from_thread,
+                 "hm_send called from a thread that is not a node thread (node 0's handle)");
+    expect_rules(leaves, "node 3 called pthread_exit in slot 2: a node program ends by "
+                         "returning from its node_main");
+}
+END_TEST
+
+/* Under every clock mode: the same stop, no hang. */
+START_TEST(test_rules_modes)
+{
+    static const char *const modes[] = {"clock.mode=\"local\"", "clock.mode=\"free\""};
+    for (size_t i = 0; i < 2; i++) {
+        hm_algorithm_t a = hm_t_algo(leaves, hm_t_verify_ok);
+        char cfg[512];
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\":{\"kind\":\"hypercube\",\"dim\":3},\"clock\":{\"mode\":%s},"
+                 "\"algorithm\":{\"name\":\"sbt-broadcast\"}}",
+                 strchr(modes[i], '=') + 1);
+        hm_trun_t r = hm_t_run_algo(cfg, &a);
+        ck_assert_int_eq(r.rc, 5);
+        ck_assert_str_eq(r.message, "node 3 called pthread_exit in slot 2: a node program ends "
+                                    "by returning from its node_main");
+        hm_t_free(&r);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("robust");
@@ -641,6 +800,11 @@ int main(void)
     tcase_add_test(io, test_validate_thread_limit);
     tcase_set_timeout(io, 60);
     suite_add_tcase(s, io);
+    TCase *rules = tcase_create("rules");
+    tcase_add_test(rules, test_rules_handles);
+    tcase_add_test(rules, test_rules_modes);
+    tcase_set_timeout(rules, 60);
+    suite_add_tcase(s, rules);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

@@ -885,7 +885,7 @@ static void check_clock(hm__config_t *c, json_t *root)
 {
     json_t *ck = get_object(c, root, "clock", 0);
     if (ck) {
-        static const char *const ckeys[] = {"mode", "max_slots", "affinity", NULL};
+        static const char *const ckeys[] = {"mode", "max_slots", "affinity", "slot_timeout", NULL};
         static const char *const modes[] = {
 #define XX(id, name, desc) name,
             HM_CLOCK_MAP(XX)
@@ -899,6 +899,8 @@ static void check_clock(hm__config_t *c, json_t *root)
         c->opt.max_slots = get_int(c, ck, "clock", "max_slots", 1000000, 1, HM__MAX_SLOTS_MAX, 0);
         c->max_slots_given = json_object_get(ck, "max_slots") != NULL;
         get_affinity(c, json_object_get(ck, "affinity"));
+        /* The watchdog (README "Watchdog"): at most a day. */
+        c->opt.slot_timeout = get_number(c, ck, "clock", "slot_timeout", 60, 86400);
     }
     /* The free-running clock (engine/free.c) has no slots to judge: it cannot share
      * the bus's one channel. (Circuits it holds while their bytes are copied.) */
@@ -973,6 +975,7 @@ static void check_document(hm__config_t *c)
     c->opt.mailbox_capacity = 4;
     c->opt.contention = HM__CONTENTION_STRICT;
     c->opt.max_slots = 1000000;
+    c->opt.slot_timeout = 60;
     c->opt.info.seed = 1;
     c->out_max_bytes = HM__OUT_MAX_BYTES;
 

@@ -6,8 +6,9 @@
  *   hypemu --list [--json] | --help | --version
  *
  * Exit codes: 0 run complete and verified; 1 verification failed or strict
- * port-model violation; 2 bad usage or config; 3 deadlock or clock.max_slots;
- * 4 system error; 130 (143) interrupted by SIGINT (SIGTERM): README "Exit codes".
+ * port-model violation; 2 bad usage or config; 3 deadlock, clock.max_slots or
+ * clock.slot_timeout; 4 system error; 5 a node program broke the rules of the node API;
+ * 130 (143) interrupted by SIGINT (SIGTERM): README "Exit codes".
  */
 #include <errno.h>
 #include <signal.h>
@@ -100,7 +101,9 @@ static void usage(FILE *f)
             "  --quiet           no progress line\n"
             "\n"
             "exit codes: 0 verified, 1 verification failed or strict port-model violation,\n"
-            "            2 bad usage or config, 3 deadlock or clock.max_slots, 4 system error\n");
+            "            2 bad usage or config, 3 deadlock, clock.max_slots or\n"
+            "            clock.slot_timeout, 4 system error, 5 a node program broke the\n"
+            "            rules of the node API\n");
 }
 
 /* ---- the catalogue: --list and --list --json, from the descriptors --------------- */

@@ -28,9 +28,15 @@ const hm_algorithm_t *const *hm__catalogue(void);
 /* The file of the plugin that declared algorithm a, or NULL for a built-in one. */
 const char *hm__plugin_file(const hm_algorithm_t *a);
 
-/* From now on a node program that crashes (SIGSEGV, SIGBUS, SIGFPE, SIGILL in a node
- * thread) is reported on stderr as "hypemu: node N (algorithm X, plugin FILE) crashed in
- * slot T: SIGSEGV" before the process ends by that signal (README "Exit codes"). */
+/* From now on a node program that crashes (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT in a
+ * node thread) is reported on stderr as "hypemu: node N (algorithm X, plugin FILE) crashed
+ * in slot T: SIGSEGV", in one write, before the process ends by that signal (README "Exit
+ * codes"); a crash in an algorithm's hook named by hm__crash_context as "hypemu: verify of
+ * algorithm X (plugin FILE) crashed: SIGSEGV". */
 void hm__crash_report_install(void);
+
+/* The calling thread runs hook (setup, verify, teardown) of algorithm a, or nothing
+ * (a NULL). */
+void hm__crash_context(const hm_algorithm_t *a, const char *hook);
 
 #endif

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "out/writers.h"
+#include "plugin.h"
 #include "progress.h"
 #include "run.h"
 
@@ -273,9 +274,12 @@ int hm__exit_code_of(hm__end_t end)
         return HM_EXIT_VERIFY;
     case HM__END_DEADLOCK:
     case HM__END_MAX_SLOTS:
+    case HM__END_SLOT_TIMEOUT:
         return HM_EXIT_STUCK;
     case HM__END_INTERRUPTED:
         return HM_EXIT_INTERRUPTED;
+    case HM__END_RULES:
+        return HM_EXIT_RULES;
     default:
         return HM_EXIT_SYSTEM;
     }
@@ -293,6 +297,10 @@ static const char *unverified_because(hm__end_t end)
         return "clock.max_slots reached";
     case HM__END_INTERRUPTED:
         return "interrupted";
+    case HM__END_RULES:
+        return "a node program broke the rules of the node API";
+    case HM__END_SLOT_TIMEOUT:
+        return "a node did not end its slot within clock.slot_timeout";
     default:
         return "system error";
     }
@@ -400,10 +408,13 @@ static int verify(const hm__config_t *cfg, const hm_setup_t *setup, hm__result_t
     r->bound = r->lower = -1;
     r->extra = json_object();
     r->priv = &priv;
-    if (!priv.causal)
+    if (!priv.causal) {
         r->error = "out of memory checking the light cone";
-    else if (cfg->algo->verify)
+    } else if (cfg->algo->verify) {
+        hm__crash_context(cfg->algo, "verify");
         cfg->algo->verify(r);
+        hm__crash_context(NULL, NULL);
+    }
     if (priv.causal && !r->error && r->verified && o->end == HM__END_DONE)
         judge(r, priv.causal);
     hm__causal_free(priv.causal);

@@ -188,9 +188,13 @@ static int wake_slot(hm__machine_t *m)
 
 /* ---- stopping ------------------------------------------------------------- */
 
+/* Any thread may stop the run (a node's, the one that waits for the run, a thread a
+ * node program created: engine/rules.c): the exchange on `stopping` lets one of them
+ * write the end cause and the reason, and `aborted`, stored after them, publishes
+ * both. */
 void hm__stop(hm__machine_t *m, hm__end_t end, char *reason)
 {
-    if (atomic_load(&m->aborted)) {
+    if (atomic_load(&m->aborted) || atomic_exchange(&m->stopping, 1)) {
         free(reason);
         return;
     }
@@ -468,15 +472,20 @@ void hm__clock_commit(hm__machine_t *m)
  * it and wakes the next slot's nodes. While it posts their semaphores it holds one
  * extra count in active_left, so that no other thread can commit the next slot (and
  * rewrite the active list) before the posting is over; if releasing that count
- * empties the slot, every node of it has already finished and it commits again. */
+ * empties the slot, every node of it has already finished and it commits again. A
+ * slot that empties after the run was stopped by another thread (engine/rules.c: a
+ * thread that is not a node's) wakes every node to see the stop. */
 static void end_slot(hm_node_t *n)
 {
     hm__machine_t *m = n->m;
     if (atomic_fetch_sub_explicit(&m->active_left, 1, memory_order_acq_rel) != 1)
         return;
     for (;;) {
-        if (atomic_load(&m->aborted))
+        if (atomic_load(&m->aborted)) {
+            if (!m->tp->agree)
+                wake_all_for_abort(m);
             return;
+        }
         hm__clock_commit(m);
         if (atomic_load(&m->aborted)) {
             wake_all_for_abort(m);

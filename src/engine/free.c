@@ -227,6 +227,7 @@ static int block(hm__machine_t *m, int id, int state, int peer, int64_t slot)
 {
     hm__free_t *F = m->tp_priv;
     fnode_t *f = &F->nodes[id];
+    hm__wd_sleep(&m->nodes[id]); /* asleep for the watchdog until its hm__wd_run */
     pthread_mutex_lock(&F->g);
     f->state = state;
     f->peer = peer;
@@ -342,6 +343,7 @@ static int acquire_port(hm_node_t *n, const hm__copy_t *c, size_t l)
          * running again) once the port lets this copy leave. */
         while (!dead && me->port_blocked && !aborted(m))
             pthread_cond_wait(&me->cv, &me->lock);
+        hm__wd_run(n);
         int64_t d = hm__now_ns() - t0;
         me->port_ns += d;
         lk->port_ns += d;
@@ -397,6 +399,7 @@ static int wait_room(hm_node_t *n, hm__copy_t *c, size_t l)
      * from this link: only this thread sends on it, so there is room then. */
     while (!dead && F->link_blocked[l] && !aborted(m))
         pthread_cond_wait(&me->cv, &rf->lock);
+    hm__wd_run(n);
     int64_t d = hm__now_ns() - t0;
     me->full_ns += d;
     F->links[l].full_ns += d;

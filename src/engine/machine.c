@@ -34,22 +34,28 @@ _Thread_local hm_node_t *hm__self;
 
 /* A node thread runs its program at once: slot 0 cannot close before every node has
  * ended it, so no node needs to wait for the others to exist. If one cannot be
- * created, the run is aborted and the nodes that exist see it at their next wait. */
+ * created, or the run was stopped before this one started (engine/rules.c), the run is
+ * aborted: a program that has not started does not, and ends its slot 0 as one that
+ * returned at once. A program that leaves its thread by pthread_exit skips what
+ * follows node_main: the cleanup handler stops the run instead (engine/rules.c). */
 static void *node_thread(void *arg)
 {
     hm_node_t *n = arg;
     hm__machine_t *m = n->m;
-    if (atomic_load(&m->aborted)) {
-        n->wait = HM__WAIT_DONE;
-        return NULL;
-    }
     n->now = 0;
-    hm__self = n;
-    m->algo->node_main(n, m->state);
-    hm__self = NULL;
-    hm__blob_release(n->held);
-    n->held = NULL;
+    if (!atomic_load(&m->aborted)) {
+        hm__self = n;
+        hm__wd_run(n);
+        pthread_cleanup_push(hm__rules_thread_left, n);
+        m->algo->node_main(n, m->state);
+        pthread_cleanup_pop(0);
+        hm__self = NULL;
+        hm__wd_sleep(n);
+        hm__blob_release(n->held);
+        n->held = NULL;
+    }
     m->tp->finish(n);
+    hm__node_left(n, 1);
     return NULL;
 }
 
@@ -72,6 +78,9 @@ static int create_nodes(hm__machine_t *m, char *err, size_t errlen)
         nd->busy_last = -1;
         nd->wake_at = -1;
         atomic_init(&nd->go, 0);
+        atomic_init(&nd->wd_slot, -1);
+        atomic_init(&nd->wd_beat, 0);
+        atomic_init(&nd->left, 0);
         nd->out = out_size ? m->out + (size_t)i * out_size : NULL;
         if (sem_init(&nd->wake, 0, 0) != 0) {
             snprintf(err, errlen, "cannot create the semaphore of node %d: %s", i, strerror(errno));
@@ -97,6 +106,12 @@ int hm__machine_create(hm__machine_t **out, const hm__options_t *opt, const hm_a
     m->tp = hm__transport_for(opt);
     m->stats.last_activity = -1;
     atomic_init(&m->aborted, 0);
+    atomic_init(&m->stopping, 0);
+    atomic_init(&m->exited, 0);
+    if (sem_init(&m->waiter, 0, 0) != 0) {
+        snprintf(err, errlen, "cannot create the semaphore of the machine: %s", strerror(errno));
+        return -1;
+    }
     atomic_init(&m->active_left, 0);
     atomic_init(&m->wake_word, 0);
     atomic_init(&m->progress_slot, -1);
@@ -177,7 +192,8 @@ static void collect(hm__machine_t *m)
         hm_node_t *nd = &m->nodes[i];
         if (nd->busy_last > m->stats.last_activity)
             m->stats.last_activity = nd->busy_last;
-        if (nd->failed && m->end != HM__END_SYSTEM) {
+        /* A broken rule explains what followed it. */
+        if (nd->failed && m->end != HM__END_SYSTEM && m->end != HM__END_RULES) {
             free(m->stop_reason);
             m->stop_reason = hm__fail_message(nd);
             m->end = HM__END_SYSTEM;
@@ -198,9 +214,10 @@ hm__end_t hm__machine_run(hm__machine_t *m)
     m->stats.slots_run = 1;
     atomic_store(&m->active_left, m->hi - m->lo);
 
+    hm__rules_enter(m);
     int created = start_threads(m);
-    for (int i = 0; i < created; i++)
-        pthread_join(m->nodes[m->lo + i].thread, NULL);
+    hm__wait_nodes(m, created);
+    hm__rules_leave(m);
     collect(m);
     return m->end;
 }
@@ -216,6 +233,11 @@ void hm__machine_destroy(hm__machine_t *m)
 {
     if (!m)
         return;
+    if (m->abandoned) {
+        /* A node thread still runs and holds pointers into m: it stays. */
+        hm__keep_abandoned(m);
+        return;
+    }
     if (m->tp && m->tp->destroy)
         m->tp->destroy(m);
     if (m->nodes) {
@@ -242,6 +264,7 @@ void hm__machine_destroy(hm__machine_t *m)
     hm__links_t l = {m->maxdeg, m->deg, m->nbr, m->rport};
     hm__links_free(&l);
     free(m->stop_reason);
+    sem_destroy(&m->waiter);
     free(m);
 }
 

@@ -5,6 +5,12 @@
  * log and stores) and reads the machine's immutable topology. Sends, receives and
  * waits go to the machine's transport (hm__transport_t in hm_internal.h), chosen once
  * when the machine was created: this file knows no mode.
+ *
+ * Every public function first checks its caller (README "Rules of the node API"): the
+ * handle must be the calling thread's own node (hm__self). That costs a thread-local
+ * load and a compare; a call that fails it stops the run (engine/rules.c) and returns
+ * HM_EABORT (NULL, or nothing), so that a handle passed to another node or to a thread
+ * the program created can neither fool the clock nor touch another node's structures.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,29 +19,41 @@
 
 #include "hm_internal.h"
 
+#define CALLER(n, fn, ret)                                                                         \
+    do {                                                                                           \
+        if (__builtin_expect(hm__self != (n), 0)) {                                                \
+            hm__rules_call((n), fn);                                                               \
+            return ret;                                                                            \
+        }                                                                                          \
+    } while (0)
+
 int hm_id(const hm_node_t *n)
 {
+    CALLER(n, "hm_id", HM_EABORT);
     return n->id;
 }
 
 int hm_nodes(const hm_node_t *n)
 {
+    CALLER(n, "hm_nodes", HM_EABORT);
     return n->m->info.nodes;
 }
 
 int hm_degree(const hm_node_t *n)
 {
+    CALLER(n, "hm_degree", HM_EABORT);
     return n->m->deg[n->id];
 }
 
 int hm_neighbor(const hm_node_t *n, int port)
 {
+    CALLER(n, "hm_neighbor", HM_EABORT);
     if (port < 0 || port >= n->m->deg[n->id])
         return -1;
     return n->m->nbr[n->id * n->m->maxdeg + port];
 }
 
-int hm_port_to(const hm_node_t *n, int node)
+static int port_to(const hm_node_t *n, int node)
 {
     const hm__machine_t *m = n->m;
     for (int p = 0; p < m->deg[n->id]; p++)
@@ -44,26 +62,36 @@ int hm_port_to(const hm_node_t *n, int node)
     return -1;
 }
 
+int hm_port_to(const hm_node_t *n, int node)
+{
+    CALLER(n, "hm_port_to", HM_EABORT);
+    return port_to(n, node);
+}
+
 int64_t hm_now(const hm_node_t *n)
 {
+    CALLER(n, "hm_now", HM_EABORT);
     return n->now;
 }
 
 void *hm_state(const hm_node_t *n)
 {
+    CALLER(n, "hm_state", NULL);
     return n->m->state;
 }
 
 int hm_root(const hm_node_t *n)
 {
+    CALLER(n, "hm_root", HM_EABORT);
     const hm_algorithm_t *a = n->m->algo;
     return a->root ? a->root(n->m->state) : -1;
 }
 
 const int64_t *hm_input(const hm_node_t *n, size_t *count)
 {
-    const hm_algorithm_t *a = n->m->algo;
     *count = 0;
+    CALLER(n, "hm_input", NULL);
+    const hm_algorithm_t *a = n->m->algo;
     return a->input ? a->input(n->m->state, n->id, count) : NULL;
 }
 
@@ -129,25 +157,34 @@ static int emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p)
     return m->tp->emit(n, ports, p);
 }
 
-int hm_send(hm_node_t *n, int port, const hm_packet_t *p)
+static int send_port(hm_node_t *n, int port, const hm_packet_t *p)
 {
     if (port < 0 || port >= n->m->deg[n->id])
         return HM_EINVAL;
     return emit(n, &(hm__ports_t){.one = port + 1}, p);
 }
 
+int hm_send(hm_node_t *n, int port, const hm_packet_t *p)
+{
+    CALLER(n, "hm_send", HM_EABORT);
+    return send_port(n, port, p);
+}
+
 int hm_shout(hm_node_t *n, uint64_t ports, const hm_packet_t *p)
 {
+    CALLER(n, "hm_shout", HM_EABORT);
     return emit(n, &(hm__ports_t){.mask = ports}, p);
 }
 
 int hm_shout_all(hm_node_t *n, const hm_packet_t *p)
 {
+    CALLER(n, "hm_shout_all", HM_EABORT);
     return emit(n, &(hm__ports_t){.all = 1}, p);
 }
 
 int hm_send_to(hm_node_t *n, int dest, const hm_packet_t *p)
 {
+    CALLER(n, "hm_send_to", HM_EABORT);
     hm__machine_t *m = n->m;
     if (!p || dest < 0 || dest >= m->info.nodes || dest == n->id || (p->len > 0 && !p->data))
         return HM_EINVAL;
@@ -158,19 +195,21 @@ int hm_send_to(hm_node_t *n, int dest, const hm_packet_t *p)
 
 int hm__send_to_neighbour(hm_node_t *n, int dest, const hm_packet_t *p)
 {
-    int port = hm_port_to(n, dest);
+    int port = port_to(n, dest);
     if (port < 0)
         return HM_EINVAL;
-    return hm_send(n, port, p);
+    return send_port(n, port, p);
 }
 
 int hm_pending(const hm_node_t *n)
 {
+    CALLER(n, "hm_pending", HM_EABORT);
     return n->m->tp->pending(n);
 }
 
 int hm_recv(hm_node_t *n, hm_packet_t *out)
 {
+    CALLER(n, "hm_recv", HM_EABORT);
     return n->m->tp->recv(n, out);
 }
 
@@ -211,55 +250,88 @@ void hm__inbox_free(hm__inbox_t *q)
     *q = (hm__inbox_t){0};
 }
 
+/* The waits end the node's slot: the watchdog (engine/watchdog.c) sees the node asleep
+ * meanwhile, and running again, one beat later, once it is back. */
+static int wait_packet(hm_node_t *n, hm_packet_t *out, int64_t deadline)
+{
+    hm__wd_sleep(n);
+    int rc = n->m->tp->wait_packet(n, out, deadline);
+    hm__wd_run(n);
+    return rc;
+}
+
+static int wait_until(hm_node_t *n, int64_t slot)
+{
+    if (slot <= n->now)
+        return HM_EINVAL;
+    hm__wd_sleep(n);
+    int rc = n->m->tp->wait_until(n, slot);
+    hm__wd_run(n);
+    return rc;
+}
+
 int hm_wait_packet_until(hm_node_t *n, hm_packet_t *out, int64_t deadline)
 {
-    return n->m->tp->wait_packet(n, out, deadline);
+    CALLER(n, "hm_wait_packet_until", HM_EABORT);
+    return wait_packet(n, out, deadline);
 }
 
 int hm_wait_packet(hm_node_t *n, hm_packet_t *out)
 {
-    return hm_wait_packet_until(n, out, -1);
+    CALLER(n, "hm_wait_packet", HM_EABORT);
+    return wait_packet(n, out, -1);
 }
 
 int hm_wait_until(hm_node_t *n, int64_t slot)
 {
-    if (slot <= n->now)
-        return HM_EINVAL;
-    return n->m->tp->wait_until(n, slot);
+    CALLER(n, "hm_wait_until", HM_EABORT);
+    return wait_until(n, slot);
 }
 
 int hm_next_slot(hm_node_t *n)
 {
-    return hm_wait_until(n, n->now + 1);
+    CALLER(n, "hm_next_slot", HM_EABORT);
+    return wait_until(n, n->now + 1);
 }
 
 int hm_busy(hm_node_t *n, int64_t slots)
 {
+    CALLER(n, "hm_busy", HM_EABORT);
     if (slots <= 0)
         return HM_OK;
     hm__machine_t *m = n->m;
+    if (hm__aborted(m))
+        return HM_EABORT;
     if (m->opt.record_events)
         hm__log_event(n, HM__EV_BUSY, n->now, -1, -1, 0, 0, slots, 0, NULL);
     /* The clock reads last_activity only while every node sleeps; each node keeps
      * its own high-water mark and the machine folds them in after the run. */
     if (n->now + slots - 1 > n->busy_last)
         n->busy_last = n->now + slots - 1;
-    return hm_wait_until(n, n->now + slots);
+    return wait_until(n, n->now + slots);
 }
 
 void *hm_out(hm_node_t *n)
 {
+    CALLER(n, "hm_out", NULL);
     return n->out;
 }
 
 void hm_fail(hm_node_t *n, const char *what)
 {
+    CALLER(n, "hm_fail", );
     n->failed = 1;
     snprintf(n->fail_what, sizeof n->fail_what, "%s", what ? what : "hm_fail");
 }
 
+/* After the run stopped, hm_store, hm_log and hm_busy leave the node's structures alone:
+ * a node left running by the watchdog (engine/watchdog.c) must not grow what the outcome
+ * has taken. */
 void hm_store(hm_node_t *n, int64_t value)
 {
+    CALLER(n, "hm_store", );
+    if (hm__aborted(n->m))
+        return;
     /* A value and its slot, or neither (engine/causal.c reads them side by side). */
     if (HM__PUSH(n->store_slots, n->now) != 0 || HM__PUSH(n->stores, value) != 0) {
         n->store_slots.n = n->stores.n;
@@ -272,7 +344,8 @@ void hm_store(hm_node_t *n, int64_t value)
 
 void hm_log(hm_node_t *n, const char *fmt, ...)
 {
-    if (!n->m->opt.record_events)
+    CALLER(n, "hm_log", );
+    if (!n->m->opt.record_events || hm__aborted(n->m))
         return;
     va_list ap;
     va_start(ap, fmt);

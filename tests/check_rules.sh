@@ -1,0 +1,135 @@
+#!/bin/sh
+# check_rules.sh — node programs that break the rules of the node API, crash or spin
+# (README "Rules of the node API", "Watchdog", "Exit codes"), as plugins built from
+# tests/rules/rules.c: each run ends with its exit code and one whole stderr line naming
+# the node, never hangs and never exits 0; a spinning node is stopped by
+# clock.slot_timeout in every clock mode, and by one Ctrl-C or SIGTERM, with the summary
+# and the outputs of the slots done.
+set -eu
+: "${HM_SRCDIR:?}" "${HM_BUILDDIR:?}"
+CC=${CC:-cc}
+tmp=$(mktemp -d /tmp/hypemu-rules-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+bin="$HM_BUILDDIR/hypemu"
+
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+# The plugin needs hypemu.h only: its hm_ symbols are the running hypemu's.
+$CC -shared -fPIC -pthread -I"$HM_SRCDIR/include" -o "$tmp/rules.so" "$HM_SRCDIR/tests/rules/rules.c" ||
+    fail "cannot build tests/rules/rules.c"
+plugin=./rules.so # as the config names it, from its directory
+
+# run NAME DIM [ARGS...]: hypemu --json on algorithm rules-NAME on Q_DIM, in $tmp; sets rc
+# and leaves $tmp/out and $tmp/err.
+run() {
+    name=$1 dim=$2
+    shift 2
+    printf '{"plugins": ["rules.so"], "topology": {"kind": "hypercube", "dim": %s}, "algorithm": {"name": "rules-%s"}, "output": {"events": "%s.jsonl", "trace": "%s.trace"}}\n' \
+        "$dim" "$name" "$name" "$name" >"$tmp/$name.json"
+    rc=0
+    (cd "$tmp" && exec timeout 60 "$bin" --json "$@" "$name.json") >"$tmp/out" 2>"$tmp/err" || rc=$?
+}
+
+# expect NAME CODE LINE: the run's exit code, its stderr (exactly LINE) and, for a run
+# that ends with a summary, its end cause in it.
+expect() {
+    [ "$rc" = "$2" ] || fail "$1: exit $rc, expected $2 (stderr: $(cat "$tmp/err"))"
+    [ "$(cat "$tmp/err")" = "$3" ] || fail "$1: stderr '$(cat "$tmp/err")', expected '$3'"
+}
+
+summary() { # summary NAME END CODE: the summary's end cause and exit code
+    python3 - "$tmp/out" "$2" "$3" <<'PY' || fail "$1: summary $(cat "$tmp/out")"
+import json, sys
+s = json.load(open(sys.argv[1]))
+if s.get("end") != sys.argv[2] or s["exit_code"] != int(sys.argv[3]) or s["verified"]:
+    sys.exit("end %s, exit_code %s, verified %s" % (s.get("end"), s["exit_code"], s["verified"]))
+PY
+}
+
+# ---- broken rules: exit 5, "end": "rules" -------------------------------------------------
+run exit 3
+expect exit 5 "hypemu: node 3 called exit(0) in slot 2: a node program ends by returning from its node_main, not by ending the process"
+summary exit rules 5
+run exit_all 4
+[ "$rc" = 5 ] || fail "exit_all: exit $rc, expected 5"
+grep -Eqx 'hypemu: node [0-9]+ called exit\(0\) in slot 1: a node program ends by returning from its node_main, not by ending the process' "$tmp/err" &&
+    [ "$(wc -l <"$tmp/err")" = 1 ] || fail "exit_all: stderr '$(cat "$tmp/err")'"
+summary exit_all rules 5
+run pthread_exit 3
+expect pthread_exit 5 "hypemu: node 3 called pthread_exit in slot 2: a node program ends by returning from its node_main"
+summary pthread_exit rules 5
+run thread 3
+expect thread 5 "hypemu: hm_send called from a thread that is not a node thread (node 0's handle)"
+summary thread rules 5
+run handle 3
+expect handle 5 "hypemu: node 1: hm_store called with the handle of node 0"
+summary handle rules 5
+
+# ---- crashes: the process ends by the signal, one line ------------------------------------
+run abort 3
+expect abort 134 "hypemu: node 3 (algorithm rules-abort, plugin $plugin) crashed in slot 2: SIGABRT"
+run verify_crash 3
+expect verify_crash 139 "hypemu: verify of algorithm rules-verify_crash (plugin $plugin) crashed: SIGSEGV"
+# 64 nodes crash in the same slot: whichever lines are written are whole.
+for i in 1 2 3 4 5; do
+    run crash_all 6
+    [ "$rc" = 139 ] || fail "crash_all: exit $rc, expected 139"
+    [ -s "$tmp/err" ] || fail "crash_all: no line"
+    if grep -Evx "hypemu: node [0-9]+ \(algorithm rules-crash_all, plugin $plugin\) crashed in slot 1: SIGSEGV" "$tmp/err"; then
+        fail "crash_all: lines mixed (above)"
+    fi
+done
+
+# ---- a node that spins: clock.slot_timeout = 1 s in each clock mode -------------------------
+events_parse() { # events_parse NAME: the event log and the trace of the slots done parse
+    python3 - "$tmp/spin.jsonl" "$tmp/spin.trace" <<'PY' || fail "$1: outputs"
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+if not ev or max(e["slot"] for e in ev) > 3:
+    sys.exit("events: %r" % ev)
+json.load(open(sys.argv[2]))
+PY
+}
+for mode in slotted local free; do
+    t0=$(date +%s)
+    run spin 3 --set clock.slot_timeout=1 --set clock.mode=\"$mode\"
+    t=$(($(date +%s) - t0))
+    if [ "$mode" = free ]; then
+        expect "spin $mode" 3 "hypemu: node 2 did not advance its logical clock past slot 3 within clock.slot_timeout = 1 s (free-running clock)"
+    else
+        expect "spin $mode" 3 "hypemu: node 2 did not end slot 3 within clock.slot_timeout = 1 s"
+    fi
+    summary "spin $mode" slot_timeout 3
+    events_parse "spin $mode"
+    [ "$t" -lt 30 ] || fail "spin $mode: took $t s"
+done
+
+# ---- one Ctrl-C or one SIGTERM ends a run whose node spins -------------------------------
+# The signal is sent once the clock has committed slot 1 (next, node 2 spins in slot 3): the
+# progress line says so.
+export HYPEMU_PROGRESS_PERIOD=0.05
+for sig in INT TERM; do
+    printf '{"plugins": ["rules.so"], "topology": {"kind": "hypercube", "dim": 3}, "algorithm": {"name": "rules-spin"}, "output": {"events": "spin.jsonl", "trace": "spin.trace"}}\n' >"$tmp/spin.json"
+    (cd "$tmp" && exec "$bin" --json --progress spin.json >"$tmp/out" 2>"$tmp/err.all") &
+    pid=$!
+    i=0
+    while [ $i -lt 1200 ] && ! grep -q '^hypemu: progress: slot 1 ' "$tmp/err.all" 2>/dev/null; do
+        sleep 0.05
+        i=$((i + 1))
+    done
+    t0=$(date +%s)
+    kill -s "$sig" "$pid"
+    rc=0
+    wait "$pid" || rc=$?
+    t=$(($(date +%s) - t0))
+    grep -v '^hypemu: progress: ' "$tmp/err.all" >"$tmp/err" || true
+    code=$([ "$sig" = INT ] && echo 130 || echo 143)
+    expect "spin SIG$sig" "$code" "hypemu: interrupted in slot 3: node 2 did not end its slot (its thread is left running)"
+    summary "spin SIG$sig" interrupted "$code"
+    events_parse "spin SIG$sig"
+    [ "$t" -lt 20 ] || fail "spin SIG$sig: took $t s"
+done
+echo "check_rules.sh: ok"
