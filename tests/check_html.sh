@@ -9,7 +9,8 @@
 # next event of a node: the slot reached is the log's); no script error; the free run's
 # page says its slots are logical clocks. The Q_8 successive page is at most 10 MB and
 # opens in under 5 s; hypemu refuses a page beyond the event limit (exit 4, the message
-# naming the limit and output.otf2/output.trace) and writes no file; a screenshot of the
+# naming the limit and output.otf2/output.trace) and writes no file; output.html that is
+# no file name or another output's file is a config error (exit 2); a screenshot of the
 # Q_4 page is a 1400 x 900 picture that is not blank.
 # Skipped (77) where Chromium is missing (setup.sh installs Debian's chromium).
 set -eu
@@ -91,6 +92,17 @@ want="hypemu: $tmp/big.html: not written: the run has 1024128 events, more than 
 for f in "$tmp"/big.html*; do
     [ ! -e "$f" ] || fail "over the limit: $f written"
 done
+
+# Config errors (exit 2): not a file name; the file another output writes.
+q4cfg="$cfgs/q4_successive.json"
+rc=0
+msg=$("$bin" --set output.html=3 "$q4cfg" 2>&1) || rc=$?
+[ "$rc" = 2 ] && [ "$msg" = "$q4cfg: output.html: found 3; allowed: a file name" ] ||
+    fail "output.html=3: exit $rc, message $msg"
+rc=0
+msg=$(cd "$tmp" && "$bin" --set output.svg=x.out --set output.html=./x.out "$q4cfg" 2>&1) || rc=$?
+[ "$rc" = 2 ] && [ "$msg" = "$q4cfg: output.html: found \"./x.out\", the same file as output.svg (\"x.out\"); allowed: a file no other output writes (devices such as /dev/null may be shared)" ] ||
+    fail "output.html the same file as output.svg: exit $rc, message $msg"
 
 # The screenshot: the size asked for, and a picture (ink on a good part of it, many colours).
 timeout 120 "$browser" --headless $sandbox --disable-gpu --user-data-dir="$tmp/profile" \
