@@ -9,9 +9,10 @@
 # next event of a node: the slot reached is the log's); no script error; the free run's
 # page says its slots are logical clocks. The Q_8 successive page is at most 10 MB and
 # opens in under 5 s; hypemu refuses a page beyond the event limit (exit 4, the message
-# naming the limit and output.otf2/output.trace) and writes no file; output.html that is
-# no file name or another output's file is a config error (exit 2); a screenshot of the
-# Q_4 page is a 1400 x 900 picture that is not blank.
+# naming the limit and output.otf2/output.trace) and writes no file; the output budget
+# counts the page to the byte but for its title; output.html that is no file name or
+# another output's file is a config error (exit 2); a screenshot of the Q_4 page is a
+# 1400 x 900 picture that is not blank.
 # Skipped (77) where Chromium is missing (setup.sh installs Debian's chromium).
 set -eu
 : "${HM_SRCDIR:?}" "${HM_BUILDDIR:?}"
@@ -92,6 +93,17 @@ want="hypemu: $tmp/big.html: not written: the run has 1024128 events, more than 
 for f in "$tmp"/big.html*; do
     [ ! -e "$f" ] || fail "over the limit: $f written"
 done
+
+# The output budget counts the page (README "Output budget"): to the byte but for the
+# title, for which it keeps 4096 bytes; over the budget nothing is written (exit 4).
+rc=0
+"$bin" --quiet --set output.max_bytes=1000 --set output.html="$tmp/budget.html" \
+    "$cfgs/bus_max.json" >/dev/null 2>"$tmp/budget.err" || rc=$?
+est=$(sed -n 's/^  output.html (.*): about .* (\([0-9]*\) bytes)$/\1/p' "$tmp/budget.err")
+size=$(wc -c <"$tmp/bus.html")
+[ "$rc" = 4 ] && [ -n "$est" ] && [ ! -e "$tmp/budget.html" ] && [ "$size" -le "$est" ] &&
+    [ "$size" -gt $((est - 4096)) ] ||
+    fail "budget: exit $rc, estimate '$est' for a page of $size bytes: $(cat "$tmp/budget.err")"
 
 # Config errors (exit 2): not a file name; the file another output writes.
 q4cfg="$cfgs/q4_successive.json"
