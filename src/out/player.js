@@ -243,7 +243,9 @@
         return el('path', {'class': cls, d: 'M' + x1 + ' ' + y1 + 'Q' + cx + ' ' + cy + ' ' + x2 +
                            ' ' + y2}, undefined, true);
     }
-    var links = D.links;
+    /* The idle links of a very large machine would drown it: past 20,000 only the
+     * links of the slot are drawn. */
+    var links = D.links.length <= 40000 ? D.links : [];
     for (i = 0; i + 1 < links.length; i += 2) {
         if (D.topology === 'hypercube' && D.dim > 6 && (links[i] ^ links[i + 1]) >= 64)
             continue; /* between sub-cubes: drawn only while a packet crosses it */
@@ -273,7 +275,7 @@
     topoPanel.appendChild(legend);
 
     /* ---- the space-time diagram: one row a node, one column a slot ---- */
-    var stW = 620, sx = Math.min(24, stW / (last + 1)), rh = Math.max(1, Math.min(22, 540 / P));
+    var stW = 620, sx = Math.min(24, stW / (last + 1)), rh = Math.min(22, 540 / P);
     stW = Math.ceil(sx * (last + 1));
     var stH = Math.ceil(rh * P) + 4;
     var wrap = el('div', {id: 'stwrap'});
@@ -463,7 +465,7 @@
                 inflight++;
         for (e = from; e < to; e++) {
             if (K[e] === 0 && S[e] + U[e] > t)
-                packet(e, t, inflight > 200);
+                packet(e, t, inflight > 64);
             if (S[e] !== t)
                 continue;
             list.push(e);
