@@ -9,6 +9,7 @@
 #    librsvg2-bin libopen-trace-format2-dev otf2-tools man-db
 #    libopenmpi-dev openmpi-bin (hypemu-mpi, doc/mpi.md).
 #    libsimgrid-dev (bench/bench_simgrid: make bench-simgrid, README "Performance").
+#    chromium (tests/check_html.sh, make doc-figures: the player, README "Player").
 # 2. Bootstraps (autoreconf -fi), configures and builds in the source tree.
 # 3. Runs ./hypemu configs/q4_successive.json: the successive broadcasts on the
 #    4-cube, 34 slots, which writes q4_successive.{timeline.txt,trace.json,events.jsonl}.
@@ -31,6 +32,7 @@ packages="build-essential autoconf automake libtool pkg-config libjansson-dev ch
 packages="$packages pmccabe" # tests/check_functions.sh: function length and complexity
 packages="$packages libopenmpi-dev openmpi-bin" # hypemu-mpi (doc/mpi.md)
 packages="$packages libsimgrid-dev" # bench/bench_simgrid, make bench-simgrid (README "Performance")
+packages="$packages chromium" # tests/check_html.sh and make doc-figures open the player (README "Player")
 
 installed() {
     dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null | grep -qx installed

@@ -2,7 +2,8 @@
 # check_mpi.sh — hypemu-mpi across MPI ranks gives what one process gives (doc/mpi.md):
 #   - every golden config (tests/golden/) with packet routing, on 2 and 4 ranks: the
 #     same exit code, the same summary (wall_seconds and ranks aside) and the same
-#     event log, trace and text timeline, byte for byte, as ./hypemu;
+#     event log, trace, text timeline and player page (output.html), byte for byte, as
+#     ./hypemu;
 #   - the golden configs with circuit routing (meshes, lines) are refused on 2 ranks
 #     with exit 2 and a message naming ports.routing;
 #   - the refusals on more than one rank, each with exit 2, no summary and its whole
@@ -102,7 +103,7 @@ same() {
         cat "$3/err.all"
         return
     fi
-    for f in summary.json err.txt events.jsonl trace.json timeline.txt; do
+    for f in summary.json err.txt events.jsonl trace.json timeline.txt page.html; do
         if [ -e "$2/$f" ] || [ -e "$3/$f" ]; then
             cmp -s "$2/$f" "$3/$f" || fail "$1: $f differs ($2/$f, $3/$f)"
         fi
@@ -122,6 +123,7 @@ compare() {
         ;;
     esac
     [ -s "$tmp/$name/1/events.jsonl" ] || fail "$name: ./hypemu wrote no event log"
+    [ -s "$tmp/$name/1/page.html" ] || fail "$name: ./hypemu wrote no player page"
     for r in 2 4; do
         grep -q "\"ranks\":$r}" "$tmp/$name/$r/out.json" || fail "$name on $r ranks: no \"ranks\": $r"
         same "$name on $r ranks" "$tmp/$name/1" "$tmp/$name/$r"
@@ -133,6 +135,7 @@ compare() {
 # on 1, 2 and 4 ranks at once.
 configs=0
 batch=""
+outs="$outs0 --set output.html=page.html"
 goldens="$HM_SRCDIR"/tests/golden/*.json
 if [ "$quick" = 1 ]; then
     goldens=""
@@ -158,6 +161,7 @@ for g in $goldens; do
 done
 wait
 for b in $batch; do compare "$b"; done
+outs=$outs0
 [ "$configs" -ge 20 ] || [ "$quick" = 1 ] || fail "only $configs golden configs compared"
 
 # Refusals: exit 2, nothing on standard output, exactly this one line on standard error.

@@ -331,12 +331,13 @@ static char *output_place(const char *path)
  * first one's output. Devices (/dev/null) and pipes may be shared. */
 static void check_distinct_outputs(hm__config_t *c)
 {
-    const char *key[5] = {"timeline", "trace", "events", "svg", "otf2"};
-    const char *name[5] = {c->out_timeline, c->out_trace, c->out_events, c->out_svg, c->out_otf2};
-    char *place[5];
-    for (int i = 0; i < 5; i++)
+    const char *key[6] = {"timeline", "trace", "events", "svg", "otf2", "html"};
+    const char *name[6] = {c->out_timeline, c->out_trace, c->out_events,
+                           c->out_svg,      c->out_otf2,  c->out_html};
+    char *place[6];
+    for (int i = 0; i < 6; i++)
         place[i] = name[i] ? output_place(name[i]) : NULL;
-    for (int j = 1; j < 5; j++)
+    for (int j = 1; j < 6; j++)
         for (int i = 0; i < j; i++) {
             if (!place[i] || !place[j] || strcmp(place[i], place[j]) != 0)
                 continue;
@@ -349,7 +350,7 @@ static void check_distinct_outputs(hm__config_t *c)
                       key[j], name[j], key[i], name[i]);
             break;
         }
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 6; i++)
         free(place[i]);
 }
 
@@ -925,8 +926,8 @@ static void check_output(hm__config_t *c, json_t *root)
 {
     json_t *o = get_object(c, root, "output", 0);
     if (o) {
-        static const char *const okeys[] = {"timeline", "trace", "events",    "svg", "svg_colour",
-                                            "otf2",     "nodes", "max_bytes", NULL};
+        static const char *const okeys[] = {"timeline", "trace", "events",    "svg",  "svg_colour",
+                                            "otf2",     "nodes", "max_bytes", "html", NULL};
         static const char *const colours[] = {"message", "sender", NULL};
         only_keys(c, "output", o, okeys);
         c->out_timeline = get_path(c, o, "timeline");
@@ -935,6 +936,7 @@ static void check_output(hm__config_t *c, json_t *root)
         c->out_svg = get_path(c, o, "svg");
         c->svg_colour = get_enum(c, o, "output", "svg_colour", colours, HM__SVG_BY_MESSAGE);
         c->out_otf2 = get_path(c, o, "otf2");
+        c->out_html = get_path(c, o, "html");
         c->out_max_bytes =
             get_int(c, o, "output", "max_bytes", HM__OUT_MAX_BYTES, 0, (int64_t)1 << 62, 0);
         json_t *nodes = json_object_get(o, "nodes");
@@ -1010,8 +1012,8 @@ static void check_document(hm__config_t *c)
     check_clock(c, root);
     check_seed(c, root);
     check_output(c, root);
-    c->opt.record_events =
-        c->out_timeline || c->out_trace || c->out_events || c->out_svg || c->out_otf2;
+    c->opt.record_events = c->out_timeline || c->out_trace || c->out_events || c->out_svg ||
+                           c->out_otf2 || c->out_html;
     if (c->algo && c->topology_ok)
         check_fit(c);
 }
@@ -1306,6 +1308,7 @@ void hm__config_free(hm__config_t *c)
     free(c->out_trace);
     free(c->out_events);
     free(c->out_svg);
+    free(c->out_html);
     free(c->out_otf2);
     free(c->out_show);
     for (size_t i = 0; i < c->nerrors; i++)

@@ -31,6 +31,7 @@ typedef struct hm__config_s {
     json_t *algo_params; /* borrowed from root: the "algorithm" object */
     char *out_timeline, *out_trace, *out_events, *out_svg;
     char *out_otf2;          /* a directory */
+    char *out_html;          /* the player (out/html.c) */
     unsigned char *out_show; /* output.nodes: a byte per node, NULL for all */
     int svg_colour;          /* HM__SVG_BY_* (out/writers.h) */
     int64_t out_max_bytes;   /* output.max_bytes: the outputs' budget, 0 for none */

@@ -591,8 +591,8 @@ static int mpi_prepare(hm__config_t *cfg, const args_t *g)
     }
     cfg->opt.transport = hm__mpi_transport();
     if (hm__mpi_rank() != 0) {
-        char **paths[] = {&cfg->out_timeline, &cfg->out_trace, &cfg->out_events, &cfg->out_svg,
-                          &cfg->out_otf2};
+        char **paths[] = {&cfg->out_timeline, &cfg->out_trace, &cfg->out_events,
+                          &cfg->out_svg,      &cfg->out_otf2,  &cfg->out_html};
         for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
             free(*paths[i]);
             *paths[i] = NULL;

@@ -44,8 +44,8 @@ static int w_trace(const hm__config_t *cfg, const hm__result_t *res, FILE *f)
 }
 
 /* The picture's title is the summary in one line: what ran, how long, against which
- * bound, and the verdict. */
-static int w_svg(const hm__config_t *cfg, const hm__result_t *res, FILE *f)
+ * bound, and the verdict. NULL when out of memory. */
+static char *run_title(const hm__config_t *cfg, const hm__result_t *res)
 {
     const hm_machine_info_t *in = &res->outcome->info;
     const hm_report_t *r = &res->report;
@@ -53,17 +53,36 @@ static int w_svg(const hm__config_t *cfg, const hm__result_t *res, FILE *f)
     char bound[160] = "";
     if (r->bound_expr && r->bound >= 0)
         snprintf(bound, sizeof bound, ", bound %s = %lld", r->bound_expr, (long long)r->bound);
-    char *title = hm__strdup_printf("%s%s%s on %s, %d nodes, %s ports: %lld slots%s, %s",
-                                    cfg->algo->name, json_is_string(variant) ? " " : "",
-                                    json_is_string(variant) ? json_string_value(variant) : "",
-                                    hm_topology_name(in->topology), in->nodes,
-                                    hm_ports_name(in->ports), (long long)r->completion_slots, bound,
-                                    r->verified ? "verified" : r->verification);
+    return hm__strdup_printf("%s%s%s on %s, %d nodes, %s ports: %lld slots%s, %s", cfg->algo->name,
+                             json_is_string(variant) ? " " : "",
+                             json_is_string(variant) ? json_string_value(variant) : "",
+                             hm_topology_name(in->topology), in->nodes, hm_ports_name(in->ports),
+                             (long long)r->completion_slots, bound,
+                             r->verified ? "verified" : r->verification);
+}
+
+static int w_svg(const hm__config_t *cfg, const hm__result_t *res, FILE *f)
+{
+    char *title = run_title(cfg, res);
     if (!title) {
         errno = ENOMEM;
         return -1;
     }
     int rc = hm__write_svg(res->outcome, title, cfg->svg_colour, f);
+    free(title);
+    return rc;
+}
+
+/* The player, titled like the picture. */
+static int w_html(const hm__config_t *cfg, const hm__result_t *res, FILE *f)
+{
+    char *title = run_title(cfg, res);
+    if (!title) {
+        errno = ENOMEM;
+        return -1;
+    }
+    const char *clock = cfg->opt.free_mode ? "free" : cfg->opt.local_mode ? "local" : "slotted";
+    int rc = hm__write_html(res->outcome, title, clock, f);
     free(title);
     return rc;
 }
@@ -171,6 +190,11 @@ static void over_budget(const hm__config_t *cfg, hm__result_t *res, const out_t 
 static int write_one(const hm__config_t *cfg, hm__result_t *res, const out_t *o, int64_t *left)
 {
     const char *path = o->path;
+    char why[320]; /* the player's limit (README "Player"): refused before any file */
+    if (o->fn == w_html && hm__html_refusal(res->outcome, why, sizeof why)) {
+        add_message(res, "%s: not written: %s", path, why);
+        return -1;
+    }
     char *tmp = o->counted ? hm__strdup_printf("%s.tmp-%ld", path, (long)getpid()) : NULL;
     if (o->counted && !tmp) {
         add_message(res, "cannot write %s: %s", path, strerror(ENOMEM));
@@ -219,6 +243,7 @@ static int requested(const hm__config_t *cfg, const hm__outcome_t *oc, out_t *ou
         {"output.trace", cfg->out_trace, w_trace, 0, 0},
         {"output.svg", cfg->out_svg, w_svg, 0, 0},
         {"output.otf2", cfg->out_otf2, NULL, 0, 0},
+        {"output.html", cfg->out_html, w_html, 0, 0},
     };
     int n = 0;
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
@@ -231,7 +256,8 @@ static int requested(const hm__config_t *cfg, const hm__outcome_t *oc, out_t *ou
                  : i == 1 ? hm__size_events(oc)
                  : i == 2 ? hm__size_trace(oc)
                  : i == 3 ? hm__size_svg(oc)
-                          : hm__size_otf2(oc);
+                 : i == 4 ? hm__size_otf2(oc)
+                          : hm__size_html(oc);
         outs[n++] = o;
     }
     return n;
@@ -241,7 +267,7 @@ static int write_outputs(const hm__config_t *cfg, hm__result_t *res)
 {
     if (!cfg->opt.record_events || !res->outcome)
         return 0;
-    out_t outs[5];
+    out_t outs[6];
     int n = requested(cfg, res->outcome, outs);
     int64_t total = 0, left = cfg->out_max_bytes ? cfg->out_max_bytes : INT64_MAX;
     for (int i = 0; i < n; i++)

@@ -275,7 +275,28 @@ int64_t hm__size_svg(const hm__outcome_t *o)
      * slots, 20,000 transmissions) and aggregates beyond them, so it has a ceiling. */
     int64_t n = add(64 * 1024, (int64_t)o->info.nodes * 512);
     n = add(n, (int64_t)(o->timeline.n < 60000 ? o->timeline.n : 60000) * 160);
+    /* The per-slot link view: up to 40 small machines of at most 64 nodes, every link
+     * (at most 3 a node there) drawn once in each. */
+    if (o->info.nodes <= 64)
+        n = add(n, 40 * ((int64_t)o->info.nodes * (3 * 110 + 16) + 300));
     return n < 16 * 1024 * 1024 ? n : 16 * 1024 * 1024;
+}
+
+int64_t hm__size_html(const hm__outcome_t *o)
+{
+    /* The page written to a counter (it is a third of the event log at most), plus room
+     * for the title, which the command line makes; a refused page takes nothing. */
+    char why[320];
+    if (hm__html_refusal(o, why, sizeof why))
+        return 0;
+    int64_t n = 0;
+    FILE *f = fopencookie(&n, "w", (cookie_io_functions_t){NULL, count_write, NULL, NULL});
+    if (!f)
+        return INT64_MAX;
+    int rc = hm__write_html(o, NULL, "slotted", f);
+    if (fclose(f) != 0 || rc != 0)
+        return INT64_MAX;
+    return add(n, 4096);
 }
 
 int64_t hm__size_otf2(const hm__outcome_t *o)

@@ -191,9 +191,83 @@ static void mark(FILE *f, const char *cls, double x, double y, double r, const h
     fputs("</title></path>\n", f);
 }
 
-static void detailed(FILE *f, const hm__svg_run_t *r, const geom_t *g,
-                     const hm__flow_index_t *sends)
+/* The receives of one slot share its column in lanes: an arrow spans the rows from its
+ * sender to its receiver, and arrows whose spans overlap get different lanes (greedy
+ * interval colouring, the spans taken from the top), so that a slot where every node
+ * exchanges across a high dimension shows its arrows side by side instead of a solid
+ * band; the stroke thins with the lanes. lane[i] and lanes[i] are set for each receive
+ * i: its lane and the lanes of its slot. Returns 0 or -1 (out of memory). */
+typedef struct span_s {
+    int lo, hi;
+    size_t i;
+} span_t;
+
+static int cmp_span(const void *a, const void *b)
 {
+    const span_t *x = a, *y = b;
+    return x->lo != y->lo ? (x->lo > y->lo) - (x->lo < y->lo) : (x->hi > y->hi) - (x->hi < y->hi);
+}
+
+static int assign_lanes(const hm__timeline_t *tl, int *lane, int *lanes)
+{
+    span_t *sp = malloc((tl->n + 1) * sizeof *sp);
+    int *end = malloc((tl->n + 1) * sizeof *end); /* each lane's lowest row so far */
+    if (!sp || !end) {
+        free(sp), free(end);
+        return -1;
+    }
+    for (size_t i = 0, j; i < tl->n; i = j) {
+        size_t m = 0;
+        for (j = i; j < tl->n && tl->ev[j].slot == tl->ev[i].slot; j++) {
+            const hm__event_t *e = &tl->ev[j];
+            if (e->kind == HM__EV_RECV)
+                sp[m++] = (span_t){e->peer < e->node ? e->peer : e->node,
+                                   e->peer < e->node ? e->node : e->peer, j};
+        }
+        qsort(sp, m, sizeof *sp, cmp_span);
+        int used = 0;
+        for (size_t k = 0; k < m; k++) {
+            int l = 0;
+            while (l < used && end[l] >= sp[k].lo)
+                l++;
+            if (l == used)
+                used++;
+            end[l] = sp[k].hi;
+            lane[sp[k].i] = l;
+        }
+        for (size_t k = 0; k < m; k++)
+            lanes[sp[k].i] = used;
+    }
+    free(sp), free(end);
+    return 0;
+}
+
+/* A transmission's arrow from the sender at its send slot to the receiver at its
+ * receive slot, in lane l of the receive's column of n lanes. */
+static void arrow(FILE *f, const hm__svg_run_t *r, const geom_t *g, const hm__flow_index_t *sends,
+                  const hm__event_t *e, int l, int n)
+{
+    const hm__event_t *s = hm__flow_find(sends, e->flow);
+    int64_t from_slot = s ? s->slot : e->slot - (e->dur > 0 ? e->dur - 1 : 0);
+    char col[8];
+    key_colour(r->colour == HM__SVG_BY_SENDER ? e->peer : e->msg, col);
+    double lw = 0.7 / (n > 0 ? n : 1), x1 = 0.15 + lw * l, px = lw * g->w;
+    fprintf(f, "<line class=\"pkt\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"",
+            gx(g, from_slot, x1), gy(g, e->peer), gx(g, e->slot, x1 + lw), gy(g, e->node), col);
+    if (px < 2.4) /* narrow lanes: a thinner line, so that neighbours stay apart */
+        fprintf(f, " stroke-width=\"%.2f\"", px / 2 > 0.3 ? px / 2 : 0.3);
+    fprintf(f, "><title>msg %d: node %d (slot %lld) to node %d (slot %lld)</title></line>\n",
+            e->msg, e->peer, (long long)from_slot, e->node, (long long)e->slot);
+}
+
+static int detailed(FILE *f, const hm__svg_run_t *r, const geom_t *g, const hm__flow_index_t *sends)
+{
+    const hm__timeline_t *tl = r->tl;
+    int *lane = malloc((tl->n + 1) * sizeof *lane), *lanes = malloc((tl->n + 1) * sizeof *lanes);
+    if (!lane || !lanes || assign_lanes(tl, lane, lanes) != 0) {
+        free(lane), free(lanes);
+        return -1;
+    }
     double width = (double)g->slots * g->w, height = g->nodes * g->h;
     axes(f, width, height, "slot", "node", g->slots, g->w, 1);
     for (int x = 0; x < g->nodes; x++)
@@ -201,7 +275,6 @@ static void detailed(FILE *f, const hm__svg_run_t *r, const geom_t *g,
                 "<line class=\"row\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
                 "<text class=\"node\" x=\"%.1f\" y=\"%.1f\">%d</text>\n",
                 LEFT, gy(g, x), LEFT + width, gy(g, x), LEFT - 6, gy(g, x) + 4, x);
-    const hm__timeline_t *tl = r->tl;
     char col[8];
     for (size_t i = 0; i < tl->n; i++) {
         const hm__event_t *e = &tl->ev[i];
@@ -226,18 +299,9 @@ static void detailed(FILE *f, const hm__svg_run_t *r, const geom_t *g,
                         e->msg);
             }
             break;
-        case HM__EV_RECV: {
-            const hm__event_t *s = hm__flow_find(sends, e->flow);
-            int64_t from_slot = s ? s->slot : e->slot - (e->dur > 0 ? e->dur - 1 : 0);
-            key_colour(r->colour == HM__SVG_BY_SENDER ? e->peer : e->msg, col);
-            fprintf(f,
-                    "<line class=\"pkt\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-                    "stroke=\"%s\"><title>msg %d: node %d (slot %lld) to node %d (slot "
-                    "%lld)</title></line>\n",
-                    gx(g, from_slot, 0.15), gy(g, e->peer), gx(g, e->slot, 0.85), y, col, e->msg,
-                    e->peer, (long long)from_slot, e->node, (long long)e->slot);
+        case HM__EV_RECV:
+            arrow(f, r, g, sends, e, lane[i], lanes[i]);
             break;
-        }
         case HM__EV_STORE:
             fprintf(f, "<circle class=\"store\" cx=\"%.1f\" cy=\"%.1f\" r=\"1.6\"/>\n",
                     gx(g, e->slot, 0.5), y);
@@ -259,6 +323,8 @@ static void detailed(FILE *f, const hm__svg_run_t *r, const geom_t *g,
             break;
         }
     }
+    free(lane), free(lanes);
+    return 0;
 }
 
 /* ---- the aggregate diagram ------------------------------------------------- */
@@ -637,6 +703,126 @@ static int topology_view(FILE *f, const hm__svg_run_t *r, double top, double *bo
     return 0;
 }
 
+/* ---- the per-slot link view --------------------------------------------------- */
+
+/* Small multiples: the machine once per slot (runs of at most HM__SVG_SLOT_VIEWS slots
+ * and HM__SVG_MAX_NODES nodes, not the bus), the links that carry a packet in that slot
+ * in the colour of its message (or sender), the others pale, so that the links each
+ * step uses show at a glance. */
+#define HM__SVG_SLOT_VIEWS 40
+#define SLOT_PANEL 150.0
+
+/* The links that carry a packet in slot t: used[node * maxdeg + port] = 1 + the
+ * packet's colour key, 0 for none; a routed message marks every link of its route. */
+static void slot_links(const hm__svg_run_t *r, int64_t t, int32_t *route, long long *used)
+{
+    const hm_machine_info_t *in = r->info;
+    memset(used, 0, (size_t)in->nodes * (size_t)r->maxdeg * sizeof *used);
+    for (size_t i = 0; i < r->tl->n && r->tl->ev[i].slot <= t; i++) {
+        const hm__event_t *e = &r->tl->ev[i];
+        if (e->kind != HM__EV_SEND || e->slot + (e->dur > 1 ? e->dur : 1) <= t)
+            continue;
+        long long key = 1 + (r->colour == HM__SVG_BY_SENDER ? e->node : e->msg);
+        if (e->port >= 0 && e->port < r->maxdeg) {
+            used[(size_t)e->node * (size_t)r->maxdeg + (size_t)e->port] = key;
+            continue;
+        }
+        size_t n = hm__route(in, r->links, e->node, e->peer, route);
+        for (size_t k = 0; k < n; k++)
+            used[route[k]] = key;
+    }
+}
+
+/* The key of the undirected link x-y (port p of x) in either direction, 0 if idle. */
+static long long link_key(const hm__svg_run_t *r, const long long *used, int x, int p, int y)
+{
+    long long key = used[(size_t)x * (size_t)r->maxdeg + (size_t)p];
+    for (int q = 0; !key && q < r->deg[y]; q++)
+        if (r->nbr[(size_t)y * (size_t)r->maxdeg + (size_t)q] == x)
+            key = used[(size_t)y * (size_t)r->maxdeg + (size_t)q];
+    return key;
+}
+
+/* One panel: the idle links as one pale path, each used link as a line in its
+ * packet's colour, the nodes as one path of dots. */
+static void slot_panel(FILE *f, const hm__svg_run_t *r, const long long *used, double cell,
+                       double ox, double oy)
+{
+    const hm_machine_info_t *in = r->info;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 0)
+            fputs("<path class=\"sidle\" d=\"", f);
+        for (int x = 0; x < in->nodes; x++)
+            for (int p = 0; p < r->deg[x]; p++) {
+                int y = r->nbr[(size_t)x * (size_t)r->maxdeg + (size_t)p];
+                long long key = y > x ? link_key(r, used, x, p, y) : 0;
+                if (y <= x || (key != 0) != (pass == 1))
+                    continue;
+                double x1, y1, x2, y2;
+                place(in, x, &x1, &y1);
+                place(in, y, &x2, &y2);
+                x1 = ox + x1 * cell, y1 = oy + y1 * cell, x2 = ox + x2 * cell, y2 = oy + y2 * cell;
+                char col[8];
+                key_colour(key - 1, col);
+                if (pass == 0)
+                    fprintf(f, "M%.1f %.1fL%.1f %.1f", x1, y1, x2, y2);
+                else
+                    fprintf(f,
+                            "<line class=\"slink\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+                            "y2=\"%.1f\" stroke=\"%s\"/>\n",
+                            x1, y1, x2, y2, col);
+            }
+        if (pass == 0)
+            fputs("\"/>\n", f);
+    }
+    fputs("<path class=\"sdot\" d=\"", f);
+    for (int x = 0; x < in->nodes; x++) {
+        double px, py;
+        place(in, x, &px, &py);
+        fprintf(f, "M%.1f %.1fh0", ox + px * cell, oy + py * cell);
+    }
+    fputs("\"/>\n", f);
+}
+
+static int slot_views(FILE *f, const hm__svg_run_t *r, int64_t slots, double top, double *bottom)
+{
+    const hm_machine_info_t *in = r->info;
+    *bottom = top;
+    if (in->topology == HM_TOPO_BUS || in->nodes > HM__SVG_MAX_NODES ||
+        slots > HM__SVG_SLOT_VIEWS || r->maxdeg <= 0)
+        return 0;
+    long long *used = malloc((size_t)in->nodes * (size_t)r->maxdeg * sizeof *used);
+    int32_t *route = malloc((hm__route_max(in) + 1) * sizeof *route);
+    if (!used || !route) {
+        free(used), free(route);
+        return -1;
+    }
+    double maxx = 0, maxy = 0;
+    for (int x = 0; x < in->nodes; x++) {
+        double px, py;
+        place(in, x, &px, &py);
+        maxx = px > maxx ? px : maxx, maxy = py > maxy ? py : maxy;
+    }
+    double cell = (SLOT_PANEL - 24) / (maxx > 1 ? maxx : 1);
+    if (maxy * cell > 160)
+        cell = 160 / maxy;
+    double ph = maxy * cell + 30;
+    int per = (int)(900 / SLOT_PANEL);
+    fprintf(f, "<text class=\"legend\" x=\"%.1f\" y=\"%.1f\">the links used in each slot</text>\n",
+            LEFT, top);
+    for (int64_t t = 0; t < slots; t++) {
+        double ox = LEFT + 10 + (double)(t % per) * SLOT_PANEL;
+        double oy = top + 30 + (double)(t / per) * ph;
+        fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">slot %lld</text>\n", ox + 10,
+                oy - 10, (long long)t);
+        slot_links(r, t, route, used);
+        slot_panel(f, r, used, cell, ox, oy);
+    }
+    *bottom = top + 20 + (double)((slots + per - 1) / per) * ph;
+    free(used), free(route);
+    return 0;
+}
+
 /* ---- the whole picture ---------------------------------------------------- */
 
 static void legend(FILE *f, const hm__svg_run_t *r, int detailed_view, double y)
@@ -685,6 +871,34 @@ static void legend(FILE *f, const hm__svg_run_t *r, int detailed_view, double y)
             x + 292, y + 4, x + 340, y - 3, x + 350, y + 4);
 }
 
+/* The SVG element, the style and the arrow marker, up to the title's text. */
+static void header(FILE *f, double width, double height)
+{
+    fprintf(f,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+            "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\">\n"
+            "<style>\n"
+            ".frame{fill:none;stroke:#888;stroke-width:.6}.grid{stroke:#e4e4e4;stroke-width:.5}\n"
+            ".row{stroke:#bbb;stroke-width:.5}.tick,.node{font-size:9px;fill:#555}\n"
+            ".tick{text-anchor:middle}.node{text-anchor:end}.label{font-size:11px;fill:#222;"
+            "text-anchor:middle}\n.legend{font-size:10px;fill:#222}.title{font-size:13px;"
+            "font-weight:bold;fill:#111}\n.pkt{stroke-width:1.2;marker-end:url(#arrow)}"
+            ".circ{opacity:.45}.busy{fill:#c8c8c8}\n.store{fill:#222}.stall{fill:#f08c00}"
+            ".bad{stroke:#d00;stroke-width:2;fill:none}.badcol{fill:#d00}\n"
+            ".flight{fill:none;stroke:#225ea8;stroke-width:1}.link{stroke-linecap:round}\n"
+            ".vertex{fill:#fff;stroke:#333;stroke-width:1}.vlabel{font-size:8px;"
+            "text-anchor:middle;fill:#111}\n"
+            ".sidle{fill:none;stroke:#dcdcdc;stroke-width:.8}.slink{stroke-width:2.4;"
+            "stroke-linecap:round}.sdot{stroke:#555;stroke-width:2.6;stroke-linecap:round}\n"
+            "</style>\n<defs><marker id=\"arrow\" viewBox=\"0 0 6 6\" refX=\"6\" refY=\"3\" "
+            "markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\"><path d=\"M0 0L6 3L0 6z\" "
+            "fill=\"#333\"/></marker></defs>\n"
+            "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n"
+            "<text class=\"title\" x=\"%.1f\" y=\"16\">",
+            width, height, width, height, LEFT);
+}
+
 static int write_svg(const hm__svg_run_t *r, FILE *f)
 {
     const hm__timeline_t *tl = r->tl;
@@ -705,8 +919,9 @@ static int write_svg(const hm__svg_run_t *r, FILE *f)
     geom_t g = {0};
     g.nodes = nodes;
     g.slots = slots;
-    g.w = 1000.0 / (double)slots;
-    g.w = g.w > 28 ? 28 : g.w < 2 ? 2 : g.w;
+    /* The diagram takes about 900 px whatever the slot count (a slot up to 120 px). */
+    g.w = 900.0 / (double)slots;
+    g.w = g.w > 120 ? 120 : g.w < 2 ? 2 : g.w;
     g.h = nodes <= 16 ? 22 : nodes <= 32 ? 16 : 11;
     /* The picture's height is known only after the diagram: write the body to a
      * temporary stream, then the header with the final size. */
@@ -720,7 +935,7 @@ static int write_svg(const hm__svg_run_t *r, FILE *f)
     double bottom = 0;
     int rc = 0;
     if (detailed_view) {
-        detailed(b, r, &g, &sends);
+        rc = detailed(b, r, &g, &sends);
         bottom = TOP + nodes * g.h;
     } else {
         rc = aggregate(b, r, slots, &bottom);
@@ -728,6 +943,8 @@ static int write_svg(const hm__svg_run_t *r, FILE *f)
     legend(b, r, detailed_view, bottom + 22);
     if (rc == 0)
         rc = topology_view(b, r, bottom + 56, &bottom);
+    if (rc == 0 && detailed_view)
+        rc = slot_views(b, r, slots, bottom + 16, &bottom);
     hm__flow_index_free(&sends);
     if (fclose(b) != 0 || rc != 0) {
         free(body);
@@ -736,27 +953,7 @@ static int write_svg(const hm__svg_run_t *r, FILE *f)
     double width = LEFT + (detailed_view ? (double)slots * g.w : 900) + 30;
     if (width < 980)
         width = 980;
-    fprintf(f,
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-            "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\">\n"
-            "<style>\n"
-            ".frame{fill:none;stroke:#888;stroke-width:.6}.grid{stroke:#e4e4e4;stroke-width:.5}\n"
-            ".row{stroke:#bbb;stroke-width:.5}.tick,.node{font-size:9px;fill:#555}\n"
-            ".tick{text-anchor:middle}.node{text-anchor:end}.label{font-size:11px;fill:#222;"
-            "text-anchor:middle}\n.legend{font-size:10px;fill:#222}.title{font-size:13px;"
-            "font-weight:bold;fill:#111}\n.pkt{stroke-width:1.2;marker-end:url(#arrow)}"
-            ".circ{opacity:.45}.busy{fill:#c8c8c8}\n.store{fill:#222}.stall{fill:#f08c00}"
-            ".bad{stroke:#d00;stroke-width:2;fill:none}.badcol{fill:#d00}\n"
-            ".flight{fill:none;stroke:#225ea8;stroke-width:1}.link{stroke-linecap:round}\n"
-            ".vertex{fill:#fff;stroke:#333;stroke-width:1}.vlabel{font-size:8px;"
-            "text-anchor:middle;fill:#111}\n"
-            "</style>\n<defs><marker id=\"arrow\" viewBox=\"0 0 6 6\" refX=\"6\" refY=\"3\" "
-            "markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\"><path d=\"M0 0L6 3L0 6z\" "
-            "fill=\"#333\"/></marker></defs>\n"
-            "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n"
-            "<text class=\"title\" x=\"%.1f\" y=\"16\">",
-            width, bottom + 10, width, bottom + 10, LEFT);
+    header(f, width, bottom + 10);
     put_text(f, r->title ? r->title : "hypemu");
     fputs("</text>\n", f);
     fwrite(body, 1, body_len, f);

@@ -27,6 +27,15 @@ int hm__write_timeline_head(const hm__outcome_t *o, const unsigned char *show, F
 enum { HM__SVG_BY_MESSAGE, HM__SVG_BY_SENDER };
 int hm__write_svg(const hm__outcome_t *o, const char *title, int colour, FILE *f);
 
+/* out/html.c: the player (README "Player"), a self-contained HTML page that plays the
+ * run; clock names the clock mode ("slotted", "free", "local"). Beyond
+ * HM__HTML_MAX_EVENTS events hm__html_refusal puts in msg why the page is not written
+ * and what to write instead, and returns 1 (0: the page can be written); the writer
+ * then fails with EFBIG. */
+#define HM__HTML_MAX_EVENTS 1000000
+int hm__write_html(const hm__outcome_t *o, const char *title, const char *clock, FILE *f);
+int hm__html_refusal(const hm__outcome_t *o, char *msg, size_t len);
+
 /* out/otf2.c, built when configure finds the OTF2 library (HM_HAVE_OTF2): the run as an
  * OTF2 archive in directory `dir`, written aside and renamed into place. Returns 0, or
  * -1 with a message in err. */
@@ -41,11 +50,13 @@ int hm__otf2_target(const char *dir, char *why, size_t len);
 
 /* out/size.c: the bytes each output would take (output.max_bytes, README "Output
  * budget"): the events log, the timeline and the trace exactly, the picture and the OTF2
- * archive from above. INT64_MAX when there is no memory to count. */
+ * archive from above, the player exactly but for its title. INT64_MAX when there is no memory to
+ * count. */
 int64_t hm__size_events(const hm__outcome_t *o);
 int64_t hm__size_timeline(const hm__outcome_t *o, const unsigned char *show);
 int64_t hm__size_trace(const hm__outcome_t *o);
 int64_t hm__size_svg(const hm__outcome_t *o);
+int64_t hm__size_html(const hm__outcome_t *o);
 int64_t hm__size_otf2(const hm__outcome_t *o);
 
 #endif

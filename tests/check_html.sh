@@ -1,0 +1,249 @@
+#!/bin/sh
+# check_html.sh — output.html, the player (README "Player"), opened in a real browser:
+# headless Chromium runs each page's script and dumps the DOM. For the Q_4 successive
+# broadcasts, the interleaved ones under the queue policy (delays), a ring allreduce, a
+# Seidel broadcast on a mesh (circuit routing), MAX on the bus (hm_out, logs), the example
+# plugin built here, and a free-running run: every node's data-stored equals its stores
+# at slots <= T in the event log of the same run, at several slots (the page's probe
+# hook) and after the controls were pressed (step forward, step back, next conflict,
+# next event of a node: the slot reached is the log's); no script error; the free run's
+# page says its slots are logical clocks. The Q_8 successive page is at most 10 MB and
+# opens in under 5 s; hypemu refuses a page beyond the event limit (exit 4, the message
+# naming the limit and output.otf2/output.trace) and writes no file; the output budget
+# counts the page to the byte but for its title; output.html that is no file name or
+# another output's file is a config error (exit 2); a screenshot of the Q_4 page is a
+# 1400 x 900 picture that is not blank.
+# Skipped (77) where Chromium is missing (setup.sh installs Debian's chromium).
+set -eu
+: "${HM_SRCDIR:?}" "${HM_BUILDDIR:?}"
+browser=""
+for c in ${CHROMIUM:-} chromium chromium-browser google-chrome; do
+    if command -v "$c" >/dev/null 2>&1; then
+        browser=$c
+        break
+    fi
+done
+if [ -z "$browser" ]; then
+    echo "SKIP: no chromium to open the player in (setup.sh installs Debian's chromium)"
+    exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bin="$HM_BUILDDIR/hypemu"
+cfgs="$HM_SRCDIR/configs"
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+# Chromium's sandbox refuses to start as root.
+sandbox=""
+[ "$(id -u)" != 0 ] || sandbox=--no-sandbox
+
+# page NAME CONFIG [--set ...]: NAME.html and NAME.jsonl from one run (exit 0 or 1).
+page() {
+    name=$1 cfg=$2
+    shift 2
+    rc=0
+    "$bin" --quiet --set output.html="$tmp/$name.html" --set output.events="$tmp/$name.jsonl" \
+        "$@" "$cfg" >"$tmp/$name.out" 2>"$tmp/$name.err" || rc=$?
+    [ "$rc" -le 1 ] || fail "$name: exit $rc: $(cat "$tmp/$name.err")"
+}
+# open NAME HASH: the DOM of NAME.html#HASH once its script ran, in NAME.HASH.dom; in the
+# background (two browsers at a time, each its own profile), then `wait`.
+opened=0
+open_page() {
+    opened=$((opened + 1))
+    timeout 120 "$browser" --headless $sandbox --disable-gpu --user-data-dir="$tmp/profile$opened" \
+        --virtual-time-budget=2000 --dump-dom "file://$tmp/$1.html#$2" >"$tmp/$1.$2.dom" \
+        2>"$tmp/browser$opened.err" &
+    [ $((opened % 2)) = 1 ] || wait
+}
+page q4 "$cfgs/q4_successive.json"
+page queue "$cfgs/q4_successive_interleaved_queue.json"
+page allreduce "$cfgs/q4_allreduce_ring.json"
+page mesh "$cfgs/mesh_st.json"
+page bus "$cfgs/bus_max.json"
+page free "$cfgs/q4_sbt_broadcast.json" --set clock.mode=free
+page q8 "$cfgs/q4_successive.json" --set topology.dim=8
+# The example plugin (README "Writing node programs outside the tree"), built against the
+# source tree's header: hypemu itself provides the API's symbols.
+cp "$HM_SRCDIR/examples/plugin/flood.c" "$HM_SRCDIR/examples/plugin/flood.json" "$tmp/"
+${CC:-cc} -shared -fPIC -I"$HM_SRCDIR/include" -o "$tmp/flood.so" "$tmp/flood.c" ||
+    fail "cannot build examples/plugin/flood.c"
+page plugin "$tmp/flood.json"
+
+open_page q4 'probe=0,1,5,16,33,34&slot=5&step=2'
+open_page queue 'probe=0,4,8,40&next=conflict'
+open_page allreduce 'probe=0,29,30&slot=31&step=-2'
+open_page mesh 'probe=0,651,652,799,800&slot=650&step=2'
+open_page bus 'probe=0,7,8&slot=4'
+open_page plugin 'probe=0,1,2,3,4&slot=1&node=3&next=node'
+open_page free 'probe=0,1,2,3,4&slot=1&step=2'
+open_page q8 'probe=0,100,517&slot=300&step=1'
+wait
+
+# Refused beyond the limit: an alltoall of 4,000-value blocks on Q_4 stores 16 x 16 x
+# 4,000 values (1,024,128 events in all): exit 4, the message, no file.
+rc=0
+"$bin" --quiet --set algorithm.block=4000 --set output.html="$tmp/big.html" \
+    "$cfgs/q4_alltoall_dimension_exchange.json" >/dev/null 2>"$tmp/big.err" || rc=$?
+want="hypemu: $tmp/big.html: not written: the run has 1024128 events, more than the player's limit of 1000000 (README \"Player\"); for a run this big write output.otf2 (Vampir, ViTE) or output.trace (Perfetto) instead, or a smaller run"
+[ "$rc" = 4 ] && [ "$(cat "$tmp/big.err")" = "$want" ] ||
+    fail "over the limit: exit $rc, message $(cat "$tmp/big.err")"
+for f in "$tmp"/big.html*; do
+    [ ! -e "$f" ] || fail "over the limit: $f written"
+done
+
+# The output budget counts the page (README "Output budget"): to the byte but for the
+# title, for which it keeps 4096 bytes; over the budget nothing is written (exit 4).
+rc=0
+"$bin" --quiet --set output.max_bytes=1000 --set output.html="$tmp/budget.html" \
+    "$cfgs/bus_max.json" >/dev/null 2>"$tmp/budget.err" || rc=$?
+est=$(sed -n 's/^  output.html (.*): about .* (\([0-9]*\) bytes)$/\1/p' "$tmp/budget.err")
+size=$(wc -c <"$tmp/bus.html")
+[ "$rc" = 4 ] && [ -n "$est" ] && [ ! -e "$tmp/budget.html" ] && [ "$size" -le "$est" ] &&
+    [ "$size" -gt $((est - 4096)) ] ||
+    fail "budget: exit $rc, estimate '$est' for a page of $size bytes: $(cat "$tmp/budget.err")"
+
+# Config errors (exit 2): not a file name; the file another output writes.
+q4cfg="$cfgs/q4_successive.json"
+rc=0
+msg=$("$bin" --set output.html=3 "$q4cfg" 2>&1) || rc=$?
+[ "$rc" = 2 ] && [ "$msg" = "$q4cfg: output.html: found 3; allowed: a file name" ] ||
+    fail "output.html=3: exit $rc, message $msg"
+rc=0
+msg=$(cd "$tmp" && "$bin" --set output.svg=x.out --set output.html=./x.out "$q4cfg" 2>&1) || rc=$?
+[ "$rc" = 2 ] && [ "$msg" = "$q4cfg: output.html: found \"./x.out\", the same file as output.svg (\"x.out\"); allowed: a file no other output writes (devices such as /dev/null may be shared)" ] ||
+    fail "output.html the same file as output.svg: exit $rc, message $msg"
+
+# The screenshot: the size asked for, and a picture (ink on a good part of it, many colours).
+timeout 120 "$browser" --headless $sandbox --disable-gpu --user-data-dir="$tmp/profile" \
+    --virtual-time-budget=2000 --hide-scrollbars --window-size=1400,900 \
+    --screenshot="$tmp/q4.png" "file://$tmp/q4.html#slot=9" >/dev/null 2>"$tmp/browser.err" ||
+    fail "$browser could not take a screenshot: $(tail -n 3 "$tmp/browser.err")"
+python3 - "$tmp/q4.png" <<'PY'
+import struct, sys, zlib
+
+def rows(path):
+    """The PNG's rows of pixels (8-bit RGB or RGBA, not interlaced), unfiltered."""
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        sys.exit("FAIL: %s is not a PNG" % path)
+    pos, idat = 8, b""
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    bpp = {2: 3, 6: 4}[ctype]
+    raw, stride, prev, out = zlib.decompress(idat), w * bpp, bytearray(w * bpp), []
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride) if f else ():
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            else:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        out.append(bytes(line))
+        prev = line
+    return w, h, bpp, out
+
+w, h, bpp, px = rows(sys.argv[1])
+ink = sum(1 for r in px for x in range(0, len(r), bpp) if r[x:x + 3] != b"\xff\xff\xff")
+colours = len({r[x:x + 3] for r in px[::5] for x in range(0, len(r), 5 * bpp)})
+if (w, h) != (1400, 900) or ink < 0.08 * w * h or colours < 50:
+    sys.exit("FAIL: screenshot %dx%d, %.1f%% not white, %d colours: blank?" % (
+        w, h, 100.0 * ink / (w * h), colours))
+print("screenshot: %dx%d, %.1f%% not white, %d colours" % (w, h, 100.0 * ink / (w * h), colours))
+PY
+
+python3 - "$tmp" <<'PY'
+import glob, json, os, re, sys
+
+tmp = sys.argv[1]
+def fail(msg):
+    sys.exit("FAIL: " + msg)
+
+def attrs(dom, tag_re):
+    return [dict(re.findall(r'([a-z-]+)="([^"]*)"', m)) for m in re.findall(tag_re, dom)]
+
+def stored_at(log, nodes, t):
+    k = [0] * nodes
+    for e in log:
+        if e["event"] == "store" and e["slot"] <= t:
+            k[e["node"]] += 1
+    return k
+
+checked = 0
+for path in sorted(glob.glob(tmp + "/*.dom")):
+    name, hash_ = os.path.basename(path)[:-4].split(".", 1)
+    q = dict(kv.split("=") for kv in hash_.split("&"))
+    dom = open(path).read()
+    if "<body" not in dom:
+        fail("%s#%s: the browser dumped no page (see its messages in %s/browser*.err)" % (
+            name, hash_, tmp))
+    log = [json.loads(l) for l in open("%s/%s.jsonl" % (tmp, name))]
+    body = attrs(dom, r"<body([^>]*)>")[0]
+    if body.get("data-errors") != "0" or body.get("data-ready") != "1":
+        fail("%s#%s: errors %s, ready %s: %s" % (name, hash_, body.get("data-errors"),
+                                                 body.get("data-ready"), body.get("data-error")))
+    rows = attrs(dom, r'<div class="mem[^"]*"([^>]*)>')
+    nodes = len(rows)
+    if [int(r["data-node"]) for r in rows] != list(range(nodes)) or nodes < 9:
+        fail("%s: rows %s" % (name, [r.get("data-node") for r in rows][:20]))
+    slots = [e["slot"] for e in log]
+    last = max(slots)
+    slot = min(int(q.get("slot", 0)), last)
+    # The slot the controls lead to, from the log.
+    if "step" in q:
+        slot = max(0, min(last, slot + int(q["step"])))
+    if q.get("next") == "conflict":
+        slot = min(e["slot"] for e in log if e["event"] in ("conflict", "delay") and e["slot"] > slot)
+    if q.get("next") == "node":
+        slot = min(e["slot"] for e in log if e["node"] == int(q["node"]) and e["slot"] > slot)
+    if int(body["data-slot"]) != slot:
+        fail("%s#%s: at slot %s, expected %d" % (name, hash_, body["data-slot"], slot))
+    want = stored_at(log, nodes, slot)
+    got = [int(r["data-stored"]) for r in rows]
+    if got != want:
+        fail("%s#%s: data-stored %s, the log says %s" % (name, hash_, got, want))
+    if "step" in q and stored_at(log, nodes, int(q["slot"])) == want:
+        fail("%s#%s: a step that changes nothing checks nothing" % (name, hash_))
+    if "probe" in q:
+        probe = re.search(r'<pre id="probe"[^>]*>([^<]*)</pre>', dom).group(1).split("\n")
+        seen = {}
+        for line in probe:
+            t, x, k = map(int, line.split())
+            seen.setdefault(t, [0] * nodes)[x] = k
+        for t in map(int, q["probe"].split(",")):
+            t = min(t, last)
+            if seen.get(t) != stored_at(log, nodes, t):
+                fail("%s: slot %d: data-stored %s, the log says %s" % (name, t, seen.get(t),
+                                                                     stored_at(log, nodes, t)))
+            checked += 1
+    if name == "free" and "logical clocks" not in dom:
+        fail("free: the page does not say its slots are logical clocks")
+    if name == "bus" and ('<div id="out">' not in dom or "P1 broadcasts" not in open(
+            "%s/bus.html" % tmp).read()):
+        fail("bus: no output area, or no log line")
+    if name == "q8":
+        size = os.path.getsize(tmp + "/q8.html")
+        if size > 10_000_000 or int(body["data-open-ms"]) >= 5000:
+            fail("Q_8: %d bytes, opened in %s ms: expected at most 10 MB and 5 s" % (
+                size, body["data-open-ms"]))
+if len(glob.glob(tmp + "/*.dom")) != 8 or checked < 30:
+    fail("%d pages, %d slots probed" % (len(glob.glob(tmp + "/*.dom")), checked))
+print("%d pages, %d probed slots: every node's data-stored is the log's" % (
+    len(glob.glob(tmp + "/*.dom")), checked))
+PY
