@@ -228,6 +228,7 @@ void hm__machine_destroy(hm__machine_t *m)
             hm__inbox_free(&nd->inbox);
             hm__blob_release(nd->held);
             free(nd->stores.v);
+            free(nd->refusals);
             sem_destroy(&nd->wake);
         }
     }
