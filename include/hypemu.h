@@ -58,7 +58,8 @@ extern "C" {
 enum {
     HM_OK = 0,
     HM_EABORT = -1, /* the run is stopping: return from the node program */
-    HM_EINVAL = -2, /* bad argument (port out of range, empty port set...) */
+    HM_EINVAL = -2, /* a refused call: bad argument (port out of range, empty port set...),
+                       counted and reported after the run (README "Refused calls") */
     HM_ENOMEM = -3, /* allocation failed */
     HM_ENOENT = -4, /* nothing to receive */
 };
@@ -117,9 +118,9 @@ int hm_send(hm_node_t *n, int port, const hm_packet_t *p);
  * port (port contention), or that shares a link with more than link_capacity other
  * circuits (link contention), is a conflict: under "strict" contention the run stops,
  * under "queue" it is serialised or slowed as the cost model says, and counted.
- * Returns 0, HM_EINVAL (dest out of range or the node itself), HM_ENOMEM or
- * HM_EABORT. Under packet routing dest must be a neighbour and this is hm_send on
- * the port that leads to it. */
+ * Returns 0, HM_EINVAL (dest out of range or the node itself: a refused call), HM_ENOMEM or
+ * HM_EABORT. Under packet routing dest must be a neighbour (another is a refused call) and
+ * this is hm_send on the port that leads to it. */
 int hm_send_to(hm_node_t *n, int dest, const hm_packet_t *p);
 
 /* Shout: one emission of one packet on every port whose bit is set in ports. Under

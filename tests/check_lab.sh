@@ -101,6 +101,25 @@ rc=0
 "$bin" --json --set 'output={}' "$tmp/refuse.json" >"$tmp/refuse2.out" 2>"$tmp/refuse2.err" || rc=$?
 [ "$rc" = 3 ] && grep -q '"refused_calls":6,' "$tmp/refuse2.out" && cmp -s "$tmp/refuse.err" "$tmp/refuse2.err" ||
     fail "refuse without events: exit $rc, $(cat "$tmp/refuse2.err")"
+# Every writer takes the new event: the timeline, the trace, the picture, OTF2 if built in.
+otf2=
+"$bin" --version | grep -q otf2 && otf2=", \"otf2\": \"$tmp/refuse.otf2\""
+printf '{"plugins": ["refuse.so"], "topology": {"kind": "hypercube", "dim": 2}, "algorithm": {"name": "lab-test-refuse"}, "output": {"events": "%s/r.jsonl", "timeline": "%s/r.txt", "trace": "%s/r.trace.json", "svg": "%s/r.svg"%s}}\n' \
+    "$tmp" "$tmp" "$tmp" "$tmp" "$otf2" >"$tmp/refuse-all.json"
+rc=0
+"$bin" "$tmp/refuse-all.json" >/dev/null 2>&1 || rc=$?
+[ "$rc" = 3 ] && [ -s "$tmp/r.svg" ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/r.trace.json" ||
+    fail "refuse, every output: exit $rc"
+grep -qxF '     0 0 refused  hm_send(n, 7, p): port 7 does not exist (node 0 has ports 0..1)' "$tmp/r.txt" ||
+    fail "refuse: timeline: $(cat "$tmp/r.txt")"
+if python3 -c 'import jsonschema' 2>/dev/null; then
+    python3 - "$HM_SRCDIR/doc/events.schema.json" "$tmp/r.jsonl" <<'PY' || fail "refuse: events schema"
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+for line in open(sys.argv[2]):
+    jsonschema.validate(json.loads(line), schema)
+PY
+fi
 # A run without refusals has no key.
 build ok "$HM_SRCDIR/examples/lab/solutions/ex1-bcast-one-port.c"
 printf '{"plugins": ["ok.so"], "topology": {"kind": "hypercube", "dim": 3}, "algorithm": {"name": "lab1-bcast-one-port", "root": 2}}\n' >"$tmp/ok.json"
