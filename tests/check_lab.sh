@@ -210,6 +210,11 @@ rc=0
 row "$tmp/crash.out" 2 Q_4 9 1 no - 4 - - - "FAIL: node 3 (algorithm sdk-test-crash, file $HM_SRCDIR/tests/sdk/crash.c) crashed in slot 2: SIGSEGV"
 "$lab" check 1 "$t/refuse.c" >"$tmp/dead.out" 2>&1 && fail "deadlock: exit 0"
 row "$tmp/dead.out" 1 Q_2 3 1 no 0 2 2 0 0 "FAIL: deadlock at slot 1: every node is blocked and nothing is in flight: node 0 waits for a packet from any neighbour (made 6 refused calls; first: slot 0 hm_send_to(n, 3, p): $not_nb); node 1 waits for a packet from any neighbour; node 2 waits for a packet from any neighbour; ... and 1 more; 6 refused calls"
+# A right broadcast whose every node also makes one refused call in slot 0.
+sed '11a\    hm_send_to(n, hm_id(n), NULL); /* refused: no packet */' \
+    "$HM_SRCDIR/examples/lab/solutions/ex1-bcast-one-port.c" >"$tmp/refused-too.c"
+"$lab" check 1 "$tmp/refused-too.c" >"$tmp/refused-too.out" 2>&1 && fail "refused calls: exit 0"
+row "$tmp/refused-too.out" 1 Q_2 3 1 yes 2 2 2 0 3 'FAIL: 4 refused calls (first: node 0, slot 0: hm_send_to(n, 0, NULL): no packet (p is NULL))'
 "$lab" check 1 "$t/conflict.c" >"$tmp/conflict.out" 2>&1 && fail "conflict: exit 0"
 row "$tmp/conflict.out" 1 Q_2 3 1 yes 3 2 2 1 3 'FAIL: 3 slots > bound 2; 1 conflicts (first: slot 0, node 3 to 1, port 1: node 3 sends twice in one slot under one-port-full: msg 1 on link 3->2 (port 0) and msg 1 on link 3->1 (port 1))'
 

@@ -9,7 +9,6 @@
  *
  * Called from the node's own thread only, at the call; nothing here is shared.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
