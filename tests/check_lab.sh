@@ -103,13 +103,14 @@ rc=0
     fail "refuse without events: exit $rc, $(cat "$tmp/refuse2.err")"
 # Every writer takes the new event: the timeline, the trace, the picture, OTF2 if built in.
 otf2=
-"$bin" --version | grep -q otf2 && otf2=", \"otf2\": \"$tmp/refuse.otf2\""
+[ "${HM_HAVE_OTF2:-no}" = yes ] && otf2=", \"otf2\": \"$tmp/refuse.otf2\""
 printf '{"plugins": ["refuse.so"], "topology": {"kind": "hypercube", "dim": 2}, "algorithm": {"name": "lab-test-refuse"}, "output": {"events": "%s/r.jsonl", "timeline": "%s/r.txt", "trace": "%s/r.trace.json", "svg": "%s/r.svg"%s}}\n' \
     "$tmp" "$tmp" "$tmp" "$tmp" "$otf2" >"$tmp/refuse-all.json"
 rc=0
 "$bin" "$tmp/refuse-all.json" >/dev/null 2>&1 || rc=$?
 [ "$rc" = 3 ] && [ -s "$tmp/r.svg" ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/r.trace.json" ||
     fail "refuse, every output: exit $rc"
+[ -z "$otf2" ] || [ -f "$tmp/refuse.otf2/traces.otf2" ] || fail "refuse: no OTF2 archive"
 grep -qxF '     0 0 refused  hm_send(n, 7, p): port 7 does not exist (node 0 has ports 0..1)' "$tmp/r.txt" ||
     fail "refuse: timeline: $(cat "$tmp/r.txt")"
 if python3 -c 'import jsonschema' 2>/dev/null; then
