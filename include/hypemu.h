@@ -18,7 +18,7 @@
  * the packets, and opens the next slot in which some node has something to do.
  *
  * A minimal broadcast from node 0 over a hypercube, with every node forwarding what
- * it receives across every dimension above the one it came from (a binomial tree):
+ * it receives across every dimension below the one it came from (a binomial tree):
  *
  *     static void bcast(hm_node_t *n, void *state)
  *     {
@@ -63,7 +63,8 @@ extern "C" {
 enum {
     HM_OK = 0,
     HM_EABORT = -1, /* the run is stopping: return from the node program */
-    HM_EINVAL = -2, /* bad argument (port out of range, empty port set...) */
+    HM_EINVAL = -2, /* a refused call: bad argument (port out of range, empty port set...),
+                       counted and reported after the run (README "Refused calls") */
     HM_ENOMEM = -3, /* allocation failed */
     HM_ENOENT = -4, /* nothing to receive */
 };
@@ -123,9 +124,9 @@ int hm_send(hm_node_t *n, int port, const hm_packet_t *p);
  * port (port contention), or that shares a link with more than link_capacity other
  * circuits (link contention), is a conflict: under "strict" contention the run stops,
  * under "queue" it is serialised or slowed as the cost model says, and counted.
- * Returns 0, HM_EINVAL (dest out of range or the node itself), HM_ENOMEM or
- * HM_EABORT. Under packet routing dest must be a neighbour and this is hm_send on
- * the port that leads to it. */
+ * Returns 0, HM_EINVAL (dest out of range or the node itself: a refused call), HM_ENOMEM or
+ * HM_EABORT. Under packet routing dest must be a neighbour (another is a refused call) and
+ * this is hm_send on the port that leads to it. */
 int hm_send_to(hm_node_t *n, int dest, const hm_packet_t *p);
 
 /* Shout: one emission of one packet on every port whose bit is set in ports. Under
@@ -189,6 +190,12 @@ int hm_root(const hm_node_t *n);
  * the node has none or the algorithm gives no inputs (the descriptor's .input). Valid
  * for the whole run, read-only. */
 const int64_t *hm_input(const hm_node_t *n, size_t *count);
+
+/* The reduction of the run's problem (reduce, allreduce, reduce-scatter: the config's
+ * algorithm.op, doc/collectives.md); HM_OP_SUM for an algorithm whose problem does not
+ * reduce or that does not read its inputs from the problem. */
+typedef enum { HM_OP_SUM, HM_OP_MAX, HM_OP_MIN } hm_op_t;
+hm_op_t hm_op(const hm_node_t *n);
 
 /* This node's output area: out_size bytes of the descriptor (or of setup's
  * hm_setup_t.out_size), zeroed before the run,
@@ -535,10 +542,12 @@ typedef struct hm_plugin_s {
  *     HM_PLUGIN(&flood);
  *
  * and build it with cc -shared -fPIC -o x.so x.c $(pkg-config --cflags --libs hypemu).
- * In a plugin's descriptor setup, verify and teardown may be NULL when .problem names a
- * problem other than max and sort: the problem then makes the inputs (read with hm_root and
- * hm_input, which give -1 and NULL to algorithms without inputs), checks
- * the stores and gives the lower bound, as for the collectives (doc/collectives.md). */
+ * A plugin whose .problem names a problem other than max and sort leaves .setup NULL (hypemu
+ * refuses it otherwise): the problem makes the inputs (read with hm_root, hm_input and
+ * hm_op, which give -1, NULL and HM_OP_SUM to algorithms without inputs), always checks the
+ * stores and gives the lower bound, as for the collectives (doc/collectives.md). The
+ * plugin's own .verify, if any, runs after the problem's check: it may add a failure, never
+ * take one away. verify and teardown may be NULL. */
 #define HM_PLUGIN(...)                                                                             \
     static const hm_algorithm_t *const hm__plugin_algorithms[] = {__VA_ARGS__, NULL};              \
     HM__PLUGIN_LINKAGE const hm_plugin_t hm_plugin = {                                             \

@@ -64,7 +64,8 @@ int hm__grow(void **v, size_t *cap, size_t need, size_t elem);
     XX(DELAY, "delay")                                                                             \
     XX(CONFLICT, "conflict")                                                                       \
     XX(BUSY, "busy")                                                                               \
-    XX(LOG, "log")
+    XX(LOG, "log")                                                                                 \
+    XX(REFUSED, "refused")
 
 typedef enum {
 #define XX(id, name) HM__EV_##id,
@@ -156,6 +157,17 @@ typedef enum {
 typedef struct hm__machine_s hm__machine_t;
 typedef HM__VEC(int64_t) hm__int64vec_t;
 
+/* A refused call (README "Refused calls"): a send the model does not allow returns
+ * HM_EINVAL and the run goes on. Each node counts its own and keeps the first
+ * HM__REFUSED_KEEP in full (allocated at the first), also when no events are recorded, for
+ * the deadlock report, the summary's refused_calls and the report on stderr. */
+#define HM__REFUSED_KEEP 5
+typedef struct hm__refusal_s {
+    int64_t slot;
+    int32_t node;
+    char text[244]; /* "hm_send_to(n, 5, p): node 5 is not a neighbour of node 0 ..." */
+} hm__refusal_t;
+
 struct hm_node_s {
     int id;
     hm__machine_t *m;
@@ -199,6 +211,8 @@ struct hm_node_s {
     int64_t busy_last;          /* last slot of hm_busy work, -1 */
     int failed;                 /* an allocation failed in this node's thread, or hm_fail */
     char fail_what[256];        /* hm_fail's reason, copied (the caller's may be on its stack) */
+    int64_t refused;            /* refused calls made (engine/refused.c) */
+    hm__refusal_t *refusals;    /* the first min(refused, HM__REFUSED_KEEP), or NULL */
 };
 
 /* The inbox is a ring: no allocation once it has grown to its largest backlog, and
@@ -570,6 +584,18 @@ int hm__circuit_copy(hm_node_t *n, int dest, const hm_packet_t *p, hm__copy_t *c
  * ceil(ceil(k / link_capacity) * a * len + b), at least 1. */
 int64_t hm__circuit_slots(const hm_machine_info_t *in, int k, uint32_t len);
 
+/* engine/refused.c: record a refused call of node n (its count, the first in full, the
+ * event) and return HM_EINVAL; the node API calls them where it refuses. */
+int hm__refuse_send(hm_node_t *n, int port, const hm_packet_t *p);
+int hm__refuse_emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p);
+int hm__refuse_send_to(hm_node_t *n, int dest, const hm_packet_t *p);
+/* " (made N refused calls; first: slot S CALL: REASON)" for a deadlock report's line of
+ * node n, "" when it made none. */
+void hm__refused_note(const hm_node_t *n, char *buf, size_t len);
+/* The run's first refusals (by slot, then node), at most HM__REFUSED_KEEP, from every
+ * node's own; returns how many. */
+int hm__refused_first(const hm__machine_t *m, hm__refusal_t *out);
+
 /* util */
 int64_t hm__now_ns(void); /* CLOCK_MONOTONIC in ns (the free-running clock's stamps) */
 char *hm__fail_message(const hm_node_t *n); /* why node n failed (allocated) */
@@ -604,6 +630,9 @@ typedef struct hm__outcome_s {
     hm__timeline_t timeline;
     const char *transport_key; /* summary key of `transport`, or NULL */
     json_t *transport;         /* the transport's summary object, or NULL */
+    int64_t refused;           /* refused calls (README "Refused calls") */
+    int nrefusals;             /* the first of them, in full */
+    hm__refusal_t refusals[HM__REFUSED_KEEP];
 } hm__outcome_t;
 
 /* engine/outcome.c: move what the run produced out of m (logs, stores, output areas,

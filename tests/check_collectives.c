@@ -1800,6 +1800,48 @@ START_TEST(test_public_root_input)
 }
 END_TEST
 
+static int seen_op[16];
+
+static void op_node_main(hm_node_t *n, void *state)
+{
+    (void)state;
+    seen_op[hm_id(n)] = (int)hm_op(n);
+}
+
+/* hm_op(n) gives every node the run's algorithm.op for the reductions (allreduce-ring,
+ * reduce-binomial), HM_OP_SUM for an algorithm whose problem does not reduce. */
+START_TEST(test_public_op)
+{
+    static const struct {
+        const char *name, *extra;
+        int op;
+    } cases[] = {
+        {"allreduce-ring", ",\"op\":\"max\"", HM_OP_MAX},
+        {"allreduce-ring", ",\"op\":\"min\"", HM_OP_MIN},
+        {"allreduce-ring", "", HM_OP_SUM},
+        {"reduce-binomial", ",\"op\":\"min\",\"root\":3", HM_OP_MIN},
+        {"bcast-binomial", "", HM_OP_SUM},
+        {"sbt-broadcast", "", HM_OP_SUM},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hm_algorithm_t algo = *hm_algorithm_find(cases[i].name);
+        algo.node_main = op_node_main;
+        algo.verify = noop_verify;
+        char cfg[300];
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\":{\"kind\":\"hypercube\",\"dim\":3},"
+                 "\"algorithm\":{\"name\":\"%s\"%s}}",
+                 cases[i].name, cases[i].extra);
+        memset(seen_op, -1, sizeof seen_op);
+        hm_trun_t r = hm_t_run_algo(cfg, &algo);
+        ck_assert_int_eq(r.rc, 0);
+        for (int x = 0; x < 8; x++)
+            ck_assert_int_eq(seen_op[x], cases[i].op);
+        hm_t_free(&r);
+    }
+}
+END_TEST
+
 /* Right stores, wrong time: a run that takes longer than its own formula fails. */
 static void late_node_main(hm_node_t *n, void *state)
 {
@@ -1881,6 +1923,7 @@ Suite *hm_suite_collectives(void)
     tcase_add_test(tc, test_balanced_tree);
     tcase_add_test(tc, test_scatter_notes_bound);
     tcase_add_test(tc, test_public_root_input);
+    tcase_add_test(tc, test_public_op);
     tcase_add_test(tc, test_ring_torus_topology);
     tcase_add_test(tc, test_ring_torus_algorithms);
     tcase_add_test(tc, test_ring_lower_bounds);

@@ -1,8 +1,9 @@
 #!/bin/sh
 # check_events_schema.sh — every line of the event log of every shipped config (and of a
-# run that stalls on full mailboxes) validates against doc/events.schema.json, read by
-# Python's jsonschema (doc/events.md). Each of the eight event kinds must appear at least
-# once across the runs, so that the schema is proven on every kind.
+# run that stalls on full mailboxes, and of a plugin whose sends are refused,
+# tests/lab/refuse.c) validates against doc/events.schema.json, read by Python's jsonschema
+# (doc/events.md). Each of the nine event kinds must appear at least once across the runs,
+# so that the schema is proven on every kind.
 set -eu
 if ! python3 -c 'import jsonschema' 2>/dev/null; then
     echo "SKIP: python3 jsonschema not installed (setup.sh installs python3-jsonschema)"
@@ -23,6 +24,13 @@ rc=0
     --set output.events="$tmp/stalls.jsonl" \
     "$HM_SRCDIR/configs/q4_successive_interleaved_queue.json" >/dev/null 2>&1) || rc=$?
 [ "$rc" -le 1 ] || { echo "FAIL: stalls run exited $rc" >&2; exit 1; }
+# Refused calls (README "Refused calls"): no catalogue algorithm makes one, a plugin does.
+${CC:-cc} -shared -fPIC -I"$HM_SRCDIR/include" -o "$tmp/refuse.so" "$HM_SRCDIR/tests/lab/refuse.c" ||
+    { echo "FAIL: cannot build tests/lab/refuse.c" >&2; exit 1; }
+printf '{"topology": {"kind": "hypercube", "dim": 2}, "algorithm": {"name": "lab-test-refuse"}}\n' >"$tmp/refuse.json"
+rc=0
+"$bin" --plugin "$tmp/refuse.so" --set output.events="$tmp/refused.jsonl" "$tmp/refuse.json" >/dev/null 2>&1 || rc=$?
+[ "$rc" = 3 ] || { echo "FAIL: the refused calls' run exited $rc, expected 3 (deadlock)" >&2; exit 1; }
 python3 - "$HM_SRCDIR/doc/events.schema.json" "$tmp"/*.jsonl <<'PY'
 import json, sys
 import jsonschema

@@ -1,7 +1,8 @@
 #!/bin/sh
-# check_man.sh — the manual pages hypemu(1) and hypemu(3) render with man(1) without a
-# warning, and hypemu(1) documents every option `hypemu --help` lists and every exit
-# status the README lists (0 to 5).
+# check_man.sh — the manual pages hypemu(1), hypemu(3) and hypemu-lab(1) render with man(1)
+# without a warning, hypemu(1) documents every option `hypemu --help` lists and every exit
+# status the README lists (0 to 5), hypemu(3) the node API once each, and hypemu-lab(1)
+# every command of `hypemu-lab --help` and its exit statuses.
 set -eu
 if ! command -v man >/dev/null 2>&1; then
     echo "SKIP: man not installed (setup.sh installs man-db)"
@@ -9,7 +10,7 @@ if ! command -v man >/dev/null 2>&1; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for page in hypemu.1 hypemu.3; do
+for page in hypemu.1 hypemu.3 hypemu-lab.1; do
     MANWIDTH=80 man --warnings -l "$HM_SRCDIR/doc/man/$page" >"$tmp/$page.txt" 2>"$tmp/$page.err"
     if [ -s "$tmp/$page.err" ]; then
         echo "FAIL: man -l $page warns:" >&2
@@ -28,4 +29,15 @@ done
 for fn in hm_send hm_shout hm_send_to hm_recv hm_wait_packet_until hm_busy hm_store hm_report_stores; do
     grep -q "$fn" "$tmp/hypemu.3.txt" || { echo "FAIL: hypemu(3) lacks $fn" >&2; exit 1; }
 done
-echo "hypemu(1), hypemu(3): rendered without warnings"
+grep -q "hm_op" "$tmp/hypemu.3.txt" || { echo "FAIL: hypemu(3) lacks hm_op" >&2; exit 1; }
+[ "$(grep -c '^ *int hm_root' "$tmp/hypemu.3.txt")" = 1 ] || { echo "FAIL: hypemu(3) lists hm_root twice" >&2; exit 1; }
+# hypemu-lab(1): every command of `hypemu-lab --help` and every exit status 0 to 2.
+python3 "$HM_SRCDIR/scripts/hypemu-lab.in" --help >"$tmp/labhelp.txt"
+for cmd in $(sed -n 's/^\(usage:\)\{0,1\} *hypemu-lab \([a-z-]*\).*/\2/p' "$tmp/labhelp.txt" | sort -u); do
+    grep -q "hypemu-lab $cmd" "$tmp/hypemu-lab.1.txt" || { echo "FAIL: hypemu-lab(1) lacks $cmd" >&2; exit 1; }
+done
+sed -n '/^EXIT STATUS/,/^[A-Z]/p' "$tmp/hypemu-lab.1.txt" >"$tmp/labexit.txt"
+for code in 0 1 2; do
+    grep -Eq "^ +$code( |$)" "$tmp/labexit.txt" || { echo "FAIL: hypemu-lab(1) lacks exit status $code" >&2; exit 1; }
+done
+echo "hypemu(1), hypemu(3), hypemu-lab(1): rendered without warnings"

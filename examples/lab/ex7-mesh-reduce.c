@@ -1,8 +1,9 @@
 /*
- * Lab exercise 7 (doc/lab/README.md): reduce (sum) on an r x c mesh under the all-port
- * model, exercise 4's reduce: the root must store the b sums, value i being the sum of
- * every node's value i, after as many slots as its eccentricity, max(ir, r-1-ir) +
- * max(jr, c-1-jr) for the root (ir, jr), with p - 1 packets.
+ * Lab exercise 7 (doc/lab/README.md): reduce (sum, or the max or min that hm_op gives)
+ * on an r x c mesh under the all-port model, exercise 4's reduce: the root must store
+ * the b results, value i being the reduction of every node's value i, after as many
+ * slots as its eccentricity, max(ir, r-1-ir) + max(jr, c-1-jr) for the root (ir, jr),
+ * with p - 1 packets.
  *
  * This starter is right but slow: it is exercise 4's starter. The blocks go up the
  * row-first tree one block a packet, each node forwarding one packet a slot to its
@@ -18,6 +19,12 @@
 
 /* The mesh's number of columns: the farthest neighbour is one row away (r >= 2). A port
  * on the mesh's border leads nowhere (-1). */
+/* a op b, for the run's reduction (hm_op: the config's algorithm.op, sum by default). */
+static int64_t combine(hm_op_t op, int64_t a, int64_t b)
+{
+    return op == HM_OP_MAX ? (a > b ? a : b) : op == HM_OP_MIN ? (a < b ? a : b) : a + b;
+}
+
 static int columns(const hm_node_t *n)
 {
     int c = 1;
@@ -90,11 +97,11 @@ static void reduce_node(hm_node_t *n, void *state)
         if ((sent < have ? hm_next_slot(n) : hm_wait_packet(n, NULL)) != HM_OK)
             goto done;
     }
-    if (up < 0) /* the root: add the p blocks and store the b sums */
+    if (up < 0) /* the root: combine the p blocks and store the b results */
         for (size_t v = 0; v < b; v++) {
-            int64_t sum = 0;
-            for (int i = 0; i < p; i++)
-                sum += items[(size_t)i * stride + 1 + v];
+            int64_t sum = items[1 + v];
+            for (int i = 1; i < p; i++)
+                sum = combine(hm_op(n), sum, items[(size_t)i * stride + 1 + v]);
             hm_store(n, sum);
         }
 done:

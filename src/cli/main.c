@@ -693,6 +693,8 @@ static int run(hm__config_t *cfg, const args_t *g)
     }
     if (res.message)
         fprintf(stderr, "hypemu: %s\n", res.message);
+    if (res.summary)
+        hm__refused_print(stderr, res.outcome);
     if (res.summary) {
         if (g->json) {
             char *s = json_dumps(res.summary,

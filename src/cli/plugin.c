@@ -21,8 +21,9 @@
 #include "hm_internal.h"
 
 typedef struct plugin_algo_s {
-    hm_algorithm_t desc; /* the plugin's descriptor, NULL hooks filled in */
-    const char *file;    /* the plugin's file, as given */
+    hm_algorithm_t desc;                /* the plugin's descriptor, NULL hooks filled in */
+    const char *file;                   /* the plugin's file, as given */
+    void (*own_verify)(hm_report_t *r); /* the plugin's .verify, run after the problem's */
 } plugin_algo_t;
 
 static void **handles; /* every plugin loaded, to load each once */
@@ -64,6 +65,54 @@ static void problem_verify(hm_report_t *r)
         json_object_set_new(r->extra, "root", json_integer(pb->root));
     if (hma_prob_reduces(pb->kind))
         json_object_set_new(r->extra, "op", json_string(hma_prob_op_names[pb->op]));
+}
+
+/* The plugin's own .verify, for the algorithm named name, or NULL. */
+static void (*own_verify_of(const char *name))(hm_report_t *)
+{
+    for (size_t i = 0; i < nalgos; i++)
+        if (strcmp(algos[i]->desc.name, name) == 0)
+            return algos[i]->own_verify;
+    return NULL;
+}
+
+/* The problem's check always applies (hypemu.h, HM_PLUGIN); the plugin's own .verify runs
+ * after it and may add a failure, never take one away, nor the problem's lower bound. */
+static void problem_then_own_verify(hm_report_t *r)
+{
+    problem_verify(r);
+    const hm__outcome_t *o = r->priv;
+    void (*own)(hm_report_t *) = o ? own_verify_of(o->algorithm) : NULL;
+    if (!own)
+        return;
+    int verified = r->verified;
+    char why[sizeof r->verification];
+    memcpy(why, r->verification, sizeof why);
+    const char *lower_expr = r->lower_expr;
+    int64_t lower = r->lower;
+    own(r);
+    if (lower >= 0) {
+        r->lower = lower;
+        r->lower_expr = lower_expr;
+    }
+    if (!verified) {
+        r->verified = 0;
+        memcpy(r->verification, why, sizeof why);
+    }
+}
+
+/* The run's reduction (hypemu.h): the problem state's op behind the problem's hooks, which
+ * every problem-checked algorithm has (.input is hma_prob_input); sum for the others. */
+_Static_assert((int)HM_OP_SUM == (int)HMA_OP_SUM && (int)HM_OP_MAX == (int)HMA_OP_MAX &&
+                   (int)HM_OP_MIN == (int)HMA_OP_MIN,
+               "hm_op_t follows hma_op_t");
+hm_op_t hm_op(const hm_node_t *n)
+{
+    const hm_algorithm_t *a = n->m->algo;
+    const hma_prob_t *pb = n->m->state;
+    if (a->input != hma_prob_input || !pb || !hma_prob_reduces(pb->kind))
+        return HM_OP_SUM;
+    return (hm_op_t)pb->op;
 }
 
 static const hm_param_spec_t specs_plain[] = {HMA_PROB_PARAM_BLOCK, HM_PARAM_END};
@@ -140,6 +189,12 @@ static int check_descriptor(const char *file, const hm_algorithm_t *a, hm_algori
     /* .default_ports left out is all-port (0): when that is not legal, the first legal. */
     if (!(a->ports & HM_BIT(a->default_ports)))
         out->default_ports = (hm_ports_kind_t)__builtin_ctz(a->ports);
+    if (a->setup && stands_in(a->problem))
+        return fail(err, errlen, file,
+                    "algorithm \"%s\": declares .problem %s, whose setup and check always apply, "
+                    "so .setup must be NULL (the problem makes the inputs: hm_input, hm_root, "
+                    "hm_op; hypemu.h, HM_PLUGIN)",
+                    a->name, hm_problem_name(a->problem));
     return a->setup ? 0 : problem_hooks(file, a, out, err, errlen);
 }
 
@@ -169,8 +224,7 @@ static int problem_hooks(const char *file, const hm_algorithm_t *a, hm_algorithm
     out->setup = problem_setup;
     out->input = hma_prob_input; /* hm_input and hm_root answer from the problem's state */
     out->root = hma_prob_root;
-    if (!a->verify)
-        out->verify = problem_verify;
+    out->verify = a->verify ? problem_then_own_verify : problem_verify;
     if (!a->teardown)
         out->teardown = hma_prob_free;
     return 0;
@@ -226,6 +280,8 @@ static int add_algorithms(const char *file, const hm_plugin_t *pl, char *err, si
             return -1;
         }
         pa->file = f;
+        if (pa->desc.verify == problem_then_own_verify)
+            pa->own_verify = pl->algorithms[i]->verify;
         algos[nalgos++] = pa; /* counted now: a clash between two of its own is found */
     }
     if (rebuild_catalogue() != 0) {

@@ -153,6 +153,8 @@ static int one_run(const hm__config_t *cfg, json_t *runs)
     int rc = hm__run_config(cfg, &res);
     if (res.message)
         fprintf(stderr, "hypemu: %s\n", res.message);
+    if (res.summary)
+        hm__refused_print(stderr, res.outcome);
     if (res.summary) {
         json_t *fg = figures(res.summary, res.outcome ? res.outcome->transport_key : NULL);
         json_array_append_new(runs,

@@ -21,6 +21,9 @@ typedef struct hm__result_s {
  * run stops early. Returns res->exit_code. */
 int hm__run_config(const hm__config_t *cfg, hm__result_t *res);
 void hm__result_free(hm__result_t *res);
+/* The run's refused calls on f (README "Refused calls"): the count, the first few in full
+ * (node, slot, call, reason), "... and N more"; nothing when there was none. */
+void hm__refused_print(FILE *f, const hm__outcome_t *o);
 
 /* Remove the output file being written, if any (async-signal-safe: for a second
  * Ctrl-C, which ends the process at once). */

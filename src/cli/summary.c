@@ -43,6 +43,8 @@ json_t *hm__summary_build(const hm__config_t *cfg, const hm__result_t *res)
     SET("lower_bound", bound_obj(r->lower_expr, r->lower));
     SET("transmissions", json_integer(st->transmissions));
     SET("conflicts", json_integer(st->conflicts));
+    if (res->outcome->refused) /* README "Refused calls": only when there was one */
+        SET("refused_calls", json_integer(res->outcome->refused));
     SET("delayed_packets", json_integer(st->delayed_packets));
     SET("delay_slots", json_integer(st->delay_slots));
     SET("stalls", json_integer(st->stalls));
@@ -70,6 +72,21 @@ json_t *hm__summary_build(const hm__config_t *cfg, const hm__result_t *res)
         return NULL;
     }
     return o;
+}
+
+void hm__refused_print(FILE *f, const hm__outcome_t *o)
+{
+    if (!o || o->refused == 0)
+        return;
+    fprintf(f,
+            "hypemu: %lld refused call%s (each returned HM_EINVAL and the run went on; README "
+            "\"Refused calls\"):\n",
+            (long long)o->refused, o->refused == 1 ? "" : "s");
+    for (int i = 0; i < o->nrefusals; i++)
+        fprintf(f, "  node %d, slot %lld: %s\n", o->refusals[i].node,
+                (long long)o->refusals[i].slot, o->refusals[i].text);
+    if (o->refused > o->nrefusals)
+        fprintf(f, "  ... and %lld more\n", (long long)(o->refused - o->nrefusals));
 }
 
 /* The free-running clock's object: its figures on one line, the hottest links one a

@@ -221,10 +221,9 @@ static void fail_system(hm__machine_t *m, const char *what)
 
 /* ---- deadlock report ---------------------------------------------------- */
 
-static int blocked_line(const void *ctx, int i, char *buf, size_t len)
+static int blocked_wait(const hm__machine_t *m, const hm_node_t *n, char *buf, size_t len)
 {
-    const hm__machine_t *m = ctx;
-    const hm_node_t *n = &m->nodes[i];
+    int i = n->id;
     if (n->stalled > 0) {
         int to = m->tp->stalled_on ? m->tp->stalled_on(m, i) : -1;
         if (to < 0)
@@ -236,6 +235,19 @@ static int blocked_line(const void *ctx, int i, char *buf, size_t len)
     if (n->wait != HM__WAIT_PACKET)
         return 0;
     snprintf(buf, len, "\n  node %d waits for a packet from any neighbour", i);
+    return 1;
+}
+
+/* Who waits on whom, and the node's refused calls, which are often why (README
+ * "Refused calls"). */
+static int blocked_line(const void *ctx, int i, char *buf, size_t len)
+{
+    const hm__machine_t *m = ctx;
+    const hm_node_t *n = &m->nodes[i];
+    if (!blocked_wait(m, n, buf, len))
+        return 0;
+    size_t used = strlen(buf);
+    hm__refused_note(n, buf + used, len - used);
     return 1;
 }
 

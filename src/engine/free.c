@@ -180,7 +180,7 @@ static int aborted(const hm__machine_t *m)
     return hm__aborted(m);
 }
 
-static int blocked_line(const void *ctx, int i, char *buf, size_t len)
+static int blocked_wait(const void *ctx, int i, char *buf, size_t len)
 {
     const hm__machine_t *m = ctx;
     const fnode_t *f = &((const hm__free_t *)m->tp_priv)->nodes[i];
@@ -198,6 +198,17 @@ static int blocked_line(const void *ctx, int i, char *buf, size_t len)
                  (long long)f->slot);
     else
         return 0;
+    return 1;
+}
+
+/* Who waits on whom, and the node's refused calls (README "Refused calls"). */
+static int blocked_line(const void *ctx, int i, char *buf, size_t len)
+{
+    const hm__machine_t *m = ctx;
+    if (!blocked_wait(ctx, i, buf, len))
+        return 0;
+    size_t used = strlen(buf);
+    hm__refused_note(&m->nodes[i], buf + used, len - used);
     return 1;
 }
 /* Under g: who waits on whom. */

@@ -430,6 +430,12 @@ static void pack_node(bytes_t *b, const hm__machine_t *m, const hm_node_t *n, si
                        n->inbox.words};
     put(b, head, sizeof head);
     put(b, n->fail_what, sizeof n->fail_what);
+    int64_t kept[2] = {n->refused, n->refusals ? n->refused : 0};
+    if (kept[1] > HM__REFUSED_KEEP)
+        kept[1] = HM__REFUSED_KEEP;
+    put(b, kept, sizeof kept);
+    if (kept[1])
+        put(b, n->refusals, (size_t)kept[1] * sizeof *n->refusals);
     if (n->stores.n) {
         put(b, n->stores.v, n->stores.n * sizeof *n->stores.v);
         put(b, n->store_slots.v, n->store_slots.n * sizeof *n->store_slots.v);
@@ -447,6 +453,19 @@ static void pack_node(bytes_t *b, const hm__machine_t *m, const hm_node_t *n, si
     }
 }
 
+/* Its refused calls (README "Refused calls"): the count, the first in full. */
+static void get_refusals(const unsigned char **p, hm_node_t *n)
+{
+    int64_t kept[2];
+    get(p, kept, sizeof kept);
+    n->refused = kept[0];
+    if (kept[1] > 0 && !n->refusals &&
+        !(n->refusals = calloc(HM__REFUSED_KEEP, sizeof *n->refusals)))
+        abort_all("out of memory gathering the refused calls");
+    if (kept[1] > 0)
+        get(p, n->refusals, (size_t)kept[1] * sizeof *n->refusals);
+}
+
 static void unpack_node(const unsigned char **p, hm__machine_t *m, hm_node_t *n, size_t out_size)
 {
     int64_t head[5];
@@ -455,6 +474,7 @@ static void unpack_node(const unsigned char **p, hm__machine_t *m, hm_node_t *n,
     n->failed = (int)head[1];
     n->inbox.words = head[4];
     get(p, n->fail_what, sizeof n->fail_what);
+    get_refusals(p, n);
     n->stores.n = n->store_slots.n = 0;
     for (int64_t k = 0; k < head[2]; k++) {
         int64_t v;

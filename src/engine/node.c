@@ -147,11 +147,11 @@ static int emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p)
     if (!p || (!ports->all && !ports->one && ports->mask == 0) ||
         (deg < 64 && (ports->mask >> deg) != 0) || (p->len > 0 && !p->data) ||
         (ports->all && deg == 0))
-        return HM_EINVAL;
+        return hm__refuse_emit(n, ports, p);
     int lo = ports->one ? ports->one - 1 : 0, hi = ports->one ? ports->one : deg;
     for (int port = lo; port < hi && !ports->all; port++)
         if (hm__port_in(ports, port) && m->nbr[n->id * m->maxdeg + port] < 0)
-            return HM_EINVAL;
+            return hm__refuse_emit(n, ports, p);
     if (hm__aborted(m))
         return HM_EABORT;
     return m->tp->emit(n, ports, p);
@@ -160,7 +160,7 @@ static int emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p)
 static int send_port(hm_node_t *n, int port, const hm_packet_t *p)
 {
     if (port < 0 || port >= n->m->deg[n->id])
-        return HM_EINVAL;
+        return hm__refuse_send(n, port, p);
     return emit(n, &(hm__ports_t){.one = port + 1}, p);
 }
 
@@ -187,7 +187,7 @@ int hm_send_to(hm_node_t *n, int dest, const hm_packet_t *p)
     CALLER(n, "hm_send_to", HM_EABORT);
     hm__machine_t *m = n->m;
     if (!p || dest < 0 || dest >= m->info.nodes || dest == n->id || (p->len > 0 && !p->data))
-        return HM_EINVAL;
+        return hm__refuse_send_to(n, dest, p);
     if (hm__aborted(m))
         return HM_EABORT;
     return m->tp->send_to(n, dest, p);
@@ -197,7 +197,7 @@ int hm__send_to_neighbour(hm_node_t *n, int dest, const hm_packet_t *p)
 {
     int port = port_to(n, dest);
     if (port < 0)
-        return HM_EINVAL;
+        return hm__refuse_send_to(n, dest, p);
     return send_port(n, port, p);
 }
 

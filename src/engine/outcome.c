@@ -70,6 +70,9 @@ int hm__outcome_take(hm__machine_t *m, hm__outcome_t **out)
     o->info = m->info;
     o->algorithm = m->algo ? m->algo->name : "?";
     o->stats = m->stats;
+    for (int i = 0; i < m->info.nodes; i++)
+        o->refused += m->nodes[i].refused;
+    o->nrefusals = hm__refused_first(m, o->refusals);
     for (int i = 0; i < m->info.nodes; i++) {
         o->stores[i] = m->nodes[i].stores;
         m->nodes[i].stores = (hm__int64vec_t){0};

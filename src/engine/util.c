@@ -158,7 +158,7 @@ char *hm__blocked_report(const char *head, int nodes,
         return NULL;
     int shown = 0, total = 0;
     for (int i = 0; i < nodes; i++) {
-        char buf[192];
+        char buf[512];
         if (!line(ctx, i, buf, sizeof buf))
             continue;
         if (total++ < 20) {

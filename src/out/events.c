@@ -4,6 +4,7 @@
  * A send names "to", a receive "from"; keys that do not apply are left out.
  */
 #include <errno.h>
+#include <string.h>
 
 #include "out/writers.h"
 
@@ -20,6 +21,16 @@ void hm__put_json_string(FILE *f, const char *s)
             fputc(c, f);
     }
     fputc('"', f);
+}
+
+/* A refused call's text is "CALL: REASON" (engine/refused.c): two keys. */
+static void put_refused(FILE *f, const char *text)
+{
+    const char *sep = text ? strstr(text, ": ") : NULL;
+    if (!sep)
+        return;
+    fprintf(f, ",\"call\":\"%.*s\",\"reason\":", (int)(sep - text), text);
+    hm__put_json_string(f, sep + 2);
 }
 
 int hm__write_events(const hm__outcome_t *o, FILE *f)
@@ -49,10 +60,13 @@ int hm__write_events(const hm__outcome_t *o, FILE *f)
         case HM__EV_BUSY:
             fprintf(f, ",\"slots\":%lld", (long long)e->dur);
             break;
+        case HM__EV_REFUSED:
+            put_refused(f, e->text);
+            break;
         default:
             break;
         }
-        if (e->text) {
+        if (e->text && e->kind != HM__EV_REFUSED) {
             fputs(",\"text\":", f);
             hm__put_json_string(f, e->text);
         }

@@ -68,7 +68,10 @@ static int64_t event_line(const hm__event_t *e)
     default:
         break;
     }
-    if (e->text)
+    const char *sep = e->kind == HM__EV_REFUSED && e->text ? strstr(e->text, ": ") : NULL;
+    if (sep) /* ,"call":"CALL","reason":"REASON" (the call is plain text: no escapes) */
+        n += 10 + (sep - e->text) + 10 + json_string_bytes(sep + 2);
+    else if (e->text && e->kind != HM__EV_REFUSED)
         n += 8 + json_string_bytes(e->text);
     return n + 2;
 }
@@ -113,7 +116,8 @@ static int64_t timeline_line(const hm__event_t *e, int width)
     if ((e->kind == HM__EV_SEND || e->kind == HM__EV_RECV) && e->dur > 1)
         n += 2 + dec(e->dur) + 7;
     if (e->text)
-        n += (e->kind == HM__EV_LOG ? 1 : 3) + (int64_t)strlen(e->text);
+        n +=
+            (e->kind == HM__EV_LOG || e->kind == HM__EV_REFUSED ? 1 : 3) + (int64_t)strlen(e->text);
     return n + 1;
 }
 

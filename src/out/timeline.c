@@ -322,7 +322,8 @@ static void write_event(const hm__event_t *ev, FILE *f, int width)
     if ((ev->kind == HM__EV_SEND || ev->kind == HM__EV_RECV) && ev->dur > 1)
         fprintf(f, " (%lld slots)", (long long)ev->dur);
     if (ev->text)
-        fprintf(f, " %s%s", ev->kind == HM__EV_LOG ? "" : ": ", ev->text);
+        fprintf(f, " %s%s", ev->kind == HM__EV_LOG || ev->kind == HM__EV_REFUSED ? "" : ": ",
+                ev->text);
     fputc('\n', f);
 }
 

@@ -1,7 +1,7 @@
 /*
- * Lab exercise 5, reference solution (doc/lab/README.md): allreduce (sum) of a long
- * block under circuit routing by recursive halving, then recursive doubling
- * (Rabenseifner; Thakur-Rabenseifner-Gropp 2005, section 4.5).
+ * Lab exercise 5, reference solution (doc/lab/README.md): allreduce (sum, max or min:
+ * hm_op) of a long block under circuit routing by recursive halving, then recursive
+ * doubling (Rabenseifner; Thakur-Rabenseifner-Gropp 2005, section 4.5).
  *
  * Reduce-scatter: in step k = d-1 .. 0 node x keeps the half of its range on x's side
  * of dimension k, sends the other half to x XOR 2^k and adds the half it receives; its
@@ -20,6 +20,12 @@
 
 #include <hypemu.h>
 
+/* a op b, for the run's reduction (hm_op: the config's algorithm.op, sum by default). */
+static int64_t combine(hm_op_t op, int64_t a, int64_t b)
+{
+    return op == HM_OP_MAX ? (a > b ? a : b) : op == HM_OP_MIN ? (a < b ? a : b) : a + b;
+}
+
 /* Send values [lo, hi) on port k in a message of pad values (pad >= hi - lo: every
  * node's message of the step has the same length, so that all finish together), and
  * take the partner's first cnt values into acc + at (add, or copy). HM_OK or an error. */
@@ -34,7 +40,7 @@ static int swap(hm_node_t *n, int k, int64_t *acc, size_t lo, size_t at, size_t 
         return rc;
     const int64_t *v = pk.data;
     for (size_t i = 0; i < cnt; i++)
-        acc[at + i] = add ? acc[at + i] + v[i] : v[i];
+        acc[at + i] = add ? combine(hm_op(n), acc[at + i], v[i]) : v[i];
     return HM_OK;
 }
 

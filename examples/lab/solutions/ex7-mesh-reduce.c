@@ -1,15 +1,21 @@
 /*
- * Lab exercise 7, a reference solution (doc/lab/README.md): reduce (sum) on an r x c
- * mesh, all-port, along exercise 4's row-first tree: a node waits until it holds the
- * partial sums of its children's subtrees, adds its own block and sends the b sums in
- * one packet, which says in .aux how many nodes it covers. A node at height h sends in
- * slot h, so the root holds the sums after its eccentricity max(ir, r-1-ir) +
- * max(jr, c-1-jr) slots, p - 1 packets of b values.
+ * Lab exercise 7, a reference solution (doc/lab/README.md): reduce (sum, max or min:
+ * hm_op) on an r x c mesh, all-port, along exercise 4's row-first tree: a node waits
+ * until it holds the partial results of its children's subtrees, combines its own block
+ * and sends the b results in one packet, which says in .aux how many nodes it covers. A
+ * node at height h sends in slot h, so the root holds the results after its
+ * eccentricity max(ir, r-1-ir) + max(jr, c-1-jr) slots, p - 1 packets of b values.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include <hypemu.h>
+
+/* a op b, for the run's reduction (hm_op: the config's algorithm.op, sum by default). */
+static int64_t combine(hm_op_t op, int64_t a, int64_t b)
+{
+    return op == HM_OP_MAX ? (a > b ? a : b) : op == HM_OP_MIN ? (a < b ? a : b) : a + b;
+}
 
 /* The mesh's number of columns: the farthest neighbour is one row away (r >= 2). A port
  * on the mesh's border leads nowhere (-1). */
@@ -66,7 +72,7 @@ static void reduce_node(hm_node_t *n, void *state)
             goto done;
         const int64_t *v = pk.data;
         for (size_t i = 0; i < b; i++)
-            sum[i] += v[i];
+            sum[i] = combine(hm_op(n), sum[i], v[i]);
         have += pk.aux;
     }
     int up = parent(x / c, x % c, root / c, root % c, c);
