@@ -81,7 +81,8 @@ static void (*own_verify_of(const char *name))(hm_report_t *)
 static void problem_then_own_verify(hm_report_t *r)
 {
     problem_verify(r);
-    const hm__outcome_t *o = r->priv;
+    const hm__report_priv_t *priv = r->priv;
+    const hm__outcome_t *o = priv ? priv->o : NULL;
     void (*own)(hm_report_t *) = o ? own_verify_of(o->algorithm) : NULL;
     if (!own)
         return;
