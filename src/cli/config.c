@@ -501,40 +501,6 @@ static void check_ports(hm__config_t *c, json_t *p)
 
 /* ---- the algorithm's parameters ------------------------------------------------ */
 
-/* A textual parameter (hm_param_t): only its JSON type is checked here, and a string
- * against its '|' list; setup reads it with hm_param_int / hm_param_string. */
-static void check_textual(hm__config_t *c, const hm_param_t *p, const char *path, json_t *v)
-{
-    if (p->type == HM_PARAM_STRING) {
-        int ok = 0;
-        if (json_is_string(v)) {
-            const char *s = json_string_value(v), *q = p->allowed;
-            size_t len = strlen(s);
-            while (q && *q) {
-                const char *bar = strchr(q, '|');
-                size_t ql = bar ? (size_t)(bar - q) : strlen(q);
-                ok |= ql == len && strncmp(q, s, len) == 0;
-                q = bar ? bar + 1 : NULL;
-            }
-        }
-        if (!ok) {
-            char allowed[256];
-            snprintf(allowed, sizeof allowed, "one of %s", p->allowed);
-            wrong(c, path, v, allowed);
-        }
-    } else if (p->type == HM_PARAM_INT && !json_is_integer(v)) {
-        wrong(c, path, v, p->allowed);
-    } else if (p->type == HM_PARAM_INT_LIST) {
-        int ok = json_is_array(v);
-        size_t i;
-        json_t *e;
-        json_array_foreach(v, i, e)
-            ok &= json_is_integer(e);
-        if (!ok)
-            wrong(c, path, v, "a list of integers");
-    }
-}
-
 /* A bound of a typed parameter on this machine; *known is 0 when it depends on a
  * topology that had errors (then the bound is not checked). */
 static int64_t bound(const hm__config_t *c, hm_qty_t q, int64_t constant, int *known)
@@ -735,21 +701,10 @@ static void check_params(hm__config_t *c, json_t *a)
             check_spec(c, a, sp, path, v);
             continue;
         }
-        const hm_param_t *p = al->params;
-        while (p && p->name && strcmp(p->name, k) != 0)
-            p++;
-        if (p && p->name) {
-            check_textual(c, p, path, v);
-            continue;
-        }
         char allowed[512] = "name";
         for (sp = al->specs; sp && sp->name; sp++) {
             strncat(allowed, ", ", sizeof allowed - strlen(allowed) - 1);
             strncat(allowed, sp->name, sizeof allowed - strlen(allowed) - 1);
-        }
-        for (p = al->params; p && p->name; p++) {
-            strncat(allowed, ", ", sizeof allowed - strlen(allowed) - 1);
-            strncat(allowed, p->name, sizeof allowed - strlen(allowed) - 1);
         }
         add_error(c, "algorithm.%s: unknown parameter of %s; allowed keys: %s", k, al->name,
                   allowed);

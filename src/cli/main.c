@@ -233,9 +233,6 @@ static void list(FILE *f)
         needs_line(f, &a->needs);
         for (const hm_param_spec_t *p = a->specs; p && p->name; p++)
             spec_line(f, p);
-        for (const hm_param_t *p = a->params; p && p->name; p++)
-            fprintf(f, "  %-22s   %s = %s%s%s: %s\n", "", p->name, p->allowed,
-                    p->defval ? ", default " : " (required)", p->defval ? p->defval : "", p->help);
     }
 }
 
@@ -308,15 +305,6 @@ static json_t *json_spec(const hm_param_spec_t *p)
     return o;
 }
 
-/* A textual parameter: its text as it is. */
-static json_t *json_textual(const hm_param_t *p)
-{
-    static const char *const types[] = {"int", "string", "int-list", "enum"};
-    return json_pack("{s:s, s:s, s:s?, s:n, s:n, s:n, s:s, s:s}", "name", p->name, "type",
-                     types[p->type], "default", p->defval, "min", "max", "choices", "allowed",
-                     p->allowed, "help", p->help);
-}
-
 static json_t *json_algorithm(const hm_algorithm_t *a)
 {
     const hm_needs_t *nd = &a->needs;
@@ -324,8 +312,6 @@ static json_t *json_algorithm(const hm_algorithm_t *a)
     json_t *o = json_object(), *params = json_array();
     for (const hm_param_spec_t *p = a->specs; p && p->name; p++)
         json_array_append_new(params, json_spec(p));
-    for (const hm_param_t *p = a->params; p && p->name; p++)
-        json_array_append_new(params, json_textual(p));
     json_t *req = json_object();
     json_object_set_new(req, "routing", json_bits(nd->routing, HM_ROUTING_COUNT, routing_name));
     json_object_set_new(req, "clock_modes", json_bits(nd->clock_modes, HM_CLOCK_COUNT, clock_name));
