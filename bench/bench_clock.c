@@ -120,8 +120,6 @@ static void bench_verify(hm_report_t *r)
              r->verified ? "every node received one packet a slot" : "packets lost");
 }
 
-static const hm_param_t bench_params[] = {{NULL}};
-
 static const hm_algorithm_t bench_algo = {
     .name = "bench-clock",
     .description = "every node active in every slot (benchmark)",
@@ -129,7 +127,6 @@ static const hm_algorithm_t bench_algo = {
     .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
     .ports = HM_BIT(HM_PORTS_ALL_PORT),
     .default_ports = HM_PORTS_ALL_PORT,
-    .params = bench_params,
     .setup = bench_setup,
     .node_main = bench_main,
     .verify = bench_verify,
@@ -262,7 +259,6 @@ static const hm_algorithm_t quit_algo = {
     .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
     .ports = HM_BIT(HM_PORTS_ALL_PORT),
     .default_ports = HM_PORTS_ALL_PORT,
-    .params = bench_params,
     .node_main = quit_main,
     .verify = quit_verify,
 };

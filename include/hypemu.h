@@ -391,18 +391,6 @@ typedef struct hm_param_spec_s {
 #define HM_ENUM_ID(id, ...) id,
 #define HM_ENUM_NAME(id, name, ...) name,
 
-/* The older, textual parameter form: `allowed` is text ("0..p-1", "a|b"); the loader
- * checks only strings against a '|' list and setup reads the values with
- * hm_param_int / hm_param_string, which take the default and the range. Prefer
- * hm_param_spec_t. */
-typedef struct hm_param_s {
-    const char *name;
-    hm_param_type_t type;
-    const char *allowed;
-    const char *defval; /* NULL if required */
-    const char *help;
-} hm_param_t;
-
 struct hm_algorithm_s;
 
 /* What setup receives. params is the config's "algorithm" object, with the typed
@@ -472,13 +460,8 @@ int hm_param_is_set(const hm_setup_t *s, const char *name);
 /* The spec named name in specs (terminated by HM_PARAM_END), NULL if none. */
 const hm_param_spec_t *hm_param_spec_find(const hm_param_spec_t *specs, const char *name);
 
-/* Textual parameters (hm_param_t): read with defaults and name the JSON path on error.
- * They return 0, or -1 after writing a message "FILE: algorithm.NAME: ..." into
- * s->error. */
-int hm_param_int(hm_setup_t *s, const char *name, int64_t def, int64_t min, int64_t max,
-                 int64_t *out);
-int hm_param_string(hm_setup_t *s, const char *name, const char *def, const char **out);
-/* Write a setup error naming the parameter, what was found and what is allowed. */
+/* Write a setup error "FILE: algorithm.PARAM: found FOUND; allowed: ALLOWED" into
+ * s->error, naming the parameter, what was found and what is allowed; returns -1. */
 int hm_setup_fail(hm_setup_t *s, const char *param, const char *found, const char *allowed);
 
 typedef struct hm_algorithm_s {
@@ -488,7 +471,6 @@ typedef struct hm_algorithm_s {
     unsigned topologies;           /* HM_BIT(HM_TOPO_...) set */
     unsigned ports;                /* HM_BIT(HM_PORTS_...) where it is legal */
     hm_ports_kind_t default_ports; /* the paper's model, used when the config has none */
-    const hm_param_t *params;      /* textual parameters, terminated by {NULL}; or NULL */
     int (*setup)(hm_setup_t *s);
     void (*node_main)(hm_node_t *n, void *state);
     void (*verify)(hm_report_t *r);
@@ -520,7 +502,7 @@ const char *hm_problem_name(hm_problem_t k); /* NULL for HM_PROBLEM_NONE */
 
 /* The version of the plugin interface: hm_plugin_t, hm_algorithm_t and the structures it
  * points to. hypemu refuses a plugin built with another one (exit 2, naming the file). */
-#define HM_ABI_VERSION 1
+#define HM_ABI_VERSION 2
 
 /* What a plugin exports, under the symbol name hm_plugin; written by HM_PLUGIN. */
 typedef struct hm_plugin_s {

@@ -3,10 +3,13 @@
  * determinism: the same config and seed give byte-identical outputs in slotted mode,
  * whatever the thread scheduling.
  */
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "helpers.h"
+#include "out/writers.h"
 
 #define Q4 HM_SRCDIR "/configs/q4_successive.json"
 
@@ -182,6 +185,74 @@ START_TEST(test_trace_json)
 }
 END_TEST
 
+/* The output budget's count of the text outputs (out/size.c, README "Output budget") is
+ * the bytes written, for every shipped config, with its outputs redirected to a fresh
+ * directory; once more with output.nodes narrowing the timeline. The count and the
+ * files come from one run, so the free clock's timings cannot make them differ. */
+static void check_sizes(const char *config, const char *nodes)
+{
+    char *dir = hm_t_tmpdir();
+    char set[3][600];
+    const char *key[3] = {"timeline", "events", "trace"};
+    char *sets[8];
+    int nsets = 0;
+    for (int i = 0; i < 3; i++) {
+        snprintf(set[i], sizeof set[i], "output.%s=%s/%s", key[i], dir, key[i]);
+        sets[nsets++] = set[i];
+    }
+    sets[nsets++] = "output.svg=null";
+    sets[nsets++] = "output.otf2=null";
+    sets[nsets++] = "output.max_bytes=0";
+    char nodes_set[64];
+    if (nodes) {
+        snprintf(nodes_set, sizeof nodes_set, "output.nodes=%s", nodes);
+        sets[nsets++] = nodes_set;
+    }
+    hm__config_t cfg;
+    int rc = hm__config_load(&cfg, config, sets, nsets);
+    ck_assert_msg(rc == 0, "%s: config error %s", config, cfg.nerrors ? cfg.errors[0] : "");
+    hm__result_t res;
+    rc = hm__run_config(&cfg, &res);
+    ck_assert_msg(res.outcome != NULL, "%s: exit %d, no outcome", config, rc);
+    int64_t want[3] = {hm__size_timeline(res.outcome, cfg.out_show), hm__size_events(res.outcome),
+                       hm__size_trace(res.outcome)};
+    for (int i = 0; i < 3; i++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s", dir, key[i]);
+        struct stat st;
+        ck_assert_msg(stat(path, &st) == 0, "%s: output.%s not written (exit %d)", config, key[i],
+                      rc);
+        ck_assert_msg(st.st_size == want[i],
+                      "%s%s%s: output.%s: predicted %lld bytes, written %lld", config,
+                      nodes ? " output.nodes=" : "", nodes ? nodes : "", key[i], (long long)want[i],
+                      (long long)st.st_size);
+    }
+    hm__result_free(&res);
+    hm__config_free(&cfg);
+    hm_t_rmtree(dir);
+}
+
+START_TEST(test_sizes_exact)
+{
+    DIR *d = opendir(HM_SRCDIR "/configs");
+    ck_assert_ptr_nonnull(d);
+    struct dirent *e;
+    int n = 0;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/configs/%s", HM_SRCDIR, e->d_name);
+        check_sizes(path, NULL);
+        n++;
+    }
+    closedir(d);
+    ck_assert_int_ge(n, 40);
+    check_sizes(Q4, "1-2,9");
+}
+END_TEST
+
 Suite *hm_suite_outputs(void)
 {
     Suite *s = suite_create("outputs");
@@ -193,5 +264,11 @@ Suite *hm_suite_outputs(void)
     tcase_add_test(tc, test_deterministic_queue_delays);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
+    /* Every shipped config with its text outputs: a few seconds plain, longer under the
+     * sanitizers. */
+    TCase *sizes = tcase_create("sizes");
+    tcase_add_test(sizes, test_sizes_exact);
+    tcase_set_timeout(sizes, 600);
+    suite_add_tcase(s, sizes);
     return s;
 }

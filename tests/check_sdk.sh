@@ -28,7 +28,8 @@ for f in bin/hypemu include/hypemu.h lib/pkgconfig/hypemu.pc share/man/man1/hype
     share/man/man3/hypemu.3 share/hypemu/configs/q4_successive.json share/doc/hypemu/README.md; do
     [ -f "$prefix/$f" ] || fail "make install did not install $f"
 done
-ls "$prefix"/lib/libhypemu.so.0.* >/dev/null 2>&1 || fail "no versioned lib/libhypemu.so.0.*"
+# The soname's number is libtool's current - age (HM_LT_VERSION in Makefile.am, 2:0:0).
+ls "$prefix"/lib/libhypemu.so.2.* >/dev/null 2>&1 || fail "no versioned lib/libhypemu.so.2.*"
 [ ! -e "$prefix/lib/libhypemu.a" ] || fail "a static lib/libhypemu.a was installed"
 
 # Only the API of hypemu.h is exported.
@@ -44,7 +45,7 @@ fi
 
 # ---- an example plugin, from the installed SDK alone ------------------------------------
 PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-# The prefix is not in the loader's path: say where libhypemu.so.0 is.
+# The prefix is not in the loader's path: say where libhypemu.so.2 is.
 LD_LIBRARY_PATH="$prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PKG_CONFIG_PATH LD_LIBRARY_PATH
 flags=$(pkg-config --cflags --libs hypemu) || fail "pkg-config --cflags --libs hypemu"
@@ -101,7 +102,10 @@ expect_refusal() { # expect_refusal FILE MESSAGE: hypemu --plugin FILE exits 2 s
         fail "--plugin $1: said '$(cat "$tmp/err")', expected 'hypemu: plugin $1: $2'"
 }
 for t in abi clash notplugin missing crash; do build "$t" "$HM_SRCDIR/tests/sdk/$t.c"; done
-expect_refusal "$tmp/abi.so" "ABI mismatch: built for plugin ABI version 99, this hypemu has ABI version 1 (hypemu $("$bin" --version | cut -d' ' -f2)); rebuild the plugin against this hypemu's hypemu.h"
+# abi.c declares HM_ABI_VERSION + 98.
+abi=$(sed -n 's/^#define HM_ABI_VERSION \([0-9][0-9]*\)$/\1/p' "$HM_SRCDIR/include/hypemu.h")
+[ "$abi" = 2 ] || fail "include/hypemu.h: HM_ABI_VERSION is '$abi', expected 2"
+expect_refusal "$tmp/abi.so" "ABI mismatch: built for plugin ABI version $((abi + 98)), this hypemu has ABI version $abi (hypemu $("$bin" --version | cut -d' ' -f2)); rebuild the plugin against this hypemu's hypemu.h"
 expect_refusal "$tmp/clash.so" 'algorithm "sbt-broadcast": name clash with a built-in algorithm'
 cp "$tmp/flood.so" "$tmp/flood-again.so"
 rc=0

@@ -3,7 +3,8 @@
  *
  * Every check adds a message "FILE: PATH: found X; allowed: Y" and goes on, so that
  * --validate lists every error at once. Unknown keys are errors: a typo must not be
- * silently ignored. Defaults are documented in README.md ("Config reference").
+ * silently ignored. The keys, their ranges and defaults are the table of config_keys.h
+ * (README.md "Config reference", hypemu(1)).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "config_keys.h"
 #include "plugin.h"
 
 static void add_error(hm__config_t *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -146,6 +148,52 @@ static int get_enum(hm__config_t *c, json_t *obj, const char *path, const char *
                 return (int)i;
     wrong(c, full, v, allowed);
     return -1;
+}
+
+/* The table's row of a key (config_keys.h) split into its parent and its own name, for
+ * the getters above: "clock.max_slots" is "clock" and "max_slots". */
+static const hm__config_key_t *key_of(hm__key_id_t id, char *parent, size_t size, const char **name)
+{
+    const hm__config_key_t *k = &hm__config_keys[id];
+    const char *dot = strrchr(k->path, '.');
+    snprintf(parent, size, "%.*s", dot ? (int)(dot - k->path) : 0, k->path);
+    *name = dot ? dot + 1 : k->path;
+    return k;
+}
+
+/* An integer key with the table's range and default. */
+static int64_t key_int(hm__config_t *c, json_t *obj, hm__key_id_t id, int required)
+{
+    char parent[64];
+    const char *name;
+    const hm__config_key_t *k = key_of(id, parent, sizeof parent, &name);
+    return get_int(c, obj, parent, name, k->def, k->min, k->max, required);
+}
+
+/* A number key with the table's range (from 0) and default. */
+static double key_number(hm__config_t *c, json_t *obj, hm__key_id_t id)
+{
+    char parent[64];
+    const char *name;
+    const hm__config_key_t *k = key_of(id, parent, sizeof parent, &name);
+    return get_number(c, obj, parent, name, (double)k->def, (double)k->max);
+}
+
+/* An enum key with the table's choices; def as get_enum's. */
+static int key_enum(hm__config_t *c, json_t *obj, hm__key_id_t id, int def)
+{
+    char parent[64];
+    const char *name;
+    const hm__config_key_t *k = key_of(id, parent, sizeof parent, &name);
+    return get_enum(c, obj, parent, name, k->choices, def);
+}
+
+/* Reject the keys of object `path` the table does not list (for topology kind `kind`). */
+static void table_keys(hm__config_t *c, const char *path, const char *kind, json_t *obj)
+{
+    const char *keys[HM__K_COUNT + 1];
+    hm__config_key_children(path, kind, keys, sizeof keys / sizeof *keys);
+    only_keys(c, path, obj, keys);
 }
 
 static json_t *get_object(hm__config_t *c, json_t *root, const char *key, int required)
@@ -354,24 +402,12 @@ static void check_distinct_outputs(hm__config_t *c)
         free(place[i]);
 }
 
-static const char *const topology_names[] = {
-#define XX(id, name, desc) name,
-    HM_TOPOLOGY_MAP(XX)
-#undef XX
-        NULL};
-static const char *const ports_names[] = {
-#define XX(id, name, desc) name,
-    HM_PORTS_MAP(XX)
-#undef XX
-        NULL};
-
-/* A topology of "nodes" in a row (linear, bus, ring): nodes from min to max. */
-static void check_row(hm__config_t *c, json_t *t, int min, int max)
+/* A topology of "nodes" in a row (linear, bus, ring): key `id` says their range. */
+static void check_row(hm__config_t *c, json_t *t, hm__key_id_t id)
 {
-    static const char *const keys[] = {"kind", "nodes", NULL};
     hm_machine_info_t *in = &c->opt.info;
-    only_keys(c, "topology", t, keys);
-    in->nodes = (int)get_int(c, t, "topology", "nodes", min, min, max, 1);
+    table_keys(c, "topology", hm_topology_name(in->topology), t);
+    in->nodes = (int)key_int(c, t, id, 1);
     in->rows = 1;
     in->cols = in->nodes;
 }
@@ -379,11 +415,10 @@ static void check_row(hm__config_t *c, json_t *t, int min, int max)
 /* A topology of rows x cols (mesh, torus): at most 32768 nodes. */
 static void check_grid(hm__config_t *c, json_t *t)
 {
-    static const char *const keys[] = {"kind", "rows", "cols", NULL};
     hm_machine_info_t *in = &c->opt.info;
-    only_keys(c, "topology", t, keys);
-    in->rows = (int)get_int(c, t, "topology", "rows", 1, 1, 32768, 1);
-    in->cols = (int)get_int(c, t, "topology", "cols", 1, 1, 32768, 1);
+    table_keys(c, "topology", hm_topology_name(in->topology), t);
+    in->rows = (int)key_int(c, t, HM__K_TOPOLOGY_ROWS, 1);
+    in->cols = (int)key_int(c, t, HM__K_TOPOLOGY_COLS, 1);
     if ((int64_t)in->rows * in->cols > 32768) {
         add_error(c, "topology: found %d x %d = %lld nodes; allowed: at most 32768 nodes", in->rows,
                   in->cols, (long long)in->rows * in->cols);
@@ -395,27 +430,25 @@ static void check_grid(hm__config_t *c, json_t *t)
 static void check_topology(hm__config_t *c, json_t *t)
 {
     hm_machine_info_t *in = &c->opt.info;
-    int k = get_enum(c, t, "topology", "kind", topology_names, -1);
+    int k = key_enum(c, t, HM__K_TOPOLOGY_KIND, -1);
     if (k < 0)
         return;
     in->topology = (hm_topology_kind_t)k;
     switch (in->topology) {
-    case HM_TOPO_HYPERCUBE: {
-        static const char *const keys[] = {"kind", "dim", NULL};
-        only_keys(c, "topology", t, keys);
-        in->dim = (int)get_int(c, t, "topology", "dim", 0, 0, 16, 1);
+    case HM_TOPO_HYPERCUBE:
+        table_keys(c, "topology", hm_topology_name(in->topology), t);
+        in->dim = (int)key_int(c, t, HM__K_TOPOLOGY_DIM, 1);
         in->nodes = 1 << in->dim;
         in->rows = 1;
         in->cols = in->nodes;
         break;
-    }
     case HM_TOPO_LINEAR:
     case HM_TOPO_RING:
-        check_row(c, t, 1, 32768);
+        check_row(c, t, HM__K_TOPOLOGY_NODES);
         break;
     case HM_TOPO_BUS:
         /* 1025: a node has a port to each other node, links grow as nodes^2 (topo/bus.c). */
-        check_row(c, t, 2, 1025);
+        check_row(c, t, HM__K_TOPOLOGY_BUS_NODES);
         break;
     case HM_TOPO_MESH:
     case HM_TOPO_TORUS:
@@ -432,27 +465,20 @@ static void check_topology(hm__config_t *c, json_t *t)
  * in all (nodes * m): so at most 2^20 * 2^29 + 2^40 < 2^50 slots, the same bound for
  * rho * m; the plans add at most a few hundred such steps, and a slot number times
  * 1000 (the trace's microseconds) stays below 2^63. */
-#define HM__COST_A_MAX 1048576.0       /* 2^20 slots per byte: a, abar, rho */
-#define HM__COST_B_MAX 1099511627776.0 /* 2^40 slots */
+#define HM__COST_A_MAX ((double)hm__config_keys[HM__K_PORTS_COST_A].max) /* 2^20 slots per byte */
 
 static void check_ports(hm__config_t *c, json_t *p)
 {
-    static const char *const keys[] = {"model", "link_capacity", "routing", "cost", NULL};
-    static const char *const routings[] = {
-#define XX(id, name, desc) name,
-        HM_ROUTING_MAP(XX)
-#undef XX
-            NULL};
     hm_machine_info_t *in = &c->opt.info;
-    in->link_capacity = 1;
+    in->link_capacity = (int)hm__config_keys[HM__K_PORTS_LINK_CAPACITY].def;
     /* Circuit routing is the default on linear arrays and meshes, where Seidel's
      * model (README "Config reference", ports.routing and ports.cost) is the one the algorithms
      * need; cost defaults: a = 2^nu (abar = 1), b = 1, rho = 0 slots. */
     int grid = in->topology == HM_TOPO_LINEAR || in->topology == HM_TOPO_MESH;
     in->circuit = grid;
-    in->cost_abar = 1;
-    in->cost_b = 1;
-    in->cost_rho = 0;
+    in->cost_abar = (double)hm__config_keys[HM__K_PORTS_COST_ABAR].def;
+    in->cost_b = (double)hm__config_keys[HM__K_PORTS_COST_B].def;
+    in->cost_rho = (double)hm__config_keys[HM__K_PORTS_COST_RHO].def;
     int defmodel = c->algo ? (int)c->algo->default_ports
                            : (in->topology == HM_TOPO_BUS ? HM_PORTS_BUS : HM_PORTS_ALL_PORT);
     if (!p) {
@@ -460,23 +486,22 @@ static void check_ports(hm__config_t *c, json_t *p)
         in->cost_a = in->cost_abar;
         return;
     }
-    only_keys(c, "ports", p, keys);
-    int k = get_enum(c, p, "ports", "model", ports_names, defmodel);
+    table_keys(c, "ports", NULL, p);
+    int k = key_enum(c, p, HM__K_PORTS_MODEL, defmodel);
     in->ports = (hm_ports_kind_t)(k < 0 ? defmodel : k);
-    in->link_capacity = (int)get_int(c, p, "ports", "link_capacity", 1, 1, 1 << 20, 0);
-    in->circuit = get_enum(c, p, "ports", "routing", routings, grid) == HM_ROUTING_CIRCUIT;
+    in->link_capacity = (int)key_int(c, p, HM__K_PORTS_LINK_CAPACITY, 0);
+    in->circuit = key_enum(c, p, HM__K_PORTS_ROUTING, grid) == HM_ROUTING_CIRCUIT;
     in->cost_a = in->cost_abar * in->link_capacity;
     json_t *cost = json_object_get(p, "cost");
     if (cost) {
-        static const char *const ckeys[] = {"a", "abar", "b", "rho", NULL};
         if (!json_is_object(cost)) {
             wrong(c, "ports.cost", cost, "an object {\"a\", \"abar\", \"b\", \"rho\"}");
         } else {
-            only_keys(c, "ports.cost", cost, ckeys);
+            table_keys(c, "ports.cost", NULL, cost);
             c->cost.set = 1;
-            c->cost.b = get_number(c, cost, "ports.cost", "b", 1, HM__COST_B_MAX);
-            c->cost.rho = get_number(c, cost, "ports.cost", "rho", 0, HM__COST_A_MAX);
-            c->cost.abar = get_number(c, cost, "ports.cost", "abar", 1, HM__COST_A_MAX);
+            c->cost.b = key_number(c, cost, HM__K_PORTS_COST_B);
+            c->cost.rho = key_number(c, cost, HM__K_PORTS_COST_RHO);
+            c->cost.abar = key_number(c, cost, HM__K_PORTS_COST_ABAR);
             /* Seidel section 2: a = 2^nu * abar unless given (and abar = a / 2^nu
              * when only a is). */
             double a = c->cost.abar * in->link_capacity;
@@ -501,40 +526,6 @@ static void check_ports(hm__config_t *c, json_t *p)
 }
 
 /* ---- the algorithm's parameters ------------------------------------------------ */
-
-/* A textual parameter (hm_param_t): only its JSON type is checked here, and a string
- * against its '|' list; setup reads it with hm_param_int / hm_param_string. */
-static void check_textual(hm__config_t *c, const hm_param_t *p, const char *path, json_t *v)
-{
-    if (p->type == HM_PARAM_STRING) {
-        int ok = 0;
-        if (json_is_string(v)) {
-            const char *s = json_string_value(v), *q = p->allowed;
-            size_t len = strlen(s);
-            while (q && *q) {
-                const char *bar = strchr(q, '|');
-                size_t ql = bar ? (size_t)(bar - q) : strlen(q);
-                ok |= ql == len && strncmp(q, s, len) == 0;
-                q = bar ? bar + 1 : NULL;
-            }
-        }
-        if (!ok) {
-            char allowed[256];
-            snprintf(allowed, sizeof allowed, "one of %s", p->allowed);
-            wrong(c, path, v, allowed);
-        }
-    } else if (p->type == HM_PARAM_INT && !json_is_integer(v)) {
-        wrong(c, path, v, p->allowed);
-    } else if (p->type == HM_PARAM_INT_LIST) {
-        int ok = json_is_array(v);
-        size_t i;
-        json_t *e;
-        json_array_foreach(v, i, e)
-            ok &= json_is_integer(e);
-        if (!ok)
-            wrong(c, path, v, "a list of integers");
-    }
-}
 
 /* A bound of a typed parameter on this machine; *known is 0 when it depends on a
  * topology that had errors (then the bound is not checked). */
@@ -736,21 +727,10 @@ static void check_params(hm__config_t *c, json_t *a)
             check_spec(c, a, sp, path, v);
             continue;
         }
-        const hm_param_t *p = al->params;
-        while (p && p->name && strcmp(p->name, k) != 0)
-            p++;
-        if (p && p->name) {
-            check_textual(c, p, path, v);
-            continue;
-        }
         char allowed[512] = "name";
         for (sp = al->specs; sp && sp->name; sp++) {
             strncat(allowed, ", ", sizeof allowed - strlen(allowed) - 1);
             strncat(allowed, sp->name, sizeof allowed - strlen(allowed) - 1);
-        }
-        for (p = al->params; p && p->name; p++) {
-            strncat(allowed, ", ", sizeof allowed - strlen(allowed) - 1);
-            strncat(allowed, p->name, sizeof allowed - strlen(allowed) - 1);
         }
         add_error(c, "algorithm.%s: unknown parameter of %s; allowed keys: %s", k, al->name,
                   allowed);
@@ -793,23 +773,6 @@ static void bit_names(char *buf, size_t size, unsigned mask, int count, const ch
         }
 }
 
-static const char *topo_name(int i)
-{
-    return hm_topology_name((hm_topology_kind_t)i);
-}
-static const char *ports_name(int i)
-{
-    return hm_ports_name((hm_ports_kind_t)i);
-}
-static const char *routing_name(int i)
-{
-    return hm_routing_name((hm_routing_t)i);
-}
-static const char *clock_name(int i)
-{
-    return hm_clock_name((hm_clock_mode_t)i);
-}
-
 /* After topology, ports and algorithm are known: do they fit together, and does the
  * machine meet what the algorithm needs (its descriptor's needs)? */
 static void check_fit(hm__config_t *c)
@@ -819,25 +782,27 @@ static void check_fit(hm__config_t *c)
     hm_machine_info_t *in = &c->opt.info;
     char allowed[256];
     if (!(al->topologies & HM_BIT(in->topology))) {
-        bit_names(allowed, sizeof allowed, al->topologies, HM_TOPO_COUNT, topo_name, "");
+        bit_names(allowed, sizeof allowed, al->topologies, HM_TOPO_COUNT, hm__topology_name_of, "");
         add_error(c, "topology.kind: found \"%s\"; allowed for %s: %s",
                   hm_topology_name(in->topology), al->name, allowed);
         return;
     }
     if (!(al->ports & HM_BIT(in->ports))) {
-        bit_names(allowed, sizeof allowed, al->ports, HM_PORTS_COUNT, ports_name, "");
+        bit_names(allowed, sizeof allowed, al->ports, HM_PORTS_COUNT, hm__ports_name_of, "");
         add_error(c, "ports.model: found \"%s\"; allowed for %s: %s", hm_ports_name(in->ports),
                   al->name, allowed);
     }
     hm_routing_t routing = in->circuit ? HM_ROUTING_CIRCUIT : HM_ROUTING_PACKET;
     if (nd->routing && !(nd->routing & HM_BIT(routing))) {
-        bit_names(allowed, sizeof allowed, nd->routing, HM_ROUTING_COUNT, routing_name, "\"");
+        bit_names(allowed, sizeof allowed, nd->routing, HM_ROUTING_COUNT, hm__routing_name_of,
+                  "\"");
         add_error(c, "ports.routing: found \"%s\"; allowed for %s: %s", hm_routing_name(routing),
                   al->name, allowed);
     }
     hm_clock_mode_t mode = c->opt.free_mode ? HM_CLOCK_FREE : HM_CLOCK_SLOTTED;
     if (nd->clock_modes && !(nd->clock_modes & HM_BIT(mode))) {
-        bit_names(allowed, sizeof allowed, nd->clock_modes, HM_CLOCK_COUNT, clock_name, "\"");
+        bit_names(allowed, sizeof allowed, nd->clock_modes, HM_CLOCK_COUNT, hm__clock_name_of,
+                  "\"");
         add_error(c, "clock.mode: found \"%s\"; allowed for %s: %s%s%s%s", hm_clock_name(mode),
                   al->name, allowed, nd->clock_why ? " (" : "", nd->clock_why ? nd->clock_why : "",
                   nd->clock_why ? ")" : "");
@@ -886,22 +851,15 @@ static void check_clock(hm__config_t *c, json_t *root)
 {
     json_t *ck = get_object(c, root, "clock", 0);
     if (ck) {
-        static const char *const ckeys[] = {"mode", "max_slots", "affinity", "slot_timeout", NULL};
-        static const char *const modes[] = {
-#define XX(id, name, desc) name,
-            HM_CLOCK_MAP(XX)
-#undef XX
-                "local", /* engine/local.c: slotted semantics, so not an HM_CLOCK_ bit */
-            NULL};
-        only_keys(c, "clock", ck, ckeys);
-        int mode = get_enum(c, ck, "clock", "mode", modes, 0);
+        table_keys(c, "clock", NULL, ck);
+        int mode = key_enum(c, ck, HM__K_CLOCK_MODE, (int)hm__config_keys[HM__K_CLOCK_MODE].def);
         c->opt.free_mode = mode == HM_CLOCK_FREE;
         c->opt.local_mode = mode == HM_CLOCK_COUNT;
-        c->opt.max_slots = get_int(c, ck, "clock", "max_slots", 1000000, 1, HM__MAX_SLOTS_MAX, 0);
+        c->opt.max_slots = key_int(c, ck, HM__K_CLOCK_MAX_SLOTS, 0);
         c->max_slots_given = json_object_get(ck, "max_slots") != NULL;
         get_affinity(c, json_object_get(ck, "affinity"));
         /* The watchdog (README "Watchdog"): at most a day. */
-        c->opt.slot_timeout = get_number(c, ck, "clock", "slot_timeout", 60, 86400);
+        c->opt.slot_timeout = key_number(c, ck, HM__K_CLOCK_SLOT_TIMEOUT);
     }
     /* The free-running clock (engine/free.c) has no slots to judge: it cannot share
      * the bus's one channel. (Circuits it holds while their bytes are copied.) */
@@ -926,19 +884,16 @@ static void check_output(hm__config_t *c, json_t *root)
 {
     json_t *o = get_object(c, root, "output", 0);
     if (o) {
-        static const char *const okeys[] = {"timeline", "trace", "events",    "svg",  "svg_colour",
-                                            "otf2",     "nodes", "max_bytes", "html", NULL};
-        static const char *const colours[] = {"message", "sender", NULL};
-        only_keys(c, "output", o, okeys);
+        table_keys(c, "output", NULL, o);
         c->out_timeline = get_path(c, o, "timeline");
         c->out_trace = get_path(c, o, "trace");
         c->out_events = get_path(c, o, "events");
         c->out_svg = get_path(c, o, "svg");
-        c->svg_colour = get_enum(c, o, "output", "svg_colour", colours, HM__SVG_BY_MESSAGE);
+        c->svg_colour = key_enum(c, o, HM__K_OUTPUT_SVG_COLOUR,
+                                 (int)hm__config_keys[HM__K_OUTPUT_SVG_COLOUR].def);
         c->out_otf2 = get_path(c, o, "otf2");
         c->out_html = get_path(c, o, "html");
-        c->out_max_bytes =
-            get_int(c, o, "output", "max_bytes", HM__OUT_MAX_BYTES, 0, (int64_t)1 << 62, 0);
+        c->out_max_bytes = key_int(c, o, HM__K_OUTPUT_MAX_BYTES, 0);
         json_t *nodes = json_object_get(o, "nodes");
         if (nodes)
             c->out_show = parse_nodes(c, nodes);
@@ -965,21 +920,21 @@ static void check_output(hm__config_t *c, json_t *root)
 static void check_document(hm__config_t *c)
 {
     json_t *root = c->root;
-    static const char *const keys[] = {"topology", "ports", "mailbox", "contention", "algorithm",
-                                       "clock",    "seed",  "output",  "plugins",    NULL};
+    const hm__config_key_t *k = hm__config_keys;
     if (!json_is_object(root)) {
         wrong(c, "(top level)", root, "an object");
         return;
     }
-    only_keys(c, "", root, keys);
+    table_keys(c, "", NULL, root);
 
-    /* Defaults. */
-    c->opt.mailbox_capacity = 4;
-    c->opt.contention = HM__CONTENTION_STRICT;
-    c->opt.max_slots = 1000000;
-    c->opt.slot_timeout = 60;
-    c->opt.info.seed = 1;
-    c->out_max_bytes = HM__OUT_MAX_BYTES;
+    /* Defaults, for the objects that are absent. */
+    c->opt.mailbox_capacity = (int)k[HM__K_MAILBOX_CAPACITY].def;
+    c->opt.contention = (hm__contention_t)k[HM__K_CONTENTION].def;
+    c->opt.max_slots = k[HM__K_CLOCK_MAX_SLOTS].def;
+    c->opt.slot_timeout = (double)k[HM__K_CLOCK_SLOT_TIMEOUT].def;
+    c->opt.info.seed = (uint64_t)k[HM__K_SEED].def;
+    c->out_max_bytes = k[HM__K_OUTPUT_MAX_BYTES].def;
+    c->svg_colour = (int)k[HM__K_OUTPUT_SVG_COLOUR].def;
 
     json_t *t = get_object(c, root, "topology", 1);
     size_t before = c->nerrors;
@@ -1001,12 +956,10 @@ static void check_document(hm__config_t *c)
 
     json_t *mb = get_object(c, root, "mailbox", 0);
     if (mb) {
-        static const char *const mkeys[] = {"capacity", NULL};
-        only_keys(c, "mailbox", mb, mkeys);
-        c->opt.mailbox_capacity = (int)get_int(c, mb, "mailbox", "capacity", 4, 1, 1 << 20, 0);
+        table_keys(c, "mailbox", NULL, mb);
+        c->opt.mailbox_capacity = (int)key_int(c, mb, HM__K_MAILBOX_CAPACITY, 0);
     }
-    static const char *const policies[] = {"strict", "queue", NULL};
-    int pol = get_enum(c, root, "", "contention", policies, 0);
+    int pol = key_enum(c, root, HM__K_CONTENTION, (int)k[HM__K_CONTENTION].def);
     c->opt.contention = pol == 1 ? HM__CONTENTION_QUEUE : HM__CONTENTION_STRICT;
 
     check_clock(c, root);

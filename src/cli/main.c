@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config_keys.h"
 #include "plugin.h"
 #include "run.h"
 #ifdef HM_MPI
@@ -233,9 +234,6 @@ static void list(FILE *f)
         needs_line(f, &a->needs);
         for (const hm_param_spec_t *p = a->specs; p && p->name; p++)
             spec_line(f, p);
-        for (const hm_param_t *p = a->params; p && p->name; p++)
-            fprintf(f, "  %-22s   %s = %s%s%s: %s\n", "", p->name, p->allowed,
-                    p->defval ? ", default " : " (required)", p->defval ? p->defval : "", p->help);
     }
 }
 
@@ -256,23 +254,6 @@ static json_t *json_bits(unsigned mask, int count, const char *(*name)(int))
         if (!mask || (mask & HM_BIT(i)))
             json_array_append_new(a, json_string(name(i)));
     return a;
-}
-
-static const char *topo_name(int i)
-{
-    return hm_topology_name((hm_topology_kind_t)i);
-}
-static const char *ports_name(int i)
-{
-    return hm_ports_name((hm_ports_kind_t)i);
-}
-static const char *routing_name(int i)
-{
-    return hm_routing_name((hm_routing_t)i);
-}
-static const char *clock_name(int i)
-{
-    return hm_clock_name((hm_clock_mode_t)i);
 }
 
 static json_t *json_spec(const hm_param_spec_t *p)
@@ -308,15 +289,6 @@ static json_t *json_spec(const hm_param_spec_t *p)
     return o;
 }
 
-/* A textual parameter: its text as it is. */
-static json_t *json_textual(const hm_param_t *p)
-{
-    static const char *const types[] = {"int", "string", "int-list", "enum"};
-    return json_pack("{s:s, s:s, s:s?, s:n, s:n, s:n, s:s, s:s}", "name", p->name, "type",
-                     types[p->type], "default", p->defval, "min", "max", "choices", "allowed",
-                     p->allowed, "help", p->help);
-}
-
 static json_t *json_algorithm(const hm_algorithm_t *a)
 {
     const hm_needs_t *nd = &a->needs;
@@ -324,11 +296,11 @@ static json_t *json_algorithm(const hm_algorithm_t *a)
     json_t *o = json_object(), *params = json_array();
     for (const hm_param_spec_t *p = a->specs; p && p->name; p++)
         json_array_append_new(params, json_spec(p));
-    for (const hm_param_t *p = a->params; p && p->name; p++)
-        json_array_append_new(params, json_textual(p));
     json_t *req = json_object();
-    json_object_set_new(req, "routing", json_bits(nd->routing, HM_ROUTING_COUNT, routing_name));
-    json_object_set_new(req, "clock_modes", json_bits(nd->clock_modes, HM_CLOCK_COUNT, clock_name));
+    json_object_set_new(req, "routing",
+                        json_bits(nd->routing, HM_ROUTING_COUNT, hm__routing_name_of));
+    json_object_set_new(req, "clock_modes",
+                        json_bits(nd->clock_modes, HM_CLOCK_COUNT, hm__clock_name_of));
     json_object_set_new(req, "clock_why", nd->clock_why ? json_string(nd->clock_why) : json_null());
     json_object_set_new(req, "min_dim", json_integer(nd->min_dim));
     json_object_set_new(req, "power_of_two_nodes", json_boolean(nd->pow2_nodes));
@@ -338,11 +310,41 @@ static json_t *json_algorithm(const hm_algorithm_t *a)
     json_object_set_new(o, "paper", json_string(a->paper ? a->paper : ""));
     if (hm__plugin_file(a)) /* README "Writing node programs outside the tree" */
         json_object_set_new(o, "plugin", json_string(hm__plugin_file(a)));
-    json_object_set_new(o, "topologies", json_bits(a->topologies, HM_TOPO_COUNT, topo_name));
-    json_object_set_new(o, "ports", json_bits(a->ports, HM_PORTS_COUNT, ports_name));
+    json_object_set_new(o, "topologies",
+                        json_bits(a->topologies, HM_TOPO_COUNT, hm__topology_name_of));
+    json_object_set_new(o, "ports", json_bits(a->ports, HM_PORTS_COUNT, hm__ports_name_of));
     json_object_set_new(o, "default_ports", json_string(hm_ports_name(a->default_ports)));
     json_object_set_new(o, "requires", req);
     json_object_set_new(o, "params", params);
+    return o;
+}
+
+/* One key of the machine config (config_keys.h): its type, range, default, choices,
+ * the topology kinds it belongs to, and its help. */
+static json_t *json_config_key(const hm__config_key_t *k)
+{
+    json_t *o = json_object(), *range = json_null(), *def = json_null(), *choices = json_null();
+    if (k->type == HM__KEY_INT || k->type == HM__KEY_NUMBER) {
+        range = json_pack("[I, I]", (json_int_t)k->min, (json_int_t)k->max);
+        if (!k->def_text)
+            def = json_integer(k->def);
+    }
+    if (k->type == HM__KEY_ENUM) {
+        choices = json_array();
+        for (size_t i = 0; k->choices[i]; i++)
+            json_array_append_new(choices, json_string(k->choices[i]));
+        if (k->def >= 0 && !k->def_text)
+            def = json_string(k->choices[k->def]);
+    }
+    if (k->def_text)
+        def = json_string(k->def_text);
+    json_object_set_new(o, "key", json_string(k->path));
+    json_object_set_new(o, "type", json_string(hm__key_type_name(k->type)));
+    json_object_set_new(o, "range", range);
+    json_object_set_new(o, "choices", choices);
+    json_object_set_new(o, "default", def);
+    json_object_set_new(o, "kinds", k->kinds ? json_string(k->kinds) : json_null());
+    json_object_set_new(o, "help", json_string(k->help));
     return o;
 }
 
@@ -369,6 +371,10 @@ static json_t *catalogue(void)
     LIST("routings", HM_ROUTING_MAP);
 #undef XX
 #undef LIST
+    json_t *keys = json_array();
+    for (int k = 0; k < HM__K_COUNT; k++)
+        json_array_append_new(keys, json_config_key(&hm__config_keys[k]));
+    json_object_set_new(doc, "config", keys);
     return doc;
 }
 

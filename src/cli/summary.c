@@ -26,14 +26,8 @@ json_t *hm__summary_build(const hm__config_t *cfg, const hm__result_t *res)
     SET("nodes", json_integer(in->nodes));
     SET("ports", json_string(hm_ports_name(in->ports)));
     SET("algorithm", json_string(cfg->algo->name));
-    if (json_is_string(variant))
+    if (json_is_string(variant)) /* the typed spec's default is filled in by the loader */
         SET("variant", json_incref(variant));
-    else {
-        /* The default variant, from the descriptor. */
-        for (const hm_param_t *p = cfg->algo->params; p && p->name; p++)
-            if (strcmp(p->name, "variant") == 0 && p->defval)
-                SET("variant", json_string(p->defval));
-    }
     /* What it solves, from the descriptor (doc/collectives.md): every algorithm that
      * declares a problem. */
     if (cfg->algo->problem != HM_PROBLEM_NONE)

@@ -1,9 +1,8 @@
 /*
  * params.c — what setup may call: the typed parameter getters (the config loader,
- * src/cli/config.c, has checked and filled the values from the specs), the older
- * textual readers that name the JSON path in their errors, and the names of the
- * catalogue's lists. (What verify reads, hm_report_stores and hm_report_out, is in
- * outcome.c.)
+ * src/cli/config.c, has checked and filled the values from the specs), hm_setup_fail
+ * for what only setup can judge, and the names of the catalogue's lists. (What verify reads,
+ * hm_report_stores and hm_report_out, is in outcome.c.)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,37 +136,4 @@ int hm_setup_fail(hm_setup_t *s, const char *param, const char *found, const cha
     snprintf(s->error, sizeof s->error, "%s: algorithm.%s: found %s; allowed: %s",
              s->file ? s->file : "(config)", param, found, allowed);
     return -1;
-}
-
-int hm_param_int(hm_setup_t *s, const char *name, int64_t def, int64_t min, int64_t max,
-                 int64_t *out)
-{
-    json_t *v = json_object_get(s->params, name);
-    *out = def;
-    if (!v)
-        return 0;
-    char found[64], allowed[96];
-    snprintf(allowed, sizeof allowed, "an integer from %lld to %lld", (long long)min,
-             (long long)max);
-    if (!json_is_integer(v))
-        return hm_setup_fail(s, name, "a non-integer", allowed);
-    int64_t x = json_integer_value(v);
-    if (x < min || x > max) {
-        snprintf(found, sizeof found, "%lld", (long long)x);
-        return hm_setup_fail(s, name, found, allowed);
-    }
-    *out = x;
-    return 0;
-}
-
-int hm_param_string(hm_setup_t *s, const char *name, const char *def, const char **out)
-{
-    json_t *v = json_object_get(s->params, name);
-    *out = def;
-    if (!v)
-        return 0;
-    if (!json_is_string(v))
-        return hm_setup_fail(s, name, "a non-string", "a string");
-    *out = json_string_value(v);
-    return 0;
 }

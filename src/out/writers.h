@@ -49,9 +49,9 @@ int hm__write_otf2(const hm__outcome_t *o, const char *dir, char *err, size_t er
 int hm__otf2_target(const char *dir, char *why, size_t len);
 
 /* out/size.c: the bytes each output would take (output.max_bytes, README "Output
- * budget"): the events log, the timeline and the trace exactly, the picture and the OTF2
- * archive from above, the player exactly but for its title. INT64_MAX when there is no memory to
- * count. */
+ * budget"): the events log, the timeline and the trace exactly (their writers run into
+ * a stream that only counts), the player exactly but for its title, the picture and the
+ * OTF2 archive from above. INT64_MAX when there is no memory to count. */
 int64_t hm__size_events(const hm__outcome_t *o);
 int64_t hm__size_timeline(const hm__outcome_t *o, const unsigned char *show);
 int64_t hm__size_trace(const hm__outcome_t *o);
