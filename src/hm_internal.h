@@ -327,8 +327,9 @@ typedef struct hm__transport_s {
     int (*wait_packet)(hm_node_t *n, hm_packet_t *out, int64_t deadline);
     int (*wait_until)(hm_node_t *n, int64_t slot); /* slot > n->now */
     void (*finish)(hm_node_t *n);                  /* the node program returned */
-    /* From the main thread, while nodes may run: stop the run (end cause system,
-     * takes reason) and make every node that sleeps see it. */
+    /* From the main thread, while nodes may run but no slot can end: stop the run (end
+     * cause system, takes reason; after an hm__stop, reason NULL only wakes) and make
+     * every node that sleeps see it (engine/watchdog.c). */
     void (*abort)(hm__machine_t *m, char *reason);
     /* Clock side (slotted transports; NULL otherwise). */
     int (*commit)(hm__machine_t *m, int64_t t);          /* the slot's outboxes; 0 or -1 */

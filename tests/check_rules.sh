@@ -113,6 +113,7 @@ done
 export HYPEMU_PROGRESS_PERIOD=0.05
 for sig in INT TERM; do
     printf '{"plugins": ["rules.so"], "topology": {"kind": "hypercube", "dim": 3}, "algorithm": {"name": "rules-spin"}, "output": {"events": "spin.jsonl", "trace": "spin.trace"}}\n' >"$tmp/spin.json"
+    rm -f "$tmp/out" "$tmp/err.all" # the last run's progress lines are not this one's
     (cd "$tmp" && exec "$bin" --json --progress spin.json >"$tmp/out" 2>"$tmp/err.all") &
     pid=$!
     i=0

@@ -494,8 +494,10 @@ static void end_slot(hm_node_t *n)
         return;
     for (;;) {
         if (atomic_load(&m->aborted)) {
+            /* Nodes woken by an abort may still run and rewrite their wait: post them
+             * all, reading only what the thread that created them wrote before. */
             if (!m->tp->agree)
-                wake_all_for_abort(m);
+                hm__slot_abort(m, NULL);
             return;
         }
         hm__clock_commit(m);

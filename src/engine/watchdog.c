@@ -8,11 +8,12 @@
  *   - an interrupt (Ctrl-C, SIGTERM) stops the run at the end of its slot, by the
  *     clock; when a node holds that slot open for more than a second, the run is
  *     stopped here instead, naming the node;
- *   - once the run is stopped, every node that sleeps is woken (the transport's abort)
- *     and its thread joined; a node still in the same slot a second after the stop,
- *     or one that will never come back (exit() in it, engine/rules.c), cannot be
- *     ended: its thread is left running, its machine is never freed, and the run's
- *     outcome, outputs and summary are made from what the slots done left.
+ *   - once the run is stopped, the threads that end are joined; when a node holds its
+ *     slot open (pthread_exit or exit() in it, engine/rules.c, or a node that still
+ *     runs the same slot a second after the stop) the sleepers are woken here (the
+ *     transport's abort). A node that will not come back cannot be ended: its thread
+ *     is left running, its machine is never freed, and the run's outcome, outputs and
+ *     summary are made from what the slots done left.
  *
  * Nothing here is on the nodes' path: each node says when it sleeps and wakes (two
  * relaxed stores and a release one per wait, hm__wd_sleep and hm__wd_run), and this
