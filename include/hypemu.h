@@ -262,7 +262,8 @@ typedef struct hm_machine_info_s {
  * (README.md, "Slot semantics" and "Free-running mode".) */
 #define HM_CLOCK_MAP(XX)                                                                           \
     XX(SLOTTED, "slotted", "the global barrier clock: every node sees the same slot")              \
-    XX(FREE, "free", "no barrier: each node's own logical clock, real mailboxes")
+    XX(FREE, "free", "no barrier: each node's own logical clock, real mailboxes")                  \
+    XX(LOCAL, "local", "the slotted semantics with per-node clocks instead of the barrier")
 
 #define HM_ROUTING_MAP(XX)                                                                         \
     XX(PACKET, "packet", "a packet crosses one link, from neighbour to neighbour")                 \
@@ -310,7 +311,9 @@ typedef enum {
  * needs. */
 typedef struct hm_needs_s {
     unsigned routing;      /* HM_BIT(HM_ROUTING_...) it runs under; 0: both */
-    unsigned clock_modes;  /* HM_BIT(HM_CLOCK_...) it runs under; 0: every mode */
+    unsigned clock_modes;  /* HM_BIT(HM_CLOCK_...) it runs under; 0: every mode. The local
+                              clock has the slotted clock's semantics: a mask with
+                              HM_CLOCK_SLOTTED allows HM_CLOCK_LOCAL too */
     const char *clock_why; /* why the other modes cannot run it, in words */
     int min_dim;           /* hypercube: the smallest dimension; 0: any */
     int pow2_nodes;        /* 1: the number of nodes must be a power of two */

@@ -39,6 +39,14 @@ enum {
 
 typedef enum { HM__CONTENTION_STRICT, HM__CONTENTION_QUEUE } hm__contention_t;
 
+/* The clock modes an algorithm runs under (hm_needs_t.clock_modes, 0: every mode): the
+ * local clock has the slotted clock's semantics, so a mask with HM_CLOCK_SLOTTED allows
+ * it too, and masks written before it was a mode keep their meaning. */
+static inline unsigned hm__clock_modes(unsigned mask)
+{
+    return mask & HM_BIT(HM_CLOCK_SLOTTED) ? mask | HM_BIT(HM_CLOCK_LOCAL) : mask;
+}
+
 /* ---- growable arrays ---------------------------------------------------- */
 
 #define HM__VEC(T)                                                                                 \
@@ -273,10 +281,10 @@ typedef struct hm__options_s {
     double slot_timeout; /* clock.slot_timeout: seconds of wall time a slot may take, 0: off */
     int record_events;
     size_t stack_size;
-    int free_mode;   /* clock.mode "free": no barrier, logical clocks (engine/free.c) */
-    size_t out_size; /* bytes of each node's output area from the setup (hm_setup_t),
-                        0: the descriptor's */
-    int local_mode;  /* clock.mode "local": slot semantics, local clocks (engine/local.c) */
+    hm_clock_mode_t clock; /* clock.mode (HM_CLOCK_MAP): slotted (engine/clock.c), free
+                              (engine/free.c) or local (engine/local.c) */
+    size_t out_size;       /* bytes of each node's output area from the setup (hm_setup_t),
+                              0: the descriptor's */
     /* Interrupt flag, or NULL. Storing a nonzero value (atomic_store, which is
      * async-signal-safe on a lock-free atomic_int: a SIGINT handler may do it) stops
      * the run at the end of the current slot (free-running clock: at the next send,
@@ -338,7 +346,11 @@ typedef struct hm__transport_s {
     /* After the node threads are joined. */
     void (*collect)(hm__machine_t *m);          /* fold the transport's figures into m->stats */
     json_t *(*summary)(const hm__machine_t *m); /* its summary object, or NULL */
-    const char *summary_key;                    /* the summary key of that object */
+    /* Progress (README "Progress"), from another thread while the run goes on: the
+     * last slot every node has completed and the copies delivered by then; NULL for a
+     * transport without a machine-wide slot (the free-running clock). */
+    void (*progress)(hm__machine_t *m, int64_t *slot, int64_t *packets);
+    const char *summary_key; /* the summary key of that object */
     /* Distributed transports (engine/mpi.c; NULL otherwise), a collective step after
      * each commit: takes this process's next slot, done nodes and interrupt flag,
      * returns the next slot agreed by every process and sets *done and *interrupted
@@ -435,9 +447,13 @@ int hm__machine_create(hm__machine_t **out, const hm__options_t *opt, const hm_a
 hm__end_t hm__machine_run(hm__machine_t *m);
 void hm__machine_destroy(hm__machine_t *m);
 
-/* From any thread while the run goes on: the last slot the clock committed (-1 if
- * none yet, or under the free-running clock) and the copies delivered until then. */
+/* From any thread while the run goes on: the last slot every node has completed (-1 if
+ * none yet) and the copies delivered until then, from the transport's progress hook;
+ * hm__machine_has_progress says whether the transport has one. */
 void hm__machine_progress(hm__machine_t *m, int64_t *slot, int64_t *packets);
+int hm__machine_has_progress(const hm__machine_t *m);
+/* engine/clock.c: the barrier clock's progress, the slot it committed last. */
+void hm__clock_progress(hm__machine_t *m, int64_t *slot, int64_t *packets);
 
 /* The first reason wins; takes reason (may be NULL: out of memory). Any thread. */
 void hm__stop(hm__machine_t *m, hm__end_t end, char *reason);

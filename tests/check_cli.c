@@ -35,8 +35,9 @@ START_TEST(test_help_version_list)
                                       "with variant=esbt: "));
     ck_assert_ptr_nonnull(strstr(out, "   sources = list of 1..p distinct nodes 0..p-1, default "
                                       "none (k nodes drawn with the seed): "));
-    ck_assert_ptr_nonnull(strstr(out, " requires: routing packet; clock slotted (its phases are "
-                                      "timed by the global slot); dim >= 1\n"));
+    ck_assert_ptr_nonnull(strstr(out,
+                                 " requires: routing packet; clock slotted local (its phases are "
+                                 "timed by the global slot); dim >= 1\n"));
     ck_assert_ptr_nonnull(strstr(out, " requires: routing circuit\n"));
     ck_assert_ptr_nonnull(strstr(out, "\nclock modes:\n  slotted "));
     free(out);
@@ -281,9 +282,10 @@ START_TEST(test_list_json)
     ck_assert_str_eq(json_string_value(json_object_get(cons, "only_if")), "variant=esbt");
     ck_assert_str_eq(json_string_value(json_object_get(cons, "default")), "searched");
     v = json_dumps(json_object_get(mnb, "requires"), JSON_PRESERVE_ORDER | JSON_COMPACT);
-    ck_assert_str_eq(v, "{\"routing\":[\"packet\"],\"clock_modes\":[\"slotted\"],\"clock_why\":"
-                        "\"its phases and tree steps are timed by the global slot\",\"min_dim\":0,"
-                        "\"power_of_two_nodes\":false}");
+    ck_assert_str_eq(
+        v, "{\"routing\":[\"packet\"],\"clock_modes\":[\"slotted\",\"local\"],\"clock_why\":"
+           "\"its phases and tree steps are timed by the global slot\",\"min_dim\":0,"
+           "\"power_of_two_nodes\":false}");
     free(v);
 
     /* Restrictions and problems of the others. */
@@ -306,7 +308,9 @@ START_TEST(test_list_json)
     v = json_dumps(json_object_get(doc, "clock_modes"), JSON_PRESERVE_ORDER | JSON_COMPACT);
     ck_assert_str_eq(v, "[{\"name\":\"slotted\",\"description\":\"the global barrier clock: every "
                         "node sees the same slot\"},{\"name\":\"free\",\"description\":\"no "
-                        "barrier: each node's own logical clock, real mailboxes\"}]");
+                        "barrier: each node's own logical clock, real mailboxes\"},{\"name\":"
+                        "\"local\",\"description\":\"the slotted semantics with per-node clocks "
+                        "instead of the barrier\"}]");
     free(v);
     ck_assert_int_eq(json_array_size(json_object_get(doc, "topologies")), 6);
     ck_assert_int_eq(json_array_size(json_object_get(doc, "ports")), 5);
@@ -347,7 +351,8 @@ START_TEST(test_validate_runs_setup)
         HM_SRCDIR "/configs/q4_sbt_broadcast.json: algorithm.root: found 99; allowed: an integer "
                   "from 0 to 15\n",
         HM_SRCDIR "/configs/q4_simultaneous_prefix.json: clock.mode: found \"free\"; allowed for "
-                  "simultaneous-broadcast: \"slotted\" (its phases are timed by the global slot)\n",
+                  "simultaneous-broadcast: \"slotted\", \"local\" (its phases are timed by the "
+                  "global slot)\n",
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         for (int validate = 0; validate < 2; validate++) {

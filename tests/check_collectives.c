@@ -250,8 +250,8 @@ START_TEST(test_free_clock)
         } else {
             char want[400];
             snprintf(want, sizeof want,
-                     "clock.mode: found \"free\"; allowed for %s: \"slotted\" (%s)", algos[a].name,
-                     al->needs.clock_why);
+                     "clock.mode: found \"free\"; allowed for %s: \"slotted\", \"local\" (%s)",
+                     algos[a].name, al->needs.clock_why);
             ck_assert_int_eq(r.rc, 2);
             ck_assert_msg(r.message && strstr(r.message, want), "%s: %s", cfg,
                           r.message ? r.message : "(none)");

@@ -248,8 +248,9 @@ START_TEST(test_needs)
                         "\"clock\":{\"mode\":\"free\"},"
                         "\"algorithm\":{\"name\":\"multinode-broadcast\",\"variant\":\"esbt\"}}",
                         NULL);
-    ck_assert_str_eq(m, "test.json: clock.mode: found \"free\"; allowed for multinode-broadcast: "
-                        "\"slotted\" (its phases and tree steps are timed by the global slot)\n");
+    ck_assert_str_eq(
+        m, "test.json: clock.mode: found \"free\"; allowed for multinode-broadcast: "
+           "\"slotted\", \"local\" (its phases and tree steps are timed by the global slot)\n");
     free(m);
     m = errors_of("{\"topology\":{\"kind\":\"hypercube\",\"dim\":0},"
                   "\"ports\":{\"routing\":\"circuit\"},"

@@ -133,16 +133,17 @@ START_TEST(test_free_refuses_slot_algorithms)
 {
     hm_trun_t r = hm_t_run(cube(3, "shout", "successive-broadcast", NULL), NULL);
     ck_assert_int_eq(r.rc, 2);
-    ck_assert_str_eq(r.message,
-                     "test.json: clock.mode: found \"free\"; allowed for successive-broadcast: "
-                     "\"slotted\" (Lemma 1's order rests on the slot timing: without the global "
-                     "slot mu_(j+1) overtakes mu_j, and under the port model the broadcasts "
-                     "block one another)\n");
+    ck_assert_str_eq(
+        r.message,
+        "test.json: clock.mode: found \"free\"; allowed for successive-broadcast: "
+        "\"slotted\", \"local\" (Lemma 1's order rests on the slot timing: without the global "
+        "slot mu_(j+1) overtakes mu_j, and under the port model the broadcasts "
+        "block one another)\n");
     hm_t_free(&r);
     r = hm_t_run(cube(3, "one-port-full", "gather-binomial", NULL), NULL);
     ck_assert_int_eq(r.rc, 2);
     const char *want = "test.json: clock.mode: found \"free\"; allowed for gather-binomial: "
-                       "\"slotted\" (";
+                       "\"slotted\", \"local\" (";
     ck_assert_msg(strncmp(r.message, want, strlen(want)) == 0, "%s", r.message);
     hm_t_free(&r);
 }
@@ -1063,10 +1064,11 @@ START_TEST(test_config_errors)
                  "\"algorithm\":{\"name\":\"allgather-recursive-doubling\"}}",
                  NULL);
     ck_assert_int_eq(r.rc, 2);
-    ck_assert_str_eq(r.message, "test.json: clock.mode: found \"free\"; allowed for "
-                                "allgather-recursive-doubling: \"slotted\" (each step takes the "
-                                "next packet as that step's partner's, which only lock step "
-                                "guarantees)\n");
+    ck_assert_str_eq(r.message,
+                     "test.json: clock.mode: found \"free\"; allowed for "
+                     "allgather-recursive-doubling: \"slotted\", \"local\" (each step takes the "
+                     "next packet as that step's partner's, which only lock step "
+                     "guarantees)\n");
     hm_t_free(&r);
     r = hm_t_run(cube(2, "shout", "sbt-broadcast", NULL),
                  (const char *[]){"clock.mode=fast", NULL});

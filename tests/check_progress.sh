@@ -2,8 +2,9 @@
 # check_progress.sh — the progress line on stderr (README "Progress"): --progress
 # forces it when stderr is not a terminal, HYPEMU_PROGRESS_PERIOD makes it come at
 # once; every line has the documented format with slots that grow and stay below the
-# run's length; stdout is the same with or without it; --quiet and a stderr that is
-# not a terminal give none.
+# run's length, under the barrier clock and the local clock (the slot every node has
+# completed); stdout is the same with or without it; --quiet, a stderr that is not a
+# terminal and the free-running clock (no machine-wide slot) give none.
 set -eu
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -21,34 +22,46 @@ run() { # run NAME ARGS...: stdout without wall_seconds in NAME.out, stderr in N
 run plain
 run progress --progress
 run quiet --progress --quiet
+run local --progress --set clock.mode=local
+(cd "$tmp" && HYPEMU_PROGRESS_PERIOD=0.002 "$bin" --progress \
+    "$HM_SRCDIR/configs/q8_allgather_ring_free.json" >/dev/null 2>"$tmp/free.err")
 cmp "$tmp/plain.out" "$tmp/progress.out"
 cmp "$tmp/plain.out" "$tmp/quiet.out"
 test ! -s "$tmp/plain.err" || { echo "FAIL: a progress line without a terminal"; exit 1; }
 test ! -s "$tmp/quiet.err" || { echo "FAIL: a progress line with --quiet"; exit 1; }
+test ! -s "$tmp/free.err" || { echo "FAIL: a progress line under the free clock"; exit 1; }
 python3 - "$tmp" <<'PY'
 import json, re, sys
 
 tmp = sys.argv[1]
 summary = json.load(open(tmp + "/plain.json"))
-lines = open(tmp + "/progress.err").read().split("\n")
-if lines[-1] != "":
-    sys.exit("FAIL: the last progress line does not end in a newline")
-lines = lines[:-1]
 fmt = re.compile(r"hypemu: progress: slot (\d+) of at most 1000000 \((\d+\.\d\d)%\), "
                  r"(\d+) packets/s, elapsed (\d+\.\d) s, ETA at most (\d+) s$")
-if not lines:
-    sys.exit("FAIL: no progress line with --progress")
-last = -1
-for line in lines:
-    m = fmt.match(line)
-    if not m:
-        sys.exit("FAIL: progress line %r" % line)
-    slot = int(m.group(1))
-    if slot < last or slot > summary["completion_slots"]:
-        sys.exit("FAIL: slot %d after %d (run of %d slots)" % (slot, last,
-                                                              summary["completion_slots"]))
-    if m.group(2) != "%.2f" % (100.0 * (slot + 1) / 1000000):
-        sys.exit("FAIL: percentage in %r" % line)
-    last = slot
-print("%d progress lines, last at slot %d of %d" % (len(lines), last, summary["completion_slots"]))
+
+
+def check(name):
+    lines = open(tmp + "/" + name + ".err").read().split("\n")
+    if lines[-1] != "":
+        sys.exit("FAIL: %s: the last progress line does not end in a newline" % name)
+    lines = lines[:-1]
+    if not lines:
+        sys.exit("FAIL: %s: no progress line with --progress" % name)
+    last = -1
+    for line in lines:
+        m = fmt.match(line)
+        if not m:
+            sys.exit("FAIL: %s: progress line %r" % (name, line))
+        slot = int(m.group(1))
+        if slot < last or slot > summary["completion_slots"]:
+            sys.exit("FAIL: %s: slot %d after %d (run of %d slots)"
+                     % (name, slot, last, summary["completion_slots"]))
+        if m.group(2) != "%.2f" % (100.0 * (slot + 1) / 1000000):
+            sys.exit("FAIL: %s: percentage in %r" % (name, line))
+        last = slot
+    print("%s: %d progress lines, last at slot %d of %d"
+          % (name, len(lines), last, summary["completion_slots"]))
+
+
+check("progress")
+check("local")
 PY

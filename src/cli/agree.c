@@ -63,9 +63,7 @@ static json_t *resolved(const hm__config_t *c)
     if (!json_is_object(r))
         return r;
     const hm_machine_info_t *in = &c->opt.info;
-    const char *mode = c->opt.free_mode    ? hm_clock_name(HM_CLOCK_FREE)
-                       : c->opt.local_mode ? "local"
-                                           : hm_clock_name(HM_CLOCK_SLOTTED);
+    const char *mode = hm_clock_name(c->opt.clock);
     put(r, "ports", "model", json_string(hm_ports_name(in->ports)));
     put(r, "ports", "routing",
         json_string(hm_routing_name(in->circuit ? HM_ROUTING_CIRCUIT : HM_ROUTING_PACKET)));

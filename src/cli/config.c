@@ -799,10 +799,10 @@ static void check_fit(hm__config_t *c)
         add_error(c, "ports.routing: found \"%s\"; allowed for %s: %s", hm_routing_name(routing),
                   al->name, allowed);
     }
-    hm_clock_mode_t mode = c->opt.free_mode ? HM_CLOCK_FREE : HM_CLOCK_SLOTTED;
-    if (nd->clock_modes && !(nd->clock_modes & HM_BIT(mode))) {
-        bit_names(allowed, sizeof allowed, nd->clock_modes, HM_CLOCK_COUNT, hm__clock_name_of,
-                  "\"");
+    hm_clock_mode_t mode = c->opt.clock;
+    unsigned modes = hm__clock_modes(nd->clock_modes);
+    if (modes && !(modes & HM_BIT(mode))) {
+        bit_names(allowed, sizeof allowed, modes, HM_CLOCK_COUNT, hm__clock_name_of, "\"");
         add_error(c, "clock.mode: found \"%s\"; allowed for %s: %s%s%s%s", hm_clock_name(mode),
                   al->name, allowed, nd->clock_why ? " (" : "", nd->clock_why ? nd->clock_why : "",
                   nd->clock_why ? ")" : "");
@@ -852,9 +852,8 @@ static void check_clock(hm__config_t *c, json_t *root)
     json_t *ck = get_object(c, root, "clock", 0);
     if (ck) {
         table_keys(c, "clock", NULL, ck);
-        int mode = key_enum(c, ck, HM__K_CLOCK_MODE, (int)hm__config_keys[HM__K_CLOCK_MODE].def);
-        c->opt.free_mode = mode == HM_CLOCK_FREE;
-        c->opt.local_mode = mode == HM_CLOCK_COUNT;
+        c->opt.clock = (hm_clock_mode_t)key_enum(c, ck, HM__K_CLOCK_MODE,
+                                                 (int)hm__config_keys[HM__K_CLOCK_MODE].def);
         c->opt.max_slots = key_int(c, ck, HM__K_CLOCK_MAX_SLOTS, 0);
         c->max_slots_given = json_object_get(ck, "max_slots") != NULL;
         get_affinity(c, json_object_get(ck, "affinity"));
@@ -863,7 +862,7 @@ static void check_clock(hm__config_t *c, json_t *root)
     }
     /* The free-running clock (engine/free.c) has no slots to judge: it cannot share
      * the bus's one channel. (Circuits it holds while their bytes are copied.) */
-    if (c->opt.free_mode && c->opt.info.ports == HM_PORTS_BUS)
+    if (c->opt.clock == HM_CLOCK_FREE && c->opt.info.ports == HM_PORTS_BUS)
         add_error(c, "clock.mode: found \"free\"; allowed: \"slotted\" under the bus port model");
 }
 

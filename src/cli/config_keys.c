@@ -26,8 +26,7 @@ const char *const hm__clock_mode_names[] = {
 #define XX(id, name, desc) name,
     HM_CLOCK_MAP(XX)
 #undef XX
-        "local", /* engine/local.c: slotted semantics, so not an HM_CLOCK_ bit */
-    NULL};
+        NULL};
 /* In the order of hm__contention_t and of HM__SVG_BY_* (out/writers.h). */
 const char *const hm__contention_names[] = {"strict", "queue", NULL};
 const char *const hm__svg_colour_names[] = {"message", "sender", NULL};

@@ -184,7 +184,7 @@ static void needs_line(FILE *f, const hm_needs_t *nd)
     if (nd->clock_modes) {
         fprintf(f, "%sclock", sep);
         for (int i = 0; i < HM_CLOCK_COUNT; i++)
-            if (nd->clock_modes & HM_BIT(i))
+            if (hm__clock_modes(nd->clock_modes) & HM_BIT(i))
                 fprintf(f, " %s", hm_clock_name((hm_clock_mode_t)i));
         if (nd->clock_why)
             fprintf(f, " (%s)", nd->clock_why);
@@ -299,8 +299,9 @@ static json_t *json_algorithm(const hm_algorithm_t *a)
     json_t *req = json_object();
     json_object_set_new(req, "routing",
                         json_bits(nd->routing, HM_ROUTING_COUNT, hm__routing_name_of));
-    json_object_set_new(req, "clock_modes",
-                        json_bits(nd->clock_modes, HM_CLOCK_COUNT, hm__clock_name_of));
+    json_object_set_new(
+        req, "clock_modes",
+        json_bits(hm__clock_modes(nd->clock_modes), HM_CLOCK_COUNT, hm__clock_name_of));
     json_object_set_new(req, "clock_why", nd->clock_why ? json_string(nd->clock_why) : json_null());
     json_object_set_new(req, "min_dim", json_integer(nd->min_dim));
     json_object_set_new(req, "power_of_two_nodes", json_boolean(nd->pow2_nodes));
@@ -576,7 +577,7 @@ static int mpi_prepare(hm__config_t *cfg, const args_t *g)
                     : "ports.routing \"circuit\"";
         why = "a circuit holds every link of its path for several slots, and the ranks "
               "exchange single packets at the end of each slot";
-    } else if (cfg->opt.free_mode) {
+    } else if (cfg->opt.clock == HM_CLOCK_FREE) {
         what = "clock.mode \"free\"";
         why = "the free-running clock has no slots, and the ranks exchange their packets "
               "at the end of each slot";

@@ -97,10 +97,10 @@ static double period_from_env(double def)
     return *end == '\0' && v > 0 && v <= 3600 ? v : def;
 }
 
-hm__progress_t *hm__progress_start(hm__machine_t *m, const hm__config_t *cfg, int mode)
+hm__progress_t *hm__progress_start(hm__machine_t *m, int mode)
 {
     int tty = isatty(STDERR_FILENO);
-    if (mode < 0 || (mode == 0 && !tty) || cfg->opt.free_mode)
+    if (mode < 0 || (mode == 0 && !tty) || !hm__machine_has_progress(m))
         return NULL;
     hm__progress_t *p = calloc(1, sizeof *p);
     if (!p)

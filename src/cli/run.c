@@ -81,7 +81,7 @@ static int w_html(const hm__config_t *cfg, const hm__result_t *res, FILE *f)
         errno = ENOMEM;
         return -1;
     }
-    const char *clock = cfg->opt.free_mode ? "free" : cfg->opt.local_mode ? "local" : "slotted";
+    const char *clock = hm_clock_name(cfg->opt.clock);
     int rc = hm__write_html(res->outcome, title, clock, f);
     free(title);
     return rc;
@@ -359,7 +359,7 @@ static int run_machine(const hm__config_t *cfg, const hm_setup_t *setup, hm__res
         return -1;
     }
     double t0 = seconds_now();
-    hm__progress_t *progress = hm__progress_start(m, cfg, cfg->progress);
+    hm__progress_t *progress = hm__progress_start(m, cfg->progress);
     hm__machine_run(m);
     hm__progress_stop(progress);
     res->wall_seconds = seconds_now() - t0;

@@ -635,3 +635,9 @@ int hm__slot_wait_until(hm_node_t *n, int64_t slot)
     n->wake_at = slot;
     return yield(n);
 }
+
+void hm__clock_progress(hm__machine_t *m, int64_t *slot, int64_t *packets)
+{
+    *slot = atomic_load_explicit(&m->progress_slot, memory_order_relaxed);
+    *packets = atomic_load_explicit(&m->progress_packets, memory_order_relaxed);
+}

@@ -116,6 +116,7 @@ typedef struct local_s {
     hm__circuits_t *circ;
     HM__VEC(int32_t) ran;
     int64_t circ_next;
+    int64_t delivered; /* copies delivered in the slots decided so far (progress) */
 } local_t;
 
 static size_t slot_hash(int64_t t, size_t cap)
@@ -546,6 +547,7 @@ static int decide_packets(hm__machine_t *m, local_t *L, int64_t t)
             rc = take_new(m, L, g[i], t);
     if (rc != 0 || (L->cand.n > 0 && open_slot(L, t) != 0) || judge(m, L, t) != 0)
         return -1;
+    L->delivered += L->cur.transmissions;
     return HM__PUSH(L->stats, ((lstat_t){t, L->cur}));
 }
 
@@ -978,6 +980,7 @@ static void cut_node(hm_node_t *n, lnode_t *x, int64_t h)
             n->stores.n = x->cp_stores.v[k];
             n->busy_last = x->cp_busy.v[k];
         }
+        n->store_slots.n = n->stores.n; /* each store with its slot (engine/causal.c) */
     }
     size_t keep = 0;
     for (size_t k = 0; k < n->log.n; k++) {
@@ -1017,6 +1020,22 @@ static void collect(hm__machine_t *m)
             cut_node(&m->nodes[i], &L->ln[i], h);
 }
 
+/* Progress (README "Progress"): the slot every node still running has completed (its
+ * clock C), and the copies delivered in the slots decided so far; read once a second
+ * by the progress thread, under the mutex. */
+static void progress(hm__machine_t *m, int64_t *slot, int64_t *packets)
+{
+    local_t *L = m->tp_priv;
+    pthread_mutex_lock(&L->mu);
+    int64_t low = INF;
+    for (int v = m->lo; v < m->hi; v++)
+        if (!L->ln[v].fin && L->ln[v].C < low)
+            low = L->ln[v].C;
+    *slot = low == INF ? L->lmax : low;
+    *packets = L->delivered;
+    pthread_mutex_unlock(&L->mu);
+}
+
 const hm__transport_t hm__transport_local = {
     .name = "the local clock",
     .create = create,
@@ -1030,6 +1049,7 @@ const hm__transport_t hm__transport_local = {
     .finish = finish,
     .abort = abort_run,
     .collect = collect,
+    .progress = progress,
 };
 
 static json_t *circuit_summary(const hm__machine_t *m)
@@ -1053,4 +1073,5 @@ const hm__transport_t hm__transport_local_circuit = {
     .collect = collect,
     .summary = circuit_summary,
     .summary_key = "circuits",
+    .progress = progress,
 };

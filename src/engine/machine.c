@@ -22,9 +22,9 @@ const hm__transport_t *hm__transport_for(const hm__options_t *opt)
 {
     if (opt->transport)
         return opt->transport;
-    if (opt->free_mode)
+    if (opt->clock == HM_CLOCK_FREE)
         return opt->info.circuit ? &hm__transport_free_circuit : &hm__transport_free;
-    if (opt->local_mode)
+    if (opt->clock == HM_CLOCK_LOCAL)
         return opt->info.circuit ? &hm__transport_local_circuit : &hm__transport_local;
     if (opt->info.circuit)
         return &hm__transport_circuit;
@@ -281,8 +281,15 @@ void hm__machine_destroy(hm__machine_t *m)
 
 void hm__machine_progress(hm__machine_t *m, int64_t *slot, int64_t *packets)
 {
-    *slot = atomic_load_explicit(&m->progress_slot, memory_order_relaxed);
-    *packets = atomic_load_explicit(&m->progress_packets, memory_order_relaxed);
+    *slot = -1;
+    *packets = 0;
+    if (m->tp->progress)
+        m->tp->progress(m, slot, packets);
+}
+
+int hm__machine_has_progress(const hm__machine_t *m)
+{
+    return m->tp->progress != NULL;
 }
 
 size_t hm__stack_size(const hm__options_t *opt)

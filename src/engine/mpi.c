@@ -438,7 +438,7 @@ static void pack_node(bytes_t *b, const hm__machine_t *m, const hm_node_t *n, si
         put(b, n->refusals, (size_t)kept[1] * sizeof *n->refusals);
     if (n->stores.n) {
         put(b, n->stores.v, n->stores.n * sizeof *n->stores.v);
-        put(b, n->store_slots.v, n->store_slots.n * sizeof *n->store_slots.v);
+        put(b, n->store_slots.v, n->stores.n * sizeof *n->store_slots.v);
     }
     if (out_size)
         put(b, m->out + (size_t)n->id * out_size, out_size);

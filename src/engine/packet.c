@@ -242,4 +242,5 @@ const hm__transport_t hm__transport_packet = {
     .commit = commit,
     .next = next,
     .stalled_on = stalled_on,
+    .progress = hm__clock_progress,
 };

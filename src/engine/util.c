@@ -90,7 +90,7 @@ void hm__log_event(hm_node_t *n, hm__event_kind_t kind, int64_t slot, int port, 
         .dur = dur,
         .flow = flow,
         .text = text,
-        .ns = n->m->opt.free_mode ? hm__now_ns() : 0,
+        .ns = n->m->opt.clock == HM_CLOCK_FREE ? hm__now_ns() : 0,
     };
     if (HM__PUSH(n->log, e) != 0) {
         free(text);

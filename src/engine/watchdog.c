@@ -75,7 +75,7 @@ static int watch(hm__machine_t *m, int created, int64_t now, int64_t *intr)
     int who = -1;
     if (limit > 0 && (who = oldest_stuck(m, created, now, now - limit_ns)) >= 0) {
         hm__stop(m, HM__END_SLOT_TIMEOUT,
-                 m->opt.free_mode
+                 m->opt.clock == HM_CLOCK_FREE
                      ? hm__strdup_printf("node %d did not advance its logical clock past slot "
                                          "%lld within clock.slot_timeout = %g s (free-running "
                                          "clock)",

@@ -451,4 +451,5 @@ const hm__transport_t hm__transport_circuit = {
     .next = next,
     .summary = summary,
     .summary_key = "circuits",
+    .progress = hm__clock_progress,
 };
