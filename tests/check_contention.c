@@ -4,6 +4,7 @@
  * clock's new figures consistent with each other, and --repeat's statistics on known
  * samples.
  */
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,6 +184,64 @@ START_TEST(test_free_figures_table)
 }
 END_TEST
 
+/* ---- --validate's warnings ------------------------------------------------------------ */
+
+/* A setting with no effect in the chosen mode is a warning (exit 0); no shipped config
+ * gives one. */
+START_TEST(test_validate_warnings)
+{
+    char *out, *err;
+    const char *cfg = HM_SRCDIR "/configs/torus4x4_traffic.json";
+    int rc =
+        hm_t_exec(NULL, &out, &err,
+                  (const char *[]){"--validate", "--set", "clock.mode=free", "--set",
+                                   "mailbox.capacity=8", "--set", "contention=queue", cfg, NULL});
+    ck_assert_int_eq(rc, 0);
+    char want[1024];
+    snprintf(want, sizeof want,
+             "hypemu: %s: warning: mailbox.capacity 8 has no effect in free mode: the all-port "
+             "model lets at most 4 packets in flight on a link (until its receiver reads it), so "
+             "no mailbox holds more\n"
+             "hypemu: %s: warning: contention has no effect in free mode: no slot is judged, "
+             "conflicts do not exist\n",
+             cfg, cfg);
+    ck_assert_str_eq(err, want);
+    free(out);
+    free(err);
+    /* At the bound, and in slotted mode: nothing to say. */
+    rc = hm_t_exec(NULL, &out, &err,
+                   (const char *[]){"--validate", "--set", "clock.mode=free", "--set",
+                                    "mailbox.capacity=4", cfg, NULL});
+    ck_assert_int_eq(rc, 0);
+    ck_assert_str_eq(err, "");
+    free(out);
+    free(err);
+    rc = hm_t_exec(NULL, &out, &err,
+                   (const char *[]){"--validate", "--set", "mailbox.capacity=8", cfg, NULL});
+    ck_assert_str_eq(err, "");
+    free(out);
+    free(err);
+    DIR *d = opendir(HM_SRCDIR "/configs");
+    ck_assert_ptr_nonnull(d);
+    struct dirent *e;
+    int seen = 0;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/configs/%s", HM_SRCDIR, e->d_name);
+        hm_t_exec(NULL, &out, &err, (const char *[]){"--validate", path, NULL});
+        ck_assert_msg(strstr(err, "has no effect") == NULL, "%s", err);
+        free(out);
+        free(err);
+        seen++;
+    }
+    closedir(d);
+    ck_assert_int_ge(seen, 40);
+}
+END_TEST
+
 /* ---- --repeat's statistics --------------------------------------------------------------- */
 
 static double num(const json_t *o, const char *k)
@@ -250,6 +309,7 @@ static Suite *contention_suite(void)
     tcase_add_test(tc, test_free_figures_consistent);
     tcase_add_test(tc, test_free_figures_table);
     tcase_add_test(tc, test_repeat_stats_known);
+    tcase_add_test(tc, test_validate_warnings);
     suite_add_tcase(s, tc);
     return s;
 }
