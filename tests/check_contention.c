@@ -163,6 +163,25 @@ START_TEST(test_free_figures_consistent)
 }
 END_TEST
 
+/* Under circuit routing the counting locks of links and receive ports are counted too,
+ * their waits in the nodes' lock_waits with the mailboxes'. */
+START_TEST(test_free_figures_circuit)
+{
+    const char *cfg = "{\"topology\": {\"kind\": \"linear\", \"nodes\": 16}, \"ports\": "
+                      "{\"model\": \"one-port-full\", \"routing\": \"circuit\"}, \"clock\": "
+                      "{\"mode\": \"free\"}, \"algorithm\": {\"name\": \"rh-broadcast\"}}";
+    hm_trun_t r = hm_t_run(cfg, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.message ? r.message : "");
+    json_t *f = json_object_get(r.summary, "free"), *lk = json_object_get(f, "locks");
+    json_t *c = json_object_get(lk, "circuit");
+    /* Each message takes and gives back every link of its route and the receive port. */
+    ck_assert_int_ge(geti(c, "taken"), 2 * 2 * hm_t_int(&r, "transmissions"));
+    ck_assert_int_eq(geti(json_object_get(lk, "mailbox"), "waits") + geti(c, "waits"),
+                     geti(f, "lock_waits"));
+    hm_t_free(&r);
+}
+END_TEST
+
 /* The human summary prints them as tables. */
 START_TEST(test_free_figures_table)
 {
@@ -307,6 +326,7 @@ static Suite *contention_suite(void)
     tc = tcase_create("figures");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_free_figures_consistent);
+    tcase_add_test(tc, test_free_figures_circuit);
     tcase_add_test(tc, test_free_figures_table);
     tcase_add_test(tc, test_repeat_stats_known);
     tcase_add_test(tc, test_validate_warnings);

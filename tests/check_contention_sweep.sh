@@ -96,7 +96,7 @@ def allowed(task):
     for line in open("/proc/%s/task/%s/status" % (pid, task)):
         if line.startswith("Cpus_allowed_list:"):
             return expand(line.split(":", 1)[1].strip())
-for _ in range(400):
+for _ in range(3000):
     try:
         tasks = [t for t in os.listdir("/proc/%s/task" % pid) if t != pid]
         if len(tasks) >= 16:
