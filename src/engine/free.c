@@ -665,12 +665,19 @@ static void res_destroy(hm__free_t *F)
     free(F->paths);
 }
 
+/* r's lock, its waits also in the node's lock_waits and lock_wait_ns. */
+static void lock_res(fnode_t *me, fres_t *r)
+{
+    int64_t lw = lock_in(me, &r->mu, FL_CIRCUIT);
+    me->lock_waits += lw > 0;
+    me->lock_ns += lw;
+}
+
 /* One unit of r, waiting for it if none is free; returns the ns waited (0: none). */
 static int64_t res_take(fnode_t *me, fres_t *r)
 {
-    int64_t lw = lock_in(me, &r->mu, FL_CIRCUIT), w = 0;
-    me->lock_waits += lw > 0;
-    me->lock_ns += lw;
+    int64_t w = 0;
+    lock_res(me, r);
     if (r->load >= r->cap) {
         int64_t t0 = hm__now_ns();
         r->waiters++;
@@ -687,7 +694,7 @@ static int64_t res_take(fnode_t *me, fres_t *r)
 
 static void res_give(fnode_t *me, fres_t *r)
 {
-    lock_in(me, &r->mu, FL_CIRCUIT);
+    lock_res(me, r);
     r->load--;
     if (r->waiters > 0)
         pthread_cond_signal(&r->cv);

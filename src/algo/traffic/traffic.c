@@ -239,13 +239,10 @@ static void tr_free(void *state)
     free(st);
 }
 
-static int tr_setup(hm_setup_t *s)
+/* Setup's work on st: 0, or -1 with the message in s->error. */
+static int tr_fill(hm_setup_t *s, tr_state_t *st)
 {
     const hm_machine_info_t *mi = s->machine;
-    tr_state_t *st = calloc(1, sizeof *st);
-    if (!st)
-        return -1;
-    s->state = st;
     st->topo = mi->topology;
     st->p = mi->nodes;
     st->d = mi->dim;
@@ -278,6 +275,20 @@ static int tr_setup(hm_setup_t *s)
                  st->packets);
         return -1;
     }
+    return 0;
+}
+
+/* A refused config leaves no state: the engine tears down only what setup returned. */
+static int tr_setup(hm_setup_t *s)
+{
+    tr_state_t *st = calloc(1, sizeof *st);
+    if (!st)
+        return -1;
+    if (tr_fill(s, st) != 0) {
+        tr_free(st);
+        return -1;
+    }
+    s->state = st;
     return 0;
 }
 
