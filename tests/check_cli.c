@@ -246,7 +246,7 @@ START_TEST(test_list_json)
     hm_t_rmtree(tmp);
 
     json_t *algos = json_object_get(doc, "algorithms");
-    ck_assert_int_eq(json_array_size(algos), 32); /* 9 + the 23 collectives */
+    ck_assert_int_eq(json_array_size(algos), 33); /* 9 + the 23 collectives + traffic */
     /* A collective names its problem from the one public list (doc/collectives.md). */
     ck_assert_str_eq(
         json_string_value(json_object_get(find_named(algos, "reduce-scatter-pairwise"), "problem")),

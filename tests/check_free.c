@@ -672,9 +672,10 @@ START_TEST(test_affinity_config)
 }
 END_TEST
 
-/* --repeat 3: three runs, each on its line, then the figures' min, median and max;
- * in JSON the median is the middle of the three runs' values, the interval holds the
- * mean. */
+/* --repeat 3: three runs, each on its line with the load before and after, then the
+ * figures' n, mean, sd, min, median, max and the interval of the median ([min, max] at
+ * 75% for three runs); in JSON the median is the middle of the three runs' values, the
+ * host is recorded, no run is left out. */
 START_TEST(test_repeat)
 {
     char *out, *err;
@@ -689,8 +690,15 @@ START_TEST(test_repeat)
     ck_assert_ptr_null(strstr(out, "run 4:"));
     ck_assert_ptr_nonnull(strstr(out, "\nfigure "));
     ck_assert_ptr_nonnull(strstr(out, " median "));
-    ck_assert_ptr_nonnull(strstr(out, "\nfree.totals.packets                           240         "
-                                      "   240            240  [240, 240]\n"));
+    ck_assert_ptr_nonnull(strstr(out, ", load "));
+    ck_assert_ptr_nonnull(strstr(out,
+                                 "\nfigure                                n         mean           "
+                                 "sd          min       median          max  interval of the "
+                                 "median\n"));
+    ck_assert_ptr_nonnull(strstr(out,
+                                 "\nfree.totals.packets                   3          240       "
+                                 "     0          240          240          240  [240, 240] "
+                                 "75.0%\n"));
     free(out);
     free(err);
     rc = hm_t_exec(NULL, &out, &err,
@@ -710,10 +718,16 @@ START_TEST(test_repeat)
     double mid = w[2] < lo ? lo : w[2] > hi ? hi : w[2];
     json_t *ws = json_object_get(json_object_get(j, "stats"), "wall_seconds");
     ck_assert(json_real_value(json_object_get(ws, "median")) == mid);
-    double mean = json_real_value(json_object_get(ws, "mean"));
-    json_t *ci = json_object_get(ws, "ci95");
-    ck_assert(json_real_value(json_array_get(ci, 0)) <= mean);
-    ck_assert(json_real_value(json_array_get(ci, 1)) >= mean);
+    json_t *ci = json_object_get(ws, "median_ci");
+    ck_assert(json_real_value(json_array_get(ci, 0)) == (w[2] < lo ? w[2] : lo));
+    ck_assert(json_real_value(json_array_get(ci, 1)) == (w[2] > hi ? w[2] : hi));
+    ck_assert(json_real_value(json_object_get(ws, "median_ci_level")) == 0.75);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "left_out")), 0);
+    ck_assert(json_is_object(json_object_get(j, "host")));
+    json_t *run1 = json_array_get(runs, 0);
+    ck_assert(json_is_real(json_object_get(run1, "load_before")));
+    ck_assert(json_is_real(json_object_get(run1, "load_after")));
+    ck_assert_int_gt(json_integer_value(json_object_get(run1, "started")), 1600000000);
     json_t *pk = json_object_get(json_object_get(j, "stats"), "free.totals.packets");
     ck_assert(json_real_value(json_object_get(pk, "median")) == 240.0);
     json_decref(j);
@@ -731,6 +745,7 @@ START_TEST(test_repeat)
                          json_array_get(json_object_get(j, "runs"), 1), "exit_code")),
                      3);
     ck_assert_int_eq(json_object_size(json_object_get(j, "stats")), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "left_out")), 2);
     json_decref(j);
     free(out);
     free(err);

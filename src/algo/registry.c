@@ -37,7 +37,8 @@
     XX(reduce_scatter_ring)                                                                        \
     XX(alltoall_pairwise)                                                                          \
     XX(alltoall_dimension_exchange)                                                                \
-    XX(alltoall_bruck)
+    XX(alltoall_bruck)                                                                             \
+    XX(traffic)
 
 #define XX(sym) extern const hm_algorithm_t hm_algo_##sym;
 HM_ALGORITHM_MAP(XX)

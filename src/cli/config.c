@@ -1288,3 +1288,38 @@ void hm__config_print_errors(const hm__config_t *c, FILE *f)
     for (size_t i = 0; i < c->nerrors; i++)
         fprintf(f, "%s\n", c->errors[i]);
 }
+
+/* --validate's warnings (README "Free-running mode"): settings the config gives that
+ * change nothing in the chosen mode. Under the free clock a packet is in flight until
+ * its receiver reads it, and the port model bounds the packets in flight, so a link's
+ * mailbox never holds more than that bound (ports.link_capacity under all-port, one
+ * otherwise), and under circuit routing messages go into mailboxes unbounded; there are
+ * no slots to judge, so no contention policy. Returns the number printed. */
+int hm__config_warnings(const hm__config_t *c, FILE *f)
+{
+    const hm__options_t *o = &c->opt;
+    int n = 0;
+    if (o->clock != HM_CLOCK_FREE)
+        return 0;
+    if (json_is_integer(json_object_get(json_object_get(c->root, "mailbox"), "capacity"))) {
+        int inflight = o->info.ports == HM_PORTS_ALL_PORT ? o->info.link_capacity : 1;
+        if (o->info.circuit)
+            n += fprintf(f,
+                         "hypemu: %s: warning: mailbox.capacity has no effect in free mode under "
+                         "circuit routing: messages go into the mailboxes unbounded\n",
+                         c->file) > 0;
+        else if (o->mailbox_capacity > inflight)
+            n += fprintf(f,
+                         "hypemu: %s: warning: mailbox.capacity %d has no effect in free mode: "
+                         "the %s model lets at most %d packet%s in flight on a link (until its "
+                         "receiver reads it), so no mailbox holds more\n",
+                         c->file, o->mailbox_capacity, hm_ports_name(o->info.ports), inflight,
+                         inflight > 1 ? "s" : "") > 0;
+    }
+    if (json_object_get(c->root, "contention"))
+        n += fprintf(f,
+                     "hypemu: %s: warning: contention has no effect in free mode: no slot is "
+                     "judged, conflicts do not exist\n",
+                     c->file) > 0;
+    return n;
+}

@@ -402,6 +402,7 @@ static int validate_config(const hm__config_t *cfg, const char *file)
     }
     if (cfg->algo->teardown)
         cfg->algo->teardown(s.state);
+    hm__config_warnings(cfg, stderr);
     /* A warning, not an error: the host's room for threads changes with its load
      * (README "Many nodes"). */
     char why[512];

@@ -1,13 +1,18 @@
 /*
  * repeat.c — `hypemu --repeat N` (README "Free-running mode", doc/contention.md): the
- * same config run N times, each run on one line, then min, median, max and a 95%
- * interval of the mean of the wall time and of every contention figure of the
- * transport's summary object (free mode: lock waits, blocked time, port and mailbox
- * waits, latencies), so that a measurement says how much it varies.
+ * same config run N times, each run on one line with the load before and after it, then
+ * for the wall time and every contention figure of the transport's summary object (free
+ * mode: lock waits, blocked time, port and mailbox waits, latencies) the mean, standard
+ * deviation, min, median, max and a distribution-free interval of the median, so that a
+ * measurement says how much it varies. Contention figures are skewed (a preempted lock
+ * holder makes one run's waits ten times another's): the interval of the median comes
+ * from order statistics, holds no value outside the samples (never a negative count) and
+ * assumes no distribution.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "run.h"
 
@@ -47,33 +52,45 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Student's t for 95% two-sided with df degrees of freedom (1.96 past 30). */
-static double t95(int df)
+/* P(B <= k) for B ~ Binomial(n, 1/2). */
+static double binom_cdf(int n, int k)
 {
-    static const double t[30] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
-                                 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
-                                 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
-                                 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
-    return df >= 1 && df <= 30 ? t[df - 1] : 1.96;
+    double c = 0;
+    for (int i = 0; i <= k; i++)
+        c += exp(lgamma(n + 1.0) - lgamma(i + 1.0) - lgamma(n - i + 1.0) - n * log(2.0));
+    return c;
 }
 
-/* min, median, max, mean and its 95% interval (Student's t; null for one run). */
-static json_t *stats_of(double *v, int n)
+/* The order statistics x_(k) .. x_(n+1-k) (1-based) that hold the median with
+ * probability at least 95% (k the largest such), whatever the distribution: their
+ * confidence is 1 - 2 P(B <= k - 1). Below 6 samples no pair reaches 95%: min and max,
+ * with their confidence 1 - 2^(1-n). Returns k; *level gets the confidence. */
+static int median_rank(int n, double *level)
+{
+    int k = 1;
+    while (k + 1 <= (n + 1) / 2 && 1 - 2 * binom_cdf(n, k) >= 0.95)
+        k++;
+    *level = n > 1 ? 1 - 2 * binom_cdf(n, k - 1) : 0.0;
+    return k;
+}
+
+json_t *hm__repeat_stats(double *v, int n);
+/* n samples (sorted in place): n, mean, standard deviation (null for one), min, median,
+ * max, and the distribution-free interval of the median with its confidence. */
+json_t *hm__repeat_stats(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, cmp_double);
-    double mean = 0, ss = 0;
+    double mean = 0, ss = 0, level;
     for (int i = 0; i < n; i++)
         mean += v[i] / n;
     for (int i = 0; i < n; i++)
         ss += (v[i] - mean) * (v[i] - mean);
     double med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    json_t *ci = json_null();
-    if (n > 1) {
-        double h = t95(n - 1) * sqrt(ss / (n - 1)) / sqrt(n);
-        ci = json_pack("[f, f]", mean - h, mean + h);
-    }
-    return json_pack("{s:f, s:f, s:f, s:f, s:o}", "min", v[0], "median", med, "max", v[n - 1],
-                     "mean", mean, "ci95", ci);
+    int k = median_rank(n, &level);
+    json_t *sd = n > 1 ? json_real(sqrt(ss / (n - 1))) : json_null();
+    return json_pack("{s:i, s:f, s:o, s:f, s:f, s:f, s:[f, f], s:f}", "n", n, "mean", mean, "sd",
+                     sd, "min", v[0], "median", med, "max", v[n - 1], "median_ci", v[k - 1],
+                     v[n - k], "median_ci_level", level);
 }
 
 /* A run that ran to its end (exit 0, or 1: not verified): its figures count. */
@@ -109,10 +126,21 @@ static json_t *all_stats(json_t *runs)
                 v[m++] = json_number_value(f);
         }
         if (m > 0)
-            json_object_set_new(out, k, stats_of(v, m));
+            json_object_set_new(out, k, hm__repeat_stats(v, m));
     }
     free(v);
     return out;
+}
+
+/* The runs left out of the statistics: stopped before their end. */
+static int left_out(json_t *runs)
+{
+    size_t i;
+    json_t *r;
+    int k = 0;
+    json_array_foreach(runs, i, r)
+        k += !complete(r);
+    return k;
 }
 
 static void print_human(FILE *f, json_t *runs, json_t *st)
@@ -128,39 +156,62 @@ static void print_human(FILE *f, json_t *runs, json_t *st)
                 json_number_value(json_object_get(fg, "wall_seconds")));
         if (p99)
             fprintf(f, ", latency p99 %.0f ns", json_number_value(p99));
-        fputc('\n', f);
+        fprintf(f, ", load %.2f -> %.2f\n", json_number_value(json_object_get(r, "load_before")),
+                json_number_value(json_object_get(r, "load_after")));
     }
-    fprintf(f, "%-34s %14s %14s %14s  %s\n", "figure", "min", "median", "max",
-            "95% interval of the mean");
+    int out = left_out(runs);
+    if (out > 0)
+        fprintf(f, "%d of %zu runs stopped before their end: left out of the statistics\n", out,
+                json_array_size(runs));
+    fprintf(f, "%-34s %4s %12s %12s %12s %12s %12s  %s\n", "figure", "n", "mean", "sd", "min",
+            "median", "max", "interval of the median");
     const char *k;
     json_t *s;
     json_object_foreach(st, k, s) {
-        json_t *ci = json_object_get(s, "ci95");
-        fprintf(f, "%-34s %14.6g %14.6g %14.6g", k, json_number_value(json_object_get(s, "min")),
+        json_t *ci = json_object_get(s, "median_ci");
+        fprintf(f, "%-34s %4lld %12.6g %12.6g %12.6g %12.6g %12.6g  [%.6g, %.6g] %.1f%%\n", k,
+                (long long)json_integer_value(json_object_get(s, "n")),
+                json_number_value(json_object_get(s, "mean")),
+                json_number_value(json_object_get(s, "sd")),
+                json_number_value(json_object_get(s, "min")),
                 json_number_value(json_object_get(s, "median")),
-                json_number_value(json_object_get(s, "max")));
-        if (json_is_array(ci))
-            fprintf(f, "  [%.6g, %.6g]", json_number_value(json_array_get(ci, 0)),
-                    json_number_value(json_array_get(ci, 1)));
-        fputc('\n', f);
+                json_number_value(json_object_get(s, "max")),
+                json_number_value(json_array_get(ci, 0)), json_number_value(json_array_get(ci, 1)),
+                100 * json_number_value(json_object_get(s, "median_ci_level")));
     }
 }
 
-/* One run into runs; returns its exit code. */
-static int one_run(const hm__config_t *cfg, json_t *runs)
+/* The 1-minute load average, -1 where the system does not say. */
+static double load1(void)
+{
+    double l[1];
+    return getloadavg(l, 1) == 1 ? l[0] : -1;
+}
+
+/* One run into runs, with the time it started (seconds since the epoch) and the load
+ * before and after it; the first run's host record into *host. Returns its exit code. */
+static int one_run(const hm__config_t *cfg, json_t *runs, json_t **host)
 {
     hm__result_t res;
+    double before = load1();
+    json_int_t started = (json_int_t)time(NULL);
     int rc = hm__run_config(cfg, &res);
     if (res.message)
         fprintf(stderr, "hypemu: %s\n", res.message);
     if (res.summary)
         hm__refused_print(stderr, res.outcome);
     if (res.summary) {
-        json_t *fg = figures(res.summary, res.outcome ? res.outcome->transport_key : NULL);
-        json_array_append_new(runs,
-                              json_pack("{s:i, s:b, s:o}", "exit_code", rc, "verified",
-                                        json_is_true(json_object_get(res.summary, "verified")),
-                                        "figures", fg ? fg : json_object()));
+        const char *key = res.outcome ? res.outcome->transport_key : NULL;
+        json_t *fg = figures(res.summary, key), *h = NULL;
+        if (key)
+            h = json_object_get(json_object_get(res.summary, key), "host");
+        if (!*host && json_is_object(h))
+            *host = json_incref(h);
+        json_array_append_new(
+            runs, json_pack("{s:i, s:b, s:I, s:f, s:f, s:o}", "exit_code", rc, "verified",
+                            json_is_true(json_object_get(res.summary, "verified")), "started",
+                            started, "load_before", before, "load_after", load1(), "figures",
+                            fg ? fg : json_object()));
     }
     hm__result_free(&res);
     return rc;
@@ -168,12 +219,12 @@ static int one_run(const hm__config_t *cfg, json_t *runs)
 
 int hm__run_repeat(const hm__config_t *cfg, int n, int as_json, FILE *out)
 {
-    json_t *runs = json_array();
+    json_t *runs = json_array(), *host = NULL;
     int rc = HM_EXIT_OK;
     if (!runs)
         return HM_EXIT_SYSTEM;
     for (int i = 0; i < n; i++) {
-        int r = one_run(cfg, runs);
+        int r = one_run(cfg, runs, &host);
         if (rc == HM_EXIT_OK)
             rc = r;
         if (r == HM_EXIT_INTERRUPTED || r == HM_EXIT_SYSTEM ||
@@ -182,8 +233,9 @@ int hm__run_repeat(const hm__config_t *cfg, int n, int as_json, FILE *out)
     }
     json_t *st = json_array_size(runs) ? all_stats(runs) : json_object();
     if (as_json) {
-        json_t *doc = json_pack("{s:i, s:O, s:O}", "repeat", (int)json_array_size(runs), "runs",
-                                runs, "stats", st ? st : json_null());
+        json_t *doc = json_pack("{s:i, s:i, s:O, s:O, s:O}", "repeat", (int)json_array_size(runs),
+                                "left_out", left_out(runs), "host", host ? host : json_null(),
+                                "runs", runs, "stats", st ? st : json_null());
         char *s = doc ? json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9))
                       : NULL;
         if (s)
@@ -195,5 +247,6 @@ int hm__run_repeat(const hm__config_t *cfg, int n, int as_json, FILE *out)
     }
     json_decref(st);
     json_decref(runs);
+    json_decref(host);
     return rc;
 }

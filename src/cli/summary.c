@@ -2,6 +2,7 @@
  * summary.c — the run summary of README "Outputs", as one JSON object (--json) or as
  * readable lines. The keys come in the order of README "Outputs"; algorithm-specific keys follow.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "run.h"
@@ -83,28 +84,77 @@ void hm__refused_print(FILE *f, const hm__outcome_t *o)
         fprintf(f, "  ... and %lld more\n", (long long)(o->refused - o->nrefusals));
 }
 
-/* The free-running clock's object: its figures on one line, the hottest links one a
- * line; the per-link and per-node lists only in --json. */
+/* Integer and real members of a JSON object, 0 when absent. */
+static long long ji(const json_t *o, const char *k)
+{
+    return (long long)json_integer_value(json_object_get(o, k));
+}
+
+static double jr(const json_t *o, const char *k)
+{
+    return json_number_value(json_object_get(o, k));
+}
+
+/* The free-running clock's waits, latency and kernel figures, one table each. */
+static void print_free_waits(FILE *f, const json_t *v)
+{
+    const json_t *t = json_object_get(v, "totals"), *lat = json_object_get(t, "latency_ns");
+    const json_t *sp = json_object_get(v, "latency_split"), *th = json_object_get(v, "threads");
+    fprintf(f, "  %-30s %12s %14s\n", "wait", "count", "seconds");
+    fprintf(f, "  %-30s %12lld %14.6f\n", "port (packet in flight)", ji(t, "port_waits"),
+            jr(t, "port_wait_ns") * 1e-9);
+    fprintf(f, "  %-30s %12lld %14.6f\n", "mailbox full", ji(t, "mailbox_full_waits"),
+            jr(t, "mailbox_full_ns") * 1e-9);
+    fprintf(f, "  %-30s %12lld %14.6f\n", "receive (no packet)", ji(t, "blocked_receives"),
+            jr(t, "blocked_receive_ns") * 1e-9);
+    fprintf(f, "  %-30s %12lld %14.6f\n", "latency: wake-up", ji(sp, "woken_packets"),
+            jr(sp, "woken_ns") * 1e-9);
+    fprintf(f, "  %-30s %12lld %14.6f\n", "latency: waiting in mailbox", ji(sp, "queued_packets"),
+            jr(sp, "queued_ns") * 1e-9);
+    if (json_is_object(lat))
+        fprintf(f, "  latency ns: min %lld, p50 %lld, p99 %lld, max %lld\n", ji(lat, "min"),
+                ji(lat, "p50"), ji(lat, "p99"), ji(lat, "max"));
+    fprintf(f, "  threads: %lld voluntary and %lld involuntary switches, %lld migrations\n",
+            ji(th, "voluntary_switches"), ji(th, "involuntary_switches"), ji(th, "migrations"));
+}
+
+static void print_free_locks(FILE *f, const json_t *v)
+{
+    const char *k;
+    json_t *x;
+    fprintf(f, "  %-20s %10s %10s %12s %12s %12s\n", "lock", "taken", "waits", "wait s", "held s",
+            "max hold ns");
+    json_object_foreach((json_t *)json_object_get(v, "locks"), k, x)
+        fprintf(f, "  %-20s %10lld %10lld %12.6f %12.6f %12lld\n", k, ji(x, "taken"),
+                ji(x, "waits"), jr(x, "wait_ns") * 1e-9, jr(x, "hold_ns") * 1e-9,
+                ji(x, "max_hold_ns"));
+    size_t i;
+    fprintf(f, "  latency log2 histogram (from ns: packets):");
+    json_array_foreach(json_object_get(v, "latency_log2_histogram"), i, x)
+        fprintf(f, " %lld: %lld", (long long)json_integer_value(json_array_get(x, 0)),
+                (long long)json_integer_value(json_array_get(x, 1)));
+    fputc('\n', f);
+}
+
+/* The free-running clock's object as tables; the per-link and per-node lists only in
+ * --json. */
 static void print_free(FILE *f, const char *k, json_t *v)
 {
-    json_t *head = json_copy(v);
-    json_t *hot = json_object_get(v, "hottest_links");
     size_t i;
     json_t *x;
-    if (head) {
-        json_object_del(head, "links");
-        json_object_del(head, "nodes");
-        json_object_del(head, "hottest_links");
-    }
-    char *text = head ? json_dumps(head, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
-    fprintf(f, "%-18s %s\n", k, text ? text : "?");
+    fprintf(f, "%-18s lock waits %lld, blocked %.6f s (most on one node %.6f s)\n", k,
+            ji(v, "lock_waits"), jr(v, "blocked_seconds"), jr(v, "max_node_blocked_seconds"));
+    print_free_waits(f, v);
+    print_free_locks(f, v);
+    char *text = json_dumps(json_object_get(v, "host"), JSON_COMPACT | JSON_PRESERVE_ORDER);
+    fprintf(f, "  host: %s\n", text ? text : "?");
     free(text);
-    json_decref(head);
-    json_array_foreach(hot, i, x) {
-        text = json_dumps(x, JSON_COMPACT | JSON_PRESERVE_ORDER);
-        fprintf(f, "%-18s %s\n", i ? "" : "hottest_links", text ? text : "?");
-        free(text);
-    }
+    fprintf(f, "  %-10s %6s %6s %10s %14s %14s\n", "hottest", "from", "to", "packets",
+            "contention ns", "latency p99");
+    json_array_foreach(json_object_get(v, "hottest_links"), i, x)
+        fprintf(f, "  %-10zu %6lld %6lld %10lld %14lld %14lld\n", i + 1, ji(x, "from"), ji(x, "to"),
+                ji(x, "packets"), ji(x, "contention_ns"),
+                ji(json_object_get(x, "latency_ns"), "p99"));
     fprintf(f, "%-18s %zu links, %zu nodes: in --json\n", "per_link_node",
             json_array_size(json_object_get(v, "links")),
             json_array_size(json_object_get(v, "nodes")));

@@ -38,66 +38,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hm_internal.h"
+#include "free.h"
 
-typedef struct hm__free_s hm__free_t;
-typedef struct fres_s fres_t;
 static int res_create(hm__machine_t *m, hm__free_t *F);
 static void res_destroy(hm__free_t *F);
-
-enum { FB_NONE, FB_RECV, FB_SEND, FB_PORT, FB_DONE };
-
-/* One directed link (src * maxdeg + sport). */
-typedef struct flink_s {
-    /* The sender's thread: */
-    int64_t packets, bytes;
-    int64_t port_waits, port_ns; /* asleep until the port was free for this link */
-    int64_t full_waits, full_ns; /* asleep on this link's full mailbox */
-    int64_t lock_waits, lock_ns; /* the receiver's mailbox lock found taken */
-    /* Under the sender's lock: its packets on this link not yet read. */
-    int32_t inflight;
-    /* The receiver's thread: send -> receive latency of every packet read, in ns. */
-    hm__int64vec_t lat;
-    int64_t lat_sum;
-} flink_t;
-
-typedef struct fnode_s {
-    pthread_mutex_t lock; /* this node's mailbox: its inbox, the occupancy of its in-links,
-                             and its own port (packets in flight) */
-    pthread_cond_t cv;    /* only this node's thread waits on it */
-    int recv_blocked;     /* under lock: the node sleeps until a packet comes */
-    int port_blocked;     /* under lock: the node sleeps until its port is free */
-    int32_t inflight;     /* under lock: its packets sent and not yet read */
-    uint32_t inflight_em; /* under lock: the emission the last of them belongs to */
-    int32_t wait_link;    /* under lock, port_blocked: the link it waits to send on */
-    uint32_t wait_em;     /* and the emission */
-    int64_t max_depth;    /* under lock: most unread copies on one in-link */
-    /* The owner thread's own figures. */
-    int64_t lock_waits, lock_ns; /* mailbox locks found taken (trylock failed), time waited */
-    int64_t blocked_sends, blocked_receives, port_waits;
-    int64_t full_ns, recv_ns, port_ns; /* wall time asleep, by cause */
-    int64_t sends, bytes;              /* copies delivered to a mailbox, their bytes */
-    int64_t last_send;                 /* largest logical slot of a send (a circuit: its
-                                          last slot), -1 */
-    /* Under g: what the node waits for, for the deadlock report. */
-    int state, peer;
-    int64_t slot;
-} __attribute__((aligned(64))) fnode_t;
-
-struct hm__free_s {
-    fnode_t *nodes;
-    flink_t *links;
-    unsigned char *link_blocked; /* per link src*maxdeg+sport, under the receiver's lock */
-    pthread_mutex_t g;
-    int running, done; /* under g */
-    /* After the run (collect): every latency, sorted. */
-    hm__int64vec_t all_lat;
-    /* Circuit routing (below): a counting lock per directed link, then one per node
-     * (its receive port); each node's route. */
-    fres_t *res;
-    size_t nres, maxpath;
-    int32_t *paths;
-};
 
 static int create(hm__machine_t *m)
 {
@@ -161,18 +105,66 @@ static void destroy(hm__machine_t *m)
 
 /* ---- helpers ---------------------------------------------------------------- */
 
-/* Take a mailbox lock, counting the times another thread held it and the time waited
- * for it; returns that time (0: it was free). */
+/* Take a lock of kind `kind`, counting the times another thread held it, the time
+ * waited for it and (unlock_in) the time it was held; returns the time waited (0: it
+ * was free). Every lock the clock takes goes through here, but the abort path's
+ * (wake_all, and a stop from the main thread). */
+static int64_t lock_in(fnode_t *self, pthread_mutex_t *mx, int kind)
+{
+    lockfig_t *k = &self->locks[kind];
+    int64_t w = 0;
+    k->taken++;
+    if (pthread_mutex_trylock(mx) != 0) {
+        int64_t t0 = hm__now_ns();
+        pthread_mutex_lock(mx);
+        w = hm__now_ns() - t0;
+        w = w > 0 ? w : 1;
+        k->waits++;
+        k->wait_ns += w;
+        self->held_since[kind] = t0 + w;
+        return w;
+    }
+    self->held_since[kind] = hm__now_ns();
+    return 0;
+}
+
+/* Count the time held since lock_in (or since the last wake-up on a condition). */
+static void held(fnode_t *self, int kind)
+{
+    lockfig_t *k = &self->locks[kind];
+    int64_t h = hm__now_ns() - self->held_since[kind];
+    k->hold_ns += h;
+    if (h > k->hold_max)
+        k->hold_max = h;
+}
+
+static void unlock_in(fnode_t *self, pthread_mutex_t *mx, int kind)
+{
+    held(self, kind);
+    pthread_mutex_unlock(mx);
+}
+
+/* pthread_cond_wait on a lock of kind `kind`: the sleep is not a hold. */
+static void cond_wait_in(fnode_t *self, pthread_cond_t *cv, pthread_mutex_t *mx, int kind)
+{
+    held(self, kind);
+    pthread_cond_wait(cv, mx);
+    self->held_since[kind] = hm__now_ns();
+}
+
+/* A mailbox lock (or a circuit's, kind FL_CIRCUIT), its waits also in the node's
+ * lock_waits and lock_wait_ns. */
 static int64_t lock_counted(fnode_t *self, pthread_mutex_t *mx)
 {
-    if (pthread_mutex_trylock(mx) == 0)
-        return 0;
-    int64_t t0 = hm__now_ns();
-    pthread_mutex_lock(mx);
-    int64_t w = hm__now_ns() - t0;
-    self->lock_waits++;
+    int64_t w = lock_in(self, mx, FL_MAILBOX);
+    self->lock_waits += w > 0;
     self->lock_ns += w;
-    return w > 0 ? w : 1;
+    return w;
+}
+
+static void unlock_counted(fnode_t *self, pthread_mutex_t *mx)
+{
+    unlock_in(self, mx, FL_MAILBOX);
 }
 
 static int aborted(const hm__machine_t *m)
@@ -239,25 +231,25 @@ static int block(hm__machine_t *m, int id, int state, int peer, int64_t slot)
     hm__free_t *F = m->tp_priv;
     fnode_t *f = &F->nodes[id];
     hm__wd_sleep(&m->nodes[id]); /* asleep for the watchdog until its hm__wd_run */
-    pthread_mutex_lock(&F->g);
+    lock_in(f, &F->g, FL_GLOBAL);
     f->state = state;
     f->peer = peer;
     f->slot = slot;
     int dead = --F->running == 0 && !aborted(m);
     if (dead)
         hm__stop(m, HM__END_DEADLOCK, deadlock_report(m));
-    pthread_mutex_unlock(&F->g);
+    unlock_in(f, &F->g, FL_GLOBAL);
     return dead;
 }
 
-/* Node `id` was woken by the caller (holding the lock `id` waits with). */
-static void unblock(hm__machine_t *m, int id)
+/* Node `id` was woken by the caller `self` (holding the lock `id` waits with). */
+static void unblock(hm__machine_t *m, fnode_t *self, int id)
 {
     hm__free_t *F = m->tp_priv;
-    pthread_mutex_lock(&F->g);
+    lock_in(self, &F->g, FL_GLOBAL);
     F->nodes[id].state = FB_NONE;
     F->running++;
-    pthread_mutex_unlock(&F->g);
+    unlock_in(self, &F->g, FL_GLOBAL);
 }
 
 /* With no lock held: stop the run (the first reason wins) and wake every sleeper. */
@@ -353,7 +345,7 @@ static int acquire_port(hm_node_t *n, const hm__copy_t *c, size_t l)
         /* A receiver that reads one of our packets clears the flag (and counts us
          * running again) once the port lets this copy leave. */
         while (!dead && me->port_blocked && !aborted(m))
-            pthread_cond_wait(&me->cv, &me->lock);
+            cond_wait_in(me, &me->cv, &me->lock, FL_MAILBOX);
         hm__wd_run(n);
         int64_t d = hm__now_ns() - t0;
         me->port_ns += d;
@@ -361,7 +353,7 @@ static int acquire_port(hm_node_t *n, const hm__copy_t *c, size_t l)
     }
     if (dead || me->port_blocked || aborted(m)) {
         me->port_blocked = 0;
-        pthread_mutex_unlock(&me->lock);
+        unlock_counted(me, &me->lock);
         if (dead)
             wake_all(m);
         return HM_EABORT;
@@ -369,7 +361,7 @@ static int acquire_port(hm_node_t *n, const hm__copy_t *c, size_t l)
     me->inflight++;
     me->inflight_em = c->emission;
     lk->inflight++;
-    pthread_mutex_unlock(&me->lock);
+    unlock_counted(me, &me->lock);
     return HM_OK;
 }
 
@@ -383,10 +375,10 @@ static void release_port(hm__machine_t *m, fnode_t *self, const hm__copy_t *c, s
     F->links[l].inflight--;
     if (s->port_blocked && port_free(m, s, &F->links[s->wait_link], s->wait_em)) {
         s->port_blocked = 0;
-        unblock(m, c->src);
+        unblock(m, self, c->src);
         pthread_cond_signal(&s->cv);
     }
-    pthread_mutex_unlock(&s->lock);
+    unlock_counted(self, &s->lock);
 }
 
 /* ---- sending ------------------------------------------------------------------ */
@@ -409,13 +401,13 @@ static int wait_room(hm_node_t *n, hm__copy_t *c, size_t l)
     /* The receiver clears the flag (and counts us running again) when it reads
      * from this link: only this thread sends on it, so there is room then. */
     while (!dead && F->link_blocked[l] && !aborted(m))
-        pthread_cond_wait(&me->cv, &rf->lock);
+        cond_wait_in(me, &me->cv, &rf->lock, FL_MAILBOX);
     hm__wd_run(n);
     int64_t d = hm__now_ns() - t0;
     me->full_ns += d;
     F->links[l].full_ns += d;
     if (dead || F->link_blocked[l]) {
-        pthread_mutex_unlock(&rf->lock);
+        unlock_counted(me, &rf->lock);
         if (dead)
             wake_all(m);
         return HM_EABORT;
@@ -442,12 +434,12 @@ static int deliver(hm_node_t *n, hm__copy_t *c, size_t ev)
     if (m->occ[l] >= m->opt.mailbox_capacity && !aborted(m) && wait_room(n, c, l) != HM_OK)
         return HM_EABORT;
     if (aborted(m)) {
-        pthread_mutex_unlock(&rf->lock);
+        unlock_counted(me, &rf->lock);
         return HM_EABORT;
     }
     c->sent_ns = hm__now_ns();
     if (hm__inbox_push(&r->inbox, c) != 0) {
-        pthread_mutex_unlock(&rf->lock);
+        unlock_counted(me, &rf->lock);
         n->failed = 1;
         return HM_ENOMEM;
     }
@@ -455,10 +447,10 @@ static int deliver(hm_node_t *n, hm__copy_t *c, size_t ev)
         rf->max_depth = m->occ[l];
     if (rf->recv_blocked) {
         rf->recv_blocked = 0;
-        unblock(m, c->dst);
+        unblock(m, me, c->dst);
         pthread_cond_signal(&rf->cv);
     }
-    pthread_mutex_unlock(&rf->lock);
+    unlock_counted(me, &rf->lock);
     if (ev < n->log.n && n->log.v[ev].flow == c->flow)
         n->log.v[ev].ns = c->sent_ns;
     me->sends++;
@@ -502,8 +494,22 @@ static int pending(const hm_node_t *n)
     fnode_t *f = &F->nodes[n->id];
     lock_counted(f, &f->lock);
     int k = (int)n->inbox.n;
-    pthread_mutex_unlock(&f->lock);
+    unlock_counted(f, &f->lock);
     return k;
+}
+
+/* The latency of a packet `f` reads: the wake-up, if it is the first packet after a
+ * blocked receive, else the time it waited in the mailbox for the reader. */
+static void split_latency(fnode_t *f, int64_t lat)
+{
+    if (f->woke) {
+        f->woken++;
+        f->woken_ns += lat;
+        f->woke = 0;
+    } else {
+        f->queued++;
+        f->queued_ns += lat;
+    }
 }
 
 static int recv(hm_node_t *n, hm_packet_t *out)
@@ -515,7 +521,7 @@ static int recv(hm_node_t *n, hm_packet_t *out)
     n->held = NULL;
     lock_counted(f, &f->lock);
     if (n->inbox.n == 0) {
-        pthread_mutex_unlock(&f->lock);
+        unlock_counted(f, &f->lock);
         return HM_ENOENT;
     }
     hm__copy_t c = hm__inbox_take(&n->inbox);
@@ -527,10 +533,10 @@ static int recv(hm_node_t *n, hm_packet_t *out)
     if (!circuit && F->link_blocked[l]) {
         /* Its sender sleeps on this full link: there is room now. */
         F->link_blocked[l] = 0;
-        unblock(m, c.src);
+        unblock(m, f, c.src);
         pthread_cond_signal(&F->nodes[c.src].cv);
     }
-    pthread_mutex_unlock(&f->lock);
+    unlock_counted(f, &f->lock);
     if (!circuit)
         release_port(m, f, &c, l);
     flink_t *lk = &F->links[l];
@@ -542,7 +548,8 @@ static int recv(hm_node_t *n, hm_packet_t *out)
         n->failed = 1;
     lk->lat_sum += t - c.sent_ns;
     if (circuit)
-        pthread_mutex_unlock(&F->nodes[c.src].lock);
+        unlock_counted(f, &F->nodes[c.src].lock);
+    split_latency(f, t - c.sent_ns);
 
     /* Lamport: read from max(now, t + D), received in the slot before; D = 1 for a
      * packet, a circuit's uncontended a*m+b. */
@@ -574,12 +581,12 @@ static int wait_packet(hm_node_t *n, hm_packet_t *out, int64_t deadline)
         return HM_EABORT;
     lock_counted(f, &f->lock);
     if (n->inbox.n > 0) {
-        pthread_mutex_unlock(&f->lock);
+        unlock_counted(f, &f->lock);
         return out ? recv(n, out) : HM_OK;
     }
     if (deadline >= 0) {
         /* No global time to wait for: jump to the deadline. */
-        pthread_mutex_unlock(&f->lock);
+        unlock_counted(f, &f->lock);
         if (deadline <= n->now)
             return HM_ENOENT;
         hm__blob_release(n->held);
@@ -593,10 +600,11 @@ static int wait_packet(hm_node_t *n, hm_packet_t *out, int64_t deadline)
     int dead = block(m, n->id, FB_RECV, -1, n->now);
     int64_t t0 = hm__now_ns();
     while (!dead && f->recv_blocked && !aborted(m))
-        pthread_cond_wait(&f->cv, &f->lock);
+        cond_wait_in(f, &f->cv, &f->lock, FL_MAILBOX);
     f->recv_ns += hm__now_ns() - t0;
     int woken = !f->recv_blocked;
-    pthread_mutex_unlock(&f->lock);
+    f->woke = woken;
+    unlock_counted(f, &f->lock);
     if (dead)
         wake_all(m);
     if (dead || !woken || aborted(m))
@@ -617,13 +625,15 @@ static void finish(hm_node_t *n)
 {
     hm__machine_t *m = n->m;
     hm__free_t *F = m->tp_priv;
-    pthread_mutex_lock(&F->g);
+    fnode_t *f = &F->nodes[n->id];
+    hm__free_thread_figures(f);
+    lock_in(f, &F->g, FL_GLOBAL);
     F->nodes[n->id].state = FB_DONE;
     F->done++;
     int dead = --F->running == 0 && F->done < m->info.nodes && !aborted(m);
     if (dead)
         hm__stop(m, HM__END_DEADLOCK, deadlock_report(m));
-    pthread_mutex_unlock(&F->g);
+    unlock_in(f, &F->g, FL_GLOBAL);
     if (dead)
         wake_all(m);
 }
@@ -639,11 +649,6 @@ static void finish(hm_node_t *n)
  * holds none of them while it waits for anything else: the circuits never deadlock
  * among themselves. The transmit port is the sender's own thread: one message at a
  * time. */
-struct fres_s {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int32_t load, cap, waiters; /* under mu */
-} __attribute__((aligned(64)));
 
 static int res_create(hm__machine_t *m, hm__free_t *F)
 {
@@ -674,32 +679,40 @@ static void res_destroy(hm__free_t *F)
     free(F->paths);
 }
 
+/* r's lock, its waits also in the node's lock_waits and lock_wait_ns. */
+static void lock_res(fnode_t *me, fres_t *r)
+{
+    int64_t lw = lock_in(me, &r->mu, FL_CIRCUIT);
+    me->lock_waits += lw > 0;
+    me->lock_ns += lw;
+}
+
 /* One unit of r, waiting for it if none is free; returns the ns waited (0: none). */
 static int64_t res_take(fnode_t *me, fres_t *r)
 {
-    lock_counted(me, &r->mu);
     int64_t w = 0;
+    lock_res(me, r);
     if (r->load >= r->cap) {
         int64_t t0 = hm__now_ns();
         r->waiters++;
         while (r->load >= r->cap)
-            pthread_cond_wait(&r->cv, &r->mu);
+            cond_wait_in(me, &r->cv, &r->mu, FL_CIRCUIT);
         r->waiters--;
         w = hm__now_ns() - t0;
         w = w > 0 ? w : 1;
     }
     r->load++;
-    pthread_mutex_unlock(&r->mu);
+    unlock_in(me, &r->mu, FL_CIRCUIT);
     return w;
 }
 
-static void res_give(fres_t *r)
+static void res_give(fnode_t *me, fres_t *r)
 {
-    pthread_mutex_lock(&r->mu);
+    lock_res(me, r);
     r->load--;
     if (r->waiters > 0)
         pthread_cond_signal(&r->cv);
-    pthread_mutex_unlock(&r->mu);
+    unlock_in(me, &r->mu, FL_CIRCUIT);
 }
 
 static int cmp_i32(const void *a, const void *b)
@@ -730,7 +743,7 @@ static int circ_post(hm_node_t *n, int dest, const hm_packet_t *p, size_t l0)
     lk->lock_ns += w;
     c.sent_ns = hm__now_ns();
     if (hm__inbox_push(&m->nodes[dest].inbox, &c) != 0) {
-        pthread_mutex_unlock(&rf->lock);
+        unlock_counted(me, &rf->lock);
         hm__blob_release(c.blob);
         n->failed = 1;
         return HM_ENOMEM;
@@ -739,10 +752,10 @@ static int circ_post(hm_node_t *n, int dest, const hm_packet_t *p, size_t l0)
         rf->max_depth = (int64_t)m->nodes[dest].inbox.n;
     if (rf->recv_blocked) {
         rf->recv_blocked = 0;
-        unblock(m, dest);
+        unblock(m, me, dest);
         pthread_cond_signal(&rf->cv);
     }
-    pthread_mutex_unlock(&rf->lock);
+    unlock_counted(me, &rf->lock);
     if (ev < n->log.n && n->log.v[ev].flow == c.flow)
         n->log.v[ev].ns = c.sent_ns;
     me->sends++;
@@ -789,9 +802,9 @@ static int circ_send_to(hm_node_t *n, int dest, const hm_packet_t *p)
         n->log.v[ev].start_ns = start;
         n->log.v[ev].end_ns = hm__now_ns();
     }
-    res_give(rport);
+    res_give(me, rport);
     for (size_t j = len; j-- > 0;)
-        res_give(&F->res[path[j]]);
+        res_give(me, &F->res[path[j]]);
     return rc;
 }
 
@@ -807,231 +820,6 @@ static int circ_emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *
     return HM_OK;
 }
 
-/* ---- after the run -------------------------------------------------------------- */
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Nearest rank: the smallest sample with at least q percent of the samples at or
- * below it. */
-static int64_t rank(const int64_t *v, size_t n, int q)
-{
-    size_t k = ((size_t)q * n + 99) / 100;
-    return v[k ? k - 1 : 0];
-}
-
-/* {min, p50, p99, max} of n sorted samples, or null. */
-static json_t *latency_json(const int64_t *v, size_t n)
-{
-    if (n == 0)
-        return json_null();
-    return json_pack("{s:I, s:I, s:I, s:I}", "min", (json_int_t)v[0], "p50",
-                     (json_int_t)rank(v, n, 50), "p99", (json_int_t)rank(v, n, 99), "max",
-                     (json_int_t)v[n - 1]);
-}
-
-static void collect(hm__machine_t *m)
-{
-    hm__free_t *F = m->tp_priv;
-    hm__stats_t *st = &m->stats;
-    int64_t top = -1;
-    size_t links = (size_t)m->info.nodes * (size_t)m->maxdeg, all = 0;
-    for (size_t l = 0; l < links; l++) {
-        flink_t *lk = &F->links[l];
-        if (lk->lat.n) /* qsort's base may not be NULL, even for 0 elements */
-            qsort(lk->lat.v, lk->lat.n, sizeof *lk->lat.v, cmp_i64);
-        all += lk->lat.n;
-    }
-    F->all_lat.v = malloc((all ? all : 1) * sizeof *F->all_lat.v);
-    if (F->all_lat.v) {
-        for (size_t l = 0; l < links; l++)
-            for (size_t k = 0; k < F->links[l].lat.n; k++)
-                F->all_lat.v[F->all_lat.n++] = F->links[l].lat.v[k];
-        qsort(F->all_lat.v, F->all_lat.n, sizeof *F->all_lat.v, cmp_i64);
-    }
-    for (int i = 0; i < m->info.nodes; i++) {
-        fnode_t *f = &F->nodes[i];
-        st->transmissions += f->sends;
-        if (f->last_send > st->last_activity)
-            st->last_activity = f->last_send;
-        if (f->max_depth > st->max_mailbox_depth)
-            st->max_mailbox_depth = f->max_depth;
-        if (m->nodes[i].now > top)
-            top = m->nodes[i].now;
-        st->stalls += f->blocked_sends;
-    }
-    st->slots_run = top + 1; /* the highest logical slot a node reached, + 1 */
-}
-
-/* The figures one node or link has, added into t (a node's own fields, or a link's:
- * lock waits for links count the receiver's mailbox lock only). */
-typedef struct figs_s {
-    int64_t packets, bytes, port_waits, port_ns, full_waits, full_ns, lock_waits, lock_ns;
-    int64_t recv_waits, recv_ns;
-} figs_t;
-
-static json_t *figs_json(const figs_t *g, json_t *lat)
-{
-    return json_pack("{s:I, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:I}", "packets",
-                     (json_int_t)g->packets, "bytes", (json_int_t)g->bytes, "latency_ns", lat,
-                     "port_waits", (json_int_t)g->port_waits, "port_wait_ns",
-                     (json_int_t)g->port_ns, "mailbox_full_waits", (json_int_t)g->full_waits,
-                     "mailbox_full_ns", (json_int_t)g->full_ns, "lock_waits",
-                     (json_int_t)g->lock_waits, "lock_wait_ns", (json_int_t)g->lock_ns);
-}
-
-static figs_t link_figs(const flink_t *lk)
-{
-    return (figs_t){.packets = lk->packets,
-                    .bytes = lk->bytes,
-                    .port_waits = lk->port_waits,
-                    .port_ns = lk->port_ns,
-                    .full_waits = lk->full_waits,
-                    .full_ns = lk->full_ns,
-                    .lock_waits = lk->lock_waits,
-                    .lock_ns = lk->lock_ns};
-}
-
-static figs_t node_figs(const fnode_t *f)
-{
-    return (figs_t){f->sends,   f->bytes,      f->port_waits, f->port_ns,          f->blocked_sends,
-                    f->full_ns, f->lock_waits, f->lock_ns,    f->blocked_receives, f->recv_ns};
-}
-
-/* One node: its figures, and the latency of the packets it sent. */
-static json_t *node_json(const hm__machine_t *m, int i, figs_t *tot)
-{
-    const hm__free_t *F = m->tp_priv;
-    figs_t g = node_figs(&F->nodes[i]);
-    size_t n = 0, base = (size_t)i * (size_t)m->maxdeg;
-    for (int p = 0; p < m->maxdeg; p++)
-        n += F->links[base + (size_t)p].lat.n;
-    int64_t *v = malloc((n ? n : 1) * sizeof *v);
-    if (!v)
-        return NULL;
-    n = 0;
-    for (int p = 0; p < m->maxdeg; p++)
-        for (size_t k = 0; k < F->links[base + (size_t)p].lat.n; k++)
-            v[n++] = F->links[base + (size_t)p].lat.v[k];
-    if (n > 1)
-        qsort(v, n, sizeof *v, cmp_i64);
-    json_t *o = figs_json(&g, latency_json(v, n));
-    free(v);
-    if (o && json_object_set_new(o, "node", json_integer(i)) == 0 &&
-        json_object_set_new(o, "blocked_receives", json_integer(g.recv_waits)) == 0 &&
-        json_object_set_new(o, "blocked_receive_ns", json_integer(g.recv_ns)) == 0) {
-        figs_t *t = tot;
-        t->packets += g.packets, t->bytes += g.bytes, t->port_waits += g.port_waits;
-        t->port_ns += g.port_ns, t->full_waits += g.full_waits, t->full_ns += g.full_ns;
-        t->lock_waits += g.lock_waits, t->lock_ns += g.lock_ns, t->recv_waits += g.recv_waits;
-        t->recv_ns += g.recv_ns;
-        return o;
-    }
-    json_decref(o);
-    return NULL;
-}
-
-/* A link's contention: the time senders waited to put packets on it (port, full
- * mailbox, the receiver's lock) and the time its packets waited to be read. */
-static int64_t contention_ns(const flink_t *lk)
-{
-    return lk->port_ns + lk->full_ns + lk->lock_ns + lk->lat_sum;
-}
-
-static json_t *link_json(const hm__machine_t *m, size_t l)
-{
-    const flink_t *lk = &((const hm__free_t *)m->tp_priv)->links[l];
-    figs_t g = link_figs(lk);
-    json_t *o = figs_json(&g, latency_json(lk->lat.v, lk->lat.n));
-    json_t *head = json_pack("{s:i, s:i, s:i, s:I}", "from", (int)(l / (size_t)m->maxdeg), "port",
-                             (int)(l % (size_t)m->maxdeg), "to", (int)m->nbr[l], "contention_ns",
-                             (json_int_t)contention_ns(lk));
-    if (!o || !head || json_object_update(head, o) != 0) {
-        json_decref(o);
-        json_decref(head);
-        return NULL;
-    }
-    json_decref(o);
-    return head;
-}
-
-/* The 5 links of most contention (ties: the lower link number), as an array. */
-static json_t *hottest(const hm__machine_t *m)
-{
-    const hm__free_t *F = m->tp_priv;
-    size_t links = (size_t)m->info.nodes * (size_t)m->maxdeg, top[5];
-    int k = 0;
-    for (size_t l = 0; l < links; l++) {
-        if (m->nbr[l] < 0 || (F->links[l].packets == 0 && contention_ns(&F->links[l]) == 0))
-            continue;
-        int j = k < 5 ? k++ : 5;
-        while (j > 0 && contention_ns(&F->links[top[j - 1]]) < contention_ns(&F->links[l])) {
-            if (j < 5)
-                top[j] = top[j - 1];
-            j--;
-        }
-        if (j < 5)
-            top[j] = l;
-    }
-    json_t *a = json_array();
-    for (int j = 0; a && j < k; j++)
-        if (json_array_append_new(a, link_json(m, top[j])) != 0) {
-            json_decref(a);
-            return NULL;
-        }
-    return a;
-}
-
-/* Every link that carried a packet or made a sender wait, and every node. */
-static int per_link_node(const hm__machine_t *m, json_t *links, json_t *nodes, figs_t *tot)
-{
-    const hm__free_t *F = m->tp_priv;
-    size_t nl = (size_t)m->info.nodes * (size_t)m->maxdeg;
-    for (size_t l = 0; l < nl; l++) {
-        const flink_t *lk = &F->links[l];
-        if (m->nbr[l] >= 0 && (lk->packets || contention_ns(lk)) &&
-            json_array_append_new(links, link_json(m, l)) != 0)
-            return -1;
-    }
-    for (int i = 0; i < m->info.nodes; i++)
-        if (json_array_append_new(nodes, node_json(m, i, tot)) != 0)
-            return -1;
-    return 0;
-}
-
-static json_t *summary(const hm__machine_t *m)
-{
-    const hm__free_t *F = m->tp_priv;
-    json_t *links = json_array(), *nodes = json_array();
-    figs_t t = {0};
-    if (!links || !nodes || per_link_node(m, links, nodes, &t) != 0) {
-        json_decref(links);
-        json_decref(nodes);
-        return NULL;
-    }
-    json_t *tot = figs_json(&t, latency_json(F->all_lat.v, F->all_lat.n));
-    if (tot) {
-        json_object_set_new(tot, "blocked_receives", json_integer(t.recv_waits));
-        json_object_set_new(tot, "blocked_receive_ns", json_integer(t.recv_ns));
-    }
-    int64_t max_blocked = 0;
-    for (int i = 0; i < m->info.nodes; i++) {
-        const fnode_t *f = &F->nodes[i];
-        if (f->full_ns + f->recv_ns + f->port_ns > max_blocked)
-            max_blocked = f->full_ns + f->recv_ns + f->port_ns;
-    }
-    return json_pack("{s:b, s:b, s:I, s:I, s:I, s:f, s:f, s:o, s:o, s:o, s:o, s:o}",
-                     "port_model_enforced", 1, "deterministic", 0, "lock_waits",
-                     (json_int_t)t.lock_waits, "blocked_sends", (json_int_t)t.full_waits,
-                     "blocked_receives", (json_int_t)t.recv_waits, "blocked_seconds",
-                     (double)(t.full_ns + t.recv_ns + t.port_ns) * 1e-9, "max_node_blocked_seconds",
-                     (double)max_blocked * 1e-9, "host", hm__host_json(m), "totals", tot,
-                     "hottest_links", hottest(m), "links", links, "nodes", nodes);
-}
-
 const hm__transport_t hm__transport_free = {
     .name = "the free-running clock",
     .create = create,
@@ -1044,8 +832,8 @@ const hm__transport_t hm__transport_free = {
     .wait_until = wait_until,
     .finish = finish,
     .abort = abort_run,
-    .collect = collect,
-    .summary = summary,
+    .collect = hm__free_collect,
+    .summary = hm__free_summary,
     .summary_key = "free",
 };
 
@@ -1062,7 +850,7 @@ const hm__transport_t hm__transport_free_circuit = {
     .wait_until = wait_until,
     .finish = finish,
     .abort = abort_run,
-    .collect = collect,
-    .summary = summary,
+    .collect = hm__free_collect,
+    .summary = hm__free_summary,
     .summary_key = "free",
 };
