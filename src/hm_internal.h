@@ -9,7 +9,7 @@
  * writers run.
  *
  * A transport is how packets move and time passes: the slotted clock with packet
- * routing (engine/packet.c) or circuit routing (ports/circuit.c), both driven by the
+ * routing (engine/packet.c) or circuit routing (engine/circuit.c), both driven by the
  * barrier clock (engine/clock.c), the local clock (engine/local.c: the same slots
  * without the barrier), or the free-running clock (engine/free.c). The
  * machine picks one at creation (hm__transport_for); the node API (engine/node.c)
@@ -359,7 +359,7 @@ typedef struct hm__transport_s {
 } hm__transport_t;
 
 extern const hm__transport_t hm__transport_packet;        /* engine/packet.c */
-extern const hm__transport_t hm__transport_circuit;       /* ports/circuit.c */
+extern const hm__transport_t hm__transport_circuit;       /* engine/circuit.c */
 extern const hm__transport_t hm__transport_free;          /* engine/free.c */
 extern const hm__transport_t hm__transport_free_circuit;  /* engine/free.c, circuit routing */
 extern const hm__transport_t hm__transport_local;         /* engine/local.c */
@@ -578,7 +578,7 @@ size_t hm__route_max(const hm_machine_info_t *info);
 int hm__distance(const hm_machine_info_t *info, int u, int x);
 int hm__farthest(const hm_machine_info_t *info, int x);
 
-/* ports/circuit.c: the circuits of Seidel's model, their state and their decisions,
+/* engine/circuit.c: the circuits of Seidel's model, their state and their decisions,
  * shared by the circuit transport (driven by the barrier clock) and the local clock
  * under circuit routing (engine/local.c), which call them in the same slots. */
 typedef struct hm__circuits_s hm__circuits_t;

@@ -1,6 +1,6 @@
 /*
  * clock.c — the global barrier clock (README "Slot semantics") of the slotted
- * transports: packet routing (engine/packet.c) and circuit routing (ports/circuit.c).
+ * transports: packet routing (engine/packet.c) and circuit routing (engine/circuit.c).
  *
  * The clock is a discrete-event barrier. Only the nodes that have something to do in
  * slot t run in it (the "active" list). Each active node ends its slot by saying what

@@ -640,7 +640,7 @@ static void finish(hm_node_t *n)
 
 /* ---- circuit routing ------------------------------------------------------------ */
 
-/* Under circuit routing (Seidel's model, ports/circuit.c) a message goes to any node
+/* Under circuit routing (Seidel's model, engine/circuit.c) a message goes to any node
  * and holds every link of its route and its receiver's receive port while it
  * travels: here, while its bytes are copied into the receiver's mailbox. Each
  * resource is a counting lock (link_capacity circuits a link, one a receive port);

@@ -111,7 +111,7 @@ typedef struct local_s {
     int over; /* the run's end is decided */
     int oom;
     int64_t search; /* group search stamp */
-    /* Circuit routing (ports/circuit.c): the circuits, the nodes that ran the slot
+    /* Circuit routing (engine/circuit.c): the circuits, the nodes that ran the slot
      * being decided, and the circuits' next event after the last slot opened. */
     hm__circuits_t *circ;
     HM__VEC(int32_t) ran;
@@ -552,7 +552,7 @@ static int decide_packets(hm__machine_t *m, local_t *L, int64_t t)
 }
 
 /* Slot t under circuit routing, for the whole machine (L->group: every node):
- * ports/circuit.c's commit, called in the slots the barrier clock opens (a node
+ * engine/circuit.c's commit, called in the slots the barrier clock opens (a node
  * runs in it, or it is the circuits' next event) and in no other, so that every
  * decision, event and figure is the barrier clock's. A message that arrives wakes
  * its receiver in t + 1. A strict conflict stops the run at once: no node has run a

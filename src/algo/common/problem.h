@@ -208,7 +208,7 @@ void hma_prob_verify(hm_report_t *r, const char *expr, int64_t bound, int combin
 
 /* Under circuit routing to neighbours (Seidel's a*m + b, README "Config reference",
  * ports.cost): the slots one message of k int64 values (8k bytes) lasts on a link of
- * its own, max(1, ceil(a*8k + b)), as src/ports/circuit.c counts them. */
+ * its own, max(1, ceil(a*8k + b)), as src/engine/circuit.c counts them. */
 int64_t hma_prob_msg_slots(const hm_machine_info_t *mi, size_t k);
 /* sum over i < d of hma_prob_msg_slots(mi, k*2^i): d messages one after the other, each
  * twice the one before (recursive doubling, binomial scatter and gather) or, read
