@@ -8,7 +8,7 @@
 #    libjansson-dev check clang-format python3 python3-jsonschema
 #    librsvg2-bin libopen-trace-format2-dev otf2-tools man-db
 #    libopenmpi-dev openmpi-bin (hypemu-mpi, doc/mpi.md).
-#    libsimgrid-dev (bench/bench_simgrid: make bench-simgrid, README "Performance").
+#    libsimgrid-dev (bench/bench_simgrid: make bench-simgrid, doc/performance.md).
 #    chromium (tests/check_html.sh, make doc-figures: the player, README "Player").
 # 2. Bootstraps (autoreconf -fi), configures and builds in the source tree.
 # 3. Runs ./hypemu configs/q4_successive.json: the successive broadcasts on the
@@ -31,7 +31,7 @@ die() { printf 'setup.sh: error: %s\n' "$*" >&2; exit 1; }
 packages="build-essential autoconf automake libtool pkg-config libjansson-dev check clang-format python3 python3-jsonschema librsvg2-bin libopen-trace-format2-dev otf2-tools man-db"
 packages="$packages pmccabe" # tests/check_functions.sh: function length and complexity
 packages="$packages libopenmpi-dev openmpi-bin" # hypemu-mpi (doc/mpi.md)
-packages="$packages libsimgrid-dev" # bench/bench_simgrid, make bench-simgrid (README "Performance")
+packages="$packages libsimgrid-dev" # bench/bench_simgrid, make bench-simgrid (doc/performance.md)
 packages="$packages chromium" # tests/check_html.sh and make doc-figures open the player (README "Player")
 
 installed() {

@@ -1,6 +1,6 @@
 #!/bin/sh
-# bench_profile.sh — where the hot path spends its time (`make bench-profile`, README
-# "Performance"): `perf record -e cpu-clock` of one run, simultaneous-broadcast same-order
+# bench_profile.sh — where the hot path spends its time (`make bench-profile`,
+# doc/performance.md): `perf record -e cpu-clock` of one run, simultaneous-broadcast same-order
 # with k = 2^d on Q_d (HM_BENCH_DIM, default 10: every node active in every slot), then
 # the kernel's share and the top user-space functions (HM_BENCH_TOP, default 15) by
 # samples in the function itself. Functions of hypemu are named by addr2line from its

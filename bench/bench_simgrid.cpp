@@ -1,6 +1,6 @@
 /*
  * bench_simgrid.cpp — the pattern of hypemu's `simultaneous-broadcast` variant
- * `same-order` with k = 2^d (README "Performance"), simulated with SimGrid (S4U) for a
+ * `same-order` with k = 2^d (doc/performance.md), simulated with SimGrid (S4U) for a
  * side-by-side timing (`make bench-simgrid`, bench/bench_simgrid.sh).
  *
  *   bench_simgrid D

@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench_simgrid.sh — hypemu and SimGrid side by side on one pattern (`make bench-simgrid`,
-# README "Performance"): 2^d simultaneous SBT broadcasts on Q_d, every node the root of
+# doc/performance.md): 2^d simultaneous SBT broadcasts on Q_d, every node the root of
 # one (simultaneous-broadcast, variant same-order, k = 2^d: increasing-order trees, one
 # FIFO queue per link, one packet per directed link per slot, all ports), for each d of
 # HM_BENCH_DIMS (default 6 7 8 9 10).
@@ -15,7 +15,7 @@
 # threads with the node threads' stacks and runs one bare pthread_barrier_wait round per
 # slot, nothing else. No emulator that gives every node a thread and ends each slot with
 # a barrier can be faster on this machine, so SimGrid / floor is the highest ratio such
-# an emulator could show here (README "Performance").
+# an emulator could show here (doc/performance.md).
 set -u
 build=${HM_BUILDDIR:-.}
 hypemu="$build/hypemu"

@@ -1,5 +1,5 @@
 /*
- * bench_util.h — what the benchmarks in bench/ share (README "Performance"): the
+ * bench_util.h — what the benchmarks in bench/ share (doc/performance.md): the
  * median of a few runs and the HM_BENCH_* environment variables. Header-only, each
  * bench is one program.
  */

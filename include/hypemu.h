@@ -109,7 +109,7 @@ int64_t hm_now(const hm_node_t *n);
  * in the current slot. */
 int hm_send(hm_node_t *n, int port, const hm_packet_t *p);
 
-/* Send one message to any node under circuit routing (README "Config reference", ports.routing and
+/* Send one message to any node under circuit routing (doc/config.md, ports.routing and
  * ports.cost, Seidel section 2). The message follows the shortest path (in a mesh along the row
  * first, then the column; in a hypercube the differing dimensions lowest first, e-cube routing; on
  * a ring or a torus the shorter way round), holds every link of the path while it travels and does
@@ -247,7 +247,7 @@ typedef struct hm_machine_info_s {
     hm_ports_kind_t ports;
     int link_capacity; /* packets or circuits per directed link per slot */
     int circuit;       /* 1 under "routing": "circuit" */
-    /* Seidel's cost model (README "Config reference", ports.routing and ports.cost), used under
+    /* Seidel's cost model (doc/config.md, ports.routing and ports.cost), used under
      * circuit routing: a message of m bytes lasts ceil(k/link_capacity)*cost_a*m + cost_b slots;
      * copying m bytes in a node costs cost_rho*m slots; cost_a = link_capacity * cost_abar. */
     double cost_a, cost_abar, cost_b, cost_rho;
@@ -259,7 +259,7 @@ typedef struct hm_machine_info_s {
 /* ------------------------------------------------------------------------ */
 
 /* Clock modes and routings, each one bit so descriptors can say which they need.
- * (README.md, "Slot semantics" and "Free-running mode".) */
+ * (README "Slot semantics", doc/clocks.md.) */
 #define HM_CLOCK_MAP(XX)                                                                           \
     XX(SLOTTED, "slotted", "the global barrier clock: every node sees the same slot")              \
     XX(FREE, "free", "no barrier: each node's own logical clock, real mailboxes")                  \
@@ -409,7 +409,7 @@ typedef struct hm_setup_s {
                         the config; 0 keeps the descriptor's out_size */
     int64_t cost;    /* out: the run's exact slot count when setup knows it, else 0; a config
                         without clock.max_slots then gets twice it when above the default
-                        (README, clock.max_slots) */
+                        (doc/config.md, clock.max_slots) */
 } hm_setup_t;
 
 /* What verify receives and fills after the run. */

@@ -4,7 +4,7 @@
 # max(d, ceil((2^d - 1) K / (d 2^d))), verified. Every figure but the lower bound
 # comes from the emulator's --json summary.
 #
-#   scripts/catalogue_table.sh [-b HYPEMU] [-d "1 2 3 4 5 6"] [-s "1 2 3"] [-r README.md]
+#   scripts/catalogue_table.sh [-b HYPEMU] [-d "1 2 3 4 5 6"] [-s "1 2 3"] [-r doc/algorithms.md]
 #
 #   -b  the hypemu program (default: $HYPEMU, else ./hypemu next to this script's
 #       parent folder)
@@ -33,7 +33,7 @@ while getopts "b:d:s:r:h" opt; do
     s) seeds=$OPTARG ;;
     r) readme=$OPTARG ;;
     h) sed -n '2,20p' "$0"; exit 0 ;;
-    *) echo "usage: $0 [-b HYPEMU] [-d DIMS] [-s SEEDS] [-r README]" >&2; exit 2 ;;
+    *) echo "usage: $0 [-b HYPEMU] [-d DIMS] [-s SEEDS] [-r FILE]" >&2; exit 2 ;;
     esac
 done
 if [[ ! -x $hypemu ]]; then

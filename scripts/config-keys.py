@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """config-keys.py — the machine config's keys, from `hypemu --list --json` ("config",
-the table of src/cli/config_keys.h), into hypemu(1) and against README.md.
+the table of src/cli/config_keys.h), into hypemu(1) and against doc/config.md.
 
     config-keys.py HYPEMU --man            print hypemu(1)'s CONFIG KEYS section
     config-keys.py HYPEMU --write SRCDIR   write it into SRCDIR/doc/man/hypemu.1
     config-keys.py HYPEMU --check SRCDIR   check hypemu(1)'s section is current and that
-                                           README's "Config reference" table gives every
-                                           key with its range, choices and default
+                                           doc/config.md's "Config reference" table gives
+                                           every key with its range, choices and default
 
 The section of hypemu(1) lies between the lines BEGIN and END below; everything else
 in the page is written by hand. tests/check_config_keys.sh runs --check.
@@ -27,7 +27,7 @@ def keys_of(hypemu):
 
 
 def number(x):
-    """2^k for the powers of two from 2^20, as README and hypemu(1) write them."""
+    """2^k for the powers of two from 2^20, as doc/config.md and hypemu(1) write them."""
     if x >= 2**20 and x & (x - 1) == 0:
         return "2^%d" % (x.bit_length() - 1)
     return str(x)
@@ -87,9 +87,9 @@ def splice(page, section):
     return page[:a] + section + page[b:]
 
 
-def readme_rows(readme):
-    """The rows of README's Config reference table: (first cell, whole row)."""
-    part = readme.split("## Config reference", 1)[1].split("\n## ", 1)[0]
+def doc_rows(doc):
+    """The rows of doc/config.md's Config reference table: (first cell, whole row)."""
+    part = doc.split("## Config reference", 1)[1].split("\n## ", 1)[0]
     rows = []
     for line in part.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -110,7 +110,7 @@ def rows_for(key, rows):
 
 
 def range_forms(k):
-    """The ways README may write a key's range."""
+    """The ways doc/config.md may write a key's range."""
     lo, hi = k["range"]
     if hi == INT64_MAX:
         return ["≥ %d" % lo, ">= %d" % lo]
@@ -121,27 +121,27 @@ def range_forms(k):
     return sorted(forms)
 
 
-def check_readme(keys, readme):
+def check_doc(keys, doc):
     problems = []
-    rows = readme_rows(readme)
+    rows = doc_rows(doc)
     for k in keys:
         mine = rows_for(k["key"], rows)
         if not mine:
-            problems.append("README: no row for %s" % k["key"])
+            problems.append("doc/config.md: no row for %s" % k["key"])
             continue
         text = " ".join(" ".join(r) for r in mine)
         defaults = " ".join(r[2] for r in mine)
         if k["range"] and not any(f in text for f in range_forms(k)):
-            problems.append("README: %s: range %s not in its row" % (k["key"], range_text(k)))
+            problems.append("doc/config.md: %s: range %s not in its row" % (k["key"], range_text(k)))
         for c in k["choices"] or []:
             if '"%s"' % c not in text:
-                problems.append('README: %s: choice "%s" not in its row' % (k["key"], c))
+                problems.append('doc/config.md: %s: choice "%s" not in its row' % (k["key"], c))
         d = k["default"]
         if isinstance(d, int) and not isinstance(d, bool):
             if not re.search(r"(?<![\d.^])%d(?![\d])" % d, defaults):
-                problems.append("README: %s: default %d not in its row" % (k["key"], d))
+                problems.append("doc/config.md: %s: default %d not in its row" % (k["key"], d))
         elif k["choices"] and d in k["choices"] and '"%s"' % d not in defaults:
-            problems.append('README: %s: default "%s" not in its row' % (k["key"], d))
+            problems.append('doc/config.md: %s: default "%s" not in its row' % (k["key"], d))
     return problems
 
 
@@ -167,13 +167,13 @@ def main(argv):
     if new != page:
         problems.append("doc/man/hypemu.1: the config keys section is not current: run "
                         "scripts/config-keys.py ./hypemu --write .")
-    with open("%s/README.md" % argv[3], encoding="utf-8") as f:
-        problems += check_readme(keys, f.read())
+    with open("%s/doc/config.md" % argv[3], encoding="utf-8") as f:
+        problems += check_doc(keys, f.read())
     for p in problems:
         print(p, file=sys.stderr)
-    print("%d config keys: hypemu(1) %s, README %s" % (
+    print("%d config keys: hypemu(1) %s, doc/config.md %s" % (
         len(keys), "stale" if new != page else "current",
-        "differs" if any(p.startswith("README") for p in problems) else "agrees"))
+        "differs" if any(p.startswith("doc/config.md") for p in problems) else "agrees"))
     return 1 if problems else 0
 
 

@@ -269,7 +269,7 @@ typedef struct hm__stats_s {
     int64_t slots_run;     /* slots the clock actually opened */
 } hm__stats_t;
 
-/* clock.affinity: none, compact, scatter or a CPU list (README "Free-running mode"). */
+/* clock.affinity: none, compact, scatter or a CPU list (doc/clocks.md). */
 enum { HM__AFFINITY_NONE, HM__AFFINITY_COMPACT, HM__AFFINITY_SCATTER, HM__AFFINITY_LIST };
 #define HM__AFFINITY_MAX 1024 /* CPUs 0..1023 (CPU_SETSIZE) */
 
@@ -402,7 +402,7 @@ struct hm__machine_s {
 
     /* The barrier clock (engine/clock.c). The pads keep the words that every node
      * writes or reads each slot (active_left; aborted) off the cache lines of the
-     * read-only fields above and of what the committer writes (README "Performance"). */
+     * read-only fields above and of what the committer writes (doc/performance.md). */
     char pad_clock[64];
     atomic_int active_left; /* nodes still running in the current slot */
     int64_t now;

@@ -1386,7 +1386,7 @@ START_TEST(test_chan_bounds)
 }
 END_TEST
 
-/* clock.max_slots and the algorithm's cost (README, clock.max_slots): Bruck's alltoall on
+/* clock.max_slots and the algorithm's cost (doc/config.md, clock.max_slots): Bruck's alltoall on
  * Q_6, b = 64, a = 1, b = 10, relayed, costs 1,032,822 slots, above the default 10^6.
  * Unset, the limit rises to twice the cost and the run verifies; set to 10^6, the run
  * stops (exit 3) and the message names the cost and the setting that lets it finish. */

@@ -1,5 +1,5 @@
 /*
- * check_config.c — the config of README "Config reference": defaults, --set, and errors that
+ * check_config.c — the config of doc/config.md: defaults, --set, and errors that
  * name the file, the JSON path, what was found and what is allowed.
  */
 #include <stdlib.h>

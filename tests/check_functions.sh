@@ -1,6 +1,6 @@
 #!/bin/sh
 # check_functions.sh — no function in src/ is longer than 80 lines or has a cyclomatic
-# complexity over 25 (README "Tests, CI and formatting"), measured with pmccabe (the
+# complexity over 25 (doc/development.md), measured with pmccabe (the
 # Debian package, which setup.sh installs): its traditional McCabe complexity (every
 # case of a switch counts) and the lines from the function's first line to its closing
 # brace. Functions listed in tests/functions.allow ("FILE FUNCTION", the offenders not

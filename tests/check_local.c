@@ -1,5 +1,5 @@
 /*
- * check_local.c — the locally synchronised clock, clock.mode "local" (README "Local
+ * check_local.c — the locally synchronised clock, clock.mode "local" (doc/clocks.md "Local
  * clock"): the runs of check_engine.c that end in a deadlock, at clock.max_slots or
  * after a jump over idle slots end in the same way and with the same report as under
  * the barrier clock, under circuit routing too; nodes far apart really are in

@@ -1,5 +1,5 @@
 #!/bin/sh
-# check_local.sh — clock.mode "local" (README "Local clock") against the barrier clock:
+# check_local.sh — clock.mode "local" (doc/clocks.md "Local clock") against the barrier clock:
 # every shipped config (but the free-running ones), those under circuit routing
 # (Seidel's ST, BST, RH on linear arrays and meshes) included, run with --set
 # clock.mode=local gives the summary of its slotted run (wall_seconds aside), the same

@@ -1,7 +1,7 @@
 #!/bin/sh
 # check_man.sh — the manual pages hypemu(1), hypemu(3) and hypemu-lab(1) render with man(1)
 # without a warning, hypemu(1) documents every option `hypemu --help` lists and every exit
-# status the README lists (0 to 5), hypemu(3) the node API once each, and hypemu-lab(1)
+# status of README's "Exit codes" table (the same codes, in order), hypemu(3) the node API once each, and hypemu-lab(1)
 # every command of `hypemu-lab --help` and its exit statuses.
 set -eu
 if ! command -v man >/dev/null 2>&1; then
@@ -26,6 +26,15 @@ sed -n '/^EXIT STATUS/,/^[A-Z]/p' "$tmp/hypemu.1.txt" >"$tmp/exit.txt"
 for code in 0 1 2 3 4 5; do
     grep -Eq "^ +$code +[a-z]" "$tmp/exit.txt" || { echo "FAIL: hypemu(1) lacks exit status $code" >&2; exit 1; }
 done
+# README's "Exit codes" table lists the same codes as hypemu(1)'s EXIT STATUS, in order.
+sed -n '/^## Exit codes/,/^#/p' "$HM_SRCDIR/README.md" | sed -n 's/^| \([0-9][0-9, ]*\) | .*/\1/p' >"$tmp/readme-codes"
+sed -n 's/^       \([0-9][0-9, ]*[0-9]\)\( .*\)\{0,1\}$/\1/p; s/^       \([0-9]\)\( .*\)\{0,1\}$/\1/p' \
+    "$tmp/exit.txt" >"$tmp/man-codes"
+[ -s "$tmp/readme-codes" ] && cmp -s "$tmp/readme-codes" "$tmp/man-codes" || {
+    echo "FAIL: README's exit codes differ from hypemu(1)'s:" >&2
+    diff "$tmp/readme-codes" "$tmp/man-codes" >&2
+    exit 1
+}
 for fn in hm_send hm_shout hm_send_to hm_recv hm_wait_packet_until hm_busy hm_store hm_report_stores; do
     grep -q "$fn" "$tmp/hypemu.3.txt" || { echo "FAIL: hypemu(3) lacks $fn" >&2; exit 1; }
 done

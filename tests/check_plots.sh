@@ -77,7 +77,7 @@ want_lines |= {("simultaneous-broadcast", v, "all-port")
 want_lines |= {("multinode-broadcast", v, "all-port") for v in ("stamoulis", "esbt")}
 check(lines == want_lines, "hypercube lines: %s" % sorted(lines ^ want_lines))
 check(len(rows) == 5 * len(want_lines), "hypercube rows: %d, want %d" % (len(rows), 5 * len(want_lines)))
-# Proposition 2's alpha(d) (README "Algorithms: notes"; alpha(5) = 22 found by
+# Proposition 2's alpha(d) (doc/algorithms.md; alpha(5) = 22 found by
 # scripts/alpha-sat.py, doc/papers/desprez-fraigniaud-tourancheau.md)
 ALPHA = {1: 2, 2: 2, 3: 4, 4: 10, 5: 22}
 for r in rows:

@@ -1,6 +1,6 @@
 /*
  * check_robust.c — bad input never crashes, hangs or gives a silent wrong result:
- * the reproducers of the robustness issue (README.md, "Config ranges" and "Exit
+ * the reproducers of the robustness issue (doc/config.md "Config ranges" and README "Exit
  * codes"), each with its exit code and its exact message. A program of its own, so
  * that it adds no suite to the shared runner.
  */

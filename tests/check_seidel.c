@@ -635,7 +635,7 @@ START_TEST(test_eq4_phases)
 }
 END_TEST
 
-/* ---- message lengths the pieces do not divide (README "Seidel", doc/seidel.md) ----
+/* ---- message lengths the pieces do not divide (doc/seidel.md) ----
  * The paper's formulas assume m divisible by the P pieces the algorithm cuts the
  * message into. For any m the emulator cuts pieces of ceil(m/P) bytes (the last ones
  * shorter) and runs the plan step-synchronously, every step as long as its longest
@@ -987,7 +987,7 @@ START_TEST(test_plan_checks)
 END_TEST
 
 /* Robustness: costs that would overflow a slot count are refused, by the config's
- * ranges (README "Config ranges"; seidel.c's own check of 2^53 slots stays behind them). */
+ * ranges (doc/config.md "Config ranges"; seidel.c's own check of 2^53 slots stays behind them). */
 START_TEST(test_cost_overflow)
 {
     static const char *const keys[] = {"ports.cost.a=1e18", "ports.cost.b=1e308",

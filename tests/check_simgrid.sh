@@ -1,5 +1,5 @@
 #!/bin/sh
-# check_simgrid.sh — bench/bench_simgrid (README "Performance", make bench-simgrid)
+# check_simgrid.sh — bench/bench_simgrid (doc/performance.md, make bench-simgrid)
 # simulates the very pattern hypemu runs: on Q_4, 16 simultaneous same-order SBT
 # broadcasts take 8 slots in both and move 16 * 15 = 240 messages in both (hypemu's
 # "transmissions"), exactly. Skipped (77) when configure found no SimGrid.

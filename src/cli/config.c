@@ -1,10 +1,10 @@
 /*
- * config.c — reads and checks the config of README "Config reference".
+ * config.c — reads and checks the config of doc/config.md.
  *
  * Every check adds a message "FILE: PATH: found X; allowed: Y" and goes on, so that
  * --validate lists every error at once. Unknown keys are errors: a typo must not be
  * silently ignored. The keys, their ranges and defaults are the table of config_keys.h
- * (README.md "Config reference", hypemu(1)).
+ * (doc/config.md, hypemu(1)).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -459,7 +459,7 @@ static void check_topology(hm__config_t *c, json_t *t)
     }
 }
 
-/* The ranges of the cost model and of the clock (README.md, "Config ranges"): no slot
+/* The ranges of the cost model and of the clock (doc/config.md "Config ranges"): no slot
  * count can overflow. A message costs at most ceil(k / 2^nu) * a * m + b slots, k
  * <= nodes circuits sharing a link, and the Seidel broadcasts hold at most 2^29 bytes
  * in all (nodes * m): so at most 2^20 * 2^29 + 2^40 < 2^50 slots, the same bound for
@@ -472,7 +472,7 @@ static void check_ports(hm__config_t *c, json_t *p)
     hm_machine_info_t *in = &c->opt.info;
     in->link_capacity = (int)hm__config_keys[HM__K_PORTS_LINK_CAPACITY].def;
     /* Circuit routing is the default on linear arrays and meshes, where Seidel's
-     * model (README "Config reference", ports.routing and ports.cost) is the one the algorithms
+     * model (doc/config.md, ports.routing and ports.cost) is the one the algorithms
      * need; cost defaults: a = 2^nu (abar = 1), b = 1, rho = 0 slots. */
     int grid = in->topology == HM_TOPO_LINEAR || in->topology == HM_TOPO_MESH;
     in->circuit = grid;
@@ -694,7 +694,7 @@ static void check_spec(hm__config_t *c, json_t *a, const hm_param_spec_t *p, con
 }
 
 /* Fill the "algorithm" object with the defaults of the typed parameters it lacks, so
- * that setup, the summary and every reader see one value (README.md, "Algorithms"). */
+ * that setup, the summary and every reader see one value (doc/algorithms.md). */
 static void fill_defaults(hm__config_t *c, json_t *a)
 {
     char other[64];

@@ -1,5 +1,5 @@
 /*
- * config.h — the JSON config of README "Config reference", read with jansson and checked
+ * config.h — the JSON config of doc/config.md, read with jansson and checked
  * completely: every error names the file, the JSON path, what was found and what is
  * allowed, and --validate reports all of them at once.
  */
@@ -15,7 +15,7 @@
 
 typedef struct hm__cost_s {
     int set;
-    double a, abar, b, rho; /* README "Config reference", ports.routing and ports.cost: slots per
+    double a, abar, b, rho; /* doc/config.md, ports.routing and ports.cost: slots per
                                byte, slots per byte, slots, slots per byte */
 } hm__cost_t;
 

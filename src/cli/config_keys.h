@@ -1,8 +1,8 @@
 /*
- * config_keys.h — the machine config's keys (README "Config reference", hypemu(1)
+ * config_keys.h — the machine config's keys (doc/config.md, hypemu(1)
  * CONFIG KEYS), one row each: path, type, range, default and a line of help. The table
  * is the one place these facts are written: config.c checks against it, `hypemu --list
- * --json` prints it ("config"), and tests/check_config_keys.sh holds README's table and
+ * --json` prints it ("config"), and tests/check_config_keys.sh holds doc/config.md's table and
  * hypemu(1) to it. The algorithms' own parameters are their descriptors' specs
  * (hm_param_spec_t), not rows here.
  */

@@ -349,7 +349,7 @@ static json_t *json_config_key(const hm__config_key_t *k)
     return o;
 }
 
-/* The whole catalogue as one JSON document (README.md, "Algorithms"). */
+/* The whole catalogue as one JSON document (doc/algorithms.md). */
 static json_t *catalogue(void)
 {
     json_t *doc = json_object(), *algos = json_array();

@@ -1,5 +1,5 @@
 /*
- * repeat.c — `hypemu --repeat N` (README "Free-running mode", doc/contention.md): the
+ * repeat.c — `hypemu --repeat N` (doc/clocks.md, doc/contention.md): the
  * same config run N times, each run on one line with the load before and after it, then
  * for the wall time and every contention figure of the transport's summary object (free
  * mode: lock waits, blocked time, port and mailbox waits, latencies) the mean, standard

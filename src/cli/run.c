@@ -332,7 +332,7 @@ static const char *unverified_because(hm__end_t end)
     }
 }
 
-/* The run's clock.max_slots (README, clock.max_slots): the config's; where it sets none
+/* The run's clock.max_slots (doc/config.md, clock.max_slots): the config's; where it sets none
  * and setup knows the algorithm's exact cost (hm_setup_t.cost: the collectives), twice
  * that cost when it is above the default, so that no run is cut at the default below its
  * own formula, and one slower than its formula still ends and fails verification. */

@@ -101,7 +101,7 @@ static void timer_clean_top(hm__machine_t *m)
  * (it waits for slot now + 1, as hm_next_slot does, with no copy held back) sleeps on
  * the machine's shared wake-up word instead, and one futex call wakes all of those,
  * as the last thread of a barrier does: a slot in which every node is active then costs
- * one system call to wake, not one per node (README "Performance"). A node woken from
+ * one system call to wake, not one per node (doc/performance.md). A node woken from
  * the word in a slot in which it is not active (one whose copies a full mailbox held
  * back since it chose) finds `go` unset and sleeps again.
  *

@@ -184,7 +184,7 @@ int64_t hm__host_thread_limit(int64_t want, size_t stack, char *buf, size_t len)
     return tight < 0 ? INT64_MAX : (lim[tight].room > 0 ? lim[tight].room : 0);
 }
 
-/* ---- CPUs and affinity (clock.affinity, README "Free-running mode") ---- */
+/* ---- CPUs and affinity (clock.affinity, doc/clocks.md) ---- */
 
 int hm__allowed_cpus(int *cpus)
 {

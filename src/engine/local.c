@@ -1,5 +1,5 @@
 /*
- * local.c — the locally synchronised slot clock, clock.mode "local" (README "Local
+ * local.c — the locally synchronised slot clock, clock.mode "local" (doc/clocks.md "Local
  * clock"): the slot semantics, port models and contention rules of the slotted
  * packet transport (engine/packet.c), without its global barrier.
  *

@@ -15,7 +15,7 @@
  * Topology view: the nodes placed by the topology (hypercube: two coordinates from the
  * even and odd address bits; linear: a line; mesh: the grid; bus: one channel) and
  * every link coloured and widened by the packets it carried. Under circuit routing a
- * message counts on every link of its route (README "Config reference", ports.routing).
+ * message counts on every link of its route (doc/config.md, ports.routing).
  *
  * Everything is written in one pass over the merged timeline plus a few arrays of the
  * size of the picture, never of the number of slots: a run whose last slot is 10^12

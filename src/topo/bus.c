@@ -1,5 +1,5 @@
 /*
- * bus.c — the bus of Dechter and Kleinrock (README "Topologies"): nodes 0..k-1 are
+ * bus.c — the bus of Dechter and Kleinrock (doc/config.md): nodes 0..k-1 are
  * the processors and node k the output processor, all on one shared channel. Every
  * node has a port to every other node, in increasing node order (port p of x leads to
  * p if p < x, else to p + 1), so that a broadcast on the channel is one hm_shout over

@@ -1,6 +1,6 @@
 /*
- * grid.c — the linear array (one row) and the r x c mesh, no wrap-around (README
- * "Topologies"); node (i, j) is i*c + j. Every node has the same four (linear: two)
+ * grid.c — the linear array (one row) and the r x c mesh, no wrap-around
+ * (doc/config.md); node (i, j) is i*c + j. Every node has the same four (linear: two)
  * port numbers, whether or not a neighbour is behind them, so that circuit routing
  * can name every directed link as node * maxdeg + port; hm_neighbor says -1 where the
  * array ends. The port numbering lives here only.

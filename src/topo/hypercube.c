@@ -1,5 +1,5 @@
 /*
- * hypercube.c — the d-dimensional hypercube Q_d (README "Topologies"): port i joins x
+ * hypercube.c — the d-dimensional hypercube Q_d (doc/config.md): port i joins x
  * and x XOR 2^i, and the port back is i too. Circuits follow e-cube routing, lowest
  * dimension first.
  */

@@ -1,5 +1,5 @@
 /*
- * ring.c — the ring of n nodes, wrap-around (README "Topologies"): port 0 leads to
+ * ring.c — the ring of n nodes, wrap-around (doc/config.md): port 0 leads to
  * x + 1 mod n, port 1 to x - 1 mod n, and the port back is the other one (on n = 2
  * the two ports are two links to the same neighbour; n = 1 has none). Circuits go
  * the shortest way round, forward on a tie.

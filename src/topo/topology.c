@@ -1,5 +1,5 @@
 /*
- * topology.c — the neighbour tables of README "Topologies" for the clock and the node
+ * topology.c — the neighbour tables of doc/config.md for the clock and the node
  * API: for every node, its ports in order, the neighbour behind each port and the
  * neighbour's port back; and the route of a circuit. Each topology is one row of
  * operations (topo.h) in its own file; this file only dispatches on the X-macro.

@@ -1,5 +1,5 @@
 /*
- * torus.c — the r x c torus, wrap-around in rows and columns (README "Topologies");
+ * torus.c — the r x c torus, wrap-around in rows and columns (doc/config.md);
  * node (i, j) is i*c + j. Ports as the mesh's (grid.c): 0 west (j - 1 mod c), 1 east
  * (j + 1 mod c), 2 north (i - 1 mod r), 3 south (i + 1 mod r); the port back is the
  * opposite one. A dimension of size 1 has no links, one of size 2 two links to the

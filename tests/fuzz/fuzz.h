@@ -1,5 +1,5 @@
 /*
- * fuzz.h — shared by the fuzz targets of tests/fuzz/ (README.md, "Fuzzing").
+ * fuzz.h — shared by the fuzz targets of tests/fuzz/ (doc/development.md "Fuzzing").
  *
  * Each target defines LLVMFuzzerTestOneInput. Built with clang -fsanitize=fuzzer it
  * is a libFuzzer fuzzer (`make fuzz`); built with replay.c instead it is a plain

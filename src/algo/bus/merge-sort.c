@@ -491,7 +491,7 @@ static int64_t first_bad(const msort_state_t *st, const int64_t *out, size_t cnt
     return bad;
 }
 
-/* The summary's own keys (README "Algorithms: notes and figures", bus). */
+/* The summary's own keys (doc/algorithms.md, bus). */
 static void msort_extra(hm_report_t *r, const msort_state_t *st, int64_t S, double worst,
                         double printed, const int64_t *out, size_t cnt)
 {

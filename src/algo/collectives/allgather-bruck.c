@@ -39,7 +39,7 @@
  * arc, min(2^k, p - 2^k) links, and every link of that direction carries that many
  * circuits: link contention (strict stops the run when it exceeds link_capacity); under
  * "queue" each message lasts ceil(min(2^k, p - 2^k) / link_capacity) * a*m + b
- * (README, ports.cost): sum_{k<K} D(that factor * b*c) slots.
+ * (doc/config.md, ports.cost): sum_{k<K} D(that factor * b*c) slots.
  */
 #include <stdlib.h>
 

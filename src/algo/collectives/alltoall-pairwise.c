@@ -19,7 +19,7 @@
  * b) (hma_prob_msg_slots), any block.
  *
  * Route direct (parameter "route", circuit routing; doc/collectives.md): step s is one
- * circuit from x to x XOR s along the e-cube path (README, ports.routing: the hypercube's
+ * circuit from x to x XOR s along the e-cube path (doc/config.md, ports.routing: the hypercube's
  * circuits fix the differing dimensions lowest first). An XOR permutation shares no
  * directed link: the hop of dimension i leaves x with the bits of s below i flipped, which
  * gives x back. So every step lasts D(b), Thakur-Rabenseifner-Gropp's (p - 1)(alpha +

@@ -132,7 +132,7 @@ int hma_prob_ready(hm_setup_t *s, hma_prob_t *pb);
 hma_prob_t *hma_prob_setup_routed(hm_setup_t *s, hm_problem_t kind);
 /* Under route direct on the ring, a step of distance dist (every node sending dist
  * positions on) puts min(dist, p - dist) circuits on every link of its direction: the
- * factor ceil(that / link_capacity) of each message's a*m (README, ports.cost); 1
+ * factor ceil(that / link_capacity) of each message's a*m (doc/config.md, ports.cost); 1
  * elsewhere (e-cube circuits of a shift or an XOR step share no link). */
 int64_t hma_prob_arc_factor(const hma_prob_t *pb, const hm_machine_info_t *mi, int64_t dist);
 /* Bruck's algorithms: the position of node x (node x itself on the bus and under route
@@ -206,7 +206,7 @@ int64_t hma_prob_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, int co
  * summary's extra keys (problem, block, root, op, packets, values, combining). */
 void hma_prob_verify(hm_report_t *r, const char *expr, int64_t bound, int combining);
 
-/* Under circuit routing to neighbours (Seidel's a*m + b, README "Config reference",
+/* Under circuit routing to neighbours (Seidel's a*m + b, doc/config.md,
  * ports.cost): the slots one message of k int64 values (8k bytes) lasts on a link of
  * its own, max(1, ceil(a*8k + b)), as src/engine/circuit.c counts them. */
 int64_t hma_prob_msg_slots(const hm_machine_info_t *mi, size_t k);

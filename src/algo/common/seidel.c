@@ -174,7 +174,7 @@ int hma_seidel_plan(hm_setup_t *s, hma_seidel_t *st, int bits)
 }
 
 /* Costs so large that the broadcast would last more than HMA_PLAN_MAX_SLOTS slots:
- * refused, so that no slot count overflows (README, "circuit routing"). */
+ * refused, so that no slot count overflows (doc/config.md "Config ranges"). */
 static int too_long(hm_setup_t *s, const hma_seidel_t *st, const char *what)
 {
     const hm_machine_info_t *mi = s->machine;

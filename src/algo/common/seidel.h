@@ -99,7 +99,7 @@ typedef struct hma_seidel_s {
         .def = HMA_SEIDEL_BETTER, .help = help_text                                                \
     }
 
-/* What the three need of the machine: Seidel's circuit-switched model (README.md,
+/* What the three need of the machine: Seidel's circuit-switched model (README
  * "Port models"), which the free-running clock cannot hold. */
 #define HMA_SEIDEL_NEEDS                                                                           \
     {                                                                                              \

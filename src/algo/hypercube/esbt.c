@@ -6,7 +6,7 @@
  *
  * Paper: lecture notes "Distributed Memory Systems: Part III", section "Collision
  * Avoiding Spanning Trees for Multi-Broadcast Operations". The variant "esbt" of
- * the registered algorithm multinode-broadcast (README "Algorithms").
+ * the registered algorithm multinode-broadcast (doc/algorithms.md).
  *
  * The idea (notes). Build one spanning tree T_0 rooted at 0 whose edges are
  * scheduled in steps 1..m, with the sets A_i of edges of step i such that
