@@ -445,6 +445,10 @@ static inline int hm__interrupted(const hm__machine_t *m)
  * the tightest limit allows (INT64_MAX if none is known). A `--validate` check can
  * call it with buf NULL. */
 int64_t hm__host_thread_limit(int64_t want, size_t stack, char *buf, size_t len);
+/* Give the process's futex hash (Linux 6.16 and later) at least one bucket per node
+ * thread, so that a wake-up walks a short chain however many nodes sleep (README "Many
+ * nodes"); does nothing where the kernel has no such hash. */
+void hm__host_futex_hash(int64_t threads);
 /* engine/watchdog.c: what node threads tell the watchdog, two relaxed stores and a
  * release one per wait. */
 static inline void hm__wd_sleep(hm_node_t *n)

@@ -184,6 +184,44 @@ int64_t hm__host_thread_limit(int64_t want, size_t stack, char *buf, size_t len)
     return tight < 0 ? INT64_MAX : (lim[tight].room > 0 ? lim[tight].room : 0);
 }
 
+/* ---- the futex hash -------------------------------------------------------------
+ *
+ * Every node sleeps in a futex wait (its semaphore, or the clock's shared word), and
+ * the kernel keeps the waiters in hash buckets: a wake-up walks the whole chain of its
+ * bucket, comparing every waiter's key with its own. Since Linux 6.16 a threaded
+ * process gets a private hash of 4 buckets per online CPU, at least 16 and at most the
+ * global table's size (256 per CPU): on a 2-CPU host, 16 buckets for every node of a
+ * machine, so that a wake-up among 65,536 sleepers walks about 4,096 of them and a
+ * broadcast's wake-ups cost the square of the nodes. PR_FUTEX_HASH sizes the process's
+ * hash: a power of two at least the node count keeps the chains about one waiter long,
+ * at 64 bytes of kernel memory a bucket. The hash only grows (a machine of fewer nodes
+ * after a larger one keeps it); older kernels refuse the call, and keep the global
+ * table (256 buckets per CPU), whose chains grow with the sleepers again. */
+#ifdef __linux__
+#include <sys/prctl.h>
+#ifndef PR_FUTEX_HASH
+#define PR_FUTEX_HASH 78
+#define PR_FUTEX_HASH_SET_SLOTS 1
+#define PR_FUTEX_HASH_GET_SLOTS 2
+#endif
+#endif
+
+void hm__host_futex_hash(int64_t threads)
+{
+#ifdef __linux__
+    if (threads <= 16)
+        return;
+    int64_t want = 16;
+    while (want < threads && want < ((int64_t)1 << 22))
+        want *= 2;
+    int have = prctl(PR_FUTEX_HASH, PR_FUTEX_HASH_GET_SLOTS, 0, 0, 0);
+    if (have >= 0 && have < want)
+        (void)prctl(PR_FUTEX_HASH, PR_FUTEX_HASH_SET_SLOTS, (unsigned long)want, 0, 0);
+#else
+    (void)threads;
+#endif
+}
+
 /* ---- CPUs and affinity (clock.affinity, README "Free-running mode") ---- */
 
 int hm__allowed_cpus(int *cpus)
