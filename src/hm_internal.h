@@ -137,6 +137,13 @@ typedef struct hm__inbox_s {
     int64_t words;
 } hm__inbox_t;
 
+/* The largest machine, in nodes (README "Config ranges"): 2^24, which the flow id below
+ * holds in its top 24 bits, so that two copies never share one. A process holds fewer
+ * threads still (kernel.pid_max is at most 2^22 on 64-bit Linux): the host's limits,
+ * which --validate reads, bite long before this one. */
+#define HM__NODES_MAX (1 << 24)
+#define HM__DIM_MAX 24
+
 /* The id pairing a copy's send and receive events in the trace: sender, its emission
  * number, its port (0xff for a routed message). */
 static inline uint64_t hm__flow_id(int node, uint32_t emission, int port)

@@ -375,17 +375,17 @@ static void check_row(hm__config_t *c, json_t *t, int min, int max)
     in->cols = in->nodes;
 }
 
-/* A topology of rows x cols (mesh, torus): at most 32768 nodes. */
+/* A topology of rows x cols (mesh, torus): at most HM__NODES_MAX nodes. */
 static void check_grid(hm__config_t *c, json_t *t)
 {
     static const char *const keys[] = {"kind", "rows", "cols", NULL};
     hm_machine_info_t *in = &c->opt.info;
     only_keys(c, "topology", t, keys);
-    in->rows = (int)get_int(c, t, "topology", "rows", 1, 1, 32768, 1);
-    in->cols = (int)get_int(c, t, "topology", "cols", 1, 1, 32768, 1);
-    if ((int64_t)in->rows * in->cols > 32768) {
-        add_error(c, "topology: found %d x %d = %lld nodes; allowed: at most 32768 nodes", in->rows,
-                  in->cols, (long long)in->rows * in->cols);
+    in->rows = (int)get_int(c, t, "topology", "rows", 1, 1, HM__NODES_MAX, 1);
+    in->cols = (int)get_int(c, t, "topology", "cols", 1, 1, HM__NODES_MAX, 1);
+    if ((int64_t)in->rows * in->cols > HM__NODES_MAX) {
+        add_error(c, "topology: found %d x %d = %lld nodes; allowed: at most %d nodes", in->rows,
+                  in->cols, (long long)in->rows * in->cols, HM__NODES_MAX);
         in->rows = in->cols = 1;
     }
     in->nodes = in->rows * in->cols;
@@ -402,7 +402,7 @@ static void check_topology(hm__config_t *c, json_t *t)
     case HM_TOPO_HYPERCUBE: {
         static const char *const keys[] = {"kind", "dim", NULL};
         only_keys(c, "topology", t, keys);
-        in->dim = (int)get_int(c, t, "topology", "dim", 0, 0, 16, 1);
+        in->dim = (int)get_int(c, t, "topology", "dim", 0, 0, HM__DIM_MAX, 1);
         in->nodes = 1 << in->dim;
         in->rows = 1;
         in->cols = in->nodes;
@@ -410,7 +410,7 @@ static void check_topology(hm__config_t *c, json_t *t)
     }
     case HM_TOPO_LINEAR:
     case HM_TOPO_RING:
-        check_row(c, t, 1, 32768);
+        check_row(c, t, 1, HM__NODES_MAX);
         break;
     case HM_TOPO_BUS:
         /* 1025: a node has a port to each other node, links grow as nodes^2 (topo/bus.c). */

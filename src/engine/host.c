@@ -102,8 +102,9 @@ static int64_t rlimit_of(int resource, int64_t unit, int root_exempt)
 /* Every limit on the threads of this process, with the room it leaves, at this moment.
  * A thread takes a task id, two mappings (its stack and guard page), its stack and guard
  * page of address space and of data (ulimit -v, ulimit -d: both count private
- * mappings), and about 32 KiB of kernel memory plus the pages of its stack it touches
- * (a quarter of it, a rough guess). */
+ * mappings), and memory: 24 KiB of the kernel's (a 16 KiB kernel stack and its task
+ * structures), the pages of its stack it touches (an eighth of it: two pages of the
+ * default 64 KiB) and 2 KiB of the node's own (README "Many nodes" has the figures). */
 static void read_limits(limit_t *lim, size_t stack)
 {
     int64_t tasks = host_tasks(), maps = count_lines("self/maps");
@@ -111,7 +112,7 @@ static void read_limits(limit_t *lim, size_t stack)
     int64_t vm_kb = read_proc("self/status", "VmSize:"),
             data_kb = read_proc("self/status", "VmData:");
     int64_t mem_kb = read_proc("meminfo", "MemAvailable:");
-    int64_t mapped = (int64_t)stack + 4096, per_thread = 32 * 1024 + (int64_t)stack / 4;
+    int64_t mapped = (int64_t)stack + 4096, per_thread = 26 * 1024 + (int64_t)stack / 8;
     vm_kb = vm_kb > 0 ? vm_kb : 0;
     data_kb = data_kb > 0 ? data_kb : 0;
     threads = threads > 0 ? threads : 1;
