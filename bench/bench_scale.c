@@ -7,7 +7,9 @@
  *                               each crossing one barrier round, then joined: the
  *                               kernel's cost of a thread per node
  *   bench_scale run ALGO D      the registered algorithm ALGO on the D-cube (all-port),
- *                               through the same path as the hypemu program
+ *                               through the same path as the hypemu program, with
+ *                               clock.slot_timeout off (a loaded host may take
+ *                               longer than its default for a slot of 2^19 nodes)
  *   bench_scale room N          whether the host lets this process create N threads
  *                               (exit 0) or not (exit 3, with the limit on stderr)
  *
@@ -84,7 +86,7 @@ static int run(const char *algo, int d)
     char text[256];
     snprintf(text, sizeof text,
              "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},\"ports\":{\"model\":\"all-port\"},"
-             "\"algorithm\":{\"name\":\"%s\"}}",
+             "\"clock\":{\"slot_timeout\":0},\"algorithm\":{\"name\":\"%s\"}}",
              d, algo);
     double t0 = now_seconds();
     hm__config_t cfg;

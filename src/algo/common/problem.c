@@ -201,8 +201,6 @@ hma_prob_t *hma_prob_setup(hm_setup_t *s, hm_problem_t kind)
     int64_t block = hm_param_get_int(s, "block");
     int64_t root = hma_prob_rooted(kind) ? hm_param_get_int(s, "root") : -1;
     int op = hma_prob_reduces(kind) ? hm_param_get_enum(s, "op") : HMA_OP_SUM;
-    if (results_fit(s, kind, mi->nodes, block) != 0)
-        return NULL;
     hma_prob_t *pb = calloc(1, sizeof *pb);
     if (!pb)
         return NULL;
@@ -230,6 +228,10 @@ hma_prob_t *hma_prob_setup(hm_setup_t *s, hm_problem_t kind)
         snprintf(allowed, sizeof allowed, "a block with at most %lld input values in all",
                  (long long)HM_PROB_MAX_VALUES);
         hm_setup_fail(s, "block", found, allowed);
+        hma_prob_free(pb);
+        return NULL;
+    }
+    if (results_fit(s, kind, pb->p, block) != 0) {
         hma_prob_free(pb);
         return NULL;
     }
