@@ -6,7 +6,9 @@
  *   bench_scale bare N          N threads with 64 KiB stacks, like the node threads,
  *                               each crossing one barrier round, then joined: the
  *                               kernel's cost of a thread per node
- *   bench_scale run ALGO D      the registered algorithm ALGO on the D-cube (all-port),
+ *   bench_scale run ALGO D [CLOCK]
+ *                               the registered algorithm ALGO on the D-cube (all-port,
+ *                               clock.mode CLOCK: slotted by default, local, free),
  *                               through the same path as the hypemu program, with
  *                               clock.slot_timeout off (a loaded host may take
  *                               longer than its default for a slot of 2^19 nodes)
@@ -81,13 +83,13 @@ static int bare(int n)
 
 /* ---- a hypemu run --------------------------------------------------------------- */
 
-static int run(const char *algo, int d)
+static int run(const char *algo, int d, const char *clock)
 {
-    char text[256];
+    char text[320];
     snprintf(text, sizeof text,
              "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},\"ports\":{\"model\":\"all-port\"},"
-             "\"clock\":{\"slot_timeout\":0},\"algorithm\":{\"name\":\"%s\"}}",
-             d, algo);
+             "\"clock\":{\"mode\":\"%s\",\"slot_timeout\":0},\"algorithm\":{\"name\":\"%s\"}}",
+             d, clock, algo);
     double t0 = now_seconds();
     hm__config_t cfg;
     int rc = hm__config_load_string(&cfg, "bench", text, NULL, 0);
@@ -125,8 +127,8 @@ int main(int argc, char **argv)
         return bare(atoi(argv[2]));
     if (argc == 3 && strcmp(argv[1], "room") == 0 && atoi(argv[2]) > 0)
         return room(atoi(argv[2]));
-    if (argc == 4 && strcmp(argv[1], "run") == 0)
-        return run(argv[2], atoi(argv[3]));
-    fprintf(stderr, "usage: bench_scale bare N | run ALGO D | room N\n");
+    if ((argc == 4 || argc == 5) && strcmp(argv[1], "run") == 0)
+        return run(argv[2], atoi(argv[3]), argc == 5 ? argv[4] : "slotted");
+    fprintf(stderr, "usage: bench_scale bare N | run ALGO D [CLOCK] | room N\n");
     return 2;
 }

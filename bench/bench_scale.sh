@@ -22,12 +22,14 @@
 # cannot run (bench_scale room N) with the limit reached.
 #
 # Environment: HM_BENCH_REPS (default 3), HM_BENCH_SBT_DIMS (default "12 ... 19"),
-# HM_BENCH_SUCC_DIMS (default "8 ... 12"), HM_BUILDDIR (default .).
+# HM_BENCH_SUCC_DIMS (default "8 ... 12"), HM_BENCH_CLOCK (clock.mode: slotted, the
+# default, local or free), HM_BUILDDIR (default .).
 set -u
 B=${HM_BUILDDIR:-.}/bench/bench_scale
 REPS=${HM_BENCH_REPS:-3}
 SBT_DIMS=${HM_BENCH_SBT_DIMS:-"12 13 14 15 16 17 18 19"}
 SUCC_DIMS=${HM_BENCH_SUCC_DIMS:-"8 9 10 11 12"}
+CLOCK=${HM_BENCH_CLOCK:-slotted}
 TMP=$(mktemp -d) || exit 1
 
 max=0
@@ -65,7 +67,7 @@ raise vm.max_map_count $((2 * need + 65536))
 
 echo
 echo "host: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)," \
-    "load $(cut -d' ' -f1-3 /proc/loadavg); $REPS runs each, interleaved; medians"
+    "load $(cut -d' ' -f1-3 /proc/loadavg); clock.mode $CLOCK; $REPS runs each, interleaved; medians"
 echo
 echo "| algorithm | nodes | hypemu s | bare s | ratio | hypemu RSS MiB | bare RSS MiB | extra per node | kernel share (hypemu / bare) |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -88,9 +90,9 @@ one() { # one ALGO D
     r=1
     while [ "$r" -le "$REPS" ]; do
         if [ $((r % 2)) = 1 ]; then
-            b=$("$B" bare "$n") && h=$("$B" run "$1" "$2")
+            b=$("$B" bare "$n") && h=$("$B" run "$1" "$2" "$CLOCK")
         else
-            h=$("$B" run "$1" "$2") && b=$("$B" bare "$n")
+            h=$("$B" run "$1" "$2" "$CLOCK") && b=$("$B" bare "$n")
         fi || {
             echo "| $1 | Q_$2 ($n) | failed (see above) |||||||"
             return
