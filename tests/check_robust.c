@@ -715,21 +715,7 @@ END_TEST
  * names the limit with its value; Q_11 (2048) does not; both are valid (exit 0). */
 START_TEST(test_validate_thread_limit)
 {
-    char *proc = hm_t_tmpdir();
-    char path[512];
-    const char *dirs[] = {"sys", "sys/kernel", "sys/vm", "self"};
-    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
-        snprintf(path, sizeof path, "%s/%s", proc, dirs[i]);
-        ck_assert_int_eq(mkdir(path, 0700), 0);
-    }
-    put_file(proc, "sys/kernel/pid_max", "5000\n");
-    put_file(proc, "sys/kernel/threads-max", "1000000\n");
-    put_file(proc, "sys/vm/max_map_count", "1000000\n");
-    put_file(proc, "loadavg", "0.00 0.00 0.00 1/1000 4242\n");
-    put_file(proc, "meminfo", "MemTotal: 64000000 kB\nMemAvailable: 32000000 kB\n");
-    put_file(proc, "self/maps", "a\nb\n");
-    put_file(proc, "self/status", "Name:\thypemu\nThreads:\t1\n");
-    ck_assert_int_eq(setenv("HYPEMU_PROC", proc, 1), 0);
+    char *proc = fake_proc("5000\n", "MemTotal: 64000000 kB\nMemAvailable: 32000000 kB\n");
     char *out, *err;
     ck_assert_int_eq(hm_t_exec(NULL, &out, &err,
                                (const char *[]){"--validate", "--set", "topology.dim=12",
