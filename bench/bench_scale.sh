@@ -22,13 +22,13 @@
 # cannot run (bench_scale room N) with the limit reached.
 #
 # Environment: HM_BENCH_REPS (default 3), HM_BENCH_SBT_DIMS (default "12 ... 19"),
-# HM_BENCH_SUCC_DIMS (default "8 ... 12"), HM_BENCH_CLOCK (clock.mode: slotted, the
+# HM_BENCH_SUCC_DIMS (default "8 ... 12"; set empty, none), HM_BENCH_CLOCK (clock.mode: slotted, the
 # default, local or free), HM_BUILDDIR (default .).
 set -u
 B=${HM_BUILDDIR:-.}/bench/bench_scale
 REPS=${HM_BENCH_REPS:-3}
-SBT_DIMS=${HM_BENCH_SBT_DIMS:-"12 13 14 15 16 17 18 19"}
-SUCC_DIMS=${HM_BENCH_SUCC_DIMS:-"8 9 10 11 12"}
+SBT_DIMS=${HM_BENCH_SBT_DIMS-"12 13 14 15 16 17 18 19"}
+SUCC_DIMS=${HM_BENCH_SUCC_DIMS-"8 9 10 11 12"}
 CLOCK=${HM_BENCH_CLOCK:-slotted}
 TMP=$(mktemp -d) || exit 1
 
