@@ -22,8 +22,8 @@
 # cannot run (bench_scale room N) with the limit reached.
 #
 # Environment: HM_BENCH_REPS (default 3), HM_BENCH_SBT_DIMS (default "12 ... 19"),
-# HM_BENCH_SUCC_DIMS (default "8 ... 12"; set empty, none), HM_BENCH_CLOCK (clock.mode: slotted, the
-# default, local or free), HM_BUILDDIR (default .).
+# HM_BENCH_SUCC_DIMS (default "8 ... 12"; empty: none), HM_BENCH_CLOCK (clock.mode:
+# slotted, the default, local or free), HM_BUILDDIR (default .).
 set -u
 B=${HM_BUILDDIR:-.}/bench/bench_scale
 REPS=${HM_BENCH_REPS:-3}
