@@ -146,6 +146,13 @@ typedef struct hm__inbox_s {
     int64_t words;
 } hm__inbox_t;
 
+/* The largest machine, in nodes (README "Config ranges"): 2^24, which the flow id below
+ * holds in its top 24 bits, so that two copies never share one. A process holds fewer
+ * threads still (kernel.pid_max is at most 2^22 on 64-bit Linux): the host's limits,
+ * which --validate reads, bite long before this one. */
+#define HM__NODES_MAX (1 << 24)
+#define HM__DIM_MAX 24
+
 /* The id pairing a copy's send and receive events in the trace: sender, its emission
  * number, its port (0xff for a routed message). */
 static inline uint64_t hm__flow_id(int node, uint32_t emission, int port)
@@ -476,6 +483,10 @@ static inline int hm__interrupted(const hm__machine_t *m)
  * the tightest limit allows (INT64_MAX if none is known). A `--validate` check can
  * call it with buf NULL. */
 int64_t hm__host_thread_limit(int64_t want, size_t stack, char *buf, size_t len);
+/* Give the process's futex hash (Linux 6.16 and later) at least one bucket per node
+ * thread, so that a wake-up walks a short chain however many nodes sleep (README "Many
+ * nodes"); does nothing where the kernel has no such hash. */
+void hm__host_futex_hash(int64_t threads);
 /* engine/watchdog.c: what node threads tell the watchdog, two relaxed stores and a
  * release one per wait. */
 static inline void hm__wd_sleep(hm_node_t *n)

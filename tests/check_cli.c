@@ -78,11 +78,11 @@ START_TEST(test_validate)
     free(out);
     free(err);
     ck_assert_int_eq(hm_t_exec(NULL, &out, &err,
-                               (const char *[]){"--validate", "--set", "topology.dim=20", "--set",
+                               (const char *[]){"--validate", "--set", "topology.dim=25", "--set",
                                                 "contention=loose", Q4, NULL}),
                      2);
     ck_assert_str_eq(out, "");
-    ck_assert_str_eq(err, Q4 ": topology.dim: found 20; allowed: an integer from 0 to 16\n" Q4
+    ck_assert_str_eq(err, Q4 ": topology.dim: found 25; allowed: an integer from 0 to 24\n" Q4
                              ": contention: found \"loose\"; allowed: \"strict\", \"queue\"\n");
     free(out);
     free(err);

@@ -1606,9 +1606,9 @@ START_TEST(test_inputs_from_config)
          "algorithm.inputs: found 1 values for node 2; allowed: 2 values for node 2 (block "
          "values per node; block 2, p = 4)"},
         {"[[1,2],[3.5,4],[5,6],[7,8]]", "algorithm.inputs: found a value out of range at node 1, "
-                                        "index 0; allowed: integers from -1099511627776 to "
-                                        "1099511627776"},
-        {"[[1,2],[3,4],[5,6],[7,1099511627777]]",
+                                        "index 0; allowed: integers from -274877906944 to "
+                                        "274877906944"},
+        {"[[1,2],[3,4],[5,6],[7,274877906945]]",
          "algorithm.inputs: found a value out of range at node 3, index 1"},
         {"7", "algorithm.inputs: found a number or boolean; allowed: 4 rows"},
         {"\"/nonexistent/in.txt\"", "algorithm.inputs: found \"/nonexistent/in.txt\" (No such "

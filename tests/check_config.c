@@ -49,13 +49,13 @@ END_TEST
 
 START_TEST(test_every_error_reported)
 {
-    char *m = errors_of("{\"topology\":{\"kind\":\"hypercube\",\"dim\":17},"
+    char *m = errors_of("{\"topology\":{\"kind\":\"hypercube\",\"dim\":25},"
                         "\"ports\":{\"model\":\"two-port\"},"
                         "\"contention\":\"lenient\","
                         "\"mailbox\":{\"capacity\":0},"
                         "\"algorithm\":{\"name\":\"successive-broadcast\",\"variant\":\"fast\"}}",
                         NULL);
-    ck_assert_str_eq(m, "test.json: topology.dim: found 17; allowed: an integer from 0 to 16\n"
+    ck_assert_str_eq(m, "test.json: topology.dim: found 25; allowed: an integer from 0 to 24\n"
                         "test.json: algorithm.variant: found \"fast\"; allowed: one of "
                         "sequential|interleaved|rotated\n"
                         "test.json: ports.model: found \"two-port\"; allowed: \"all-port\", "
@@ -194,7 +194,7 @@ START_TEST(test_typed_parameters)
     m = errors_of("{\"topology\":{\"kind\":\"hypercube\",\"dim\":30},"
                   "\"algorithm\":{\"name\":\"sbt-broadcast\",\"root\":5,\"rotation\":\"x\"}}",
                   NULL);
-    ck_assert_str_eq(m, "test.json: topology.dim: found 30; allowed: an integer from 0 to 16\n"
+    ck_assert_str_eq(m, "test.json: topology.dim: found 30; allowed: an integer from 0 to 24\n"
                         "test.json: algorithm.rotation: found \"x\"; allowed: an integer from 0 "
                         "to d-1\n");
     free(m);

@@ -246,7 +246,7 @@ for b in open(sys.argv[1], "rb").read():
 print("%016x" % h)' "$1"
 }
 refusal_checked plugin "hypemu-mpi: rank 1's plugin 1 differs from rank 0's ($tmp/idle.so): the FNV-1a digest of its bytes is $(fnv "$tmp/idle2.so") against $(fnv "$tmp/idle.so")"
-refusal_checked invalid "hypemu-mpi: rank 1 stops before the run with exit 2, rank 0 does not: $q4: topology.dim: found 99; allowed: an integer from 0 to 16"
+refusal_checked invalid "hypemu-mpi: rank 1 stops before the run with exit 2, rank 0 does not: $q4: topology.dim: found 99; allowed: an integer from 0 to 24"
 [ "$(cat "$tmp/refused/same/rc")" = 0 ] && grep -q '"verified":true' "$tmp/refused/same/out.json" ||
     fail "a default and the same value written out: exit $(cat "$tmp/refused/same/rc"): $(cat "$tmp/refused/same/err.all")"
 

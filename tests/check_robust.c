@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -580,10 +581,9 @@ static void put_file(const char *dir, const char *name, const char *text)
     fclose(f);
 }
 
-/* A host whose kernel.pid_max is 5000 with 1000 tasks running (HYPEMU_PROC: a fake
- * /proc) has room for 4000 threads: --validate of Q_12 (4096 node threads) warns and
- * names the limit with its value; Q_11 (2048) does not; both are valid (exit 0). */
-START_TEST(test_validate_thread_limit)
+/* A fake /proc (HYPEMU_PROC) with 1000 tasks on the host, the given kernel.pid_max and
+ * MemAvailable, and room enough elsewhere; its directory. */
+static char *fake_proc(const char *pid_max, const char *meminfo)
 {
     char *proc = hm_t_tmpdir();
     char path[512];
@@ -592,14 +592,130 @@ START_TEST(test_validate_thread_limit)
         snprintf(path, sizeof path, "%s/%s", proc, dirs[i]);
         ck_assert_int_eq(mkdir(path, 0700), 0);
     }
-    put_file(proc, "sys/kernel/pid_max", "5000\n");
-    put_file(proc, "sys/kernel/threads-max", "1000000\n");
-    put_file(proc, "sys/vm/max_map_count", "1000000\n");
+    put_file(proc, "sys/kernel/pid_max", pid_max);
+    put_file(proc, "sys/kernel/threads-max", "100000000\n");
+    put_file(proc, "sys/vm/max_map_count", "100000000\n");
     put_file(proc, "loadavg", "0.00 0.00 0.00 1/1000 4242\n");
-    put_file(proc, "meminfo", "MemTotal: 64000000 kB\nMemAvailable: 32000000 kB\n");
+    put_file(proc, "meminfo", meminfo);
     put_file(proc, "self/maps", "a\nb\n");
     put_file(proc, "self/status", "Name:\thypemu\nThreads:\t1\n");
     ck_assert_int_eq(setenv("HYPEMU_PROC", proc, 1), 0);
+    return proc;
+}
+
+/* What --validate says of a run of `nodes` threads on fake_proc's host with `mem`
+ * kB available: nothing, the memory (34 KiB a thread), or, where this process's
+ * ulimit -u (not raised past its hard limit; root is exempt) is the first short, that. */
+static void expect_thread_warning(char *buf, size_t len, const char *file, long nodes, long mem)
+{
+    struct rlimit rl;
+    long room = mem * 1024 / (34 * 1024);
+    const char *lim = "memory (MemAvailable, kB)", *fix = "fewer nodes or a smaller stack";
+    char used[64] = "about 34 kB a thread";
+    long value = mem;
+    if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && geteuid() != 0 &&
+        (long)rl.rlim_cur - 1 < nodes) {
+        lim = "RLIMIT_NPROC (ulimit -u)";
+        fix = "ulimit -u ...";
+        snprintf(used, sizeof used, "1 threads in this process");
+        value = (long)rl.rlim_cur;
+        room = value - 1;
+    } else if (room >= nodes) {
+        buf[0] = '\0';
+        return;
+    }
+    snprintf(buf, len,
+             "hypemu: %s: warning: the run needs %ld threads (one per node), more than the host "
+             "allows now: the host limit reached is %s = %ld (%s, room for about %ld more "
+             "threads; raise it: %s, see README \"Many nodes\")\n",
+             file, nodes, lim, value, used, room, fix);
+}
+
+/* Machines past the old ceiling of 65,536 nodes (README "Many nodes", "Config ranges"):
+ * on a host with room (fake_proc: 32 GB available), --validate accepts a 17-cube (131,072
+ * node threads, not run) and warns of a 20-cube (1,048,576 threads: more than 32 GB at
+ * 34 KiB a thread) naming the memory; dim 25, a ring of 2^24 + 1 nodes and a 4097 x 4097
+ * mesh are config errors (exit 2); an allgather on a ring of 2^22 nodes is refused with
+ * its memory estimate (p^2 * block * 16 bytes) against the host's. */
+START_TEST(test_validate_large_machines)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NPROC, &rl);
+    }
+    char *proc = fake_proc("4194304\n", "MemTotal: 64000000 kB\nMemAvailable: 32000000 kB\n");
+    const char *cfg = HM_SRCDIR "/configs/q4_sbt_broadcast.json";
+    char *out, *err, want[1024];
+    ck_assert_int_eq(
+        hm_t_exec(NULL, &out, &err,
+                  (const char *[]){"--validate", "--set", "topology.dim=17", cfg, NULL}),
+        0);
+    expect_thread_warning(want, sizeof want, cfg, 131072, 32000000);
+    ck_assert_str_eq(err, want);
+    ck_assert_str_eq(out, HM_SRCDIR "/configs/q4_sbt_broadcast.json: valid (sbt-broadcast on "
+                                    "hypercube, 131072 nodes, shout ports)\n");
+    free(out);
+    free(err);
+    ck_assert_int_eq(
+        hm_t_exec(NULL, &out, &err,
+                  (const char *[]){"--validate", "--set", "topology.dim=20", cfg, NULL}),
+        0);
+    expect_thread_warning(want, sizeof want, cfg, 1048576, 32000000);
+    ck_assert_str_eq(want, err);
+    ck_assert_ptr_nonnull(strstr(want, "1048576 threads"));
+    free(out);
+    free(err);
+    unsetenv("HYPEMU_PROC");
+    hm_t_rmtree(proc);
+
+    static const struct {
+        const char *text, *want;
+    } bad[] = {
+        {"{\"topology\":{\"kind\":\"hypercube\",\"dim\":25},\"algorithm\":{\"name\":\"sbt-"
+         "broadcast\"}}",
+         "topology.dim: found 25; allowed: an integer from 0 to 24"},
+        {"{\"topology\":{\"kind\":\"ring\",\"nodes\":16777217},\"algorithm\":{\"name\":"
+         "\"allgather-ring\"}}",
+         "topology.nodes: found 16777217; allowed: an integer from 1 to 16777216"},
+        {"{\"topology\":{\"kind\":\"mesh\",\"rows\":4097,\"cols\":4097},\"algorithm\":{"
+         "\"name\":\"st-broadcast\"}}",
+         "topology: found 4097 x 4097 = 16785409 nodes; allowed: at most 16777216 nodes"},
+    };
+    char *dir = hm_t_tmpdir(), path[512], line[1200];
+    snprintf(path, sizeof path, "%s/big.json", dir);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        put_file(dir, "big.json", bad[i].text);
+        ck_assert_int_eq(hm_t_exec(NULL, &out, &err, (const char *[]){"--validate", path, NULL}),
+                         2);
+        snprintf(line, sizeof line, "%s: %s\n", path, bad[i].want);
+        ck_assert_str_eq(err, line);
+        free(out);
+        free(err);
+    }
+    put_file(dir, "big.json",
+             "{\"topology\":{\"kind\":\"ring\",\"nodes\":4194304},\"ports\":{\"model\":"
+             "\"all-port\"},\"algorithm\":{\"name\":\"allgather-ring\"}}");
+    ck_assert_int_eq(hm_t_exec(NULL, &out, &err, (const char *[]){"--validate", path, NULL}), 2);
+    double host = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    snprintf(line, sizeof line,
+             "hypemu: %s: algorithm.block: found 1 (allgather holds p * block = 4194304 values "
+             "per node: about 268435456 MiB in all); allowed: a block whose results fit the "
+             "host's memory (%.0f MiB)\n",
+             path, host / 1048576.0);
+    ck_assert_str_eq(err, line);
+    free(out);
+    free(err);
+    hm_t_rmtree(dir);
+}
+END_TEST
+
+/* A host whose kernel.pid_max is 5000 with 1000 tasks running (HYPEMU_PROC: a fake
+ * /proc) has room for 4000 threads: --validate of Q_12 (4096 node threads) warns and
+ * names the limit with its value; Q_11 (2048) does not; both are valid (exit 0). */
+START_TEST(test_validate_thread_limit)
+{
+    char *proc = fake_proc("5000\n", "MemTotal: 64000000 kB\nMemAvailable: 32000000 kB\n");
     char *out, *err;
     ck_assert_int_eq(hm_t_exec(NULL, &out, &err,
                                (const char *[]){"--validate", "--set", "topology.dim=12",
@@ -798,6 +914,7 @@ int main(void)
     tcase_add_test(io, test_output_budget);
     tcase_add_test(io, test_timeline_folds_idle_slots);
     tcase_add_test(io, test_validate_thread_limit);
+    tcase_add_test(io, test_validate_large_machines);
     tcase_set_timeout(io, 60);
     suite_add_tcase(s, io);
     TCase *rules = tcase_create("rules");

@@ -112,6 +112,8 @@ done
 # progress line says so.
 export HYPEMU_PROGRESS_PERIOD=0.05
 for sig in INT TERM; do
+    # Not the last iteration's files: its progress line would send the signal too early.
+    rm -f "$tmp/out" "$tmp/err.all" "$tmp/spin.jsonl" "$tmp/spin.trace"
     printf '{"plugins": ["rules.so"], "topology": {"kind": "hypercube", "dim": 3}, "algorithm": {"name": "rules-spin"}, "output": {"events": "spin.jsonl", "trace": "spin.trace"}}\n' >"$tmp/spin.json"
     rm -f "$tmp/out" "$tmp/err.all" # the last run's progress lines are not this one's
     (cd "$tmp" && exec "$bin" --json --progress spin.json >"$tmp/out" 2>"$tmp/err.all") &

@@ -412,16 +412,16 @@ static void check_row(hm__config_t *c, json_t *t, hm__key_id_t id)
     in->cols = in->nodes;
 }
 
-/* A topology of rows x cols (mesh, torus): at most 32768 nodes. */
+/* A topology of rows x cols (mesh, torus): at most HM__NODES_MAX nodes. */
 static void check_grid(hm__config_t *c, json_t *t)
 {
     hm_machine_info_t *in = &c->opt.info;
     table_keys(c, "topology", hm_topology_name(in->topology), t);
     in->rows = (int)key_int(c, t, HM__K_TOPOLOGY_ROWS, 1);
     in->cols = (int)key_int(c, t, HM__K_TOPOLOGY_COLS, 1);
-    if ((int64_t)in->rows * in->cols > 32768) {
-        add_error(c, "topology: found %d x %d = %lld nodes; allowed: at most 32768 nodes", in->rows,
-                  in->cols, (long long)in->rows * in->cols);
+    if ((int64_t)in->rows * in->cols > HM__NODES_MAX) {
+        add_error(c, "topology: found %d x %d = %lld nodes; allowed: at most %d nodes", in->rows,
+                  in->cols, (long long)in->rows * in->cols, HM__NODES_MAX);
         in->rows = in->cols = 1;
     }
     in->nodes = in->rows * in->cols;

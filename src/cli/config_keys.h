@@ -39,15 +39,15 @@ typedef enum {
     XX(TOPOLOGY, "topology", OBJECT, 0, 0, 0, NULL, "required", NULL, "the machine's graph")       \
     XX(TOPOLOGY_KIND, "topology.kind", ENUM, 0, 0, -1, hm__topology_names, "required", NULL,       \
        "the kind of graph")                                                                        \
-    XX(TOPOLOGY_DIM, "topology.dim", INT, 0, 16, 0, NULL, "required", "hypercube",                 \
+    XX(TOPOLOGY_DIM, "topology.dim", INT, 0, HM__DIM_MAX, 0, NULL, "required", "hypercube",        \
        "Q_d: nodes 0..2^d-1")                                                                      \
-    XX(TOPOLOGY_NODES, "topology.nodes", INT, 1, 32768, 1, NULL, "required", "linear, ring",       \
-       "nodes in a row or round a cycle")                                                          \
+    XX(TOPOLOGY_NODES, "topology.nodes", INT, 1, HM__NODES_MAX, 1, NULL, "required",               \
+       "linear, ring", "nodes in a row or round a cycle")                                          \
     XX(TOPOLOGY_BUS_NODES, "topology.nodes", INT, 2, 1025, 2, NULL, "required", "bus",             \
        "k processors and the output processor")                                                    \
-    XX(TOPOLOGY_ROWS, "topology.rows", INT, 1, 32768, 1, NULL, "required", "mesh, torus",          \
+    XX(TOPOLOGY_ROWS, "topology.rows", INT, 1, HM__NODES_MAX, 1, NULL, "required", "mesh, torus",  \
        "rows of the grid, rows x cols at most 32768 nodes")                                        \
-    XX(TOPOLOGY_COLS, "topology.cols", INT, 1, 32768, 1, NULL, "required", "mesh, torus",          \
+    XX(TOPOLOGY_COLS, "topology.cols", INT, 1, HM__NODES_MAX, 1, NULL, "required", "mesh, torus",  \
        "columns of the grid")                                                                      \
     XX(PORTS, "ports", OBJECT, 0, 0, 0, NULL, "the defaults below", NULL, "the port model")        \
     XX(PORTS_MODEL, "ports.model", ENUM, 0, 0, -1, hm__ports_names, "the algorithm's paper model", \

@@ -102,8 +102,9 @@ static int64_t rlimit_of(int resource, int64_t unit, int root_exempt)
 /* Every limit on the threads of this process, with the room it leaves, at this moment.
  * A thread takes a task id, two mappings (its stack and guard page), its stack and guard
  * page of address space and of data (ulimit -v, ulimit -d: both count private
- * mappings), and about 32 KiB of kernel memory plus the pages of its stack it touches
- * (a quarter of it, a rough guess). */
+ * mappings), and memory: 24 KiB of the kernel's (a 16 KiB kernel stack and its task
+ * structures), the pages of its stack it touches (an eighth of it: two pages of the
+ * default 64 KiB) and 2 KiB of the node's own (README "Many nodes" has the figures). */
 static void read_limits(limit_t *lim, size_t stack)
 {
     int64_t tasks = host_tasks(), maps = count_lines("self/maps");
@@ -111,7 +112,7 @@ static void read_limits(limit_t *lim, size_t stack)
     int64_t vm_kb = read_proc("self/status", "VmSize:"),
             data_kb = read_proc("self/status", "VmData:");
     int64_t mem_kb = read_proc("meminfo", "MemAvailable:");
-    int64_t mapped = (int64_t)stack + 4096, per_thread = 32 * 1024 + (int64_t)stack / 4;
+    int64_t mapped = (int64_t)stack + 4096, per_thread = 26 * 1024 + (int64_t)stack / 8;
     vm_kb = vm_kb > 0 ? vm_kb : 0;
     data_kb = data_kb > 0 ? data_kb : 0;
     threads = threads > 0 ? threads : 1;
@@ -182,6 +183,44 @@ int64_t hm__host_thread_limit(int64_t want, size_t stack, char *buf, size_t len)
                      l->fix);
     }
     return tight < 0 ? INT64_MAX : (lim[tight].room > 0 ? lim[tight].room : 0);
+}
+
+/* ---- the futex hash -------------------------------------------------------------
+ *
+ * Every node sleeps in a futex wait (its semaphore, or the clock's shared word), and
+ * the kernel keeps the waiters in hash buckets: a wake-up walks the whole chain of its
+ * bucket, comparing every waiter's key with its own. Since Linux 6.16 a threaded
+ * process gets a private hash of 4 buckets per online CPU, at least 16 and at most the
+ * global table's size (256 per CPU): on a 2-CPU host, 16 buckets for every node of a
+ * machine, so that a wake-up among 65,536 sleepers walks about 4,096 of them and a
+ * broadcast's wake-ups cost the square of the nodes. PR_FUTEX_HASH sizes the process's
+ * hash: a power of two at least the node count keeps the chains about one waiter long,
+ * at 64 bytes of kernel memory a bucket. The hash only grows (a machine of fewer nodes
+ * after a larger one keeps it); older kernels refuse the call, and keep the global
+ * table (256 buckets per CPU), whose chains grow with the sleepers again. */
+#ifdef __linux__
+#include <sys/prctl.h>
+#ifndef PR_FUTEX_HASH
+#define PR_FUTEX_HASH 78
+#define PR_FUTEX_HASH_SET_SLOTS 1
+#define PR_FUTEX_HASH_GET_SLOTS 2
+#endif
+#endif
+
+void hm__host_futex_hash(int64_t threads)
+{
+#ifdef __linux__
+    if (threads <= 16)
+        return;
+    int64_t want = 16;
+    while (want < threads && want < ((int64_t)1 << 22))
+        want *= 2;
+    int have = prctl(PR_FUTEX_HASH, PR_FUTEX_HASH_GET_SLOTS, 0, 0, 0);
+    if (have >= 0 && have < want)
+        (void)prctl(PR_FUTEX_HASH, PR_FUTEX_HASH_SET_SLOTS, (unsigned long)want, 0, 0);
+#else
+    (void)threads;
+#endif
 }
 
 /* ---- CPUs and affinity (clock.affinity, doc/clocks.md) ---- */

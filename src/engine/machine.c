@@ -225,6 +225,7 @@ hm__end_t hm__machine_run(hm__machine_t *m)
     atomic_store(&m->active_left, m->hi - m->lo);
 
     hm__rules_enter(m);
+    hm__host_futex_hash(m->hi - m->lo);
     int created = start_threads(m);
     hm__wait_nodes(m, created);
     hm__rules_leave(m);

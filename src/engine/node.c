@@ -216,7 +216,7 @@ int hm_recv(hm_node_t *n, hm_packet_t *out)
 int hm__inbox_push(hm__inbox_t *q, const hm__copy_t *c)
 {
     if (q->n == q->cap) {
-        size_t cap = q->cap ? 2 * q->cap : 8;
+        size_t cap = q->cap ? 2 * q->cap : 1; /* from one copy: most nodes hold few */
         hm__copy_t *v = malloc(cap * sizeof *v);
         if (!v)
             return -1;

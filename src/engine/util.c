@@ -14,7 +14,10 @@ int hm__grow(void **v, size_t *cap, size_t need, size_t elem)
 {
     if (*cap > 0 && *cap >= need)
         return 0; /* room enough: no realloc call on the hot path (hm__emit_copies) */
-    size_t c = *cap ? *cap : 8;
+    /* From one element: a node's vectors (its outbox, log, stores) mostly hold a few,
+     * and half a million nodes each with room for 8 events and 8 copies would hold
+     * about 1 GiB they never use (README "Many nodes"). */
+    size_t c = *cap ? *cap : 1;
     while (c < need)
         c *= 2;
     void *nv = realloc(*v, c * elem);

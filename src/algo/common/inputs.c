@@ -4,7 +4,7 @@
  * x's input values) or the name of a text file of p lines (node x's values on line
  * x + 1, integers separated by blanks; relative to the config file's directory). Each
  * node gives exactly the values the problem gives it (problem.h), integers within
- * +-HMA_PROB_INPUT_MAX so that a sum over 65536 nodes cannot overflow. The file must
+ * +-HMA_PROB_INPUT_MAX so that a sum over 2^24 nodes cannot overflow. The file must
  * be a regular one, within a size and a line length that p and the block give, without
  * NUL bytes: anything else is refused before it is read, or as soon as it is seen.
  */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rng.h"
 #include "trees.h"
@@ -15,7 +16,7 @@
 const char *const hma_prob_op_names[] = {HMA_OP_MAP(HM_ENUM_NAME) NULL};
 const char *const hma_prob_route_names[] = {HMA_ROUTE_MAP(HM_ENUM_NAME) NULL};
 
-/* Inputs stay small so that a sum over 65536 nodes cannot overflow. */
+/* Inputs stay small so that a sum over the largest machine cannot overflow. */
 #define HM_PROB_VALUE_RANGE 1000
 /* At most this many input values in all (alltoall holds p*p*b). */
 #define HM_PROB_MAX_VALUES (INT64_C(1) << 24)
@@ -166,6 +167,31 @@ static int check_machine(hm_setup_t *s, hm_problem_t kind)
     return 0;
 }
 
+/* An allgather or an alltoall leaves p * block values (8 bytes each) at every node, and
+ * as many pass through its mailboxes: p^2 * block * 16 bytes in all, refused where that
+ * exceeds the host's physical memory (README "Many nodes"), with the estimate. Returns 0,
+ * or -1 with s->error written. */
+static int results_fit(hm_setup_t *s, hm_problem_t kind, int64_t p, int64_t block)
+{
+    if (kind != HM_PROBLEM_ALLGATHER && kind != HM_PROBLEM_ALLTOALL)
+        return 0;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0)
+        return 0;
+    double need = (double)p * (double)p * (double)block * 16.0;
+    double host = (double)pages * (double)page;
+    if (need <= host)
+        return 0;
+    char found[160], allowed[128];
+    snprintf(found, sizeof found,
+             "%lld (%s holds p * block = %lld values per node: about %.0f MiB in all)",
+             (long long)block, hm_problem_name(kind), (long long)(p * block), need / 1048576.0);
+    snprintf(allowed, sizeof allowed, "a block whose results fit the host's memory (%.0f MiB)",
+             host / 1048576.0);
+    hm_setup_fail(s, "block", found, allowed);
+    return -1;
+}
+
 hma_prob_t *hma_prob_setup(hm_setup_t *s, hm_problem_t kind)
 {
     const hm_machine_info_t *mi = s->machine;
@@ -202,6 +228,10 @@ hma_prob_t *hma_prob_setup(hm_setup_t *s, hm_problem_t kind)
         snprintf(allowed, sizeof allowed, "a block with at most %lld input values in all",
                  (long long)HM_PROB_MAX_VALUES);
         hm_setup_fail(s, "block", found, allowed);
+        hma_prob_free(pb);
+        return NULL;
+    }
+    if (results_fit(s, kind, pb->p, block) != 0) {
         hma_prob_free(pb);
         return NULL;
     }

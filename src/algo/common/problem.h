@@ -116,9 +116,10 @@ extern const char *const hma_prob_route_names[];
         .default_text = "generated from the seed"                                                  \
     }
 #define HMA_PROB_PARAM_END HMA_PROB_PARAM_INPUTS, HM_PARAM_END
-/* The largest input value (in absolute value) the config may give: a sum over 65536
- * nodes stays within int64. */
-#define HMA_PROB_INPUT_MAX (INT64_C(1) << 40)
+/* The largest input value (in absolute value) the config may give: a sum over the
+ * largest machine, 2^24 nodes (README "Config ranges"), stays within int64 (2^38 * 2^24 =
+ * 2^62). */
+#define HMA_PROB_INPUT_MAX (INT64_C(1) << 38)
 /* Replace the generated inputs by the config's "inputs" when given (inputs.c): 0, or -1
  * with s->error naming algorithm.inputs, what was found and what is allowed. */
 int hma_prob_take_inputs(hm_setup_t *s, hma_prob_t *pb);

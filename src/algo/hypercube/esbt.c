@@ -68,8 +68,8 @@
  *
  * Node program: in slot i - 1 (step i) node x sends, for every edge (y -> z) of
  * A_i, the packet of t = x XOR y on the port of bit y XOR z. It stores every packet
- * it receives as recv_slot * 65536 + origin, so that verify can check both "exactly
- * once" and "in the scheduled step".
+ * it receives as recv_slot * 2^24 + origin (2^24: the largest machine), so that verify can check
+ * both "exactly once" and "in the scheduled step".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +77,9 @@
 
 #include "../common/trees.h"
 #include "esbt.h"
+
+/* A store holds recv_slot * ESBT_ORIGINS + origin (origins < 2^24, the largest machine). */
+#define ESBT_ORIGINS (INT64_C(1) << 24)
 
 enum { SEARCHED = HM_ESBT_SEARCHED, LITERAL = HM_ESBT_LITERAL };
 static const char *const construction_names[] = {HM_ESBT_CONSTRUCTION_MAP(HM_ENUM_NAME) NULL};
@@ -430,7 +433,7 @@ void hm_esbt_node(hm_node_t *n, void *state)
         /* Packets received in earlier slots: keep, and make the sends they owe. */
         while (hm_recv(n, &pk) == HM_OK) {
             uint32_t t = (uint32_t)pk.origin;
-            hm_store(n, pk.recv_slot * 65536 + t);
+            hm_store(n, pk.recv_slot * ESBT_ORIGINS + t);
             if (!(have[t / 8] >> (t % 8) & 1))
                 got++;
             have[t / 8] |= (uint8_t)(1u << (t % 8));
@@ -488,7 +491,7 @@ void hm_esbt_verify(hm_report_t *r)
         size_t k;
         const int64_t *v = hm_report_stores(r, x, &k);
         for (size_t i = 0; i < k && !what[0]; i++) {
-            int64_t t = v[i] % 65536, slot = v[i] / 65536;
+            int64_t t = v[i] % ESBT_ORIGINS, slot = v[i] / ESBT_ORIGINS;
             if (t < 0 || t >= p || t == x || seen[t]) {
                 snprintf(what, sizeof what, "node %d received the packet of node %lld twice", x,
                          (long long)t);
