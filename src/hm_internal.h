@@ -628,11 +628,11 @@ int hm__refused_first(const hm__machine_t *m, hm__refusal_t *out);
 int64_t hm__now_ns(void); /* CLOCK_MONOTONIC in ns (the free-running clock's stamps) */
 char *hm__fail_message(const hm_node_t *n); /* why node n failed (allocated) */
 char *hm__strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* A report of blocked nodes: head, then one line per node for which line() writes
- * one (returns 1), at most 20, then "... and N more blocked nodes". */
-char *hm__blocked_report(const char *head, int nodes,
-                         int (*line)(const void *ctx, int node, char *buf, size_t len),
-                         const void *ctx);
+/* A report of blocked nodes: head, then one line per node of m for which wait() writes
+ * who it waits on (returns 1), with the node's refused calls, which are often why
+ * (README "Refused calls"), at most 20, then "... and N more blocked nodes". */
+char *hm__blocked_report(const char *head, const hm__machine_t *m,
+                         int (*wait)(const hm__machine_t *m, int node, char *buf, size_t len));
 
 /* ---- the outcome ---------------------------------------------------------------- */
 

@@ -221,9 +221,9 @@ static void fail_system(hm__machine_t *m, const char *what)
 
 /* ---- deadlock report ---------------------------------------------------- */
 
-static int blocked_wait(const hm__machine_t *m, const hm_node_t *n, char *buf, size_t len)
+static int blocked_wait(const hm__machine_t *m, int i, char *buf, size_t len)
 {
-    int i = n->id;
+    const hm_node_t *n = &m->nodes[i];
     if (n->stalled > 0) {
         int to = m->tp->stalled_on ? m->tp->stalled_on(m, i) : -1;
         if (to < 0)
@@ -238,26 +238,13 @@ static int blocked_wait(const hm__machine_t *m, const hm_node_t *n, char *buf, s
     return 1;
 }
 
-/* Who waits on whom, and the node's refused calls, which are often why (README
- * "Refused calls"). */
-static int blocked_line(const void *ctx, int i, char *buf, size_t len)
-{
-    const hm__machine_t *m = ctx;
-    const hm_node_t *n = &m->nodes[i];
-    if (!blocked_wait(m, n, buf, len))
-        return 0;
-    size_t used = strlen(buf);
-    hm__refused_note(n, buf + used, len - used);
-    return 1;
-}
-
 static char *deadlock_report(hm__machine_t *m)
 {
     char head[128];
     snprintf(head, sizeof head,
              "deadlock at slot %lld: every node is blocked and nothing is in flight",
              (long long)m->now);
-    return hm__blocked_report(head, m->info.nodes, blocked_line, m);
+    return hm__blocked_report(head, m, blocked_wait);
 }
 
 /* ---- commit: the end of a slot ------------------------------------------ */

@@ -172,9 +172,8 @@ static int aborted(const hm__machine_t *m)
     return hm__aborted(m);
 }
 
-static int blocked_wait(const void *ctx, int i, char *buf, size_t len)
+static int blocked_wait(const hm__machine_t *m, int i, char *buf, size_t len)
 {
-    const hm__machine_t *m = ctx;
     const fnode_t *f = &((const hm__free_t *)m->tp_priv)->nodes[i];
     if (f->state == FB_SEND)
         snprintf(buf, len,
@@ -193,22 +192,12 @@ static int blocked_wait(const void *ctx, int i, char *buf, size_t len)
     return 1;
 }
 
-/* Who waits on whom, and the node's refused calls (README "Refused calls"). */
-static int blocked_line(const void *ctx, int i, char *buf, size_t len)
-{
-    const hm__machine_t *m = ctx;
-    if (!blocked_wait(ctx, i, buf, len))
-        return 0;
-    size_t used = strlen(buf);
-    hm__refused_note(&m->nodes[i], buf + used, len - used);
-    return 1;
-}
 /* Under g: who waits on whom. */
 static char *deadlock_report(hm__machine_t *m)
 {
     return hm__blocked_report("deadlock (free-running clock): every node that has not returned "
                               "is blocked",
-                              m->info.nodes, blocked_line, m);
+                              m, blocked_wait);
 }
 
 /* With no lock held: make every sleeper see the abort. */

@@ -769,9 +769,8 @@ static void step(hm__machine_t *m, local_t *L, int v)
 
 /* ---- nothing moves: the next slot with work, or the end ----------------------- */
 
-static int blocked_wait(const void *ctx, int i, char *buf, size_t len)
+static int blocked_wait(const hm__machine_t *m, int i, char *buf, size_t len)
 {
-    const hm__machine_t *m = ctx;
     const local_t *L = m->tp_priv;
     const hm_node_t *n = &m->nodes[i];
     if (n->stalled > 0) {
@@ -785,17 +784,6 @@ static int blocked_wait(const void *ctx, int i, char *buf, size_t len)
     if (n->wait != HM__WAIT_PACKET)
         return 0;
     snprintf(buf, len, "\n  node %d waits for a packet from any neighbour", i);
-    return 1;
-}
-
-/* Who waits on whom, and the node's refused calls (README "Refused calls"). */
-static int blocked_line(const void *ctx, int i, char *buf, size_t len)
-{
-    const hm__machine_t *m = ctx;
-    if (!blocked_wait(ctx, i, buf, len))
-        return 0;
-    size_t used = strlen(buf);
-    hm__refused_note(&m->nodes[i], buf + used, len - used);
     return 1;
 }
 
@@ -842,7 +830,7 @@ static void stuck(hm__machine_t *m, local_t *L)
                  (long long)last_opened(L));
         L->over = 1;
         if (L->done_nodes < n)
-            hm__stop(m, HM__END_DEADLOCK, hm__blocked_report(head, n, blocked_line, m));
+            hm__stop(m, HM__END_DEADLOCK, hm__blocked_report(head, m, blocked_wait));
         return wake_all(m, L);
     }
     if (next >= m->opt.max_slots)

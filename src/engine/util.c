@@ -151,19 +151,20 @@ static char *append(char *s, size_t *len, const char *line)
     return t;
 }
 
-char *hm__blocked_report(const char *head, int nodes,
-                         int (*line)(const void *ctx, int node, char *buf, size_t len),
-                         const void *ctx)
+char *hm__blocked_report(const char *head, const hm__machine_t *m,
+                         int (*wait)(const hm__machine_t *m, int node, char *buf, size_t len))
 {
     size_t len = 0;
     char *s = append(NULL, &len, head);
     if (!s)
         return NULL;
     int shown = 0, total = 0;
-    for (int i = 0; i < nodes; i++) {
+    for (int i = 0; i < m->info.nodes; i++) {
         char buf[512];
-        if (!line(ctx, i, buf, sizeof buf))
+        if (!wait(m, i, buf, sizeof buf))
             continue;
+        size_t used = strlen(buf);
+        hm__refused_note(&m->nodes[i], buf + used, sizeof buf - used);
         if (total++ < 20) {
             shown++;
             s = append(s, &len, buf);
