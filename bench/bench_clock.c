@@ -132,31 +132,13 @@ static const hm_algorithm_t bench_algo = {
     .verify = bench_verify,
 };
 
-/* Load a config text; with `algo` set, run that node program on the checked machine
- * instead of the registered algorithm named in the text. Returns hypemu's exit code
- * and the run's wall time. */
+/* One run of the config text (bench_run), its wall time and completion slots. */
 static int run_config(const char *text, const hm_algorithm_t *algo, double *wall, int64_t *slots)
 {
-    hm__config_t cfg;
-    int rc = hm__config_load_string(&cfg, "bench", text, NULL, 0);
-    if (rc != HM_EXIT_OK) {
-        hm__config_print_errors(&cfg, stderr);
-        hm__config_free(&cfg);
-        return rc;
-    }
-    if (algo) {
-        cfg.algo = algo;
-        cfg.algo_params = NULL;
-    }
-    hm__result_t res;
-    rc = hm__run_config(&cfg, &res);
-    if (rc != HM_EXIT_OK)
-        fprintf(stderr, "bench_clock: run failed (exit %d): %s\n", rc,
-                res.message ? res.message : "?");
-    *wall = res.wall_seconds;
-    *slots = res.report.completion_slots;
-    hm__result_free(&res);
-    hm__config_free(&cfg);
+    bench_figures_t f = {0, 0, 0};
+    int rc = bench_run("bench_clock", text, algo, &f);
+    *wall = f.wall;
+    *slots = f.slots;
     return rc;
 }
 

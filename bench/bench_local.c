@@ -21,32 +21,12 @@
 #include "bench_util.h"
 #include "cli/run.h"
 
-typedef struct figures_s {
-    double wall;
-    int64_t slots, transmissions;
-} figures_t;
+typedef bench_figures_t figures_t;
 
 /* One run of the config text; 0 or hypemu's exit code. */
 static int run_text(const char *text, figures_t *f)
 {
-    hm__config_t cfg;
-    int rc = hm__config_load_string(&cfg, "bench", text, NULL, 0);
-    if (rc != HM_EXIT_OK) {
-        hm__config_print_errors(&cfg, stderr);
-        hm__config_free(&cfg);
-        return rc;
-    }
-    hm__result_t res;
-    rc = hm__run_config(&cfg, &res);
-    if (rc != HM_EXIT_OK)
-        fprintf(stderr, "bench_local: run failed (exit %d): %s\n", rc,
-                res.message ? res.message : "?");
-    f->wall = res.wall_seconds;
-    f->slots = res.report.completion_slots;
-    f->transmissions = res.outcome ? res.outcome->stats.transmissions : -1;
-    hm__result_free(&res);
-    hm__config_free(&cfg);
-    return rc;
+    return bench_run("bench_local", text, NULL, f);
 }
 
 static const char *const algos[][2] = {

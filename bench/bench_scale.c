@@ -26,6 +26,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "cli/run.h"
 #include "hm_internal.h"
 
@@ -91,23 +92,12 @@ static int run(const char *algo, int d, const char *clock)
              "\"clock\":{\"mode\":\"%s\",\"slot_timeout\":0},\"algorithm\":{\"name\":\"%s\"}}",
              d, clock, algo);
     double t0 = now_seconds();
-    hm__config_t cfg;
-    int rc = hm__config_load_string(&cfg, "bench", text, NULL, 0);
-    if (rc != HM_EXIT_OK) {
-        hm__config_print_errors(&cfg, stderr);
-        hm__config_free(&cfg);
-        return rc;
-    }
-    hm__result_t res;
-    rc = hm__run_config(&cfg, &res);
+    int rc = bench_run("bench_scale", text, NULL, NULL);
     double wall = now_seconds() - t0;
     if (rc != HM_EXIT_OK)
-        fprintf(stderr, "bench_scale: %s on Q_%d failed (exit %d): %s\n", algo, d, rc,
-                res.message ? res.message : "?");
+        fprintf(stderr, "bench_scale: %s on Q_%d failed (exit %d)\n", algo, d, rc);
     else
         report(wall);
-    hm__result_free(&res);
-    hm__config_free(&cfg);
     return rc;
 }
 
