@@ -5,318 +5,18 @@
  * --validate lists every error at once. Unknown keys are errors: a typo must not be
  * silently ignored. The keys, their ranges and defaults are the table of config_keys.h
  * (doc/config.md, hypemu(1)).
+ *
+ * This file holds the domain checks (topology, ports, the algorithm's parameters,
+ * clock, output, plugins, their fit) and the loading; the checking kit they use is
+ * config_json.c (config_json.h), clock.affinity config_affinity.c, --set config_set.c.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "config.h"
-#include "config_keys.h"
+#include "config_json.h"
 #include "plugin.h"
-
-static void add_error(hm__config_t *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void add_error(hm__config_t *c, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *body = NULL;
-    if (vasprintf(&body, fmt, ap) < 0)
-        body = NULL;
-    va_end(ap);
-    char *msg =
-        hm__strdup_printf("%s: %s", c->file ? c->file : "(config)", body ? body : "out of memory");
-    free(body);
-    if (!msg)
-        return;
-    if (c->nerrors == c->errcap &&
-        hm__grow((void **)&c->errors, &c->errcap, c->nerrors + 1, sizeof *c->errors) != 0) {
-        free(msg);
-        return;
-    }
-    c->errors[c->nerrors++] = msg;
-}
-
-/* What a JSON value looks like in a message. */
-static char *show(const json_t *v)
-{
-    if (!v)
-        return strdup("nothing");
-    char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-    if (s && strlen(s) > 60) {
-        s[57] = s[58] = s[59] = '.';
-        s[60] = 0;
-    }
-    return s ? s : strdup("?");
-}
-
-static void wrong(hm__config_t *c, const char *path, const json_t *found, const char *allowed)
-{
-    char *f = show(found);
-    add_error(c, "%s: found %s; allowed: %s", path, f ? f : "?", allowed);
-    free(f);
-}
-
-/* Reject keys of `obj` that are not in the NULL-terminated list. */
-static void only_keys(hm__config_t *c, const char *path, json_t *obj, const char *const *keys)
-{
-    const char *k;
-    json_t *v;
-    json_object_foreach(obj, k, v) {
-        int ok = 0;
-        for (size_t i = 0; keys[i]; i++)
-            ok |= strcmp(k, keys[i]) == 0;
-        if (ok)
-            continue;
-        char allowed[512] = "";
-        for (size_t i = 0; keys[i]; i++) {
-            if (i)
-                strncat(allowed, ", ", sizeof allowed - strlen(allowed) - 1);
-            strncat(allowed, keys[i], sizeof allowed - strlen(allowed) - 1);
-        }
-        add_error(c, "%s%s%s: unknown key; allowed keys: %s", path, *path ? "." : "", k,
-                  allowed[0] ? allowed : "(none)");
-    }
-}
-
-/* An integer field with a range; returns def when absent. */
-static int64_t get_int(hm__config_t *c, json_t *obj, const char *parent, const char *key,
-                       int64_t def, int64_t min, int64_t max, int required)
-{
-    char path[128];
-    snprintf(path, sizeof path, "%s%s%s", parent, *parent ? "." : "", key);
-    json_t *v = obj ? json_object_get(obj, key) : NULL;
-    char allowed[96];
-    snprintf(allowed, sizeof allowed, "an integer from %lld to %lld", (long long)min,
-             (long long)max);
-    if (!v) {
-        if (required)
-            add_error(c, "%s: missing; allowed: %s", path, allowed);
-        return def;
-    }
-    if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max) {
-        wrong(c, path, v, allowed);
-        return def;
-    }
-    return json_integer_value(v);
-}
-
-/* A number field from 0 to max; returns def when absent. */
-static double get_number(hm__config_t *c, json_t *obj, const char *parent, const char *key,
-                         double def, double max)
-{
-    char path[128];
-    snprintf(path, sizeof path, "%s.%s", parent, key);
-    json_t *v = json_object_get(obj, key);
-    if (!v)
-        return def;
-    if (!json_is_number(v) || !(json_number_value(v) >= 0 && json_number_value(v) <= max)) {
-        char allowed[96];
-        snprintf(allowed, sizeof allowed, "a number from 0 to %.0f", max);
-        wrong(c, path, v, allowed);
-        return def;
-    }
-    return json_number_value(v);
-}
-
-/* A string field that must be one of `names` (NULL-terminated); returns its index,
- * def when absent, -1 on error. */
-static int get_enum(hm__config_t *c, json_t *obj, const char *path, const char *key,
-                    const char *const *names, int def)
-{
-    json_t *v = obj ? json_object_get(obj, key) : NULL;
-    char full[128];
-    snprintf(full, sizeof full, "%s%s%s", path, *path ? "." : "", key);
-    char allowed[512] = "";
-    for (size_t i = 0; names[i]; i++) {
-        if (i)
-            strncat(allowed, ", ", sizeof allowed - strlen(allowed) - 1);
-        strncat(allowed, "\"", sizeof allowed - strlen(allowed) - 1);
-        strncat(allowed, names[i], sizeof allowed - strlen(allowed) - 1);
-        strncat(allowed, "\"", sizeof allowed - strlen(allowed) - 1);
-    }
-    if (!v) {
-        if (def < 0)
-            add_error(c, "%s: missing; allowed: %s", full, allowed);
-        return def;
-    }
-    if (json_is_string(v))
-        for (size_t i = 0; names[i]; i++)
-            if (strcmp(json_string_value(v), names[i]) == 0)
-                return (int)i;
-    wrong(c, full, v, allowed);
-    return -1;
-}
-
-/* The table's row of a key (config_keys.h) split into its parent and its own name, for
- * the getters above: "clock.max_slots" is "clock" and "max_slots". */
-static const hm__config_key_t *key_of(hm__key_id_t id, char *parent, size_t size, const char **name)
-{
-    const hm__config_key_t *k = &hm__config_keys[id];
-    const char *dot = strrchr(k->path, '.');
-    snprintf(parent, size, "%.*s", dot ? (int)(dot - k->path) : 0, k->path);
-    *name = dot ? dot + 1 : k->path;
-    return k;
-}
-
-/* An integer key with the table's range and default. */
-static int64_t key_int(hm__config_t *c, json_t *obj, hm__key_id_t id, int required)
-{
-    char parent[64];
-    const char *name;
-    const hm__config_key_t *k = key_of(id, parent, sizeof parent, &name);
-    return get_int(c, obj, parent, name, k->def, k->min, k->max, required);
-}
-
-/* A number key with the table's range (from 0) and default. */
-static double key_number(hm__config_t *c, json_t *obj, hm__key_id_t id)
-{
-    char parent[64];
-    const char *name;
-    const hm__config_key_t *k = key_of(id, parent, sizeof parent, &name);
-    return get_number(c, obj, parent, name, (double)k->def, (double)k->max);
-}
-
-/* An enum key with the table's choices; def as get_enum's. */
-static int key_enum(hm__config_t *c, json_t *obj, hm__key_id_t id, int def)
-{
-    char parent[64];
-    const char *name;
-    const hm__config_key_t *k = key_of(id, parent, sizeof parent, &name);
-    return get_enum(c, obj, parent, name, k->choices, def);
-}
-
-/* Reject the keys of object `path` the table does not list (for topology kind `kind`). */
-static void table_keys(hm__config_t *c, const char *path, const char *kind, json_t *obj)
-{
-    const char *keys[HM__K_COUNT + 1];
-    hm__config_key_children(path, kind, keys, sizeof keys / sizeof *keys);
-    only_keys(c, path, obj, keys);
-}
-
-static json_t *get_object(hm__config_t *c, json_t *root, const char *key, int required)
-{
-    json_t *v = json_object_get(root, key);
-    if (!v) {
-        if (required)
-            add_error(c, "%s: missing; allowed: an object", key);
-        return NULL;
-    }
-    if (!json_is_object(v)) {
-        wrong(c, key, v, "an object");
-        return NULL;
-    }
-    return v;
-}
-
-static char *get_path(hm__config_t *c, json_t *obj, const char *key)
-{
-    json_t *v = json_object_get(obj, key);
-    if (!v)
-        return NULL;
-    char path[64];
-    snprintf(path, sizeof path, "output.%s", key);
-    if (!json_is_string(v) || json_string_length(v) == 0) {
-        wrong(c, path, v, "a file name");
-        return NULL;
-    }
-    return strdup(json_string_value(v));
-}
-
-/* clock.affinity: "none", "compact", "scatter", or CPUs as "0-3,8" or [0, 1, 2]; every
- * CPU of a list must be one this process may use (sched_getaffinity, taskset). */
-static int affinity_add(hm__config_t *c, int64_t lo, int64_t hi, const int *ok, int nok)
-{
-    for (int64_t x = lo; x <= hi; x++) {
-        int found = 0;
-        for (int k = 0; k < nok && !found; k++)
-            found = ok[k] == x;
-        if (!found || c->opt.affinity_n >= HM__AFFINITY_MAX) {
-            char allowed[64 + 6 * 32] = "";
-            for (int k = 0; k < nok && k < 32; k++)
-                snprintf(allowed + strlen(allowed), sizeof allowed - strlen(allowed), "%s%d",
-                         k ? "," : "", ok[k]);
-            add_error(c,
-                      "clock.affinity: found CPU %lld; allowed: the CPUs this process may use "
-                      "(%s%s), at most %d in the list",
-                      (long long)x, allowed, nok > 32 ? ",..." : "", HM__AFFINITY_MAX);
-            return -1;
-        }
-        c->opt.affinity_cpus[c->opt.affinity_n++] = (uint16_t)x;
-    }
-    return 0;
-}
-
-/* "0-3,8": -1 when it is not such a list (an error about a CPU is already said). */
-static int affinity_string(hm__config_t *c, const char *p, const int *ok, int nok)
-{
-    for (;;) {
-        if (*p < '0' || *p > '9')
-            return -1;
-        char *end;
-        long long lo = strtoll(p, &end, 10), hi = lo;
-        if (*end == '-') {
-            p = end + 1;
-            if (*p < '0' || *p > '9')
-                return -1;
-            hi = strtoll(p, &end, 10);
-        }
-        if (hi < lo || hi - lo >= HM__AFFINITY_MAX)
-            return -1;
-        if (affinity_add(c, lo, hi, ok, nok) != 0)
-            return 0;
-        if (*end == '\0')
-            return 0;
-        if (*end != ',')
-            return -1;
-        p = end + 1;
-    }
-}
-
-static void affinity_list(hm__config_t *c, json_t *v, const int *ok, int nok)
-{
-    static const char *const what = "\"none\", \"compact\", \"scatter\", or CPUs: \"0-3,8\" "
-                                    "or [0, 1]";
-    size_t i;
-    json_t *x;
-    c->opt.affinity = HM__AFFINITY_LIST;
-    if (json_is_array(v)) {
-        json_array_foreach(v, i, x) {
-            if (!json_is_integer(x) || json_integer_value(x) < 0) {
-                wrong(c, "clock.affinity", v, what);
-                return;
-            }
-            if (affinity_add(c, json_integer_value(x), json_integer_value(x), ok, nok) != 0)
-                return;
-        }
-    } else if (affinity_string(c, json_string_value(v), ok, nok) != 0) {
-        c->opt.affinity_n = 0;
-        wrong(c, "clock.affinity", v, what);
-        return;
-    }
-    if (c->opt.affinity_n == 0)
-        wrong(c, "clock.affinity", v, what);
-}
-
-static void get_affinity(hm__config_t *c, json_t *v)
-{
-    static const char *const names[] = {"none", "compact", "scatter", NULL};
-    if (!v)
-        return;
-    for (int k = 0; names[k] && json_is_string(v); k++)
-        if (strcmp(json_string_value(v), names[k]) == 0) {
-            c->opt.affinity = k;
-            return;
-        }
-    int ok[HM__AFFINITY_MAX], nok = hm__allowed_cpus(ok);
-    if (json_is_string(v) || json_is_array(v))
-        affinity_list(c, v, ok, nok);
-    else
-        wrong(c, "clock.affinity", v,
-              "\"none\", \"compact\", \"scatter\", or CPUs: \"0-3,8\" or [0, 1]");
-}
 
 /* output.nodes: "0-3,8", node numbers and ranges of the machine, comma-separated; the
  * nodes the text timeline shows. Returns one byte per node, or NULL after an error. */
@@ -355,7 +55,7 @@ static unsigned char *parse_nodes(hm__config_t *c, json_t *v)
         return show;
     free(show);
     if (n > 0)
-        wrong(c, "output.nodes", v, allowed);
+        hm__cfg_wrong(c, "output.nodes", v, allowed);
     return NULL;
 }
 
@@ -392,10 +92,11 @@ static void check_distinct_outputs(hm__config_t *c)
             struct stat st;
             if (stat(place[j], &st) == 0 && !S_ISREG(st.st_mode))
                 break;
-            add_error(c,
-                      "output.%s: found \"%s\", the same file as output.%s (\"%s\"); allowed: a "
-                      "file no other output writes (devices such as /dev/null may be shared)",
-                      key[j], name[j], key[i], name[i]);
+            hm__cfg_error(
+                c,
+                "output.%s: found \"%s\", the same file as output.%s (\"%s\"); allowed: a "
+                "file no other output writes (devices such as /dev/null may be shared)",
+                key[j], name[j], key[i], name[i]);
             break;
         }
     for (int i = 0; i < 6; i++)
@@ -406,8 +107,8 @@ static void check_distinct_outputs(hm__config_t *c)
 static void check_row(hm__config_t *c, json_t *t, hm__key_id_t id)
 {
     hm_machine_info_t *in = &c->opt.info;
-    table_keys(c, "topology", hm_topology_name(in->topology), t);
-    in->nodes = (int)key_int(c, t, id, 1);
+    hm__cfg_table_keys(c, "topology", hm_topology_name(in->topology), t);
+    in->nodes = (int)hm__cfg_key_int(c, t, id, 1);
     in->rows = 1;
     in->cols = in->nodes;
 }
@@ -416,12 +117,12 @@ static void check_row(hm__config_t *c, json_t *t, hm__key_id_t id)
 static void check_grid(hm__config_t *c, json_t *t)
 {
     hm_machine_info_t *in = &c->opt.info;
-    table_keys(c, "topology", hm_topology_name(in->topology), t);
-    in->rows = (int)key_int(c, t, HM__K_TOPOLOGY_ROWS, 1);
-    in->cols = (int)key_int(c, t, HM__K_TOPOLOGY_COLS, 1);
+    hm__cfg_table_keys(c, "topology", hm_topology_name(in->topology), t);
+    in->rows = (int)hm__cfg_key_int(c, t, HM__K_TOPOLOGY_ROWS, 1);
+    in->cols = (int)hm__cfg_key_int(c, t, HM__K_TOPOLOGY_COLS, 1);
     if ((int64_t)in->rows * in->cols > HM__NODES_MAX) {
-        add_error(c, "topology: found %d x %d = %lld nodes; allowed: at most %d nodes", in->rows,
-                  in->cols, (long long)in->rows * in->cols, HM__NODES_MAX);
+        hm__cfg_error(c, "topology: found %d x %d = %lld nodes; allowed: at most %d nodes",
+                      in->rows, in->cols, (long long)in->rows * in->cols, HM__NODES_MAX);
         in->rows = in->cols = 1;
     }
     in->nodes = in->rows * in->cols;
@@ -430,14 +131,14 @@ static void check_grid(hm__config_t *c, json_t *t)
 static void check_topology(hm__config_t *c, json_t *t)
 {
     hm_machine_info_t *in = &c->opt.info;
-    int k = key_enum(c, t, HM__K_TOPOLOGY_KIND, -1);
+    int k = hm__cfg_key_enum(c, t, HM__K_TOPOLOGY_KIND, -1);
     if (k < 0)
         return;
     in->topology = (hm_topology_kind_t)k;
     switch (in->topology) {
     case HM_TOPO_HYPERCUBE:
-        table_keys(c, "topology", hm_topology_name(in->topology), t);
-        in->dim = (int)key_int(c, t, HM__K_TOPOLOGY_DIM, 1);
+        hm__cfg_table_keys(c, "topology", hm_topology_name(in->topology), t);
+        in->dim = (int)hm__cfg_key_int(c, t, HM__K_TOPOLOGY_DIM, 1);
         in->nodes = 1 << in->dim;
         in->rows = 1;
         in->cols = in->nodes;
@@ -486,35 +187,35 @@ static void check_ports(hm__config_t *c, json_t *p)
         in->cost_a = in->cost_abar;
         return;
     }
-    table_keys(c, "ports", NULL, p);
-    int k = key_enum(c, p, HM__K_PORTS_MODEL, defmodel);
+    hm__cfg_table_keys(c, "ports", NULL, p);
+    int k = hm__cfg_key_enum(c, p, HM__K_PORTS_MODEL, defmodel);
     in->ports = (hm_ports_kind_t)(k < 0 ? defmodel : k);
-    in->link_capacity = (int)key_int(c, p, HM__K_PORTS_LINK_CAPACITY, 0);
-    in->circuit = key_enum(c, p, HM__K_PORTS_ROUTING, grid) == HM_ROUTING_CIRCUIT;
+    in->link_capacity = (int)hm__cfg_key_int(c, p, HM__K_PORTS_LINK_CAPACITY, 0);
+    in->circuit = hm__cfg_key_enum(c, p, HM__K_PORTS_ROUTING, grid) == HM_ROUTING_CIRCUIT;
     in->cost_a = in->cost_abar * in->link_capacity;
     json_t *cost = json_object_get(p, "cost");
     if (cost) {
         if (!json_is_object(cost)) {
-            wrong(c, "ports.cost", cost, "an object {\"a\", \"abar\", \"b\", \"rho\"}");
+            hm__cfg_wrong(c, "ports.cost", cost, "an object {\"a\", \"abar\", \"b\", \"rho\"}");
         } else {
-            table_keys(c, "ports.cost", NULL, cost);
+            hm__cfg_table_keys(c, "ports.cost", NULL, cost);
             c->cost.set = 1;
-            c->cost.b = key_number(c, cost, HM__K_PORTS_COST_B);
-            c->cost.rho = key_number(c, cost, HM__K_PORTS_COST_RHO);
-            c->cost.abar = key_number(c, cost, HM__K_PORTS_COST_ABAR);
+            c->cost.b = hm__cfg_key_number(c, cost, HM__K_PORTS_COST_B);
+            c->cost.rho = hm__cfg_key_number(c, cost, HM__K_PORTS_COST_RHO);
+            c->cost.abar = hm__cfg_key_number(c, cost, HM__K_PORTS_COST_ABAR);
             /* Seidel section 2: a = 2^nu * abar unless given (and abar = a / 2^nu
              * when only a is). */
             double a = c->cost.abar * in->link_capacity;
             if (!json_object_get(cost, "a") && a > HM__COST_A_MAX) {
-                char *f = show(json_object_get(cost, "abar"));
-                add_error(c,
-                          "ports.cost.abar: found %s, making a = abar x link_capacity = %.17g; "
-                          "allowed: abar x link_capacity from 0 to %.0f",
-                          f ? f : "?", a, HM__COST_A_MAX);
+                char *f = hm__cfg_show(json_object_get(cost, "abar"));
+                hm__cfg_error(c,
+                              "ports.cost.abar: found %s, making a = abar x link_capacity = %.17g; "
+                              "allowed: abar x link_capacity from 0 to %.0f",
+                              f ? f : "?", a, HM__COST_A_MAX);
                 free(f);
                 a = 1;
             }
-            c->cost.a = get_number(c, cost, "ports.cost", "a", a, HM__COST_A_MAX);
+            c->cost.a = hm__cfg_get_number(c, cost, "ports.cost", "a", a, HM__COST_A_MAX);
             if (!json_object_get(cost, "abar"))
                 c->cost.abar = c->cost.a / in->link_capacity;
             in->cost_a = c->cost.a;
@@ -568,7 +269,7 @@ static void check_list(hm__config_t *c, const hm_param_spec_t *p, const char *pa
     json_array_foreach(v, i, e)
         ok &= json_is_integer(e);
     if (!ok) {
-        wrong(c, path, v, allowed);
+        hm__cfg_wrong(c, path, v, allowed);
         return;
     }
     int known = 1;
@@ -584,7 +285,7 @@ static void check_list(hm__config_t *c, const hm_param_spec_t *p, const char *pa
             snprintf(found, sizeof found, "an empty list");
         else
             snprintf(found, sizeof found, "a list of %lld values", (long long)n);
-        add_error(c, "%s: found %s; allowed: %s", path, found, allowed);
+        hm__cfg_error(c, "%s: found %s; allowed: %s", path, found, allowed);
         return;
     }
     json_array_foreach(v, i, e) {
@@ -598,7 +299,7 @@ static void check_list(hm__config_t *c, const hm_param_spec_t *p, const char *pa
                  again ? (p->max_of == HM_QTY_NODES_MINUS_1 ? "repeated node " : "repeated value ")
                        : "",
                  (long long)x);
-        add_error(c, "%s: found %s; allowed: %s", path, found, allowed);
+        hm__cfg_error(c, "%s: found %s; allowed: %s", path, found, allowed);
         return;
     }
 }
@@ -640,7 +341,7 @@ static void check_spec(hm__config_t *c, json_t *a, const hm_param_spec_t *p, con
     const char *want;
     if (!only_if_holds(c->algo, a, p, other, sizeof other, &want)) {
         const hm_param_spec_t *q = hm_param_spec_find(c->algo->specs, other);
-        char *f = show(v), values[256] = "";
+        char *f = hm__cfg_show(v), values[256] = "";
         /* "a|b" reads "a" or "b". */
         for (const char *w = want; *w && strlen(values) + 8 < sizeof values;) {
             size_t n = strcspn(w, "|");
@@ -648,8 +349,8 @@ static void check_spec(hm__config_t *c, json_t *a, const hm_param_spec_t *p, con
                      w == want ? "" : " or ", (int)n, w);
             w += n + (w[n] == '|');
         }
-        add_error(c, "%s: found %s with %s \"%s\"; allowed: only with %s %s", path, f ? f : "?",
-                  other, q ? enum_value(a, q) : "?", other, values);
+        hm__cfg_error(c, "%s: found %s with %s \"%s\"; allowed: only with %s %s", path, f ? f : "?",
+                      other, q ? enum_value(a, q) : "?", other, values);
         free(f);
         return;
     }
@@ -669,7 +370,7 @@ static void check_spec(hm__config_t *c, json_t *a, const hm_param_spec_t *p, con
         snprintf(allowed, sizeof allowed, "an integer from %s to %s", lo, hi);
         if (!json_is_integer(v) ||
             (known && (json_integer_value(v) < min || json_integer_value(v) > max)))
-            wrong(c, path, v, allowed);
+            hm__cfg_wrong(c, path, v, allowed);
         break;
     }
     case HM_PARAM_ENUM: {
@@ -682,7 +383,7 @@ static void check_spec(hm__config_t *c, json_t *a, const hm_param_spec_t *p, con
             ok |= json_is_string(v) && strcmp(json_string_value(v), p->choices[i]) == 0;
         }
         if (!ok)
-            wrong(c, path, v, allowed);
+            hm__cfg_wrong(c, path, v, allowed);
         break;
     }
     case HM_PARAM_INT_LIST:
@@ -708,7 +409,7 @@ static void fill_defaults(hm__config_t *c, json_t *a)
                         ? json_string(p->choices[p->def])
                         : json_integer(hm_qty_value(p->def_of, &c->opt.info, p->def));
         if (!v || json_object_set_new(a, p->name, v) != 0)
-            add_error(c, "algorithm.%s: out of memory filling in the default", p->name);
+            hm__cfg_error(c, "algorithm.%s: out of memory filling in the default", p->name);
     }
 }
 
@@ -732,8 +433,8 @@ static void check_params(hm__config_t *c, json_t *a)
             strncat(allowed, ", ", sizeof allowed - strlen(allowed) - 1);
             strncat(allowed, sp->name, sizeof allowed - strlen(allowed) - 1);
         }
-        add_error(c, "algorithm.%s: unknown parameter of %s; allowed keys: %s", k, al->name,
-                  allowed);
+        hm__cfg_error(c, "algorithm.%s: unknown parameter of %s; allowed keys: %s", k, al->name,
+                      allowed);
     }
     fill_defaults(c, a);
 }
@@ -749,12 +450,12 @@ static void check_algorithm(hm__config_t *c, json_t *a)
         strncat(allowed, cat[i]->name, sizeof allowed - strlen(allowed) - 1);
     }
     if (!name) {
-        add_error(c, "algorithm.name: missing; allowed: %s", allowed);
+        hm__cfg_error(c, "algorithm.name: missing; allowed: %s", allowed);
         return;
     }
     c->algo = json_is_string(name) ? hm_algorithm_find(json_string_value(name)) : NULL;
     if (!c->algo) {
-        wrong(c, "algorithm.name", name, allowed);
+        hm__cfg_wrong(c, "algorithm.name", name, allowed);
         return;
     }
     c->algo_params = a;
@@ -783,36 +484,36 @@ static void check_fit(hm__config_t *c)
     char allowed[256];
     if (!(al->topologies & HM_BIT(in->topology))) {
         bit_names(allowed, sizeof allowed, al->topologies, HM_TOPO_COUNT, hm__topology_name_of, "");
-        add_error(c, "topology.kind: found \"%s\"; allowed for %s: %s",
-                  hm_topology_name(in->topology), al->name, allowed);
+        hm__cfg_error(c, "topology.kind: found \"%s\"; allowed for %s: %s",
+                      hm_topology_name(in->topology), al->name, allowed);
         return;
     }
     if (!(al->ports & HM_BIT(in->ports))) {
         bit_names(allowed, sizeof allowed, al->ports, HM_PORTS_COUNT, hm__ports_name_of, "");
-        add_error(c, "ports.model: found \"%s\"; allowed for %s: %s", hm_ports_name(in->ports),
-                  al->name, allowed);
+        hm__cfg_error(c, "ports.model: found \"%s\"; allowed for %s: %s", hm_ports_name(in->ports),
+                      al->name, allowed);
     }
     hm_routing_t routing = in->circuit ? HM_ROUTING_CIRCUIT : HM_ROUTING_PACKET;
     if (nd->routing && !(nd->routing & HM_BIT(routing))) {
         bit_names(allowed, sizeof allowed, nd->routing, HM_ROUTING_COUNT, hm__routing_name_of,
                   "\"");
-        add_error(c, "ports.routing: found \"%s\"; allowed for %s: %s", hm_routing_name(routing),
-                  al->name, allowed);
+        hm__cfg_error(c, "ports.routing: found \"%s\"; allowed for %s: %s",
+                      hm_routing_name(routing), al->name, allowed);
     }
     hm_clock_mode_t mode = c->opt.clock;
     unsigned modes = hm__clock_modes(nd->clock_modes);
     if (modes && !(modes & HM_BIT(mode))) {
         bit_names(allowed, sizeof allowed, modes, HM_CLOCK_COUNT, hm__clock_name_of, "\"");
-        add_error(c, "clock.mode: found \"%s\"; allowed for %s: %s%s%s%s", hm_clock_name(mode),
-                  al->name, allowed, nd->clock_why ? " (" : "", nd->clock_why ? nd->clock_why : "",
-                  nd->clock_why ? ")" : "");
+        hm__cfg_error(c, "clock.mode: found \"%s\"; allowed for %s: %s%s%s%s", hm_clock_name(mode),
+                      al->name, allowed, nd->clock_why ? " (" : "",
+                      nd->clock_why ? nd->clock_why : "", nd->clock_why ? ")" : "");
     }
     if (in->topology == HM_TOPO_HYPERCUBE && in->dim < nd->min_dim)
-        add_error(c, "topology.dim: found %d; allowed for %s: topology.dim >= %d", in->dim,
-                  al->name, nd->min_dim);
+        hm__cfg_error(c, "topology.dim: found %d; allowed for %s: topology.dim >= %d", in->dim,
+                      al->name, nd->min_dim);
     if (nd->pow2_nodes && (in->nodes & (in->nodes - 1)) != 0)
-        add_error(c, "topology: found %d nodes; allowed for %s: a power of two", in->nodes,
-                  al->name);
+        hm__cfg_error(c, "topology: found %d nodes; allowed for %s: a power of two", in->nodes,
+                      al->name);
 }
 
 /* "plugins": ["x.so", ...], each relative to the config file's directory, loaded before
@@ -820,7 +521,7 @@ static void check_fit(hm__config_t *c)
 static void check_plugins(hm__config_t *c, json_t *list)
 {
     if (!json_is_array(list)) {
-        wrong(c, "plugins", list, "an array of plugin files (strings)");
+        hm__cfg_wrong(c, "plugins", list, "an array of plugin files (strings)");
         return;
     }
     const char *slash = c->file ? strrchr(c->file, '/') : NULL;
@@ -832,16 +533,16 @@ static void check_plugins(hm__config_t *c, json_t *list)
         char path[32];
         snprintf(path, sizeof path, "plugins[%zu]", i);
         if (!json_is_string(v) || !json_string_value(v)[0]) {
-            wrong(c, path, v, "a plugin file name");
+            hm__cfg_wrong(c, path, v, "a plugin file name");
             continue;
         }
         const char *f = json_string_value(v);
         char *full = f[0] == '/' ? strdup(f) : hm__strdup_printf("%.*s/%s", dirlen, dir, f);
         char err[1024];
         if (!full)
-            add_error(c, "%s: out of memory", path);
+            hm__cfg_error(c, "%s: out of memory", path);
         else if (hm__plugin_load(full, err, sizeof err) != 0)
-            add_error(c, "%s: %s", path, err);
+            hm__cfg_error(c, "%s: %s", path, err);
         free(full);
     }
 }
@@ -849,21 +550,22 @@ static void check_plugins(hm__config_t *c, json_t *list)
 /* "clock": its mode, max_slots and affinity, and the modes' restrictions. */
 static void check_clock(hm__config_t *c, json_t *root)
 {
-    json_t *ck = get_object(c, root, "clock", 0);
+    json_t *ck = hm__cfg_get_object(c, root, "clock", 0);
     if (ck) {
-        table_keys(c, "clock", NULL, ck);
-        c->opt.clock = (hm_clock_mode_t)key_enum(c, ck, HM__K_CLOCK_MODE,
-                                                 (int)hm__config_keys[HM__K_CLOCK_MODE].def);
-        c->opt.max_slots = key_int(c, ck, HM__K_CLOCK_MAX_SLOTS, 0);
+        hm__cfg_table_keys(c, "clock", NULL, ck);
+        c->opt.clock = (hm_clock_mode_t)hm__cfg_key_enum(
+            c, ck, HM__K_CLOCK_MODE, (int)hm__config_keys[HM__K_CLOCK_MODE].def);
+        c->opt.max_slots = hm__cfg_key_int(c, ck, HM__K_CLOCK_MAX_SLOTS, 0);
         c->max_slots_given = json_object_get(ck, "max_slots") != NULL;
-        get_affinity(c, json_object_get(ck, "affinity"));
+        hm__cfg_affinity(c, json_object_get(ck, "affinity"));
         /* The watchdog (README "Watchdog"): at most a day. */
-        c->opt.slot_timeout = key_number(c, ck, HM__K_CLOCK_SLOT_TIMEOUT);
+        c->opt.slot_timeout = hm__cfg_key_number(c, ck, HM__K_CLOCK_SLOT_TIMEOUT);
     }
     /* The free-running clock (engine/free.c) has no slots to judge: it cannot share
      * the bus's one channel. (Circuits it holds while their bytes are copied.) */
     if (c->opt.clock == HM_CLOCK_FREE && c->opt.info.ports == HM_PORTS_BUS)
-        add_error(c, "clock.mode: found \"free\"; allowed: \"slotted\" under the bus port model");
+        hm__cfg_error(c,
+                      "clock.mode: found \"free\"; allowed: \"slotted\" under the bus port model");
 }
 
 /* "seed": an integer >= 0. */
@@ -872,7 +574,7 @@ static void check_seed(hm__config_t *c, json_t *root)
     json_t *seed = json_object_get(root, "seed");
     if (seed) {
         if (!json_is_integer(seed) || json_integer_value(seed) < 0)
-            wrong(c, "seed", seed, "an integer >= 0");
+            hm__cfg_wrong(c, "seed", seed, "an integer >= 0");
         else
             c->opt.info.seed = (uint64_t)json_integer_value(seed);
     }
@@ -881,36 +583,38 @@ static void check_seed(hm__config_t *c, json_t *root)
 /* "output": the files to write, the timeline's nodes, the budget. */
 static void check_output(hm__config_t *c, json_t *root)
 {
-    json_t *o = get_object(c, root, "output", 0);
+    json_t *o = hm__cfg_get_object(c, root, "output", 0);
     if (o) {
-        table_keys(c, "output", NULL, o);
-        c->out_timeline = get_path(c, o, "timeline");
-        c->out_trace = get_path(c, o, "trace");
-        c->out_events = get_path(c, o, "events");
-        c->out_svg = get_path(c, o, "svg");
-        c->svg_colour = key_enum(c, o, HM__K_OUTPUT_SVG_COLOUR,
-                                 (int)hm__config_keys[HM__K_OUTPUT_SVG_COLOUR].def);
-        c->out_otf2 = get_path(c, o, "otf2");
-        c->out_html = get_path(c, o, "html");
-        c->out_max_bytes = key_int(c, o, HM__K_OUTPUT_MAX_BYTES, 0);
+        hm__cfg_table_keys(c, "output", NULL, o);
+        c->out_timeline = hm__cfg_get_path(c, o, "timeline");
+        c->out_trace = hm__cfg_get_path(c, o, "trace");
+        c->out_events = hm__cfg_get_path(c, o, "events");
+        c->out_svg = hm__cfg_get_path(c, o, "svg");
+        c->svg_colour = hm__cfg_key_enum(c, o, HM__K_OUTPUT_SVG_COLOUR,
+                                         (int)hm__config_keys[HM__K_OUTPUT_SVG_COLOUR].def);
+        c->out_otf2 = hm__cfg_get_path(c, o, "otf2");
+        c->out_html = hm__cfg_get_path(c, o, "html");
+        c->out_max_bytes = hm__cfg_key_int(c, o, HM__K_OUTPUT_MAX_BYTES, 0);
         json_t *nodes = json_object_get(o, "nodes");
         if (nodes)
             c->out_show = parse_nodes(c, nodes);
 #ifndef HM_HAVE_OTF2
         if (c->out_otf2)
-            add_error(c, "output.otf2: this hypemu was built without the OTF2 library; allowed: "
-                         "no output.otf2, or install libopen-trace-format2-dev and run "
-                         "./configure again");
+            hm__cfg_error(c,
+                          "output.otf2: this hypemu was built without the OTF2 library; allowed: "
+                          "no output.otf2, or install libopen-trace-format2-dev and run "
+                          "./configure again");
 #else
         /* The writer replaces its target whole: only an archive it wrote (README
          * "Outputs"). */
         char why[400];
         if (c->out_otf2 && hm__otf2_target(c->out_otf2, why, sizeof why) != 0)
-            add_error(c,
-                      "output.otf2: found \"%s\", %s; allowed: a path that does not exist yet, or "
-                      "an OTF2 archive written before (traces.otf2, traces.def and traces/ "
-                      "only), which the run replaces",
-                      c->out_otf2, why);
+            hm__cfg_error(
+                c,
+                "output.otf2: found \"%s\", %s; allowed: a path that does not exist yet, or "
+                "an OTF2 archive written before (traces.otf2, traces.def and traces/ "
+                "only), which the run replaces",
+                c->out_otf2, why);
 #endif
         check_distinct_outputs(c);
     }
@@ -921,10 +625,10 @@ static void check_document(hm__config_t *c)
     json_t *root = c->root;
     const hm__config_key_t *k = hm__config_keys;
     if (!json_is_object(root)) {
-        wrong(c, "(top level)", root, "an object");
+        hm__cfg_wrong(c, "(top level)", root, "an object");
         return;
     }
-    table_keys(c, "", NULL, root);
+    hm__cfg_table_keys(c, "", NULL, root);
 
     /* Defaults, for the objects that are absent. */
     c->opt.mailbox_capacity = (int)k[HM__K_MAILBOX_CAPACITY].def;
@@ -935,7 +639,7 @@ static void check_document(hm__config_t *c)
     c->out_max_bytes = k[HM__K_OUTPUT_MAX_BYTES].def;
     c->svg_colour = (int)k[HM__K_OUTPUT_SVG_COLOUR].def;
 
-    json_t *t = get_object(c, root, "topology", 1);
+    json_t *t = hm__cfg_get_object(c, root, "topology", 1);
     size_t before = c->nerrors;
     if (t)
         check_topology(c, t);
@@ -943,22 +647,22 @@ static void check_document(hm__config_t *c)
     json_t *plugins = json_object_get(root, "plugins");
     if (plugins)
         check_plugins(c, plugins);
-    json_t *a = get_object(c, root, "algorithm", 1);
+    json_t *a = hm__cfg_get_object(c, root, "algorithm", 1);
     if (a)
         check_algorithm(c, a);
     json_t *p = json_object_get(root, "ports");
     if (p && !json_is_object(p)) {
-        wrong(c, "ports", p, "an object");
+        hm__cfg_wrong(c, "ports", p, "an object");
         p = NULL;
     }
     check_ports(c, p);
 
-    json_t *mb = get_object(c, root, "mailbox", 0);
+    json_t *mb = hm__cfg_get_object(c, root, "mailbox", 0);
     if (mb) {
-        table_keys(c, "mailbox", NULL, mb);
-        c->opt.mailbox_capacity = (int)key_int(c, mb, HM__K_MAILBOX_CAPACITY, 0);
+        hm__cfg_table_keys(c, "mailbox", NULL, mb);
+        c->opt.mailbox_capacity = (int)hm__cfg_key_int(c, mb, HM__K_MAILBOX_CAPACITY, 0);
     }
-    int pol = key_enum(c, root, HM__K_CONTENTION, (int)k[HM__K_CONTENTION].def);
+    int pol = hm__cfg_key_enum(c, root, HM__K_CONTENTION, (int)k[HM__K_CONTENTION].def);
     c->opt.contention = pol == 1 ? HM__CONTENTION_QUEUE : HM__CONTENTION_STRICT;
 
     check_clock(c, root);
@@ -970,221 +674,11 @@ static void check_document(hm__config_t *c)
         check_fit(c);
 }
 
-/* jansson refuses to read a document nested deeper than this (JSON_PARSER_MAX_DEPTH in
- * its load.c; every value counts, the top-level object is level 1). --set builds no
- * document that jansson would refuse: the checks that follow, and jansson's own dump
- * and free, recurse once per level. */
-#define HM__SET_MAX_DEPTH 2048
-
-/* Well-formed UTF-8 as jansson wants it in keys and strings: no overlong forms, no
- * surrogates, nothing above U+10FFFF. Returns the length of the sequence at s (1..4),
- * 0 if there is none. */
-static size_t utf8_seq(const unsigned char *s)
-{
-    unsigned c = s[0];
-    if (c < 0x80)
-        return 1;
-    size_t n = c >= 0xc2 && c <= 0xdf   ? 2
-               : c >= 0xe0 && c <= 0xef ? 3
-               : c >= 0xf0 && c <= 0xf4 ? 4
-                                        : 0;
-    if (n == 0)
-        return 0;
-    for (size_t i = 1; i < n; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) ||
-        (c == 0xf4 && s[1] > 0x8f))
-        return 0;
-    return n;
-}
-
-static int utf8_valid(const char *s, size_t len)
-{
-    for (size_t i = 0, n; i < len; i += n)
-        if ((n = utf8_seq((const unsigned char *)s + i)) == 0 || n > len - i)
-            return 0;
-    return 1;
-}
-
-/* An argument as a message shows it: bytes that are not UTF-8 text, and control
- * characters, as \xHH; cut after 60 characters. The caller frees it. */
-static char *show_arg(const char *s)
-{
-    size_t cap = 64 * 4 + 4, o = 0, shown = 0;
-    char *out = malloc(cap);
-    if (!out)
-        return NULL;
-    for (const unsigned char *p = (const unsigned char *)s; *p && shown < 60; shown++) {
-        size_t n = utf8_seq(p);
-        if (n == 1 && *p >= 0x20 && *p != 0x7f)
-            out[o++] = (char)*p++;
-        else if (n > 1) {
-            memcpy(out + o, p, n);
-            o += n;
-            p += n;
-        } else {
-            o += (size_t)snprintf(out + o, cap - o, "\\x%02x", *p++);
-        }
-        if (shown == 59 && *p)
-            o += (size_t)snprintf(out + o, cap - o, "...");
-    }
-    out[o] = 0;
-    return out;
-}
-
-/* Levels of nesting of a value, counted as jansson's parser does: 1 for a scalar or
- * an empty container. v came from jansson, so the recursion is bounded. */
-static size_t json_depth(const json_t *v)
-{
-    size_t d = 0, i;
-    const char *k;
-    json_t *e;
-    if (json_is_object(v)) {
-        json_object_foreach((json_t *)v, k, e) {
-            size_t de = json_depth(e);
-            d = de > d ? de : d;
-        }
-    } else if (json_is_array(v)) {
-        json_array_foreach(v, i, e) {
-            size_t de = json_depth(e);
-            d = de > d ? de : d;
-        }
-    }
-    return d + 1;
-}
-
-/* --set's PATH, split at its dots in place (NUL between keys): the number of keys, or 0
- * after an error (an empty key, a key not in UTF-8, too many keys). sh: the argument as
- * shown in messages. */
-static size_t set_split(hm__config_t *c, char *path, const char *sh)
-{
-    size_t nkeys = 1;
-    for (char *p = path; *p; p++)
-        nkeys += *p == '.';
-    char *key = path;
-    for (size_t i = 1; i <= nkeys; i++) {
-        char *dot = strchr(key, '.');
-        if (dot)
-            *dot = 0;
-        if (!*key) {
-            add_error(c,
-                      "--set %s: key %zu of %zu in the path is empty; allowed: non-empty keys "
-                      "joined by single dots, e.g. topology.dim=6",
-                      sh, i, nkeys);
-            return 0;
-        }
-        if (!utf8_valid(key, strlen(key))) {
-            char *k = show_arg(key);
-            add_error(c, "--set %s: key %zu \"%s\" is not UTF-8 text; allowed: keys in UTF-8", sh,
-                      i, k ? k : "?");
-            free(k);
-            return 0;
-        }
-        key = dot ? dot + 1 : key;
-    }
-    if (nkeys >= HM__SET_MAX_DEPTH) {
-        add_error(c,
-                  "--set %s: found a path of %zu keys; allowed: at most %d keys, fewer for a "
-                  "nested value (%d levels in all, jansson's limit)",
-                  sh, nkeys, HM__SET_MAX_DEPTH - 1, HM__SET_MAX_DEPTH);
-        return 0;
-    }
-    return nkeys;
-}
-
-/* --set's VALUE: JSON if it parses as JSON, a string otherwise; NULL after an error (not
- * UTF-8, too deep under nkeys keys, out of memory). */
-static json_t *set_value(hm__config_t *c, const char *text, size_t nkeys, const char *sh)
-{
-    json_t *val = json_loads(text, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL);
-    if (!val) {
-        if (!utf8_valid(text, strlen(text))) {
-            add_error(c, "--set %s: the value is not UTF-8 text; allowed: JSON or UTF-8 text", sh);
-            return NULL;
-        }
-        val = json_string(text);
-        if (!val) {
-            add_error(c, "--set %s: out of memory", sh);
-            return NULL;
-        }
-    }
-    /* The top-level object is level 1: the value at key n is level n + 1. */
-    size_t depth = json_depth(val);
-    if (nkeys + depth > HM__SET_MAX_DEPTH) {
-        add_error(c,
-                  "--set %s: found a path of %zu keys and a value %zu levels deep; allowed: "
-                  "at most %d levels in all (jansson's limit)",
-                  sh, nkeys, depth, HM__SET_MAX_DEPTH);
-        json_decref(val);
-        return NULL;
-    }
-    return val;
-}
-
-/* Put val at the nkeys keys of path (split by set_split), creating the objects on the
- * way; null removes the field, so that its default applies. 0, or -1 after an error. */
-static int set_put(hm__config_t *c, const char *path, size_t nkeys, json_t *val, const char *sh)
-{
-    json_t *obj = c->root;
-    const char *key = path;
-    for (size_t i = 1; i <= nkeys; i++, key += strlen(key) + 1) {
-        if (!json_is_object(obj)) {
-            add_error(c, "--set %s: %s is not inside an object", sh, key);
-            return -1;
-        }
-        if (i == nkeys) {
-            if (json_is_null(val))
-                json_object_del(obj, key);
-            else if (json_object_set(obj, key, val) != 0)
-                break;
-            return 0;
-        }
-        json_t *child = json_object_get(obj, key);
-        if (!child) {
-            child = json_object();
-            /* set_new takes child: on failure it is already freed. */
-            if (json_object_set_new(obj, key, child) != 0)
-                break;
-        }
-        obj = child;
-    }
-    add_error(c, "--set %s: out of memory", sh);
-    return -1;
-}
-
-/* --set PATH=VALUE: VALUE is JSON if it parses as JSON, a string otherwise; null
- * removes the field. PATH is checked whole before the document changes: no empty
- * key, every key UTF-8, path and value within jansson's nesting limit. */
-static int apply_set(hm__config_t *c, const char *set)
-{
-    const char *eq = strchr(set, '=');
-    char *shown = show_arg(set);
-    const char *sh = shown ? shown : "?";
-    int rc = -1;
-    if (!eq || eq == set) {
-        add_error(c, "--set %s: expected PATH=VALUE, e.g. topology.dim=6", sh);
-        free(shown);
-        return -1;
-    }
-    char *path = strndup(set, (size_t)(eq - set));
-    if (!path)
-        add_error(c, "--set %s: out of memory", sh);
-    size_t nkeys = path ? set_split(c, path, sh) : 0;
-    json_t *val = nkeys ? set_value(c, eq + 1, nkeys, sh) : NULL;
-    if (val)
-        rc = set_put(c, path, nkeys, val, sh);
-    free(shown);
-    free(path);
-    json_decref(val);
-    return rc;
-}
-
 static int finish_load(hm__config_t *c, char *const *sets, int nsets)
 {
     for (int i = 0; i < nsets; i++)
         if (json_is_object(c->root))
-            apply_set(c, sets[i]);
+            hm__cfg_apply_set(c, sets[i]);
     if (c->nerrors == 0)
         check_document(c);
     return c->nerrors ? HM_EXIT_USAGE : HM_EXIT_OK;
@@ -1198,7 +692,7 @@ int hm__config_load_buffer(hm__config_t *c, const char *name, const char *text, 
     json_error_t je;
     c->root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     if (!c->root) {
-        add_error(c, "line %d, column %d: invalid JSON: %s", je.line, je.column, je.text);
+        hm__cfg_error(c, "line %d, column %d: invalid JSON: %s", je.line, je.column, je.text);
         return HM_EXIT_USAGE;
     }
     return finish_load(c, sets, nsets);
@@ -1233,7 +727,8 @@ int hm__config_load(hm__config_t *c, const char *file, char *const *sets, int ns
     }
     if (!f) {
         int e = errno;
-        add_error(c, "cannot open: %s%s", strerror(e), e == EISDIR ? "; allowed: a JSON file" : "");
+        hm__cfg_error(c, "cannot open: %s%s", strerror(e),
+                      e == EISDIR ? "; allowed: a JSON file" : "");
         return path_errno(e) ? HM_EXIT_USAGE : HM_EXIT_SYSTEM;
     }
     c->root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
@@ -1242,11 +737,11 @@ int hm__config_load(hm__config_t *c, const char *file, char *const *sets, int ns
     if (read_error) {
         json_decref(c->root);
         c->root = NULL;
-        add_error(c, "cannot read: %s", strerror(read_error));
+        hm__cfg_error(c, "cannot read: %s", strerror(read_error));
         return HM_EXIT_SYSTEM;
     }
     if (!c->root) {
-        add_error(c, "line %d, column %d: invalid JSON: %s", je.line, je.column, je.text);
+        hm__cfg_error(c, "line %d, column %d: invalid JSON: %s", je.line, je.column, je.text);
         return HM_EXIT_USAGE;
     }
     return finish_load(c, sets, nsets);

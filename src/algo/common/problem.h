@@ -198,7 +198,7 @@ int hma_prob_check(const hma_prob_t *pb, hm_report_t *r, char *msg, size_t len);
 
 /* The problem's lower bound on the machine under the port model at hand, for an
  * algorithm that puts several values in one packet (combining) or not; under circuit
- * routing the a*m + b model's bound (problem.c, circuit_lower). */
+ * routing the a*m + b model's bound (problem_bounds.c, circuit_lower). */
 int64_t hma_prob_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, int combining,
                        const char **expr);
 
