@@ -57,6 +57,9 @@ static void on_signal(int sig)
     long long first = atomic_load(&interrupt_ns);
     if (first == 0 || monotonic_ns() - first < 250000000LL)
         return; /* the same interrupt, delivered twice */
+    /* unlink may set errno, and the raised signal is delivered only once this handler
+     * returns (it is blocked while it runs): give the interrupted code its errno back. */
+    int saved = errno;
     hm__cli_discard_temp_output();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -64,6 +67,7 @@ static void on_signal(int sig)
     sigemptyset(&sa.sa_mask);
     sigaction(sig, &sa, NULL);
     raise(sig);
+    errno = saved;
 }
 
 static void catch_signals(void)
