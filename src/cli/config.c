@@ -553,8 +553,10 @@ static void check_clock(hm__config_t *c, json_t *root)
     json_t *ck = hm__cfg_get_object(c, root, "clock", 0);
     if (ck) {
         hm__cfg_table_keys(c, "clock", NULL, ck);
-        c->opt.clock = (hm_clock_mode_t)hm__cfg_key_enum(
-            c, ck, HM__K_CLOCK_MODE, (int)hm__config_keys[HM__K_CLOCK_MODE].def);
+        /* A mode that is not one (-1, the error recorded) leaves the default. */
+        int mode =
+            hm__cfg_key_enum(c, ck, HM__K_CLOCK_MODE, (int)hm__config_keys[HM__K_CLOCK_MODE].def);
+        c->opt.clock = mode < 0 ? HM_CLOCK_SLOTTED : (hm_clock_mode_t)mode;
         c->opt.max_slots = hm__cfg_key_int(c, ck, HM__K_CLOCK_MAX_SLOTS, 0);
         c->max_slots_given = json_object_get(ck, "max_slots") != NULL;
         hm__cfg_affinity(c, json_object_get(ck, "affinity"));
