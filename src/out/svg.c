@@ -59,11 +59,8 @@ static void put_text(FILE *f, const char *s)
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
         unsigned char c = *p;
-        int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-        int ok = len > 0;
-        for (int i = 1; ok && i < len; i++)
-            ok = (p[i] & 0xC0) == 0x80;
-        if (!ok) {
+        int len = hm__utf8_len(p);
+        if (!len) {
             fputc('?', f);
             p++;
             continue;

@@ -59,4 +59,16 @@ int64_t hm__size_svg(const hm__outcome_t *o);
 int64_t hm__size_html(const hm__outcome_t *o);
 int64_t hm__size_otf2(const hm__outcome_t *o);
 
+/* The length of the UTF-8 sequence at p (1 to 4 bytes), 0 when it is not valid UTF-8:
+ * the text writers (SVG, the player) put '?' for such a byte. */
+static inline int hm__utf8_len(const unsigned char *p)
+{
+    unsigned char c = *p;
+    int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    for (int i = 1; i < len; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+    return len;
+}
+
 #endif
