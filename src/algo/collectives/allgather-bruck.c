@@ -69,15 +69,10 @@ static void ag_bruck_node(hm_node_t *n, void *state)
         buf[i] = in[i];
     for (int k = 0, dist = 1; dist < p; k++, dist *= 2) {
         size_t c = (size_t)(dist < p - dist ? dist : p - dist) * b;
-        int64_t *got = buf + (size_t)dist * b;
-        if ((pb->full || pb->direct
-                 ? hma_prob_exchange(n, pb, hma_prob_bruck_node(pb, (pos + dist) % p), k, buf, c,
-                                     got, c)
-                 : hma_prob_relay(n, pb, pos, dist, k, buf, got, c)) != HM_OK)
+        if (hma_prob_bruck_step(n, pb, pos, dist, k, buf, buf + (size_t)dist * b, c) != HM_OK)
             goto done;
     }
-    for (int y = 0; y < p; y++)
-        hma_prob_store(n, buf + (size_t)((pos - hma_prob_bruck_pos(pb, y) + p) % p) * b, b);
+    hma_prob_bruck_store(n, pb, pos, buf);
 done:
     free(buf);
 }

@@ -78,15 +78,11 @@ static void a2a_bruck_node(hm_node_t *n, void *state)
             a[(size_t)j * b + i] = in[(size_t)hma_prob_bruck_node(pb, (pos + j) % p) * b + i];
     for (int k = 0, dist = 1; dist < p; k++, dist *= 2) {
         size_t c = pack(a, v, p, k, b, 1);
-        if ((pb->full || pb->direct
-                 ? hma_prob_exchange(n, pb, hma_prob_bruck_node(pb, (pos + dist) % p), k, v, c, v,
-                                     c)
-                 : hma_prob_relay(n, pb, pos, dist, k, v, v, c)) != HM_OK)
+        if (hma_prob_bruck_step(n, pb, pos, dist, k, v, v, c) != HM_OK)
             goto done;
         pack(a, v, p, k, b, 0);
     }
-    for (int y = 0; y < p; y++)
-        hma_prob_store(n, a + (size_t)((pos - hma_prob_bruck_pos(pb, y) + p) % p) * b, b);
+    hma_prob_bruck_store(n, pb, pos, a);
 done:
     free(a);
 }

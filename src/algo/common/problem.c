@@ -387,6 +387,24 @@ int64_t hma_prob_bruck_slots(const hma_prob_t *pb, const hm_machine_info_t *mi,
     return t;
 }
 
+int hma_prob_bruck_step(hm_node_t *n, const hma_prob_t *pb, int pos, int dist, int k,
+                        const int64_t *v, int64_t *out, size_t count)
+{
+    if (pb->full || pb->direct)
+        return hma_prob_exchange(n, pb, hma_prob_bruck_node(pb, (pos + dist) % pb->p), k, v, count,
+                                 out, count);
+    return hma_prob_relay(n, pb, pos, dist, k, v, out, count);
+}
+
+void hma_prob_bruck_store(hm_node_t *n, const hma_prob_t *pb, int pos, const int64_t *buf)
+{
+    int p = pb->p;
+    for (int y = 0; y < p; y++)
+        hma_prob_store(
+            n, buf + (size_t)((pos - hma_prob_bruck_pos(pb, y) + p) % p) * (size_t)pb->block,
+            (size_t)pb->block);
+}
+
 hma_prob_t *hma_prob_setup_routed(hm_setup_t *s, hm_problem_t kind)
 {
     hma_prob_t *pb = hma_prob_setup(s, kind);

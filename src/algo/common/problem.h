@@ -145,6 +145,13 @@ int hma_prob_bruck_pos(const hma_prob_t *pb, int x);
 int hma_prob_bruck_node(const hma_prob_t *pb, int pos);
 int64_t hma_prob_bruck_slots(const hma_prob_t *pb, const hm_machine_info_t *mi,
                              int64_t (*blocks)(int64_t p, int64_t h));
+/* Bruck's step k (dist = 2^k) at position pos: send k values of v to position
+ * pos + dist (one direct message, or relayed dist hops along the cycle), take the
+ * step's values from pos - dist into out; 0 or a negative HM_E code. Then the node's
+ * answer: buf holds the blocks by distance back from pos, stored by node. */
+int hma_prob_bruck_step(hm_node_t *n, const hma_prob_t *pb, int pos, int dist, int k,
+                        const int64_t *v, int64_t *out, size_t count);
+void hma_prob_bruck_store(hm_node_t *n, const hma_prob_t *pb, int pos, const int64_t *buf);
 /* One step of a direct exchange: send k values of v to node `to` in one message
  * (hm_send_to: the neighbour's port on the bus, one circuit under circuit routing),
  * counted as hma_prob_send counts, then take this step's message into out (at most cap

@@ -188,20 +188,29 @@ int hma_prob_halving_fold(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_o
     return HM_OK;
 }
 
+/* Recursive doubling's step i at node r: its 2^i parts (r's block) for its partner's,
+ * on port `port`, once the step's slot `wait_at` has come (parts of unequal length),
+ * sent as step `step`. */
+static int doubling_step(hm_node_t *n, const hma_prob_t *pb, int port, int r, int i, int wait_at,
+                         int step, int64_t *buf, const size_t *off)
+{
+    size_t k;
+    int mine = r >> i << i, theirs = (r ^ (1 << i)) >> i << i;
+    if (pb->step_waits && hma_prob_wait(n, pb->step_at[wait_at]) != HM_OK)
+        return HM_EABORT;
+    int rc = hma_prob_send(n, pb, port, step, buf + off[mine], off[mine + (1 << i)] - off[mine]);
+    if (rc == HM_OK)
+        rc = hma_prob_recv(n, buf + off[theirs], off[theirs + (1 << i)] - off[theirs], &k, NULL);
+    return rc;
+}
+
 int hma_prob_doubling_fold(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_odd, int64_t *buf,
                            const size_t *off)
 {
-    size_t k;
     int d = hma_prob_fold_k(pb), first = hma_prob_pow2(pb) ? 0 : d + 1;
     for (int i = 0; i < d; i++) {
-        int mine = nr >> i << i, theirs = (nr ^ (1 << i)) >> i << i;
-        if (pb->step_waits && hma_prob_wait(n, pb->step_at[first ? first + i : d + i]) != HM_OK)
-            return HM_EABORT;
-        int rc = hma_prob_send(n, pb, fold_port(n, pb, nr ^ (1 << i), keep_odd, i), first + i,
-                               buf + off[mine], off[mine + (1 << i)] - off[mine]);
-        if (rc == HM_OK)
-            rc =
-                hma_prob_recv(n, buf + off[theirs], off[theirs + (1 << i)] - off[theirs], &k, NULL);
+        int rc = doubling_step(n, pb, fold_port(n, pb, nr ^ (1 << i), keep_odd, i), nr, i,
+                               first ? first + i : d + i, first + i, buf, off);
         if (rc != HM_OK)
             return rc;
     }
@@ -310,16 +319,10 @@ int hma_prob_gather_tree(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf
 int hma_prob_allgather_rd(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf,
                           const size_t *off)
 {
-    size_t k;
     for (int i = 0; i < pb->lg; i++) {
-        int mine = r >> i << i, theirs = (r ^ (1 << i)) >> i << i;
-        int port = pb->full ? hma_prob_port_rel(n, pb, r ^ (1 << i)) : i;
-        if (pb->step_waits && hma_prob_wait(n, pb->step_at[pb->lg + i]) != HM_OK)
-            return HM_EABORT; /* after the scatter tree's lg steps (hma_prob_set_halving_steps) */
-        int rc = hma_prob_send(n, pb, port, i, buf + off[mine], off[mine + (1 << i)] - off[mine]);
-        if (rc == HM_OK)
-            rc =
-                hma_prob_recv(n, buf + off[theirs], off[theirs + (1 << i)] - off[theirs], &k, NULL);
+        /* Waits after the scatter tree's lg steps (hma_prob_set_halving_steps). */
+        int rc = doubling_step(n, pb, pb->full ? hma_prob_port_rel(n, pb, r ^ (1 << i)) : i, r, i,
+                               pb->lg + i, i, buf, off);
         if (rc != HM_OK)
             return rc;
     }

@@ -82,7 +82,7 @@
 #define ESBT_ORIGINS (INT64_C(1) << 24)
 
 enum { SEARCHED = HM_ESBT_SEARCHED, LITERAL = HM_ESBT_LITERAL };
-static const char *const construction_names[] = {HM_ESBT_CONSTRUCTION_MAP(HM_ENUM_NAME) NULL};
+const char *const hm_esbt_construction_names[] = {HM_ESBT_CONSTRUCTION_MAP(HM_ENUM_NAME) NULL};
 
 /* The backtracking search gives up after this many backtracks (it needs at most 12
  * for d <= 16). */
@@ -528,7 +528,7 @@ void hm_esbt_verify(hm_report_t *r)
     r->lower_expr = "max(d,ceil((2^d-1)/d))";
     r->lower = e->m > e->d ? e->m : e->d;
     json_object_set_new(r->extra, "broadcasts", json_integer(p));
-    json_object_set_new(r->extra, "construction", json_string(construction_names[e->kind]));
+    json_object_set_new(r->extra, "construction", json_string(hm_esbt_construction_names[e->kind]));
     json_object_set_new(r->extra, "construction_conflicts", json_integer(e->conflicts));
     if (e->first[0])
         json_object_set_new(r->extra, "construction_first_conflict", json_string(e->first));

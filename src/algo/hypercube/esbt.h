@@ -20,6 +20,8 @@
     XX(HM_ESBT_LITERAL, "literal")
 
 enum { HM_ESBT_CONSTRUCTION_MAP(HM_ENUM_ID) };
+/* Their names, NULL-terminated: the parameter's choices. */
+extern const char *const hm_esbt_construction_names[];
 
 int hm_esbt_setup(hm_setup_t *s);
 void hm_esbt_node(hm_node_t *n, void *state);

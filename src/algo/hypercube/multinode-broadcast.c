@@ -49,7 +49,6 @@ static int stamoulis_setup(hm_setup_t *s)
 
 enum { MNB_VARIANT_MAP(HM_ENUM_ID) };
 static const char *const mnb_variant_names[] = {MNB_VARIANT_MAP(HM_ENUM_NAME) NULL};
-static const char *const esbt_constructions[] = {HM_ESBT_CONSTRUCTION_MAP(HM_ENUM_NAME) NULL};
 
 typedef struct mnb_variant_s {
     int (*setup)(hm_setup_t *s);
@@ -78,7 +77,7 @@ static const hm_param_spec_t mnb_specs[] = {
              "lecture notes' collision-avoiding trees)"},
     {.name = "construction",
      .type = HM_PARAM_ENUM,
-     .choices = esbt_constructions,
+     .choices = hm_esbt_construction_names,
      .def = HM_ESBT_SEARCHED,
      .only_if = "variant=esbt",
      .help = "the shipped searched trees, or the lecture notes read literally"},
