@@ -11,7 +11,9 @@
  * A transport is how packets move and time passes: the slotted clock with packet
  * routing (engine/packet.c) or circuit routing (engine/circuit.c), both driven by the
  * barrier clock (engine/clock.c), the local clock (engine/local.c: the same slots
- * without the barrier), or the free-running clock (engine/free.c). The
+ * without the barrier), or the free-running clock (engine/free.c). Under packet
+ * routing one slot judge (engine/slot_judge.c) takes every slot's decisions, for the
+ * whole machine (barrier) or one group of nodes (local). The
  * machine picks one at creation (hm__transport_for); the node API (engine/node.c)
  * calls it through hm__transport_t and has no mode branches.
  */
@@ -127,10 +129,13 @@ typedef struct hm__copy_s {
     int32_t sport;     /* sender's port */
     int32_t dport;     /* receiver's port */
     uint32_t emission; /* sender-local emission number (a shout is one emission) */
+    uint32_t idx;      /* its place in its sender's outbox in its send slot */
     int64_t sent_slot;
     uint64_t flow;   /* unique id pairing the send and recv events */
     int64_t dur;     /* slots the transmission lasts (1 in packet routing) */
-    int delayed;     /* already counted as delayed */
+    int16_t delayed; /* already counted as delayed */
+    int16_t cls;     /* 0: out of a stall in slot cslot, 1: new in slot cslot */
+    int64_t cslot;   /* the slot it first competed in */
     int64_t sent_ns; /* free-running clock: CLOCK_MONOTONIC ns it entered the mailbox */
 } hm__copy_t;
 
@@ -547,11 +552,24 @@ int hm__slot_wait_packet(hm_node_t *n, hm_packet_t *out, int64_t deadline);
 int hm__slot_wait_until(hm_node_t *n, int64_t slot);
 void hm__slot_finish(hm_node_t *n);
 void hm__slot_abort(hm__machine_t *m, char *reason);
+/* Their rows in a transport's table. */
+#define HM__SLOT_NODE_SIDE                                                                         \
+    .pending = hm__slot_pending, .recv = hm__slot_recv, .wait_packet = hm__slot_wait_packet,       \
+    .wait_until = hm__slot_wait_until, .finish = hm__slot_finish, .abort = hm__slot_abort
 
 /* engine/node.c: one emission as a copy per port into n's outbox, sharing one payload. */
 int hm__emit_copies(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p);
 /* hm_send_to without routing: hm_send on the port that leads to dest. */
 int hm__send_to_neighbour(hm_node_t *n, int dest, const hm_packet_t *p);
+
+/* engine/names.c: the lists' names, NULL-terminated, indexed by their enums (the
+ * catalogue's in hypemu.h; hm__contention_t; HM__SVG_BY_* of out/writers.h). */
+extern const char *const hm__topology_names[];
+extern const char *const hm__ports_names[];
+extern const char *const hm__routing_names[];
+extern const char *const hm__clock_mode_names[];
+extern const char *const hm__contention_names[];
+extern const char *const hm__svg_colour_names[];
 
 /* engine/util.c: append an event to node n's own log (its thread, or the clock while
  * every node sleeps). */
@@ -577,6 +595,46 @@ void hm__use_free(hm__use_t *u);
  * slot already carries? Returns 1 and records the use, or 0 and writes why. */
 int hm__port_admit(hm__use_t *u, const hm_machine_info_t *info, const hm__copy_t *cand, int idx,
                    int link, int64_t t, char *why, size_t whylen);
+
+/* engine/slot_judge.c: one slot's decisions under packet routing (candidate order,
+ * mailboxes and stalls, the port model, hold and delivery), for the whole machine
+ * (packet.c) or one group of nodes (local.c). What the clock does differently: */
+typedef struct hm__judge_ops_s {
+    /* Where node src's copies wait: refused under "queue", or stalled on a full mailbox. */
+    hm__copyvec_t *(*held)(void *ctx, int src);
+    hm__copyvec_t *(*stalled)(void *ctx, int src);
+    /* A delivery in slot t woke node r (it runs in t + 1). 0 or -1. */
+    int (*woke)(void *ctx, hm_node_t *r, int64_t t);
+    /* Node n's first stall in slot t: the wait it registered no longer counts. */
+    void (*take_back)(void *ctx, hm_node_t *n, int64_t t);
+    /* Its backlog left in slot t: its wait counts again. 0 or -1. */
+    int (*wait_again)(void *ctx, hm_node_t *n, int64_t t);
+    /* A strict conflict at copy c in slot t: the run stops (reason is the clock's). */
+    void (*conflict)(void *ctx, const hm__copy_t *c, int64_t t, char *reason);
+} hm__judge_ops_t;
+typedef struct hm__judge_s {
+    int32_t *stall_count; /* copies stalled per link, to keep FIFO order */
+    hm__use_t use;        /* the port model's use of ports and links */
+    hm__copyvec_t cand;   /* the slot's candidates */
+    hm__stats_t *stats;   /* the figures the decisions count into */
+    const hm__judge_ops_t *ops;
+    void *ctx;
+} hm__judge_t;
+int hm__judge_init(hm__judge_t *J, const hm__machine_t *m, const hm__judge_ops_t *ops, void *ctx);
+void hm__judge_free(hm__judge_t *J);
+/* A slot's decisions: begin, take the candidates (held copies, those a mailbox has
+ * room for again, the new copies of each node that ran the slot), decide. */
+void hm__judge_begin(hm__judge_t *J, hm__stats_t *stats);
+int hm__judge_take_held(hm__judge_t *J, hm__copyvec_t *held);
+int hm__judge_take_unstalled(hm__judge_t *J, hm__machine_t *m, hm__copyvec_t *stalled, int64_t t);
+int hm__judge_take_new(hm__judge_t *J, hm__machine_t *m, hm_node_t *n, int64_t t);
+int hm__judge_decide(hm__judge_t *J, hm__machine_t *m, int64_t t);
+/* Copy c reaches its receiver in slot t: counted in stats, into its inbox, logged.
+ * Returns 1 when that wakes the receiver (its wait, now NONE, is the clock's to
+ * register), 0, or -1. The payload passes to the inbox (released on failure). */
+int hm__deliver_copy(hm__machine_t *m, hm__copy_t *c, int64_t t, hm__stats_t *stats);
+/* Release the payloads of a vector of copies and free it. */
+void hm__copies_free(hm__copyvec_t *v);
 
 /* topo/topology.c: the neighbour tables of info's topology. */
 int hm__topology_build(const hm_machine_info_t *info, hm__links_t *l, char *err, size_t errlen);

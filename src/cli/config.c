@@ -463,14 +463,14 @@ static void check_algorithm(hm__config_t *c, json_t *a)
 }
 
 /* The names of the set bits of mask, ", "-separated, from name(bit). */
-static void bit_names(char *buf, size_t size, unsigned mask, int count, const char *(*name)(int),
+static void bit_names(char *buf, size_t size, unsigned mask, int count, const char *const *names,
                       const char *quote)
 {
     buf[0] = 0;
     for (int i = 0; i < count; i++)
         if (mask & HM_BIT(i)) {
             size_t len = strlen(buf);
-            snprintf(buf + len, size - len, "%s%s%s%s", len ? ", " : "", quote, name(i), quote);
+            snprintf(buf + len, size - len, "%s%s%s%s", len ? ", " : "", quote, names[i], quote);
         }
 }
 
@@ -483,27 +483,26 @@ static void check_fit(hm__config_t *c)
     hm_machine_info_t *in = &c->opt.info;
     char allowed[256];
     if (!(al->topologies & HM_BIT(in->topology))) {
-        bit_names(allowed, sizeof allowed, al->topologies, HM_TOPO_COUNT, hm__topology_name_of, "");
+        bit_names(allowed, sizeof allowed, al->topologies, HM_TOPO_COUNT, hm__topology_names, "");
         hm__cfg_error(c, "topology.kind: found \"%s\"; allowed for %s: %s",
                       hm_topology_name(in->topology), al->name, allowed);
         return;
     }
     if (!(al->ports & HM_BIT(in->ports))) {
-        bit_names(allowed, sizeof allowed, al->ports, HM_PORTS_COUNT, hm__ports_name_of, "");
+        bit_names(allowed, sizeof allowed, al->ports, HM_PORTS_COUNT, hm__ports_names, "");
         hm__cfg_error(c, "ports.model: found \"%s\"; allowed for %s: %s", hm_ports_name(in->ports),
                       al->name, allowed);
     }
     hm_routing_t routing = in->circuit ? HM_ROUTING_CIRCUIT : HM_ROUTING_PACKET;
     if (nd->routing && !(nd->routing & HM_BIT(routing))) {
-        bit_names(allowed, sizeof allowed, nd->routing, HM_ROUTING_COUNT, hm__routing_name_of,
-                  "\"");
+        bit_names(allowed, sizeof allowed, nd->routing, HM_ROUTING_COUNT, hm__routing_names, "\"");
         hm__cfg_error(c, "ports.routing: found \"%s\"; allowed for %s: %s",
                       hm_routing_name(routing), al->name, allowed);
     }
     hm_clock_mode_t mode = c->opt.clock;
     unsigned modes = hm__clock_modes(nd->clock_modes);
     if (modes && !(modes & HM_BIT(mode))) {
-        bit_names(allowed, sizeof allowed, modes, HM_CLOCK_COUNT, hm__clock_name_of, "\"");
+        bit_names(allowed, sizeof allowed, modes, HM_CLOCK_COUNT, hm__clock_mode_names, "\"");
         hm__cfg_error(c, "clock.mode: found \"%s\"; allowed for %s: %s%s%s%s", hm_clock_name(mode),
                       al->name, allowed, nd->clock_why ? " (" : "",
                       nd->clock_why ? nd->clock_why : "", nd->clock_why ? ")" : "");

@@ -1,35 +1,10 @@
 /*
- * config_keys.c — the machine config's keys as data (config_keys.h): the table, the
- * choices of its enums, and the catalogue's names by index, written once for config.c
- * and main.c.
+ * config_keys.c — the machine config's keys as data (config_keys.h): the table,
+ * written once for config.c and main.c (the choices of its enums: engine/names.c).
  */
 #include <string.h>
 
 #include "config_keys.h"
-
-const char *const hm__topology_names[] = {
-#define XX(id, name, desc) name,
-    HM_TOPOLOGY_MAP(XX)
-#undef XX
-        NULL};
-const char *const hm__ports_names[] = {
-#define XX(id, name, desc) name,
-    HM_PORTS_MAP(XX)
-#undef XX
-        NULL};
-const char *const hm__routing_names[] = {
-#define XX(id, name, desc) name,
-    HM_ROUTING_MAP(XX)
-#undef XX
-        NULL};
-const char *const hm__clock_mode_names[] = {
-#define XX(id, name, desc) name,
-    HM_CLOCK_MAP(XX)
-#undef XX
-        NULL};
-/* In the order of hm__contention_t and of HM__SVG_BY_* (out/writers.h). */
-const char *const hm__contention_names[] = {"strict", "queue", NULL};
-const char *const hm__svg_colour_names[] = {"message", "sender", NULL};
 
 const hm__config_key_t hm__config_keys[HM__K_COUNT] = {
 #define XX(id, path, type, min, max, def, choices, def_text, kinds, help)                          \
@@ -68,24 +43,4 @@ void hm__config_key_children(const char *parent, const char *kind, const char **
             out[n++] = name;
     }
     out[n] = NULL;
-}
-
-const char *hm__topology_name_of(int i)
-{
-    return hm_topology_name((hm_topology_kind_t)i);
-}
-
-const char *hm__ports_name_of(int i)
-{
-    return hm_ports_name((hm_ports_kind_t)i);
-}
-
-const char *hm__routing_name_of(int i)
-{
-    return hm_routing_name((hm_routing_t)i);
-}
-
-const char *hm__clock_name_of(int i)
-{
-    return hm_clock_name((hm_clock_mode_t)i);
 }

@@ -121,25 +121,11 @@ typedef struct hm__config_key_s {
     const char *help;
 } hm__config_key_t;
 
-/* The choices of the ENUM keys, NULL-terminated, from the X-macros of hm_internal.h and
- * hypemu.h. */
-extern const char *const hm__topology_names[],
-    *const hm__ports_names[], *const hm__routing_names[], *const hm__contention_names[],
-                                                              *const hm__clock_mode_names[],
-                                                                  *const hm__svg_colour_names[];
-
 extern const hm__config_key_t hm__config_keys[HM__K_COUNT];
 const char *hm__key_type_name(hm__key_type_t t);
 /* The keys of the object at `parent` ("" for the top level, "clock", "ports.cost"), in
  * the table's order, each once, those of topology kind `kind` only when kind is not NULL:
  * out gets at most cap - 1 of them, NULL-terminated. */
 void hm__config_key_children(const char *parent, const char *kind, const char **out, size_t cap);
-
-/* The catalogue's names as functions of an index, for lists built from bit masks
- * (config.c's messages, --list). */
-const char *hm__topology_name_of(int i);
-const char *hm__ports_name_of(int i);
-const char *hm__routing_name_of(int i);
-const char *hm__clock_name_of(int i);
 
 #endif

@@ -251,12 +251,12 @@ static json_t *json_bound(hm_qty_t q, int64_t v)
     return json_integer(v);
 }
 
-static json_t *json_bits(unsigned mask, int count, const char *(*name)(int))
+static json_t *json_bits(unsigned mask, int count, const char *const *names)
 {
     json_t *a = json_array();
     for (int i = 0; i < count; i++)
         if (!mask || (mask & HM_BIT(i)))
-            json_array_append_new(a, json_string(name(i)));
+            json_array_append_new(a, json_string(names[i]));
     return a;
 }
 
@@ -302,10 +302,10 @@ static json_t *json_algorithm(const hm_algorithm_t *a)
         json_array_append_new(params, json_spec(p));
     json_t *req = json_object();
     json_object_set_new(req, "routing",
-                        json_bits(nd->routing, HM_ROUTING_COUNT, hm__routing_name_of));
+                        json_bits(nd->routing, HM_ROUTING_COUNT, hm__routing_names));
     json_object_set_new(
         req, "clock_modes",
-        json_bits(hm__clock_modes(nd->clock_modes), HM_CLOCK_COUNT, hm__clock_name_of));
+        json_bits(hm__clock_modes(nd->clock_modes), HM_CLOCK_COUNT, hm__clock_mode_names));
     json_object_set_new(req, "clock_why", nd->clock_why ? json_string(nd->clock_why) : json_null());
     json_object_set_new(req, "min_dim", json_integer(nd->min_dim));
     json_object_set_new(req, "power_of_two_nodes", json_boolean(nd->pow2_nodes));
@@ -316,8 +316,8 @@ static json_t *json_algorithm(const hm_algorithm_t *a)
     if (hm__plugin_file(a)) /* README "Writing node programs outside the tree" */
         json_object_set_new(o, "plugin", json_string(hm__plugin_file(a)));
     json_object_set_new(o, "topologies",
-                        json_bits(a->topologies, HM_TOPO_COUNT, hm__topology_name_of));
-    json_object_set_new(o, "ports", json_bits(a->ports, HM_PORTS_COUNT, hm__ports_name_of));
+                        json_bits(a->topologies, HM_TOPO_COUNT, hm__topology_names));
+    json_object_set_new(o, "ports", json_bits(a->ports, HM_PORTS_COUNT, hm__ports_names));
     json_object_set_new(o, "default_ports", json_string(hm_ports_name(a->default_ports)));
     json_object_set_new(o, "requires", req);
     json_object_set_new(o, "params", params);

@@ -285,47 +285,16 @@ static int ascending(const int32_t *v, size_t n)
     return 1;
 }
 
-/* A packet reached node dst in slot t, the last slot of its transmission: into its
- * inbox, logged there, and the node is woken in slot t + 1 if it was waiting for one.
- * Called by the transports' commit hooks. The copy's payload passes to the inbox,
- * also when the call fails (it is then released). */
+/* A packet reached node dst in slot t, the last slot of its transmission
+ * (engine/slot_judge.c's hm__deliver_copy), and the node is woken in slot t + 1 if it
+ * was waiting for one. Called by the transports' commit hooks. */
 int hm__deliver(hm__machine_t *m, hm__copy_t *c, int64_t t)
 {
-    hm_node_t *r = &m->nodes[c->dst];
-    if (!hm__local(m, c->dst)) {
-        /* Its receiver runs in another process (engine/mpi.c), which delivers it. */
-        hm__blob_release(c->blob);
-        m->stats.transmissions++;
-        if (t > m->stats.last_activity)
-            m->stats.last_activity = t;
-        return 0;
-    }
-    c->pkt.from = c->src;
-    c->pkt.port = c->dport;
-    c->pkt.sent_slot = c->sent_slot;
-    c->pkt.recv_slot = t;
-    if (hm__inbox_push(&r->inbox, c) != 0) {
-        hm__blob_release(c->blob); /* the caller no longer owns it either way */
-        return -1;
-    }
-    m->stats.transmissions++;
-    if (t > m->stats.last_activity)
-        m->stats.last_activity = t;
-    if (m->opt.record_events) {
-        hm__log_event(r, HM__EV_RECV, t, c->dport, c->src, c->pkt.msg, c->pkt.value, c->dur,
-                      c->flow, NULL);
-        /* Its mailbox depth, for the traces (out/otf2.c). */
-        if (r->log.n > 0 && r->log.v[r->log.n - 1].kind == HM__EV_RECV)
-            r->log.v[r->log.n - 1].depth = (int32_t)r->inbox.n;
-    }
-    if (r->wait == HM__WAIT_PACKET && r->stalled == 0) {
-        r->wait = HM__WAIT_NONE;
-        r->woke_by_packet = 1;
-        r->wake_gen++;
-        if (HM__PUSH(m->woken, r->id) != 0)
-            return -1;
-    }
-    return 0;
+    int rc = hm__deliver_copy(m, c, t, &m->stats);
+    if (rc <= 0)
+        return rc;
+    m->nodes[c->dst].wake_gen++;
+    return HM__PUSH(m->woken, c->dst);
 }
 
 int hm__register_wait(hm__machine_t *m, hm_node_t *n)

@@ -809,37 +809,22 @@ static int circ_emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *
     return HM_OK;
 }
 
+/* The rows of the two tables below. */
+#define FREE_CLOCK                                                                                 \
+    .name = "the free-running clock", .create = create, .destroy = destroy, .pending = pending,    \
+    .recv = recv, .wait_packet = wait_packet, .wait_until = wait_until, .finish = finish,          \
+    .abort = abort_run, .collect = hm__free_collect, .summary = hm__free_summary,                  \
+    .summary_key = "free"
+
 const hm__transport_t hm__transport_free = {
-    .name = "the free-running clock",
-    .create = create,
-    .destroy = destroy,
+    FREE_CLOCK,
     .emit = emit,
     .send_to = hm__send_to_neighbour,
-    .pending = pending,
-    .recv = recv,
-    .wait_packet = wait_packet,
-    .wait_until = wait_until,
-    .finish = finish,
-    .abort = abort_run,
-    .collect = hm__free_collect,
-    .summary = hm__free_summary,
-    .summary_key = "free",
 };
 
 /* Under circuit routing: circuits instead of packets (above). */
 const hm__transport_t hm__transport_free_circuit = {
-    .name = "the free-running clock",
-    .create = create,
-    .destroy = destroy,
+    FREE_CLOCK,
     .emit = circ_emit,
     .send_to = circ_send_to,
-    .pending = pending,
-    .recv = recv,
-    .wait_packet = wait_packet,
-    .wait_until = wait_until,
-    .finish = finish,
-    .abort = abort_run,
-    .collect = hm__free_collect,
-    .summary = hm__free_summary,
-    .summary_key = "free",
 };

@@ -10,12 +10,12 @@
  * slot t are decided one group at a time: a group is a connected component of the
  * graph whose edges are the slot's candidate copies (new, delayed, or waiting for
  * room in a mailbox), and it is decided once every node of it and every neighbour
- * of those (the nodes that could still add a copy to it) has F >= t. Inside a group
- * the candidates are judged in the order the slotted transport judges them (copies
- * delayed earlier, then copies whose mailbox has room again, then the slot's new
- * copies by node and send order: a key each copy carries), with the same port-model
- * rules (ports/ports.c), so every port model and contention policy gives the same
- * decisions, deliveries and events; groups that share no node do not interact. On the
+ * of those (the nodes that could still add a copy to it) has F >= t. A group's slot
+ * is decided by the slot judge that decides the whole machine's under the barrier
+ * (engine/slot_judge.c): the same candidate order (a key each copy carries), the
+ * same port-model rules, mailboxes, holds and deliveries, so every port model and
+ * contention policy gives the same decisions and events; groups that share no node
+ * do not interact. On the
  * bus every node is a neighbour: a slot's group is the whole machine.
  *
  * A node waiting for a packet cannot run before the slot after its next delivery,
@@ -49,17 +49,6 @@
  * slot with work (a run in which nothing moves steps no further). */
 #define LOOKAHEAD 32
 
-/* A copy with its place in the slotted transport's candidate order. */
-typedef struct lcopy_s {
-    hm__copy_t c;
-    int64_t at;    /* the slot it next competes in (pending copies) */
-    int64_t cslot; /* the slot it first competed in */
-    int cls;       /* 0: came out of a stall, 1: new in cslot */
-    uint32_t idx;  /* its place in its sender's outbox of its send slot */
-} lcopy_t;
-
-typedef HM__VEC(lcopy_t) lcopyvec_t;
-
 typedef struct lnode_s {
     int64_t C;        /* transmissions touching it decided up to this slot */
     int64_t last_run; /* the slot it runs or ran last */
@@ -67,8 +56,10 @@ typedef struct lnode_s {
     int64_t woken_at; /* the slot whose decisions woke it */
     int64_t mark;     /* group search stamp */
     int running, queued, capped, fin;
-    lcopyvec_t pending; /* delayed copies */
-    lcopyvec_t stalled; /* copies waiting for room in a full mailbox, oldest first */
+    /* Its copies refused under "queue" in slot C (they compete again in C + 1), and
+     * those waiting for room in a full mailbox, oldest first. */
+    hm__copyvec_t pending;
+    hm__copyvec_t stalled;
     /* What its stores and hm_busy mark were after each slot that changed them (the
      * slot in cp_slot), to cut a run that stopped: checked when it starts a slot. */
     HM__VEC(int64_t) cp_slot;
@@ -88,14 +79,11 @@ typedef struct lstat_s {
 typedef struct local_s {
     pthread_mutex_t mu;
     lnode_t *ln;
-    int32_t *stall_count; /* per link */
-    hm__use_t use;
+    hm__judge_t judge; /* one group's decisions (engine/slot_judge.c) */
     HM__VEC(int32_t) work;
     HM__VEC(int32_t) capped;
     HM__VEC(int32_t) group;
     HM__VEC(int32_t) to_wake; /* nodes started, posted once the mutex is released */
-    lcopyvec_t cand;
-    hm__copyvec_t judged;
     /* The slots opened (a node started, or copies competed): a set, open addressing
      * on slot + 1 (0: empty), at most half full. */
     int64_t *opened;
@@ -118,6 +106,8 @@ typedef struct local_s {
     int64_t circ_next;
     int64_t delivered; /* copies delivered in the slots decided so far (progress) */
 } local_t;
+
+static const hm__judge_ops_t local_ops;
 
 static size_t slot_hash(int64_t t, size_t cap)
 {
@@ -164,15 +154,14 @@ static int create(hm__machine_t *m)
     if (!L)
         return -1;
     m->tp_priv = L;
-    size_t n = (size_t)m->info.nodes, links = n * (size_t)m->maxdeg;
+    size_t n = (size_t)m->info.nodes;
     if (pthread_mutex_init(&L->mu, NULL) != 0) {
         free(L);
         m->tp_priv = NULL;
         return -1;
     }
     L->ln = calloc(n, sizeof *L->ln);
-    L->stall_count = calloc(links ? links : 1, sizeof *L->stall_count);
-    if (!L->ln || !L->stall_count || hm__use_init(&L->use, n, links) != 0)
+    if (!L->ln || hm__judge_init(&L->judge, m, &local_ops, L) != 0)
         return -1;
     for (size_t i = 0; i < n; i++) {
         L->ln[i].C = -1;
@@ -190,13 +179,6 @@ static int create(hm__machine_t *m)
     return open_slot(L, 0);
 }
 
-static void free_lcopies(lcopyvec_t *v)
-{
-    for (size_t i = 0; i < v->n; i++)
-        hm__blob_release(v->v[i].c.blob);
-    free(v->v);
-}
-
 static void destroy(hm__machine_t *m)
 {
     local_t *L = m->tp_priv;
@@ -204,21 +186,18 @@ static void destroy(hm__machine_t *m)
         return;
     if (L->ln)
         for (int i = 0; i < m->info.nodes; i++) {
-            free_lcopies(&L->ln[i].pending);
-            free_lcopies(&L->ln[i].stalled);
+            hm__copies_free(&L->ln[i].pending);
+            hm__copies_free(&L->ln[i].stalled);
             free(L->ln[i].cp_slot.v);
             free(L->ln[i].cp_stores.v);
             free(L->ln[i].cp_busy.v);
         }
     free(L->ln);
-    free(L->stall_count);
-    hm__use_free(&L->use);
+    hm__judge_free(&L->judge);
     free(L->work.v);
     free(L->capped.v);
     free(L->group.v);
     free(L->to_wake.v);
-    free(L->cand.v);
-    free(L->judged.v);
     free(L->opened);
     free(L->stats.v);
     free(L->stop_reason);
@@ -313,18 +292,7 @@ static void end_run(hm__machine_t *m, local_t *L, hm__end_t end, char *reason)
     wake_all(m, L);
 }
 
-/* ---- one group's decisions (packet.c's commit, restricted to the group) --------- */
-
-static int link_of(const hm__machine_t *m, const hm__copy_t *c)
-{
-    return c->src * m->maxdeg + c->sport;
-}
-
-static void occupy(hm__machine_t *m, local_t *L, int l)
-{
-    if (++m->occ[l] > L->cur.max_mailbox_depth)
-        L->cur.max_mailbox_depth = m->occ[l];
-}
+/* ---- one group's decisions (engine/slot_judge.c, for the group) ----------------- */
 
 /* clock.c's hm__register_wait, with the node's next slot instead of the heap. */
 static void register_wait(local_t *L, hm_node_t *n, int64_t t)
@@ -355,178 +323,49 @@ static void register_wait(local_t *L, hm_node_t *n, int64_t t)
     }
 }
 
-static void unstall(local_t *L, hm_node_t *n, int64_t t)
+/* The slot judge's side of the local clock: a node's own lists, and its next slot
+ * instead of the barrier clock's woken list and timers. */
+static hm__copyvec_t *held(void *ctx, int src)
 {
-    if (--n->stalled > 0)
-        return;
-    if (n->wait == HM__WAIT_TIMER && n->wake_at <= t)
-        n->wake_at = t + 1;
-    if (n->wait == HM__WAIT_PACKET && n->wake_at >= 0 && n->wake_at <= t)
-        n->wake_at = t + 1;
-    register_wait(L, n, t);
+    return &((local_t *)ctx)->ln[src].pending;
 }
 
-static int add_cand(local_t *L, const lcopy_t *c)
+static hm__copyvec_t *stalled(void *ctx, int src)
 {
-    if (HM__PUSH(L->cand, *c) != 0) {
-        hm__blob_release(c->c.blob);
-        return -1;
-    }
+    return &((local_t *)ctx)->ln[src].stalled;
+}
+
+static int woke(void *ctx, hm_node_t *r, int64_t t)
+{
+    lnode_t *x = &((local_t *)ctx)->ln[r->id];
+    x->run_at = t + 1;
+    x->woken_at = t;
     return 0;
 }
 
-/* Candidates: node v's delayed copies, then those of its stalled copies whose
- * mailbox has room again (a copy behind another on its link keeps its place). */
-static int take_old(hm__machine_t *m, local_t *L, int v, int64_t t)
+static void take_back(void *ctx, hm_node_t *n, int64_t t)
 {
-    lnode_t *x = &L->ln[v];
-    int rc = 0;
-    for (size_t i = 0; i < x->pending.n; i++)
-        rc |= add_cand(L, &x->pending.v[i]);
-    x->pending.n = 0;
-    size_t keep = 0;
-    for (size_t i = 0; i < x->stalled.n; i++) {
-        lcopy_t *c = &x->stalled.v[i];
-        int l = link_of(m, &c->c);
-        if (rc == 0 && m->occ[l] < m->opt.mailbox_capacity && L->stall_count[l] > 0) {
-            L->stall_count[l]--;
-            occupy(m, L, l);
-            c->cslot = t;
-            c->cls = 0;
-            rc |= add_cand(L, c);
-            unstall(L, &m->nodes[v], t);
-        } else {
-            x->stalled.v[keep++] = *c;
-        }
-    }
-    x->stalled.n = keep;
-    return rc;
+    lnode_t *x = &((local_t *)ctx)->ln[n->id];
+    x->run_at = INF;
+    if (x->woken_at == t && n->wait == HM__WAIT_NONE)
+        n->wait = HM__WAIT_PACKET;
 }
 
-/* packet.c's stall: c's mailbox is full, its sender waits for room. */
-static int stall(hm__machine_t *m, local_t *L, hm_node_t *n, const lcopy_t *c, int64_t t)
+static int wait_again(void *ctx, hm_node_t *n, int64_t t)
 {
-    lnode_t *x = &L->ln[n->id];
-    L->stall_count[link_of(m, &c->c)]++;
-    L->cur.stalls++;
-    if (m->opt.record_events)
-        hm__log_event(n, HM__EV_STALL, t, c->c.sport, c->c.dst, c->c.pkt.msg, c->c.pkt.value, 1, 0,
-                      NULL);
-    if (n->stalled++ == 0 && n->wait != HM__WAIT_DONE) {
-        x->run_at = INF; /* its wait is taken back */
-        if (x->woken_at == t && n->wait == HM__WAIT_NONE)
-            n->wait = HM__WAIT_PACKET;
-    }
-    return HM__PUSH(x->stalled, *c);
-}
-
-/* Candidates: the new copies of node v, which ran slot t, in its send order. */
-static int take_new(hm__machine_t *m, local_t *L, int v, int64_t t)
-{
-    hm_node_t *n = &m->nodes[v];
-    for (size_t k = 0; k < n->outbox.n; k++) {
-        lcopy_t c = {.c = n->outbox.v[k], .at = t, .cslot = t, .cls = 1, .idx = (uint32_t)k};
-        int l = link_of(m, &c.c);
-        int rc = m->occ[l] >= m->opt.mailbox_capacity || L->stall_count[l] > 0
-                     ? stall(m, L, n, &c, t)
-                     : (occupy(m, L, l), add_cand(L, &c));
-        if (rc != 0) {
-            memmove(n->outbox.v, n->outbox.v + k + 1, (n->outbox.n - k - 1) * sizeof c.c);
-            n->outbox.n -= k + 1;
-            return -1;
-        }
-    }
-    n->outbox.n = 0;
+    register_wait(ctx, n, t);
     return 0;
 }
 
-static int cmp_cand(const void *a, const void *b)
+/* The key of the copy in the slot's order, for the first conflict. */
+static void conflict(void *ctx, const hm__copy_t *c, int64_t t, char *reason)
 {
-    const lcopy_t *x = a, *y = b;
-    int64_t kx[5] = {x->cslot, x->cls, x->c.sent_slot, x->c.src, x->idx};
-    int64_t ky[5] = {y->cslot, y->cls, y->c.sent_slot, y->c.src, y->idx};
-    for (int i = 0; i < 5; i++)
-        if (kx[i] != ky[i])
-            return kx[i] < ky[i] ? -1 : 1;
-    return 0;
+    int64_t k[6] = {t, c->cslot, c->cls, c->sent_slot, c->src, c->idx};
+    conflict_stop(ctx, k, reason);
 }
 
-/* clock.c's hm__deliver. */
-static int deliver(hm__machine_t *m, local_t *L, hm__copy_t *c, int64_t t)
-{
-    hm_node_t *r = &m->nodes[c->dst];
-    c->pkt.from = c->src;
-    c->pkt.port = c->dport;
-    c->pkt.sent_slot = c->sent_slot;
-    c->pkt.recv_slot = t;
-    if (hm__inbox_push(&r->inbox, c) != 0) {
-        hm__blob_release(c->blob);
-        return -1;
-    }
-    L->cur.transmissions++;
-    if (t > L->cur.last_activity)
-        L->cur.last_activity = t;
-    if (m->opt.record_events) {
-        hm__log_event(r, HM__EV_RECV, t, c->dport, c->src, c->pkt.msg, c->pkt.value, c->dur,
-                      c->flow, NULL);
-        if (r->log.n > 0 && r->log.v[r->log.n - 1].kind == HM__EV_RECV)
-            r->log.v[r->log.n - 1].depth = (int32_t)r->inbox.n;
-    }
-    if (r->wait == HM__WAIT_PACKET && r->stalled == 0) {
-        r->wait = HM__WAIT_NONE;
-        r->woke_by_packet = 1;
-        L->ln[r->id].run_at = t + 1;
-        L->ln[r->id].woken_at = t;
-    }
-    return 0;
-}
-
-/* packet.c's hold: the port model refused candidate lc. */
-static int hold(hm__machine_t *m, local_t *L, lcopy_t *lc, int64_t t, const char *why)
-{
-    hm__copy_t *c = &lc->c;
-    if (m->opt.contention == HM__CONTENTION_STRICT) {
-        L->cur.conflicts++;
-        if (m->opt.record_events)
-            hm__log_event(&m->nodes[c->src], HM__EV_CONFLICT, t, c->sport, c->dst, c->pkt.msg,
-                          c->pkt.value, 1, 0, hm__strdup_printf("%s", why));
-        int64_t k[6] = {t, lc->cslot, lc->cls, lc->c.sent_slot, lc->c.src, lc->idx};
-        conflict_stop(L, k, hm__strdup_printf("slot %lld: %s", (long long)t, why));
-        hm__blob_release(c->blob);
-        m->occ[link_of(m, c)]--;
-        return 0;
-    }
-    if (!c->delayed) {
-        c->delayed = 1;
-        L->cur.delayed_packets++;
-        L->cur.conflicts++;
-        if (m->opt.record_events)
-            hm__log_event(&m->nodes[c->src], HM__EV_DELAY, t, c->sport, c->dst, c->pkt.msg,
-                          c->pkt.value, 1, 0, hm__strdup_printf("%s", why));
-    }
-    L->cur.delay_slots++;
-    lc->at = t + 1;
-    return HM__PUSH(L->ln[c->src].pending, *lc);
-}
-
-static int judge(hm__machine_t *m, local_t *L, int64_t t)
-{
-    if (L->cand.n > 1) /* qsort's base may not be NULL, even for 0 elements */
-        qsort(L->cand.v, L->cand.n, sizeof *L->cand.v, cmp_cand);
-    L->judged.n = 0;
-    for (size_t i = 0; i < L->cand.n; i++)
-        if (HM__PUSH(L->judged, L->cand.v[i].c) != 0)
-            return -1;
-    for (size_t i = 0; i < L->cand.n; i++) {
-        lcopy_t *lc = &L->cand.v[i];
-        char why[256];
-        int ok = hm__port_admit(&L->use, &m->info, L->judged.v, (int)i, link_of(m, &lc->c), t, why,
-                                sizeof why);
-        if ((ok ? deliver(m, L, &lc->c, t) : hold(m, L, lc, t, why)) != 0)
-            return -1;
-    }
-    return 0;
-}
+/* In the order of hm__judge_ops_t. */
+static const hm__judge_ops_t local_ops = {held, stalled, woke, take_back, wait_again, conflict};
 
 static int cmp_int32(const void *a, const void *b)
 {
@@ -539,13 +378,16 @@ static int decide_packets(hm__machine_t *m, local_t *L, int64_t t)
 {
     const int32_t *g = L->group.v;
     size_t gn = L->group.n;
+    hm__judge_t *J = &L->judge;
+    hm__judge_begin(J, &L->cur);
     int rc = 0;
     for (size_t i = 0; i < gn && rc == 0; i++)
-        rc = take_old(m, L, g[i], t);
+        rc = hm__judge_take_held(J, &L->ln[g[i]].pending) |
+             hm__judge_take_unstalled(J, m, &L->ln[g[i]].stalled, t);
     for (size_t i = 0; i < gn && rc == 0; i++)
         if (L->ln[g[i]].last_run == t)
-            rc = take_new(m, L, g[i], t);
-    if (rc != 0 || (L->cand.n > 0 && open_slot(L, t) != 0) || judge(m, L, t) != 0)
+            rc = hm__judge_take_new(J, m, &m->nodes[g[i]], t);
+    if (rc != 0 || (J->cand.n > 0 && open_slot(L, t) != 0) || hm__judge_decide(J, m, t) != 0)
         return -1;
     L->delivered += L->cur.transmissions;
     return HM__PUSH(L->stats, ((lstat_t){t, L->cur}));
@@ -586,7 +428,6 @@ static int decide(hm__machine_t *m, local_t *L, int64_t t)
     if (gn > 1)
         qsort(g, gn, sizeof *g, cmp_int32);
     L->cur = (hm__stats_t){.last_activity = -1};
-    L->cand.n = 0;
     for (size_t i = 0; i < gn; i++) {
         hm_node_t *n = &m->nodes[g[i]];
         if (n->failed) {
@@ -615,10 +456,10 @@ static int group_add(local_t *L, int v)
     return HM__PUSH(L->group, v);
 }
 
-/* Is copy c (in v's lists) an edge of slot t? */
-static int edge_at(const lcopy_t *c, int pending, int64_t t)
+/* Are node v's held copies edges of slot t? (They compete in C + 1.) */
+static int held_at(const local_t *L, int v, int64_t t)
 {
-    return !pending || c->at == t;
+    return L->ln[v].C + 1 == t;
 }
 
 /* The nodes at the other end of node v's copies of slot t, and of its neighbours'
@@ -627,10 +468,10 @@ static int group_edges(hm__machine_t *m, local_t *L, int v, int64_t t)
 {
     lnode_t *x = &L->ln[v];
     int rc = 0;
-    for (size_t i = 0; i < x->pending.n; i++)
-        rc |= edge_at(&x->pending.v[i], 1, t) ? group_add(L, x->pending.v[i].c.dst) : 0;
+    for (size_t i = 0; i < x->pending.n && held_at(L, v, t); i++)
+        rc |= group_add(L, x->pending.v[i].dst);
     for (size_t i = 0; i < x->stalled.n; i++)
-        rc |= group_add(L, x->stalled.v[i].c.dst);
+        rc |= group_add(L, x->stalled.v[i].dst);
     hm_node_t *n = &m->nodes[v];
     if (!x->running && x->last_run == t && x->C < t)
         for (size_t i = 0; i < n->outbox.n; i++)
@@ -641,10 +482,10 @@ static int group_edges(hm__machine_t *m, local_t *L, int v, int64_t t)
             continue;
         lnode_t *y = &L->ln[w];
         int edge = 0;
-        for (size_t i = 0; i < y->pending.n && !edge; i++)
-            edge = y->pending.v[i].c.dst == v && edge_at(&y->pending.v[i], 1, t);
+        for (size_t i = 0; i < y->pending.n && !edge && held_at(L, w, t); i++)
+            edge = y->pending.v[i].dst == v;
         for (size_t i = 0; i < y->stalled.n && !edge; i++)
-            edge = y->stalled.v[i].c.dst == v;
+            edge = y->stalled.v[i].dst == v;
         if (!y->running && y->last_run == t && y->C < t)
             for (size_t i = 0; i < m->nodes[w].outbox.n && !edge; i++)
                 edge = m->nodes[w].outbox.v[i].dst == v;
@@ -777,8 +618,7 @@ static int blocked_wait(const hm__machine_t *m, int i, char *buf, size_t len)
         if (L->ln[i].stalled.n == 0)
             return 0;
         snprintf(buf, len, "\n  node %d waits on node %d (mailbox %d->%d full, capacity %d)", i,
-                 L->ln[i].stalled.v[0].c.dst, i, L->ln[i].stalled.v[0].c.dst,
-                 m->opt.mailbox_capacity);
+                 L->ln[i].stalled.v[0].dst, i, L->ln[i].stalled.v[0].dst, m->opt.mailbox_capacity);
         return 1;
     }
     if (n->wait != HM__WAIT_PACKET)
@@ -803,9 +643,8 @@ static int64_t next_work(const hm__machine_t *m, const local_t *L)
     for (int i = 0; i < m->info.nodes; i++) {
         const lnode_t *x = &L->ln[i];
         int64_t s = x->last_run > x->C ? x->last_run : x->run_at;
-        for (size_t k = 0; k < x->pending.n; k++)
-            if (x->pending.v[k].at < s)
-                s = x->pending.v[k].at;
+        if (x->pending.n > 0 && x->C + 1 < s)
+            s = x->C + 1; /* its held copies compete again */
         if (s < next)
             next = s;
     }
@@ -1024,20 +863,16 @@ static void progress(hm__machine_t *m, int64_t *slot, int64_t *packets)
     pthread_mutex_unlock(&L->mu);
 }
 
+/* The rows of the two tables below. */
+#define LOCAL_CLOCK                                                                                \
+    .name = "the local clock", .create = create, .destroy = destroy, .pending = hm__slot_pending,  \
+    .recv = hm__slot_recv, .wait_packet = wait_packet, .wait_until = wait_until, .finish = finish, \
+    .abort = abort_run, .collect = collect, .progress = progress
+
 const hm__transport_t hm__transport_local = {
-    .name = "the local clock",
-    .create = create,
-    .destroy = destroy,
+    LOCAL_CLOCK,
     .emit = hm__emit_copies,
     .send_to = hm__send_to_neighbour,
-    .pending = hm__slot_pending,
-    .recv = hm__slot_recv,
-    .wait_packet = wait_packet,
-    .wait_until = wait_until,
-    .finish = finish,
-    .abort = abort_run,
-    .collect = collect,
-    .progress = progress,
 };
 
 static json_t *circuit_summary(const hm__machine_t *m)
@@ -1047,19 +882,9 @@ static json_t *circuit_summary(const hm__machine_t *m)
 
 /* Under circuit routing: the circuits' node side and summary. */
 const hm__transport_t hm__transport_local_circuit = {
-    .name = "the local clock",
-    .create = create,
-    .destroy = destroy,
+    LOCAL_CLOCK,
     .emit = hm__circuit_emit,
     .send_to = hm__circuit_send_to,
-    .pending = hm__slot_pending,
-    .recv = hm__slot_recv,
-    .wait_packet = wait_packet,
-    .wait_until = wait_until,
-    .finish = finish,
-    .abort = abort_run,
-    .collect = collect,
     .summary = circuit_summary,
     .summary_key = "circuits",
-    .progress = progress,
 };

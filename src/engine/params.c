@@ -1,7 +1,7 @@
 /*
  * params.c — what setup may call: the typed parameter getters (the config loader,
  * src/cli/config.c, has checked and filled the values from the specs), hm_setup_fail
- * for what only setup can judge, and the names of the catalogue's lists. (What verify reads,
+ * for what only setup can judge, and the quantities' values. (What verify reads,
  * hm_report_stores and hm_report_out, is in outcome.c.)
  */
 #include <stdio.h>
@@ -9,46 +9,6 @@
 #include <string.h>
 
 #include "hm_internal.h"
-
-const char *hm_clock_name(hm_clock_mode_t k)
-{
-    static const char *const names[] = {
-#define XX(id, name, desc) name,
-        HM_CLOCK_MAP(XX)
-#undef XX
-    };
-    return k < HM_CLOCK_COUNT ? names[k] : "?";
-}
-
-const char *hm_routing_name(hm_routing_t k)
-{
-    static const char *const names[] = {
-#define XX(id, name, desc) name,
-        HM_ROUTING_MAP(XX)
-#undef XX
-    };
-    return k < HM_ROUTING_COUNT ? names[k] : "?";
-}
-
-const char *hm_problem_name(hm_problem_t k)
-{
-    static const char *const names[] = {NULL,
-#define XX(id, name, desc) name,
-                                        HM_PROBLEM_MAP(XX)
-#undef XX
-    };
-    return k < HM_PROBLEM_COUNT ? names[k] : NULL;
-}
-
-const char *hm_qty_name(hm_qty_t q)
-{
-    static const char *const names[] = {"",
-#define XX(id, name, desc) name,
-                                        HM_QTY_MAP(XX)
-#undef XX
-    };
-    return q < HM_QTY_COUNT ? names[q] : "?";
-}
 
 int64_t hm_qty_value(hm_qty_t q, const hm_machine_info_t *mi, int64_t constant)
 {

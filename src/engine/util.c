@@ -1,6 +1,6 @@
 /*
  * util.c — small helpers shared by the engine: growable arrays, formatted strings,
- * the names of the registries, and per-node event logging.
+ * and per-node event logging (the lists' names: names.c).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,36 +39,6 @@ char *hm__strdup_printf(const char *fmt, ...)
     return s;
 }
 
-const char *hm__event_name(hm__event_kind_t k)
-{
-    static const char *const names[] = {
-#define XX(id, name) name,
-        HM__EVENT_MAP(XX)
-#undef XX
-    };
-    return k < HM__EV_COUNT ? names[k] : "?";
-}
-
-const char *hm_topology_name(hm_topology_kind_t k)
-{
-    static const char *const names[] = {
-#define XX(id, name, desc) name,
-        HM_TOPOLOGY_MAP(XX)
-#undef XX
-    };
-    return k < HM_TOPO_COUNT ? names[k] : "?";
-}
-
-const char *hm_ports_name(hm_ports_kind_t k)
-{
-    static const char *const names[] = {
-#define XX(id, name, desc) name,
-        HM_PORTS_MAP(XX)
-#undef XX
-    };
-    return k < HM_PORTS_COUNT ? names[k] : "?";
-}
-
 /* Append an event to node n's own log. Called by n's thread during its slot, or by
  * the clock while every node sleeps: never by two threads at once, so no lock. */
 int64_t hm__now_ns(void)
@@ -105,16 +75,6 @@ char *hm__fail_message(const hm_node_t *n)
 {
     return hm__strdup_printf("node %d: %s", n->id,
                              n->fail_what[0] ? n->fail_what : "out of memory in its thread");
-}
-
-const char *hm__end_name(hm__end_t e)
-{
-    static const char *const names[] = {
-#define XX(id, name) name,
-        HM__END_MAP(XX)
-#undef XX
-    };
-    return e < HM__END_COUNT ? names[e] : "?";
 }
 
 hm__blob_t *hm__blob_new(const hm_packet_t *p, int refs, int *fail)
