@@ -11,7 +11,8 @@
  *                               clock.mode CLOCK: slotted by default, local, free),
  *                               through the same path as the hypemu program, with
  *                               clock.slot_timeout off (a loaded host may take
- *                               longer than its default for a slot of 2^19 nodes)
+ *                               longer than its default for a slot of 2^19 nodes),
+ *                               or $HM_BENCH_SLOT_TIMEOUT seconds (the watchdog on)
  *   bench_scale room N          whether the host lets this process create N threads
  *                               (exit 0) or not (exit 3, with the limit on stderr)
  *
@@ -87,10 +88,11 @@ static int bare(int n)
 static int run(const char *algo, int d, const char *clock)
 {
     char text[320];
+    const char *timeout = getenv("HM_BENCH_SLOT_TIMEOUT");
     snprintf(text, sizeof text,
              "{\"topology\":{\"kind\":\"hypercube\",\"dim\":%d},\"ports\":{\"model\":\"all-port\"},"
-             "\"clock\":{\"mode\":\"%s\",\"slot_timeout\":0},\"algorithm\":{\"name\":\"%s\"}}",
-             d, clock, algo);
+             "\"clock\":{\"mode\":\"%s\",\"slot_timeout\":%d},\"algorithm\":{\"name\":\"%s\"}}",
+             d, clock, timeout ? atoi(timeout) : 0, algo);
     double t0 = now_seconds();
     int rc = bench_run("bench_scale", text, NULL, NULL);
     double wall = now_seconds() - t0;

@@ -23,7 +23,8 @@
 #
 # Environment: HM_BENCH_REPS (default 3), HM_BENCH_SBT_DIMS (default "12 ... 19"),
 # HM_BENCH_SUCC_DIMS (default "8 ... 12"; empty: none), HM_BENCH_CLOCK (clock.mode:
-# slotted, the default, local or free), HM_BUILDDIR (default .).
+# slotted, the default, local or free), HM_BENCH_SLOT_TIMEOUT (clock.slot_timeout in
+# seconds: the watchdog; default 0, off), HM_BUILDDIR (default .).
 set -u
 B=${HM_BUILDDIR:-.}/bench/bench_scale
 REPS=${HM_BENCH_REPS:-3}

@@ -107,6 +107,15 @@ for mode in slotted local free; do
     [ "$t" -lt 30 ] || fail "spin $mode: took $t s"
 done
 
+# Beyond 65,536 nodes the watchdog reads a part of the nodes each look (every node once
+# a second here): HYPEMU_WATCHDOG_SWEEP=8 makes a 64-node machine such a machine.
+t0=$(date +%s)
+HYPEMU_WATCHDOG_SWEEP=8 run spin 6 --set clock.slot_timeout=1
+t=$(($(date +%s) - t0))
+expect "spin swept" 3 "hypemu: node 2 did not end slot 3 within clock.slot_timeout = 1 s"
+summary "spin swept" slot_timeout 3
+[ "$t" -lt 30 ] || fail "spin swept: took $t s"
+
 # ---- one Ctrl-C or one SIGTERM ends a run whose node spins -------------------------------
 # The signal is sent once the clock has committed slot 1 (next, node 2 spins in slot 3): the
 # progress line says so.

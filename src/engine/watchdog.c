@@ -17,8 +17,9 @@
  *
  * Nothing here is on the nodes' path: each node says when it sleeps and wakes (two
  * relaxed stores and a release one per wait, hm__wd_sleep and hm__wd_run), and this
- * thread reads them four times a second. A node that sleeps is never at fault: under
- * the barrier a slot that does not end is held open by a node that runs.
+ * thread reads them four times a second (beyond 65,536 nodes, a part of them each
+ * time: sweep_next). A node that sleeps is never at fault:
+ * under the barrier a slot that does not end is held open by a node that runs.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -43,13 +44,51 @@ static int64_t stuck_since(hm_node_t *n, int64_t now)
     return n->wd_since;
 }
 
-/* The node of [lo, lo + created) stuck the longest, if since at most `before`; -1 if
- * none. */
-static int oldest_stuck(hm__machine_t *m, int created, int64_t now, int64_t before)
+/* The nodes one look reads: `count` of the `created`, from `cursor` on (wrapping).
+ * For clock.slot_timeout every node on machines of up to 65,536 nodes; beyond, a
+ * part of them each look, so that each node is read every max(1 s, slot_timeout / 16)
+ * (a stuck node is then found at most two such periods after its timeout: 7.5 s
+ * after the default 60 s), and the looks at a machine of half a million nodes do not
+ * take the node threads' CPU time. An interrupt held up reads every node. */
+#define SWEEP_ALL 65536
+
+/* HYPEMU_WATCHDOG_SWEEP=N puts the bound at N nodes (README "Watchdog"), so that a test
+ * reads a small machine part by part. */
+static int sweep_bound(void)
+{
+    const char *e = getenv("HYPEMU_WATCHDOG_SWEEP");
+    long v = e ? strtol(e, NULL, 10) : 0;
+    return v > 0 && v < SWEEP_ALL ? (int)v : SWEEP_ALL;
+}
+
+typedef struct sweep_s {
+    int cursor, count, created;
+} sweep_t;
+
+static sweep_t sweep_all(int created)
+{
+    return (sweep_t){0, created, created};
+}
+
+static sweep_t sweep_next(int *cursor, int created, double limit, int bound)
+{
+    int64_t looks = (int64_t)(limit / 16 / (TICK_NS / 1e9));
+    if (looks < 4)
+        looks = 4;
+    if (created <= bound || created == 0)
+        return sweep_all(created);
+    sweep_t w = {*cursor, (int)((created + looks - 1) / looks), created};
+    *cursor = (int)(((int64_t)*cursor + w.count) % created);
+    return w;
+}
+
+/* The node of the sweep stuck the longest, if since at most `before`; -1 if none. */
+static int oldest_stuck(hm__machine_t *m, sweep_t w, int64_t now, int64_t before)
 {
     int who = -1;
     int64_t best = before + 1;
-    for (int i = m->lo; i < m->lo + created; i++) {
+    for (int k = 0; k < w.count; k++) {
+        int i = m->lo + (int)(((int64_t)w.cursor + k) % w.created);
         int64_t since = stuck_since(&m->nodes[i], now);
         if (since >= 0 && since < best) {
             best = since;
@@ -68,12 +107,13 @@ static long long stuck_slot(const hm__machine_t *m, int i)
 /* The run goes on: does a node stop it (clock.slot_timeout), or an interrupt that a
  * node's slot holds up? *intr is when this thread first saw the interrupt, 0 before.
  * Returns 1 if this stopped the run. */
-static int watch(hm__machine_t *m, int created, int64_t now, int64_t *intr)
+static int watch(hm__machine_t *m, int created, int *cursor, int bound, int64_t now, int64_t *intr)
 {
     double limit = m->opt.slot_timeout;
     int64_t limit_ns = (int64_t)(limit * 1e9);
     int who = -1;
-    if (limit > 0 && (who = oldest_stuck(m, created, now, now - limit_ns)) >= 0) {
+    if (limit > 0 && (who = oldest_stuck(m, sweep_next(cursor, created, limit, bound), now,
+                                         now - limit_ns)) >= 0) {
         hm__stop(m, HM__END_SLOT_TIMEOUT,
                  m->opt.clock == HM_CLOCK_FREE
                      ? hm__strdup_printf("node %d did not advance its logical clock past slot "
@@ -89,7 +129,8 @@ static int watch(hm__machine_t *m, int created, int64_t now, int64_t *intr)
         return 0;
     if (*intr == 0)
         *intr = now;
-    if (now - *intr < GRACE_NS || (who = oldest_stuck(m, created, now, now - GRACE_NS)) < 0)
+    if (now - *intr < GRACE_NS ||
+        (who = oldest_stuck(m, sweep_all(created), now, now - GRACE_NS)) < 0)
         return 0;
     hm__stop(m, HM__END_INTERRUPTED,
              hm__strdup_printf("interrupted in slot %lld: node %d did not end its slot (its "
@@ -156,12 +197,12 @@ void hm__wait_nodes(hm__machine_t *m, int created)
     int64_t now = hm__now_ns(), intr = 0, stop = 0;
     for (int i = m->lo; i < m->lo + created; i++)
         (void)stuck_since(&m->nodes[i], now);
-    int mine = 0, woken = 0, open = 0, coming = 1;
+    int mine = 0, woken = 0, open = 0, coming = 1, cursor = 0, bound = sweep_bound();
     while (coming > 0 && atomic_load_explicit(&m->exited, memory_order_acquire) < created) {
         sleep_tick(m);
         now = hm__now_ns();
         if (!hm__aborted(m)) {
-            mine = watch(m, created, now, &intr);
+            mine = watch(m, created, &cursor, bound, now, &intr);
             continue;
         }
         if (stop == 0)
