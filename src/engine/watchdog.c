@@ -52,13 +52,13 @@ static int64_t stuck_since(hm_node_t *n, int64_t now)
  * take the node threads' CPU time. An interrupt held up reads every node. */
 #define SWEEP_ALL 65536
 
-/* HYPEMU_WATCHDOG_SWEEP=N puts the bound at N nodes (README "Watchdog"), so that a test
- * reads a small machine part by part. */
+/* HYPEMU_WATCHDOG_SWEEP=N puts the bound at N nodes (README "Watchdog"): a test reads
+ * a small machine part by part, a benchmark a large one whole. */
 static int sweep_bound(void)
 {
     const char *e = getenv("HYPEMU_WATCHDOG_SWEEP");
     long v = e ? strtol(e, NULL, 10) : 0;
-    return v > 0 && v < SWEEP_ALL ? (int)v : SWEEP_ALL;
+    return v > 0 && v <= INT32_MAX ? (int)v : SWEEP_ALL;
 }
 
 typedef struct sweep_s {
