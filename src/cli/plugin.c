@@ -1,8 +1,8 @@
 /*
  * plugin.c — plugins (README "Writing node programs outside the tree"): dlopen, the
  * checks of hm_plugin and its descriptors, the catalogue they join, the problem's
- * setup, verify and teardown standing in for NULL ones (with hm_root and hm_input), and the
- * report of a node program that crashes.
+ * setup, verify and teardown standing in for NULL ones (with hm_root and hm_input). (The
+ * report of a node program that crashes: crash.c.)
  *
  * Plugins are loaded by the main thread before any run (command line, config loading)
  * and stay loaded until the process ends, so node threads read this file's tables
@@ -10,11 +10,9 @@
  */
 #include <dlfcn.h>
 #include <link.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "algo/common/problem.h"
 #include "cli/plugin.h"
@@ -425,115 +423,4 @@ const char *hm__plugin_file(const hm_algorithm_t *a)
         if (a == &algos[i]->desc)
             return algos[i]->file;
     return NULL;
-}
-
-/* ---- a node program that crashes -------------------------------------------------------- */
-
-/* The algorithm whose setup, verify or teardown this thread runs, and which: a crash
- * there names them (cli/run.c sets them around each call). */
-static _Thread_local const hm_algorithm_t *hook_algo;
-static _Thread_local const char *hook_name;
-
-void hm__crash_context(const hm_algorithm_t *a, const char *hook)
-{
-    hook_algo = a;
-    hook_name = hook;
-}
-
-/* A line being formatted on the handler's stack, written with one write(2): the lines of
- * nodes that crash at once never mix (README "Exit codes"). */
-typedef struct line_s {
-    char buf[1024];
-    size_t n;
-} line_t;
-
-static void put(line_t *l, const char *s)
-{
-    while (*s && l->n < sizeof l->buf - 1)
-        l->buf[l->n++] = *s++;
-}
-
-static void put_int(line_t *l, long long v)
-{
-    char buf[24], *p = buf + sizeof buf - 1;
-    int neg = v < 0;
-    unsigned long long u = neg ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-    *p = 0;
-    do
-        *--p = (char)('0' + u % 10);
-    while ((u /= 10) && p > buf + 1);
-    if (neg)
-        *--p = '-';
-    put(l, p);
-}
-
-static const char *signal_name(int sig)
-{
-    return sig == SIGSEGV   ? "SIGSEGV"
-           : sig == SIGBUS  ? "SIGBUS"
-           : sig == SIGFPE  ? "SIGFPE"
-           : sig == SIGABRT ? "SIGABRT"
-                            : "SIGILL";
-}
-
-/* "(algorithm X, plugin FILE)" or "(algorithm X)". */
-static void put_algo(line_t *l, const hm_algorithm_t *a)
-{
-    const char *file = hm__plugin_file(a);
-    put(l, "(algorithm ");
-    put(l, a->name);
-    if (file) {
-        put(l, ", plugin ");
-        put(l, file);
-    }
-    put(l, ")");
-}
-
-/* Async-signal-safe: write(2) only, and tables that no longer change during a run. */
-static void on_crash(int sig)
-{
-    const hm_node_t *n = hm__self;
-    line_t l = {.n = 0};
-    if (n) {
-        put(&l, "hypemu: node ");
-        put_int(&l, n->id);
-        put(&l, " ");
-        put_algo(&l, n->m->algo);
-        put(&l, " crashed in slot ");
-        put_int(&l, n->now);
-    } else if (hook_algo) {
-        const char *file = hm__plugin_file(hook_algo);
-        put(&l, "hypemu: ");
-        put(&l, hook_name);
-        put(&l, " of algorithm ");
-        put(&l, hook_algo->name);
-        if (file) {
-            put(&l, " (plugin ");
-            put(&l, file);
-            put(&l, ")");
-        }
-        put(&l, " crashed");
-    }
-    if (l.n) {
-        put(&l, ": ");
-        put(&l, signal_name(sig));
-        l.buf[l.n++] = '\n'; /* put leaves room for it */
-        ssize_t w = write(STDERR_FILENO, l.buf, l.n);
-        (void)w;
-    }
-    /* Die of the signal: with the default action restored, raise() delivers it when the
-     * handler returns, and a fault that returns re-faults. */
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-void hm__crash_report_install(void)
-{
-    static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_crash;
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        sigaction(sigs[i], &sa, NULL);
 }
