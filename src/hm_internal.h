@@ -261,6 +261,9 @@ typedef enum {
 } hm__end_t;
 
 const char *hm__end_name(hm__end_t e);
+/* engine/outcome.c: the exit code of a run that ended so (verified or not aside;
+ * README "Exit codes"). */
+int hm__exit_code_of(hm__end_t end);
 
 /* ---- the machine ---------------------------------------------------------- */
 

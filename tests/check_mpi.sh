@@ -14,6 +14,8 @@
 #     rank): exit 2 before the run, one line naming the first difference;
 #   - a strict conflict (exit 1), a deadlock (exit 3, report naming the blocked nodes)
 #     and clock.max_slots (exit 3) on 2 ranks: the same message, exit code and event log;
+#   - a node that spins (clock.slot_timeout: exit 3) or calls exit() (exit 5) on one
+#     rank: every rank ends, with that rank's line naming the node;
 #   - SIGINT to both ranks of a run on 2 ranks: exit 130, rank 0's interrupted line and
 #     summary, the outputs of the slots done as ./hypemu writes them;
 #   - Q_10 successive broadcast on 4 ranks verifies in 2p + log2(p) - 2 = 2056 slots;
@@ -345,6 +347,34 @@ fi
 for f in "$tmp"/int/2/*.tmp-*; do
     [ ! -e "$f" ] || fail "interrupt on 2 ranks: a temporary file left: $f"
 done
+
+# A node that holds its slot open on one rank (tests/rules/: it spins, or ends the
+# process): the other ranks would wait for that slot forever; the rank's watchdog ends
+# every rank (MPI_Abort) with the stop's reason and exit code, 3 for clock.slot_timeout
+# and 5 for exit() in a node, on rank 1 (4 ranks: node 2 is rank 1's) and on rank 0.
+${CC:-cc} -shared -fPIC -pthread -I"$HM_SRCDIR/include" -o "$tmp/rules.so" \
+    "$HM_SRCDIR/tests/rules/rules.c" || fail "cannot build tests/rules/rules.c"
+outs=""
+for case in "spin 4 3 1 node 2 did not end slot 3 within clock.slot_timeout = 1 s" \
+    "exit 2 5 0 node 3 called exit(0) in slot 2: a node program ends by returning from its node_main, not by ending the process"; do
+    # shellcheck disable=SC2086 # the case's words
+    set -- $case
+    name=$1 np=$2 code=$3 rank=$4
+    shift 4
+    mkdir -p "$tmp/rules-$name"
+    printf '{"plugins": ["%s"], "topology": {"kind": "hypercube", "dim": 3}, "algorithm": {"name": "rules-%s"}, "clock": {"slot_timeout": 1}}\n' \
+        "$tmp/rules.so" "$name" >"$tmp/rules-$name/cfg.json"
+    t0=$(date +%s)
+    run "$tmp/rules-$name" "$np" cfg.json
+    t=$(($(date +%s) - t0))
+    [ "$(cat "$tmp/rules-$name/rc")" = "$code" ] ||
+        fail "rules-$name on $np ranks: exit $(cat "$tmp/rules-$name/rc"), expected $code: $(cat "$tmp/rules-$name/err.all")"
+    # The line among Open MPI's report of the abort.
+    grep -qxF "hypemu-mpi: rank $rank: $*: stopping every rank" "$tmp/rules-$name/err.all" ||
+        fail "rules-$name on $np ranks: says '$(cat "$tmp/rules-$name/err.all")'"
+    [ "$t" -lt 60 ] || fail "rules-$name on $np ranks: took $t s"
+done
+outs=$outs0
 
 # A larger cube on 4 ranks: Q_10 (1,024 threads; Q_12 takes minutes on 2 cores), in
 # 2p + log2(p) - 2 slots; Q_8 in sanitizer builds.

@@ -291,26 +291,6 @@ static int write_outputs(const hm__config_t *cfg, hm__result_t *res)
     return rc;
 }
 
-int hm__exit_code_of(hm__end_t end)
-{
-    switch (end) {
-    case HM__END_DONE:
-        return HM_EXIT_OK;
-    case HM__END_CONFLICT:
-        return HM_EXIT_VERIFY;
-    case HM__END_DEADLOCK:
-    case HM__END_MAX_SLOTS:
-    case HM__END_SLOT_TIMEOUT:
-        return HM_EXIT_STUCK;
-    case HM__END_INTERRUPTED:
-        return HM_EXIT_INTERRUPTED;
-    case HM__END_RULES:
-        return HM_EXIT_RULES;
-    default:
-        return HM_EXIT_SYSTEM;
-    }
-}
-
 /* Why a run that stopped early is not verified (the summary's "verification"). */
 static const char *unverified_because(hm__end_t end)
 {

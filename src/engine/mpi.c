@@ -415,11 +415,21 @@ static int wait_packet(hm_node_t *n, hm_packet_t *out, int64_t deadline)
     return rc != HM_OK || !out ? rc : recv(n, out);
 }
 
-/* A thread that cannot be created on one rank: the other ranks cannot close slot 0. */
+/* What one rank cannot get past ends every rank: a thread that cannot be created (the
+ * other ranks cannot close slot 0; exit 4), or, after the run was stopped, a node that
+ * holds its slot open (engine/watchdog.c: clock.slot_timeout, an interrupt held up, a
+ * node that left its thread), for which the other ranks would wait forever: the
+ * stop's reason and exit code. */
 static void abort_run(hm__machine_t *m, char *reason)
 {
-    (void)m;
-    abort_all(reason ? reason : "cannot start the node threads");
+    int stopped = hm__aborted(m), code = stopped ? hm__exit_code_of(m->end) : HM_EXIT_SYSTEM;
+    if (code == HM_EXIT_OK)
+        code = HM_EXIT_SYSTEM;
+    say("%s: stopping every rank", reason    ? reason
+                                   : stopped ? hm__end_name(m->end)
+                                             : "cannot start the node threads");
+    MPI_Abort(MPI_COMM_WORLD, code);
+    exit(code);
 }
 
 /* ---- gathering the run on rank 0 ----------------------------------------------------- */

@@ -137,3 +137,23 @@ const void *hm_report_out(const hm_report_t *r, int node)
         return NULL;
     return o->out + (size_t)node * o->out_size;
 }
+
+int hm__exit_code_of(hm__end_t end)
+{
+    switch (end) {
+    case HM__END_DONE:
+        return HM_EXIT_OK;
+    case HM__END_CONFLICT:
+        return HM_EXIT_VERIFY;
+    case HM__END_DEADLOCK:
+    case HM__END_MAX_SLOTS:
+    case HM__END_SLOT_TIMEOUT:
+        return HM_EXIT_STUCK;
+    case HM__END_INTERRUPTED:
+        return HM_EXIT_INTERRUPTED;
+    case HM__END_RULES:
+        return HM_EXIT_RULES;
+    default:
+        return HM_EXIT_SYSTEM;
+    }
+}

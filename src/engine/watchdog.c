@@ -190,8 +190,11 @@ static void join_or_leave(hm__machine_t *m, int created)
 /* Once the run is stopped, the sleepers must see it. The transports wake them when a
  * slot ends after the stop (engine/clock.c, local.c, free.c); when no slot can end any
  * more (a node holds it open, or this thread stopped the run: a node held it open) the
- * transport's abort wakes them here, and it can run no commit beside it then. (A
- * distributed transport's abort ends every process: its commits carry the stop.) */
+ * transport's abort wakes them here, and it can run no commit beside it then. A
+ * distributed transport's commits carry a stop to every process; when a node of this
+ * one holds its slot open a second after the stop, the others would wait for it
+ * forever: its abort ends every process, with the stop's reason and exit code
+ * (engine/mpi.c). */
 void hm__wait_nodes(hm__machine_t *m, int created)
 {
     int64_t now = hm__now_ns(), intr = 0, stop = 0;
@@ -212,6 +215,10 @@ void hm__wait_nodes(hm__machine_t *m, int created)
             woken = 1;
             m->tp->abort(m, NULL);
             coming = 1; /* count again after the wake-up */
+        } else if (open > 0 && m->tp->agree) {
+            /* The other processes wait for this one's slot, which a node holds open:
+             * the distributed transport's abort ends them all, with the stop's reason. */
+            m->tp->abort(m, m->stop_reason);
         }
     }
     join_or_leave(m, created);
