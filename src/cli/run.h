@@ -29,7 +29,6 @@ void hm__refused_print(FILE *f, const hm__outcome_t *o);
  * Ctrl-C, which ends the process at once). */
 void hm__cli_discard_temp_output(void);
 
-
 /* repeat.c: --repeat N: cfg run n times; each run, then min/median/max and a 95%
  * interval of every figure, on out (as one JSON object with as_json). Returns the
  * first nonzero exit code of the runs, else 0. */
