@@ -22,6 +22,7 @@
 
 #include <pthread.h>
 #include <semaphore.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 
@@ -689,6 +690,7 @@ int hm__refused_first(const hm__machine_t *m, hm__refusal_t *out);
 int64_t hm__now_ns(void); /* CLOCK_MONOTONIC in ns (the free-running clock's stamps) */
 char *hm__fail_message(const hm_node_t *n); /* why node n failed (allocated) */
 char *hm__strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *hm__vstrdup_printf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* A report of blocked nodes: head, then one line per node of m for which wait() writes
  * who it waits on (returns 1), with the node's refused calls, which are often why
  * (README "Refused calls"), at most 20, then "... and N more blocked nodes". */

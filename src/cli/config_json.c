@@ -14,9 +14,7 @@ void hm__cfg_error(hm__config_t *c, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *body = NULL;
-    if (vasprintf(&body, fmt, ap) < 0)
-        body = NULL;
+    char *body = hm__vstrdup_printf(fmt, ap);
     va_end(ap);
     char *msg =
         hm__strdup_printf("%s: %s", c->file ? c->file : "(config)", body ? body : "out of memory");

@@ -57,12 +57,7 @@ static void problem_verify(hm_report_t *r)
                  pb->p);
     else
         snprintf(r->verification, sizeof r->verification, "%s", why);
-    json_object_set_new(r->extra, "problem", json_string(hm_problem_name(pb->kind)));
-    json_object_set_new(r->extra, "block", json_integer(pb->block));
-    if (hma_prob_rooted(pb->kind))
-        json_object_set_new(r->extra, "root", json_integer(pb->root));
-    if (hma_prob_reduces(pb->kind))
-        json_object_set_new(r->extra, "op", json_string(hma_prob_op_names[pb->op]));
+    hma_prob_summary_keys(pb, r);
 }
 
 /* The plugin's own .verify, for the algorithm named name, or NULL. */

@@ -349,11 +349,9 @@ void hm_log(hm_node_t *n, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    char *text = NULL;
-    if (vasprintf(&text, fmt, ap) < 0) {
-        text = NULL;
+    char *text = hm__vstrdup_printf(fmt, ap);
+    if (!text)
         n->failed = 1;
-    }
     va_end(ap);
     hm__log_event(n, HM__EV_LOG, n->now, -1, -1, 0, 0, 0, 0, text);
 }

@@ -28,13 +28,19 @@ int hm__grow(void **v, size_t *cap, size_t need, size_t elem)
     return 0;
 }
 
+char *hm__vstrdup_printf(const char *fmt, va_list ap)
+{
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    return s;
+}
+
 char *hm__strdup_printf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
+    char *s = hm__vstrdup_printf(fmt, ap);
     va_end(ap);
     return s;
 }

@@ -532,6 +532,16 @@ static int declare_sources(const hma_prob_t *pb, hm_report_t *r, int x, size_t w
     }
 }
 
+void hma_prob_summary_keys(const hma_prob_t *pb, hm_report_t *r)
+{
+    json_object_set_new(r->extra, "problem", json_string(hm_problem_name(pb->kind)));
+    json_object_set_new(r->extra, "block", json_integer(pb->block));
+    if (hma_prob_rooted(pb->kind))
+        json_object_set_new(r->extra, "root", json_integer(pb->root));
+    if (hma_prob_reduces(pb->kind))
+        json_object_set_new(r->extra, "op", json_string(hma_prob_op_names[pb->op]));
+}
+
 int hma_prob_check(const hma_prob_t *pb, hm_report_t *r, char *msg, size_t len)
 {
     int64_t *red = NULL;

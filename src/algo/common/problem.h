@@ -202,6 +202,9 @@ int64_t hma_prob_expected(const hma_prob_t *pb, int x, size_t i);
  * right; else 0 with msg "node 5: index 3: found 17, expected 12" (or "missing" /
  * "expected nothing"). */
 int hma_prob_check(const hma_prob_t *pb, hm_report_t *r, char *msg, size_t len);
+/* The problem's keys in the summary: problem, block, root (rooted problems), op
+ * (reductions). */
+void hma_prob_summary_keys(const hma_prob_t *pb, hm_report_t *r);
 
 /* The problem's lower bound on the machine under the port model at hand, for an
  * algorithm that puts several values in one packet (combining) or not; under circuit

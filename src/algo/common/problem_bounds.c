@@ -271,12 +271,7 @@ void hma_prob_verify(hm_report_t *r, const char *expr, int64_t bound, int combin
         if (c->max_values > maxv)
             maxv = c->max_values;
     }
-    json_object_set_new(r->extra, "problem", json_string(hm_problem_name(pb->kind)));
-    json_object_set_new(r->extra, "block", json_integer(pb->block));
-    if (hma_prob_rooted(pb->kind))
-        json_object_set_new(r->extra, "root", json_integer(pb->root));
-    if (hma_prob_reduces(pb->kind))
-        json_object_set_new(r->extra, "op", json_string(hma_prob_op_names[pb->op]));
+    hma_prob_summary_keys(pb, r);
     if (pb->given)
         json_object_set_new(r->extra, "inputs", json_string("config"));
     json_object_set_new(r->extra, "packets", json_integer(packets));
