@@ -28,7 +28,7 @@ say() { printf 'setup.sh: %s\n' "$*"; }
 die() { printf 'setup.sh: error: %s\n' "$*" >&2; exit 1; }
 
 # ---- 1. Debian packages ---------------------------------------------------------
-packages="build-essential autoconf automake libtool pkg-config libjansson-dev check clang-format python3 python3-jsonschema librsvg2-bin libopen-trace-format2-dev otf2-tools man-db"
+packages="build-essential autoconf automake libtool pkg-config libjansson-dev check libseccomp-dev clang-format python3 python3-jsonschema librsvg2-bin libopen-trace-format2-dev otf2-tools man-db"
 packages="$packages pmccabe" # tests/check_functions.sh: function length and complexity
 packages="$packages libopenmpi-dev openmpi-bin" # hypemu-mpi (doc/mpi.md)
 packages="$packages libsimgrid-dev" # bench/bench_simgrid, make bench-simgrid (doc/performance.md)

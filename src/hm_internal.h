@@ -473,6 +473,9 @@ void hm__clock_progress(hm__machine_t *m, int64_t *slot, int64_t *packets);
 
 /* The first reason wins; takes reason (may be NULL: out of memory). Any thread. */
 void hm__stop(hm__machine_t *m, hm__end_t end, char *reason);
+/* engine/rules.c: stop the run with the end cause rules (exit 5), from any thread; takes
+ * reason (the line that names the node; cli/sandbox.c's node processes). */
+void hm__rules_stop(hm__machine_t *m, char *reason);
 static inline int hm__aborted(const hm__machine_t *m)
 {
     return atomic_load(&((hm__machine_t *)m)->aborted);

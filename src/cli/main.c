@@ -88,7 +88,7 @@ static void usage(FILE *f)
             "usage: hypemu [--json] [--set PATH=VALUE]... CONFIG.json\n"
             "       hypemu --validate [--set PATH=VALUE]... CONFIG.json\n"
             "       hypemu --list [--json] | --help | --version\n"
-            "       (each form takes --plugin FILE first, repeatable)\n"
+            "       (each form takes --plugin FILE first, repeatable, and --sandbox)\n"
             "\n"
             "  --json            print the summary as one JSON object\n"
             "  --set PATH=VALUE  override one config field, repeatable\n"
@@ -98,6 +98,8 @@ static void usage(FILE *f)
             "                    (with --json: the whole catalogue as one JSON document)\n"
             "  --plugin FILE     load the algorithms of a plugin (a shared object built with\n"
             "                    HM_PLUGIN, hypemu.h), repeatable\n"
+            "  --sandbox         run the plugins' node programs in node processes of their\n"
+            "                    own, shut in by a seccomp filter (README \"Sandbox\")\n"
             "  --timeline-nodes LIST  the text timeline shows these nodes only, e.g. 0-3,8\n"
             "                    (the same as --set output.nodes=LIST)\n"
             "  --repeat N        run N times (1..1000); min, median, max and a 95%% interval\n"
@@ -175,6 +177,17 @@ static int repeat_arg(const char *v)
  * HM_EXIT_OK or HM_EXIT_USAGE after the message. */
 static int load_plugins(int argc, char **argv)
 {
+    /* --sandbox (README "Sandbox"), wherever it stands, before any plugin is loaded. */
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--sandbox") == 0)
+            hm__plugin_sandbox(1);
+#ifdef HM_MPI
+    if (hm__plugin_sandboxed()) {
+        fprintf(stderr, "hypemu-mpi: --sandbox: node processes run under hypemu only; run the "
+                        "plugin with hypemu --sandbox, on one host (doc/mpi.md)\n");
+        return HM_EXIT_USAGE;
+    }
+#endif
     for (int i = 1; i < argc; i++) {
         const char *f = NULL;
         if (strcmp(argv[i], "--plugin") == 0) {
@@ -238,6 +251,8 @@ static int parse_one(args_t *g, int argc, char **argv, int *i)
         return rc;
     if (strcmp(a, "--plugin") == 0 || strncmp(a, "--plugin=", 9) == 0) {
         *i += a[8] == 0; /* loaded by load_plugins */
+    } else if (strcmp(a, "--sandbox") == 0) {
+        /* taken by load_plugins */
     } else if (strcmp(a, "--json") == 0) {
         g->json = 1;
     } else if (strcmp(a, "--validate") == 0) {
@@ -265,8 +280,8 @@ static int parse_one(args_t *g, int argc, char **argv, int *i)
     } else if (a[0] == '-' && a[1]) {
         fprintf(stderr,
                 "hypemu: unknown option %s; allowed: --json, --set, --timeline-nodes, "
-                "--plugin, --validate, --list, --progress, --quiet, --help, --version, "
-                "--repeat\n",
+                "--plugin, --sandbox, --validate, --list, --progress, --quiet, --help, "
+                "--version, --repeat\n",
                 a);
         return HM_EXIT_USAGE;
     } else if (g->file) {

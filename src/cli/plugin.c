@@ -22,7 +22,21 @@ typedef struct plugin_algo_s {
     hm_algorithm_t desc;                /* the plugin's descriptor, NULL hooks filled in */
     const char *file;                   /* the plugin's file, as given */
     void (*own_verify)(hm_report_t *r); /* the plugin's .verify, run after the problem's */
+    int sandboxed;                      /* its node programs run in node processes */
+    int (*setup)(hm_setup_t *s);        /* sandboxed: the problem's setup, or NULL */
 } plugin_algo_t;
+
+static int sandbox_on;
+
+void hm__plugin_sandbox(int on)
+{
+    sandbox_on = on;
+}
+
+int hm__plugin_sandboxed(void)
+{
+    return sandbox_on;
+}
 
 static void **handles; /* every plugin loaded, to load each once */
 static char **files;   /* the file of each, as given */
@@ -286,9 +300,8 @@ static int add_algorithms(const char *file, const hm_plugin_t *pl, char *err, si
 }
 
 /* dlopen's message, sorted into the three causes a user can act on. */
-static int load_error(const char *file, char *err, size_t errlen)
+static int load_error(const char *file, const char *why, char *err, size_t errlen)
 {
-    const char *why = dlerror();
     if (!why)
         why = "unknown error";
     if (strstr(why, "undefined symbol"))
@@ -351,15 +364,247 @@ static int check_abi(const char *file, const hm_plugin_t *pl, char *err, size_t 
     return 0;
 }
 
+static int no_symbol(const char *path, char *err, size_t errlen)
+{
+    return fail(err, errlen, path,
+                "not a plugin: it has no symbol hm_plugin (declare the algorithms with "
+                "HM_PLUGIN(&algo, ...), hypemu.h)%s%s",
+                NULL, NULL);
+}
+
+static int remember(void *h, const char *path)
+{
+    void **grown = realloc(handles, (nhandles + 1) * sizeof *handles);
+    if (grown)
+        handles = grown;
+    char **fgrown = grown ? realloc(files, (nhandles + 1) * sizeof *files) : NULL;
+    if (fgrown)
+        files = fgrown;
+    char *copy = fgrown ? strdup(path) : NULL;
+    if (!copy)
+        return -1;
+    handles[nhandles] = h;
+    files[nhandles++] = copy;
+    return 0;
+}
+
+/* ---- loading in the sandbox (README "Sandbox") ------------------------------------------- */
+
+/* Under --sandbox no plugin code runs in this process: a node process of the sandbox
+ * loads the plugin and describes its descriptors as JSON (cli/sandbox.c), which is read
+ * here as untrusted input and checked as a loaded descriptor is. The hooks that run the
+ * plugin's code become the sandbox's: node_main serves a node process, a plugin's own
+ * setup runs in one (for its output area's size and its cost), its own verify never runs
+ * (a sandboxed plugin's word is not a check), its state, input and root hooks live in the
+ * node processes. */
+
+static char *dup_or_null(json_t *v)
+{
+    return json_is_string(v) ? strdup(json_string_value(v)) : NULL;
+}
+
+static int read_choices(json_t *v, hm_param_spec_t *sp)
+{
+    if (json_is_null(v))
+        return 0;
+    if (!json_is_array(v) || json_array_size(v) > 64)
+        return -1;
+    const char **c = calloc(json_array_size(v) + 1, sizeof *c);
+    if (!c)
+        return -1;
+    for (size_t k = 0; k < json_array_size(v); k++)
+        if (!(c[k] = dup_or_null(json_array_get(v, k))))
+            return -1;
+    sp->choices = (const char *const *)c;
+    return 0;
+}
+
+static int read_spec(json_t *j, hm_param_spec_t *sp)
+{
+    json_t *name, *help, *choices, *only_if, *deftext;
+    int type, min_of, max_of, def_of, len_min_of, len_max_of, flags;
+    json_int_t min, max, def, len_min, len_max;
+    if (json_unpack(j, "{s:o,s:i,s:o,s:I,s:I,s:I,s:i,s:i,s:i,s:o,s:I,s:I,s:i,s:i,s:i,s:o,s:o}",
+                    "name", &name, "type", &type, "help", &help, "min", &min, "max", &max, "def",
+                    &def, "min_of", &min_of, "max_of", &max_of, "def_of", &def_of, "choices",
+                    &choices, "len_min", &len_min, "len_max", &len_max, "len_min_of", &len_min_of,
+                    "len_max_of", &len_max_of, "flags", &flags, "only_if", &only_if, "default_text",
+                    &deftext) != 0 ||
+        type < 0 || type > HM_PARAM_ENUM || (unsigned)min_of >= HM_QTY_COUNT ||
+        (unsigned)max_of >= HM_QTY_COUNT || (unsigned)def_of >= HM_QTY_COUNT ||
+        (unsigned)len_min_of >= HM_QTY_COUNT || (unsigned)len_max_of >= HM_QTY_COUNT ||
+        !(sp->name = dup_or_null(name)) || (type == HM_PARAM_ENUM && json_is_null(choices)))
+        return -1;
+    sp->type = (hm_param_type_t)type;
+    sp->help = dup_or_null(help);
+    sp->min = min, sp->max = max, sp->def = def, sp->len_min = len_min, sp->len_max = len_max;
+    sp->min_of = (hm_qty_t)min_of, sp->max_of = (hm_qty_t)max_of, sp->def_of = (hm_qty_t)def_of;
+    sp->len_min_of = (hm_qty_t)len_min_of, sp->len_max_of = (hm_qty_t)len_max_of;
+    sp->flags = (unsigned)flags;
+    sp->only_if = dup_or_null(only_if);
+    sp->default_text = dup_or_null(deftext);
+    return read_choices(choices, sp);
+}
+
+static int remote_setup(hm_setup_t *s);
+
+/* One described algorithm into a (whose strings and specs are kept for the process's
+ * life, as a loaded plugin's are); 0 or -1. */
+static int read_algo(json_t *j, hm_algorithm_t *a)
+{
+    json_t *name, *desc, *paper, *specs, *why;
+    int topo, ports, defp, problem, setup, node_main, verify, teardown, input, root;
+    json_int_t out_size;
+    hm_needs_t *nd = &a->needs;
+    memset(a, 0, sizeof *a);
+    if (json_unpack(j,
+                    "{s:o,s:o,s:o,s:i,s:i,s:i,s:i,s:I,s:b,s:b,s:b,s:b,s:b,s:b,"
+                    "s:{s:i,s:i,s:o,s:i,s:i},s:o}",
+                    "name", &name, "description", &desc, "paper", &paper, "topologies", &topo,
+                    "ports", &ports, "default_ports", &defp, "problem", &problem, "out_size",
+                    &out_size, "setup", &setup, "node_main", &node_main, "verify", &verify,
+                    "teardown", &teardown, "input", &input, "root", &root, "needs", "routing",
+                    &nd->routing, "clock_modes", &nd->clock_modes, "clock_why", &why, "min_dim",
+                    &nd->min_dim, "pow2_nodes", &nd->pow2_nodes, "specs", &specs) != 0 ||
+        !json_is_array(specs) || json_array_size(specs) > 64 || out_size < 0 ||
+        out_size > (1 << 30))
+        return -1;
+    (void)verify, (void)teardown, (void)input, (void)root;
+    a->name = dup_or_null(name);
+    a->description = dup_or_null(desc);
+    a->paper = dup_or_null(paper);
+    nd->clock_why = dup_or_null(why);
+    a->topologies = (unsigned)topo, a->ports = (unsigned)ports;
+    a->default_ports = (hm_ports_kind_t)defp, a->problem = (hm_problem_t)problem;
+    a->out_size = (size_t)out_size;
+    a->setup = setup ? remote_setup : NULL;
+    a->node_main = node_main ? hm__sbx_node_main : NULL;
+    if (json_array_size(specs)) {
+        hm_param_spec_t *sp = calloc(json_array_size(specs) + 1, sizeof *sp);
+        if (!sp)
+            return -1;
+        for (size_t i = 0; i < json_array_size(specs); i++)
+            if (read_spec(json_array_get(specs, i), &sp[i]) != 0)
+                return -1;
+        a->specs = sp;
+    }
+    return 0;
+}
+
+/* The sandboxed plugin algorithm whose descriptor is a. */
+static plugin_algo_t *sandboxed_of(const hm_algorithm_t *a)
+{
+    for (size_t i = 0; i < nalgos; i++)
+        if (a == &algos[i]->desc && algos[i]->sandboxed)
+            return algos[i];
+    return NULL;
+}
+
+/* The setup of every sandboxed algorithm: the context of its node processes, then the
+ * problem's setup in this process or the plugin's own in a node process. */
+static int sandbox_setup(hm_setup_t *s)
+{
+    plugin_algo_t *pa = sandboxed_of(s->algorithm);
+    if (!pa)
+        return -1;
+    int remote = pa->setup == NULL;
+    if (hm__sbx_setup(s, pa->file, remote) != 0)
+        return -1;
+    return remote ? 0 : pa->setup(s);
+}
+
+static int remote_setup(hm_setup_t *s)
+{
+    return sandbox_setup(s);
+}
+
+/* A sandboxed algorithm without a problem: nothing in this process can check it. */
+static void nothing_checked(hm_report_t *r)
+{
+    r->verified = 0;
+    snprintf(r->verification, sizeof r->verification,
+             "nothing checked this run: under --sandbox only a declared problem's check counts, "
+             "not the plugin's own verify");
+}
+
+/* The description's algorithms into the catalogue, as add_algorithms does for a loaded
+ * plugin. */
+static int add_described(const char *path, json_t *list, char *err, size_t errlen)
+{
+    size_t k = json_is_array(list) ? json_array_size(list) : 0;
+    hm_algorithm_t *descs = calloc(k + 1, sizeof *descs);
+    const hm_algorithm_t **ptrs = calloc(k + 1, sizeof *ptrs);
+    if (!descs || !ptrs)
+        return fail(err, errlen, path, "out of memory", NULL, NULL);
+    for (size_t i = 0; i < k; i++) {
+        if (read_algo(json_array_get(list, i), &descs[i]) != 0)
+            return fail(err, errlen, path,
+                        "not a plugin: its description from the sandbox is not readable%s%s", NULL,
+                        NULL);
+        ptrs[i] = &descs[i];
+    }
+    hm_plugin_t pl = {HM_ABI_VERSION, sizeof(hm_algorithm_t), HM_VERSION, ptrs};
+    size_t before = nalgos;
+    if (add_algorithms(path, &pl, err, errlen) != 0)
+        return -1;
+    for (size_t i = before; i < nalgos; i++) {
+        plugin_algo_t *pa = algos[i];
+        pa->sandboxed = 1;
+        pa->own_verify = NULL;
+        pa->setup = pa->desc.setup == remote_setup ? NULL : pa->desc.setup;
+        pa->desc.setup = sandbox_setup;
+        if (pa->desc.verify == problem_then_own_verify)
+            pa->desc.verify = problem_verify;
+        if (!pa->setup) {
+            pa->desc.verify = nothing_checked;
+            pa->desc.teardown = NULL;
+            pa->desc.input = NULL;
+            pa->desc.root = NULL;
+        }
+    }
+    return 0;
+}
+
+static int load_sandboxed(const char *path, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < nhandles; i++)
+        if (strcmp(files[i], path) == 0)
+            return 0;
+    char why[300];
+    char *text = hm__sbx_describe(path, why, sizeof why);
+    if (!text)
+        return fail(err, errlen, path, "%s%s", why, NULL);
+    json_t *d = json_loads(text, 0, NULL);
+    free(text);
+    json_t *dl = json_object_get(d, "dlerror");
+    json_int_t abi = json_integer_value(json_object_get(d, "abi"));
+    json_int_t size = json_integer_value(json_object_get(d, "descriptor_size"));
+    int rc = -1;
+    if (json_is_string(dl))
+        load_error(path, json_string_value(dl), err, errlen);
+    else if (!json_is_integer(json_object_get(d, "abi")))
+        no_symbol(path, err, errlen);
+    else if (check_abi(path, &(hm_plugin_t){(int)abi, (unsigned)size, HM_VERSION, NULL}, err,
+                       errlen) == 0 &&
+             add_described(path, json_object_get(d, "algorithms"), err, errlen) == 0)
+        rc = 0;
+    json_decref(d);
+    if (rc == 0 && remember(NULL, path) != 0)
+        return fail(err, errlen, path, "out of memory", NULL, NULL);
+    return rc;
+}
+
 int hm__plugin_load(const char *path, char *err, size_t errlen)
 {
     err[0] = 0;
+    if (sandbox_on)
+        return load_sandboxed(path, err, errlen);
     /* dlopen searches the library path for a name without '/': a file is meant. */
     char *local = strchr(path, '/') ? NULL : hm__strdup_printf("./%s", path);
     void *h = dlopen(local ? local : path, RTLD_NOW | RTLD_LOCAL);
     free(local);
     if (!h)
-        return load_error(path, err, errlen);
+        return load_error(path, dlerror(), err, errlen);
     for (size_t i = 0; i < nhandles; i++)
         if (handles[i] == h) {
             dlclose(h); /* loaded already: dlopen only counted one more reference */
@@ -368,25 +613,12 @@ int hm__plugin_load(const char *path, char *err, size_t errlen)
     const hm_plugin_t *pl = dlsym(h, "hm_plugin");
     int rc = -1;
     if (!pl)
-        fail(err, errlen, path,
-             "not a plugin: it has no symbol hm_plugin (declare the algorithms with "
-             "HM_PLUGIN(&algo, ...), hypemu.h)%s%s",
-             NULL, NULL);
+        no_symbol(path, err, errlen);
     else if (check_kind(path, pl, err, errlen) == 0 && check_abi(path, pl, err, errlen) == 0 &&
              add_algorithms(path, pl, err, errlen) == 0)
         rc = 0;
-    void **grown = rc == 0 ? realloc(handles, (nhandles + 1) * sizeof *handles) : NULL;
-    if (grown)
-        handles = grown;
-    char **fgrown = grown ? realloc(files, (nhandles + 1) * sizeof *files) : NULL;
-    if (fgrown)
-        files = fgrown;
-    char *copy = fgrown ? strdup(path) : NULL;
-    if (copy) {
-        handles[nhandles] = h;
-        files[nhandles++] = copy;
+    if (rc == 0 && remember(h, path) == 0)
         return 0;
-    }
     if (rc == 0)
         fail(err, errlen, path, "out of memory", NULL, NULL);
     dlclose(h);

@@ -39,4 +39,31 @@ void hm__crash_report_install(void);
  * (a NULL). */
 void hm__crash_context(const hm_algorithm_t *a, const char *hook);
 
+/* ---- the sandbox (README "Sandbox"; cli/sandbox.c) -------------------------------------- */
+
+/* From now on (on 1) hm__plugin_load reads a plugin's descriptors from a node process of
+ * the sandbox, never loading it into this process, and its algorithms' node programs
+ * run in node processes; built-in algorithms stay in threads. */
+void hm__plugin_sandbox(int on);
+int hm__plugin_sandboxed(void);
+
+/* The description of plugin file as its sandboxed node process reads it (a JSON text,
+ * malloc'd), or NULL with err. */
+char *hm__sbx_describe(const char *file, char *err, size_t errlen);
+
+/* Before a sandboxed algorithm's setup: keeps s's config name and parameters for its node
+ * processes, and with remote runs the plugin's own setup in a node process of plugin
+ * file (s->out_size, s->cost, s->error); 0 or -1. */
+int hm__sbx_setup(hm_setup_t *s, const char *file, int remote);
+
+/* The node program of every sandboxed algorithm: starts the node's process and serves
+ * it until its node program returns. */
+void hm__sbx_node_main(hm_node_t *n, void *state);
+
+/* One request of channel c, from node n's thread: copied into buf (HM__SBX_BUF + 1
+ * bytes), checked, made, answered; 1 in *done after the last. 0, or -1 when the request
+ * cannot be read (the run is stopped, naming the node). tests/fuzz/fuzz_channel.c. */
+struct hm__sbx_chan_s;
+int hm__sbx_serve_one(hm_node_t *n, struct hm__sbx_chan_s *c, char *buf, int *done);
+
 #endif

@@ -70,6 +70,11 @@ static void stop(hm__machine_t *m, char *reason)
     sem_post(&m->waiter);
 }
 
+void hm__rules_stop(hm__machine_t *m, char *reason)
+{
+    stop(m, reason);
+}
+
 void hm__node_left(hm_node_t *n, int how)
 {
     hm__machine_t *m = n->m;

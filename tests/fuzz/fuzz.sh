@@ -18,7 +18,7 @@ set -eu
 src=$HM_SRCDIR
 out=$HM_BUILDDIR/fuzz
 seconds=${HM_FUZZ_SECONDS:-60}
-targets=${HM_FUZZ_TARGETS:-config set run}
+targets=${HM_FUZZ_TARGETS:-config set run channel}
 cc=${FUZZ_CC:-clang}
 san="-fsanitize=address,undefined,float-cast-overflow,implicit-conversion -fno-sanitize-recover=all"
 cflags="-std=c11 -O1 -g -fno-omit-frame-pointer $san -D_GNU_SOURCE -DHM_SRCDIR=\"$src\""

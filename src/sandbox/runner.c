@@ -1,0 +1,624 @@
+/*
+ * runner.c — hypemu-node, the node process of the sandbox (README "Sandbox", hypemu(1)
+ * --sandbox). hypemu starts it with exec, one per node, as
+ *
+ *     hypemu-node PLUGIN PARENT_PID        (fd 3: the channel, sandbox/channel.h)
+ *
+ * and it holds nothing but its own node: its channel, its inputs once asked for, the
+ * plugin's state built by the plugin's own setup in this process. Before any code of
+ * the plugin runs (its constructors included) it installs a seccomp filter, an
+ * allowlist: reading files, memory, futexes, time, writing to the descriptors it has,
+ * signals to itself, its own end. No open for writing, no fork or clone (of processes or
+ * threads), no execve, no socket, no kill of another process, no ptrace. A refused call
+ * ends the process with HM__SBX_REFUSED_STATUS after writing the call's number into the
+ * channel; hypemu names the call and stops the run.
+ *
+ * The node API of hypemu.h is defined here again, exported from this program (linked
+ * with -export-dynamic), so that the plugin's calls come here and become requests on
+ * the channel; the engine makes each call and replies. The other public functions
+ * (hm_param_get_int, ...) are libhypemu's.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <seccomp.h>
+
+#include "hypemu.h"
+#include "sandbox/channel.h"
+
+/* The one node of this process (the handle a node program gets: its address only). */
+struct hm_node_s {
+    int id;
+};
+static struct hm_node_s self;
+static hm__sbx_chan_t *chan;
+static const hm_algorithm_t *algo;
+static void *state;
+static int64_t now;
+static char *rx;       /* the last packet's bytes, valid until the next receive or wait */
+static int64_t *input; /* the inputs, once asked for */
+static size_t ninput;
+static int input_asked;
+
+/* ---- the channel ----------------------------------------------------------------------- */
+
+static void futex_wait(_Atomic uint32_t *w, uint32_t old)
+{
+    syscall(SYS_futex, (uint32_t *)w, FUTEX_WAIT, old, NULL, NULL, 0);
+}
+
+static void futex_wake(_Atomic uint32_t *w)
+{
+    syscall(SYS_futex, (uint32_t *)w, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+/* One request: op with the fields already written; waits for the reply. */
+static int64_t call(hm__sbx_op_t op)
+{
+    uint32_t rep = atomic_load_explicit(&chan->rep, memory_order_acquire);
+    chan->opcode = op;
+    atomic_fetch_add_explicit(&chan->req, 1, memory_order_release);
+    futex_wake(&chan->req);
+    while (atomic_load_explicit(&chan->rep, memory_order_acquire) == rep)
+        futex_wait(&chan->rep, rep);
+    now = chan->now;
+    return chan->ret;
+}
+
+static int put_packet(const hm_packet_t *p)
+{
+    if (!p)
+        return -1;
+    if (p->len > HM__SBX_BUF || (p->len && !p->data))
+        return -1;
+    chan->pkt = (hm__sbx_packet_t){.msg = p->msg,
+                                   .origin = p->origin,
+                                   .value = p->value,
+                                   .tag = p->tag,
+                                   .aux = p->aux,
+                                   .len = p->len};
+    if (p->len)
+        memcpy(chan->buf, p->data, p->len);
+    chan->len = p->len;
+    return 0;
+}
+
+static void take_packet(hm_packet_t *out)
+{
+    const hm__sbx_packet_t *w = &chan->pkt;
+    uint32_t len = w->len <= HM__SBX_BUF ? w->len : 0;
+    free(rx);
+    rx = len ? malloc(len) : NULL;
+    if (rx)
+        memcpy(rx, chan->buf, len);
+    *out = (hm_packet_t){.msg = w->msg,
+                         .origin = w->origin,
+                         .value = w->value,
+                         .tag = w->tag,
+                         .aux = w->aux,
+                         .data = rx,
+                         .len = rx ? len : 0,
+                         .from = w->from,
+                         .port = w->port,
+                         .sent_slot = w->sent_slot,
+                         .recv_slot = w->recv_slot};
+}
+
+static void put_text(const char *s)
+{
+    size_t n = s ? strnlen(s, HM__SBX_BUF) : 0;
+    memcpy(chan->buf, s ? s : "", n);
+    chan->len = (uint32_t)n;
+}
+
+/* ---- the node API, as requests --------------------------------------------------------- */
+
+int hm_id(const hm_node_t *n)
+{
+    (void)n;
+    return chan->node;
+}
+
+int hm_nodes(const hm_node_t *n)
+{
+    (void)n;
+    return chan->nodes;
+}
+
+int hm_degree(const hm_node_t *n)
+{
+    (void)n;
+    return chan->degree;
+}
+
+int hm_neighbor(const hm_node_t *n, int port)
+{
+    (void)n;
+    chan->arg = port;
+    chan->len = 0;
+    return (int)call(HM__SBX_NEIGHBOR);
+}
+
+int hm_port_to(const hm_node_t *n, int node)
+{
+    (void)n;
+    chan->arg = node;
+    chan->len = 0;
+    return (int)call(HM__SBX_PORT_TO);
+}
+
+int64_t hm_now(const hm_node_t *n)
+{
+    (void)n;
+    return now;
+}
+
+int hm_send(hm_node_t *n, int port, const hm_packet_t *p)
+{
+    (void)n;
+    if (put_packet(p) != 0)
+        return HM_EINVAL;
+    chan->arg = port;
+    return (int)call(HM__SBX_SEND);
+}
+
+int hm_send_to(hm_node_t *n, int dest, const hm_packet_t *p)
+{
+    (void)n;
+    if (put_packet(p) != 0)
+        return HM_EINVAL;
+    chan->arg = dest;
+    return (int)call(HM__SBX_SEND_TO);
+}
+
+int hm_shout(hm_node_t *n, uint64_t ports, const hm_packet_t *p)
+{
+    (void)n;
+    if (put_packet(p) != 0)
+        return HM_EINVAL;
+    chan->mask = ports;
+    return (int)call(HM__SBX_SHOUT);
+}
+
+int hm_shout_all(hm_node_t *n, const hm_packet_t *p)
+{
+    (void)n;
+    if (put_packet(p) != 0)
+        return HM_EINVAL;
+    return (int)call(HM__SBX_SHOUT_ALL);
+}
+
+int hm_recv(hm_node_t *n, hm_packet_t *out)
+{
+    (void)n;
+    chan->len = 0;
+    int rc = (int)call(HM__SBX_RECV);
+    if (rc == 0 && out)
+        take_packet(out);
+    return rc;
+}
+
+int hm_pending(const hm_node_t *n)
+{
+    (void)n;
+    chan->len = 0;
+    return (int)call(HM__SBX_PENDING);
+}
+
+int hm_wait_packet_until(hm_node_t *n, hm_packet_t *out, int64_t deadline)
+{
+    (void)n;
+    chan->len = 0;
+    chan->want = out != NULL;
+    chan->arg64 = deadline;
+    int rc = (int)call(HM__SBX_WAIT_PACKET);
+    if (rc == 0 && out)
+        take_packet(out);
+    return rc;
+}
+
+int hm_wait_packet(hm_node_t *n, hm_packet_t *out)
+{
+    return hm_wait_packet_until(n, out, -1);
+}
+
+int hm_wait_until(hm_node_t *n, int64_t slot)
+{
+    (void)n;
+    chan->len = 0;
+    chan->arg64 = slot;
+    return (int)call(HM__SBX_WAIT_UNTIL);
+}
+
+int hm_next_slot(hm_node_t *n)
+{
+    return hm_wait_until(n, now + 1);
+}
+
+int hm_busy(hm_node_t *n, int64_t slots)
+{
+    (void)n;
+    chan->len = 0;
+    chan->arg64 = slots;
+    return (int)call(HM__SBX_BUSY);
+}
+
+void hm_store(hm_node_t *n, int64_t value)
+{
+    (void)n;
+    chan->len = 0;
+    chan->arg64 = value;
+    call(HM__SBX_STORE);
+}
+
+void hm_log(hm_node_t *n, const char *fmt, ...)
+{
+    (void)n;
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt ? fmt : "", ap);
+    va_end(ap);
+    put_text(text);
+    call(HM__SBX_LOG);
+}
+
+void hm_fail(hm_node_t *n, const char *what)
+{
+    (void)n;
+    char text[256];
+    snprintf(text, sizeof text, "%s", what ? what : "");
+    put_text(text);
+    call(HM__SBX_FAIL);
+}
+
+void *hm_state(const hm_node_t *n)
+{
+    (void)n;
+    return state;
+}
+
+/* With the plugin's own setup, its own hooks answer (they read its state, here); the
+ * problem's inputs come from the engine. */
+int hm_root(const hm_node_t *n)
+{
+    (void)n;
+    if (algo && algo->setup && algo->root)
+        return algo->root(state);
+    return chan->root;
+}
+
+const int64_t *hm_input(const hm_node_t *n, size_t *count)
+{
+    (void)n;
+    if (algo && algo->setup && algo->input)
+        return algo->input(state, chan->node, count);
+    if (!input_asked) {
+        input_asked = 1;
+        chan->len = 0;
+        int64_t k = call(HM__SBX_INPUT);
+        if (k > 0 && (size_t)k <= HM__SBX_BUF / sizeof *input &&
+            (input = malloc((size_t)k * sizeof *input)) != NULL) {
+            memcpy(input, chan->buf, (size_t)k * sizeof *input);
+            ninput = (size_t)k;
+        }
+    }
+    if (count)
+        *count = ninput;
+    return ninput ? input : NULL;
+}
+
+hm_op_t hm_op(const hm_node_t *n)
+{
+    (void)n;
+    return (hm_op_t)chan->op;
+}
+
+void *hm_out(hm_node_t *n)
+{
+    (void)n;
+    return chan->out_size ? (char *)chan + sizeof *chan : NULL;
+}
+
+/* ---- the filter ------------------------------------------------------------------------ */
+
+/* A refused call: its number into the channel, then the end (exit_group is allowed). */
+static void on_sigsys(int sig, siginfo_t *si, void *uc)
+{
+    (void)sig;
+    (void)uc;
+    chan->refused_nr = si->si_syscall;
+    syscall(SYS_exit_group, HM__SBX_REFUSED_STATUS);
+}
+
+/* The calls allowed whatever their arguments. */
+static const char *const plain[] = {"read",
+                                    "readv",
+                                    "pread64",
+                                    "write",
+                                    "writev",
+                                    "pwrite64",
+                                    "lseek",
+                                    "close",
+                                    "fstat",
+                                    "newfstatat",
+                                    "statx",
+                                    "stat",
+                                    "lstat",
+                                    "access",
+                                    "faccessat",
+                                    "faccessat2",
+                                    "readlink",
+                                    "readlinkat",
+                                    "getcwd",
+                                    "getdents64",
+                                    "mmap",
+                                    "mprotect",
+                                    "munmap",
+                                    "mremap",
+                                    "madvise",
+                                    "brk",
+                                    "futex",
+                                    "set_robust_list",
+                                    "get_robust_list",
+                                    "rseq",
+                                    "rt_sigprocmask",
+                                    "rt_sigreturn",
+                                    "sigaltstack",
+                                    "clock_gettime",
+                                    "clock_getres",
+                                    "gettimeofday",
+                                    "time",
+                                    "nanosleep",
+                                    "clock_nanosleep",
+                                    "sched_yield",
+                                    "getpid",
+                                    "gettid",
+                                    "getppid",
+                                    "getuid",
+                                    "geteuid",
+                                    "getgid",
+                                    "getegid",
+                                    "uname",
+                                    "exit",
+                                    "exit_group",
+                                    "getrandom",
+                                    "fcntl",
+                                    "dup",
+                                    "dup2",
+                                    "dup3",
+                                    "sysinfo",
+                                    "sched_getaffinity",
+                                    "getrusage",
+                                    "poll",
+                                    "ppoll",
+                                    "mincore",
+                                    "restart_syscall",
+                                    "pause",
+                                    "rt_sigsuspend",
+                                    NULL};
+
+/* The allowlist. open and openat read-only; rt_sigaction not for SIGSYS (the refusal's
+ * handler stays); kill and tgkill only of this process; prlimit64 only to read. */
+static int filter(void)
+{
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_TRAP);
+    if (!ctx)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; plain[i]; i++) {
+        int nr = seccomp_syscall_resolve_name(plain[i]);
+        if (nr != __NR_SCMP_ERROR)
+            rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
+    }
+    /* isatty and friends: no terminal here. */
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOTTY), SCMP_SYS(ioctl), 0);
+    const scmp_datum_t wr = O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND;
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(openat), 1,
+                           SCMP_A2(SCMP_CMP_MASKED_EQ, wr, O_RDONLY));
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(open), 1,
+                           SCMP_A1(SCMP_CMP_MASKED_EQ, wr, O_RDONLY));
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(rt_sigaction), 1,
+                           SCMP_A0(SCMP_CMP_NE, SIGSYS));
+    scmp_datum_t pid = (scmp_datum_t)getpid();
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(kill), 1, SCMP_A0(SCMP_CMP_EQ, pid));
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1, SCMP_A0(SCMP_CMP_EQ, pid));
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 1, SCMP_A2(SCMP_CMP_EQ, 0));
+    /* Every thread of the process (the node's, created before). */
+    rc |= seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1);
+    if (rc == 0)
+        rc = seccomp_load(ctx);
+    seccomp_release(ctx);
+    return rc;
+}
+
+/* ---- describing the plugin -------------------------------------------------------------- */
+
+static json_t *str_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+static json_t *describe_specs(const hm_param_spec_t *sp)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; sp && sp[i].name && i < 64; i++) {
+        const hm_param_spec_t *s = &sp[i];
+        json_t *ch = json_null();
+        if (s->choices) {
+            ch = json_array();
+            for (size_t k = 0; s->choices[k] && k < 64; k++)
+                json_array_append_new(ch, json_string(s->choices[k]));
+        }
+        json_array_append_new(
+            a,
+            json_pack("{s:o,s:i,s:o,s:I,s:I,s:I,s:i,s:i,s:i,s:o,s:I,s:I,s:i,s:i,s:i,s:o,s:o}",
+                      "name", str_or_null(s->name), "type", (int)s->type, "help",
+                      str_or_null(s->help), "min", (json_int_t)s->min, "max", (json_int_t)s->max,
+                      "def", (json_int_t)s->def, "min_of", (int)s->min_of, "max_of", (int)s->max_of,
+                      "def_of", (int)s->def_of, "choices", ch, "len_min", (json_int_t)s->len_min,
+                      "len_max", (json_int_t)s->len_max, "len_min_of", (int)s->len_min_of,
+                      "len_max_of", (int)s->len_max_of, "flags", (int)s->flags, "only_if",
+                      str_or_null(s->only_if), "default_text", str_or_null(s->default_text)));
+    }
+    return a;
+}
+
+static json_t *describe_algo(const hm_algorithm_t *a)
+{
+    const hm_needs_t *nd = &a->needs;
+    return json_pack(
+        "{s:o,s:o,s:o,s:i,s:i,s:i,s:i,s:I,s:b,s:b,s:b,s:b,s:b,s:b,s:{s:i,s:i,s:o,s:i,s:i},s:o}",
+        "name", str_or_null(a->name), "description", str_or_null(a->description), "paper",
+        str_or_null(a->paper), "topologies", (int)a->topologies, "ports", (int)a->ports,
+        "default_ports", (int)a->default_ports, "problem", (int)a->problem, "out_size",
+        (json_int_t)a->out_size, "setup", a->setup != NULL, "node_main", a->node_main != NULL,
+        "verify", a->verify != NULL, "teardown", a->teardown != NULL, "input", a->input != NULL,
+        "root", a->root != NULL, "needs", "routing", (int)nd->routing, "clock_modes",
+        (int)nd->clock_modes, "clock_why", str_or_null(nd->clock_why), "min_dim", nd->min_dim,
+        "pow2_nodes", nd->pow2_nodes, "specs", describe_specs(a->specs));
+}
+
+/* The plugin as hypemu's loader would see it, as JSON at buf (plugin.c reads it). */
+static void describe(void *h)
+{
+    json_t *d = json_object();
+    const hm_plugin_t *pl = h ? dlsym(h, "hm_plugin") : NULL;
+    if (!h) {
+        const char *e = dlerror();
+        json_object_set_new(d, "dlerror", json_string(e ? e : "unknown error"));
+    } else if (!pl) {
+        json_object_set_new(d, "symbol", json_false());
+    } else {
+        json_object_set_new(d, "abi", json_integer(pl->abi));
+        json_object_set_new(d, "descriptor_size", json_integer((json_int_t)pl->descriptor_size));
+        if (pl->abi == HM_ABI_VERSION && pl->descriptor_size == sizeof(hm_algorithm_t)) {
+            json_t *algos = json_array();
+            for (size_t i = 0; pl->algorithms && pl->algorithms[i] && i < 256; i++)
+                json_array_append_new(algos, describe_algo(pl->algorithms[i]));
+            json_object_set_new(d, "algorithms", algos);
+        }
+    }
+    size_t n = json_dumpb(d, chan->buf, HM__SBX_BUF, JSON_COMPACT);
+    json_decref(d);
+    chan->result_len = n <= HM__SBX_BUF ? (uint32_t)n : 0;
+}
+
+/* ---- setup and the node ---------------------------------------------------------------- */
+
+static const hm_algorithm_t *find(void *h)
+{
+    const hm_plugin_t *pl = h ? dlsym(h, "hm_plugin") : NULL;
+    for (size_t i = 0; pl && pl->algorithms && pl->algorithms[i]; i++)
+        if (pl->algorithms[i]->name && strcmp(pl->algorithms[i]->name, chan->algorithm) == 0)
+            return pl->algorithms[i];
+    return NULL;
+}
+
+/* The plugin's own setup, as hypemu's config loading calls it (hm__config_setup). */
+static int setup(hm_setup_t *s, json_t **params)
+{
+    memset(s, 0, sizeof *s);
+    *params = json_loadb(chan->buf, chan->params_len, 0, NULL);
+    s->machine = &chan->machine;
+    s->params = *params;
+    s->file = chan->config;
+    s->algorithm = algo;
+    return algo->setup ? algo->setup(s) : 0;
+}
+
+static sem_t go;
+
+static void *node_thread(void *arg)
+{
+    (void)arg;
+    while (sem_wait(&go) != 0)
+        ;
+    algo->node_main(&self, state);
+    fflush(NULL);
+    chan->len = 0;
+    call(HM__SBX_DONE);
+    for (;;)
+        pause(); /* hypemu ends the process */
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (argc != 3 || getppid() != (pid_t)atol(argv[2])) {
+        fprintf(stderr, "hypemu-node: started by hypemu --sandbox only (README \"Sandbox\")\n");
+        return 2;
+    }
+    struct stat st;
+    if (fstat(3, &st) != 0 || (size_t)st.st_size < sizeof *chan)
+        return 2;
+    chan = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, 3, 0);
+    close(3);
+    if (chan == MAP_FAILED || chan->magic != HM__SBX_MAGIC)
+        return 2;
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    self.id = chan->node;
+    pthread_t t;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 64 * 1024);
+    if (chan->mode == HM__SBX_RUN &&
+        (sem_init(&go, 0, 0) != 0 || pthread_create(&t, &attr, node_thread, NULL) != 0)) {
+        fprintf(stderr, "cannot create the node's thread\n");
+        return 1;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigsys;
+    sa.sa_flags = SA_SIGINFO;
+    sigaction(SIGSYS, &sa, NULL);
+    if (filter() != 0) {
+        fprintf(stderr, "cannot install the sandbox's seccomp filter\n");
+        return 1;
+    }
+    /* From here on the plugin's code may run. */
+    void *h = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    if (chan->mode == HM__SBX_DESCRIBE) {
+        describe(h);
+        _exit(0); /* no exit handlers, the plugin's destructors nor a leak check */
+    }
+    if (!h || !(algo = find(h))) {
+        fprintf(stderr, "cannot load algorithm %s of %s\n", chan->algorithm, argv[1]);
+        _exit(1);
+    }
+    json_t *params = NULL;
+    hm_setup_t s;
+    int rc = setup(&s, &params);
+    if (chan->mode == HM__SBX_SETUP) {
+        chan->setup =
+            (hm__sbx_setup_t){.done = 1, .rc = rc, .out_size = s.out_size, .cost = s.cost};
+        memcpy(chan->setup.error, s.error, sizeof chan->setup.error);
+        chan->setup.error[sizeof chan->setup.error - 1] = 0;
+        fflush(NULL);
+        _exit(0);
+    }
+    if (rc != 0) {
+        fprintf(stderr, "setup failed in the node process: %s\n", s.error);
+        _exit(1);
+    }
+    state = s.state;
+    sem_post(&go);
+    for (;;)
+        pause(); /* the node thread asks; hypemu ends the process */
+}
