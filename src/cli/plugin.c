@@ -412,10 +412,10 @@ static int read_choices(json_t *v, hm_param_spec_t *sp)
     const char **c = calloc(json_array_size(v) + 1, sizeof *c);
     if (!c)
         return -1;
+    sp->choices = (const char *const *)c;
     for (size_t k = 0; k < json_array_size(v); k++)
         if (!(c[k] = dup_or_null(json_array_get(v, k))))
             return -1;
-    sp->choices = (const char *const *)c;
     return 0;
 }
 
@@ -527,26 +527,55 @@ static void nothing_checked(hm_report_t *r)
              "not the plugin's own verify");
 }
 
+/* What read_algo allocated for the k descriptors of descs (not added), and descs. */
+static void free_described(hm_algorithm_t *descs, size_t k)
+{
+    for (size_t i = 0; descs && i < k; i++) {
+        hm_algorithm_t *a = &descs[i];
+        free((char *)a->name);
+        free((char *)a->description);
+        free((char *)a->paper);
+        free((char *)a->needs.clock_why);
+        for (hm_param_spec_t *sp = (hm_param_spec_t *)a->specs; sp && sp->name; sp++) {
+            free((char *)sp->name);
+            free((char *)sp->help);
+            free((char *)sp->only_if);
+            free((char *)sp->default_text);
+            for (size_t c = 0; sp->choices && sp->choices[c]; c++)
+                free((char *)sp->choices[c]);
+            free((void *)sp->choices);
+        }
+        free((void *)a->specs);
+    }
+    free(descs);
+}
+
 /* The description's algorithms into the catalogue, as add_algorithms does for a loaded
- * plugin. */
+ * plugin (which copies each descriptor; their strings and specs stay for the process's
+ * life). */
 static int add_described(const char *path, json_t *list, char *err, size_t errlen)
 {
     size_t k = json_is_array(list) ? json_array_size(list) : 0;
     hm_algorithm_t *descs = calloc(k + 1, sizeof *descs);
     const hm_algorithm_t **ptrs = calloc(k + 1, sizeof *ptrs);
-    if (!descs || !ptrs)
-        return fail(err, errlen, path, "out of memory", NULL, NULL);
-    for (size_t i = 0; i < k; i++) {
+    int rc = descs && ptrs ? 0 : fail(err, errlen, path, "out of memory", NULL, NULL);
+    for (size_t i = 0; i < k && rc == 0; i++) {
         if (read_algo(json_array_get(list, i), &descs[i]) != 0)
-            return fail(err, errlen, path,
-                        "not a plugin: its description from the sandbox is not readable%s%s", NULL,
-                        NULL);
+            rc = fail(err, errlen, path,
+                      "not a plugin: its description from the sandbox is not readable%s%s", NULL,
+                      NULL);
         ptrs[i] = &descs[i];
     }
-    hm_plugin_t pl = {HM_ABI_VERSION, sizeof(hm_algorithm_t), HM_VERSION, ptrs};
     size_t before = nalgos;
-    if (add_algorithms(path, &pl, err, errlen) != 0)
+    hm_plugin_t pl = {HM_ABI_VERSION, sizeof(hm_algorithm_t), HM_VERSION, ptrs};
+    if (rc == 0)
+        rc = add_algorithms(path, &pl, err, errlen);
+    free(ptrs);
+    if (rc != 0) {
+        free_described(descs, k);
         return -1;
+    }
+    free(descs);
     for (size_t i = before; i < nalgos; i++) {
         plugin_algo_t *pa = algos[i];
         pa->sandboxed = 1;
