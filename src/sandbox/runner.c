@@ -361,6 +361,26 @@ static void on_sigsys(int sig, siginfo_t *si, void *uc)
     syscall(SYS_exit_group, HM__SBX_REFUSED_STATUS);
 }
 
+/* The handler never returns: the restorer the kernel wants is never called. */
+static void no_return(void)
+{
+    syscall(SYS_exit_group, HM__SBX_REFUSED_STATUS);
+}
+
+/* on_sigsys, installed with the system call itself: a sanitizer's interceptor of
+ * sigaction keeps a table of its own that a later signal() in the plugin would change
+ * without the kernel (and without the filter) seeing it. */
+static int refusal_handler(void)
+{
+    struct {
+        void (*handler)(int, siginfo_t *, void *);
+        unsigned long flags;
+        void (*restorer)(void);
+        uint64_t mask;
+    } ksa = {on_sigsys, SA_SIGINFO | 0x04000000 /* SA_RESTORER */, no_return, 0};
+    return (int)syscall(SYS_rt_sigaction, SIGSYS, &ksa, NULL, sizeof ksa.mask);
+}
+
 /* The calls allowed whatever their arguments. */
 static const char *const plain[] = {"read",
                                     "readv",
@@ -598,12 +618,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot create the node's thread\n");
         return 1;
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_sigsys;
-    sa.sa_flags = SA_SIGINFO;
-    sigaction(SIGSYS, &sa, NULL);
-    if (filter() != 0) {
+    if (refusal_handler() != 0 || filter() != 0) {
         fprintf(stderr, "cannot install the sandbox's seccomp filter\n");
         return 1;
     }
