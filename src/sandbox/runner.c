@@ -287,7 +287,9 @@ void hm_log(hm_node_t *n, const char *fmt, ...)
     char text[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt ? fmt : "", ap);
+    text[0] = 0;
+    if (fmt)
+        vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
     put_text(text);
     call(HM__SBX_LOG);
@@ -381,6 +383,14 @@ static int refusal_handler(void)
     return (int)syscall(SYS_rt_sigaction, SIGSYS, &ksa, NULL, sizeof ksa.mask);
 }
 
+/* Allow call nr when its argument arg compares as op with a (and b: MASKED_EQ). */
+static int allow_if(scmp_filter_ctx ctx, int nr, unsigned arg, enum scmp_compare op, scmp_datum_t a,
+                    scmp_datum_t b)
+{
+    struct scmp_arg_cmp cmp = {arg, op, a, b};
+    return seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, nr, 1, &cmp);
+}
+
 /* The calls allowed whatever their arguments. */
 static const char *const plain[] = {"read",
                                     "readv",
@@ -464,16 +474,13 @@ static int filter(void)
     /* isatty and friends: no terminal here. */
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOTTY), SCMP_SYS(ioctl), 0);
     const scmp_datum_t wr = O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND;
-    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(openat), 1,
-                           SCMP_A2(SCMP_CMP_MASKED_EQ, wr, O_RDONLY));
-    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(open), 1,
-                           SCMP_A1(SCMP_CMP_MASKED_EQ, wr, O_RDONLY));
-    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(rt_sigaction), 1,
-                           SCMP_A0(SCMP_CMP_NE, SIGSYS));
     scmp_datum_t pid = (scmp_datum_t)getpid();
-    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(kill), 1, SCMP_A0(SCMP_CMP_EQ, pid));
-    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1, SCMP_A0(SCMP_CMP_EQ, pid));
-    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 1, SCMP_A2(SCMP_CMP_EQ, 0));
+    rc |= allow_if(ctx, SCMP_SYS(openat), 2, SCMP_CMP_MASKED_EQ, wr, O_RDONLY);
+    rc |= allow_if(ctx, SCMP_SYS(open), 1, SCMP_CMP_MASKED_EQ, wr, O_RDONLY);
+    rc |= allow_if(ctx, SCMP_SYS(rt_sigaction), 0, SCMP_CMP_NE, SIGSYS, 0);
+    rc |= allow_if(ctx, SCMP_SYS(kill), 0, SCMP_CMP_EQ, pid, 0);
+    rc |= allow_if(ctx, SCMP_SYS(tgkill), 0, SCMP_CMP_EQ, pid, 0);
+    rc |= allow_if(ctx, SCMP_SYS(prlimit64), 2, SCMP_CMP_EQ, 0, 0);
     /* Every thread of the process (the node's, created before). */
     rc |= seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1);
     if (rc == 0)
