@@ -64,6 +64,11 @@ const char *__asan_default_options(void)
     return "handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:handle_abort=0:"
            "allow_user_segv_handler=1";
 }
+const char *__ubsan_default_options(void);
+const char *__ubsan_default_options(void)
+{
+    return "handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:handle_abort=0";
+}
 const char *__tsan_default_options(void);
 const char *__tsan_default_options(void)
 {
