@@ -5,7 +5,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "out/writers.h"
 #include "run.h"
+
+/* A JSON string of text that a node program or a plugin may have written (hm_fail's
+ * reason, a verification): a byte that is not part of valid UTF-8 becomes '?', so that
+ * such text never costs the summary. */
+static json_t *text(const char *s)
+{
+    size_t n = strlen(s);
+    char *t = malloc(n + 1);
+    if (!t)
+        return NULL;
+    for (size_t i = 0; i < n;) {
+        int k = hm__utf8_len((const unsigned char *)s + i);
+        if (k == 0) {
+            t[i++] = '?';
+            continue;
+        }
+        memcpy(t + i, s + i, (size_t)k);
+        i += (size_t)k;
+    }
+    t[n] = 0;
+    json_t *j = json_string(t);
+    free(t);
+    return j;
+}
 
 static json_t *bound_obj(const char *expr, int64_t value)
 {
@@ -50,14 +75,14 @@ json_t *hm__summary_build(const hm__config_t *cfg, const hm__result_t *res)
     if (res->outcome->transport)
         SET(res->outcome->transport_key, json_incref(res->outcome->transport));
     SET("verified", json_boolean(r->verified));
-    SET("verification", json_string(r->verification));
+    SET("verification", text(r->verification));
     SET("exit_code", json_integer(res->exit_code));
     /* How a run that did not finish ended (conflict, deadlock, max_slots, interrupted,
      * system): the outcome's typed cause. */
     if (res->outcome && res->outcome->end != HM__END_DONE)
         SET("end", json_string(hm__end_name(res->outcome->end)));
     if (res->message)
-        SET("stopped", json_string(res->message));
+        SET("stopped", text(res->message));
     SET("wall_seconds", json_real(res->wall_seconds));
     if (r->extra)
         bad |= json_object_update(o, r->extra) != 0;

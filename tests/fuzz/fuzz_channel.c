@@ -96,6 +96,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cfg.algo = &fuzz_algo;
     hm__result_t res;
     int rc = hm__run_config(&cfg, &res);
+    if (getenv("HM_FUZZ_VERBOSE"))
+        fprintf(stderr, "fuzz channel: exit %d, %s; %s\n", rc, res.message ? res.message : "",
+                res.report.verification);
     if (rc < HM_EXIT_OK || rc > HM_EXIT_RULES || !res.summary)
         abort();
     hm__result_free(&res);
