@@ -68,6 +68,10 @@ static inline int hm__utf8_len(const unsigned char *p)
     for (int i = 1; i < len; i++)
         if ((p[i] & 0xC0) != 0x80)
             return 0;
+    /* No overlong form, no surrogate, nothing above U+10FFFF (RFC 3629, section 4). */
+    if (c == 0xC0 || c == 0xC1 || c > 0xF4 || (c == 0xE0 && p[1] < 0xA0) ||
+        (c == 0xED && p[1] >= 0xA0) || (c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] >= 0x90))
+        return 0;
     return len;
 }
 
