@@ -50,8 +50,8 @@ START_TEST(test_usage_errors)
     char *out, *err;
     ck_assert_int_eq(hm_t_exec(NULL, &out, &err, (const char *[]){"--frobnicate", Q4, NULL}), 2);
     ck_assert_str_eq(err, "hypemu: unknown option --frobnicate; allowed: --json, --set, "
-                          "--timeline-nodes, --plugin, --validate, --list, --progress, --quiet, "
-                          "--help, --version, --repeat\n");
+                          "--timeline-nodes, --plugin, --sandbox, --validate, --list, --progress, "
+                          "--quiet, --help, --version, --repeat\n");
     free(out);
     free(err);
     ck_assert_int_eq(hm_t_exec(NULL, &out, &err, (const char *[]){NULL}), 2);

@@ -107,7 +107,9 @@ int hm__sbx_decode(const volatile hm__sbx_chan_t *c, hm__sbx_call_t *call, char 
 /* ---- where hypemu-node is ------------------------------------------------------------ */
 
 /* $HYPEMU_NODE; next to this program (in a build tree both are in .libs/, and the
- * library path the libtool wrapper of hypemu set is inherited); the installed one. */
+ * library path that the libtool wrapper of hypemu set is inherited); in the libexec
+ * directory of the prefix this program is installed in (make install prefix=DIR); the
+ * libexec directory configure chose. */
 static char *runner_path(void)
 {
     const char *env = getenv("HYPEMU_NODE");
@@ -118,10 +120,13 @@ static char *runner_path(void)
     char *slash = k > 0 ? (self[k] = 0, strrchr(self, '/')) : NULL;
     if (slash) {
         *slash = 0;
-        char *p = hm__strdup_printf("%s/hypemu-node", self);
-        if (p && access(p, X_OK) == 0)
-            return p;
-        free(p);
+        static const char *const places[] = {"%s/hypemu-node", "%s/../libexec/hypemu/hypemu-node"};
+        for (size_t i = 0; i < sizeof places / sizeof places[0]; i++) {
+            char *p = hm__strdup_printf(places[i], self);
+            if (p && access(p, X_OK) == 0)
+                return p;
+            free(p);
+        }
     }
     return strdup(HM_PKGLIBEXECDIR "/hypemu-node");
 }

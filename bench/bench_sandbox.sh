@@ -1,0 +1,60 @@
+#!/bin/sh
+# bench_sandbox.sh — `make bench-sandbox`: what --sandbox costs (README "Sandbox",
+# doc/performance.md "Sandbox"), each figure the median of HM_BENCH_REPS runs (5):
+#
+#   1. the node API's round trip: 2 nodes (Q_1) making HM_BENCH_CALLS (200000) calls of
+#      hm_pending each, less the same run with none, per call;
+#   2. a whole run, start to summary, on Q_4 (a lab-sized machine), Q_6 and Q_8 (256
+#      node processes): the binomial tree broadcast, in threads and sandboxed, and the
+#      ratio.
+#
+# Set by the Makefile: HYPEMU (the program), CC, HM_SRCDIR.
+set -eu
+: "${HYPEMU:?}" "${HM_SRCDIR:?}"
+reps=${HM_BENCH_REPS:-5}
+calls=${HM_BENCH_CALLS:-200000}
+tmp=$(mktemp -d /tmp/hypemu-bench-sandbox-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+${CC:-cc} -O2 -shared -fPIC -I"$HM_SRCDIR/include" -o "$tmp/calls.so" "$HM_SRCDIR/bench/sandbox_calls.c"
+for d in 1 4 6 8; do
+    printf '{"topology": {"kind": "hypercube", "dim": %s}, "algorithm": {"name": "bench-calls"}}\n' \
+        "$d" >"$tmp/q$d.json"
+done
+
+# median SECONDS...: the middle value.
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+
+# wall N DIM [--sandbox]: the median wall time of reps runs, with N calls per node.
+wall() {
+    n=$1 d=$2
+    shift 2
+    ts=""
+    i=0
+    while [ "$i" -lt "$reps" ]; do
+        t0=$(date +%s%N)
+        HM_BENCH_CALLS=$n "$HYPEMU" --quiet "$@" --plugin "$tmp/calls.so" "$tmp/q$d.json" >/dev/null 2>&1 ||
+            { echo "bench_sandbox.sh: the run failed: Q_$d $*" >&2; exit 1; }
+        t1=$(date +%s%N)
+        ts="$ts $(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.6f", (b - a) / 1e9}')"
+        i=$((i + 1))
+    done
+    # shellcheck disable=SC2086 # one word a time
+    median $ts
+}
+
+echo "bench_sandbox: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $reps runs each, medians"
+for mode in threads sandbox; do
+    flag=""
+    [ "$mode" = sandbox ] && flag=--sandbox
+    base=$(wall 0 1 $flag)
+    with=$(wall "$calls" 1 $flag)
+    awk -v m="$mode" -v w="$with" -v b="$base" -v c="$calls" 'BEGIN {
+        printf "%s: hm_pending round trip %.0f ns a call (%d calls on each of 2 nodes: %s s against %s s)\n",
+            m, (w - b) / c * 1e9, c, w, b }'
+done
+printf '%-6s %12s %12s %8s\n' machine threads_s sandbox_s ratio
+for d in 4 6 8; do
+    a=$(wall 0 "$d")
+    b=$(wall 0 "$d" --sandbox)
+    awk -v d="$d" -v a="$a" -v b="$b" 'BEGIN { printf "%-6s %12.4f %12.4f %7.1fx\n", "Q_" d, a, b, b / a }'
+done
