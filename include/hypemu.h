@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hypemu.h — the public API of hypemu, the message-passing machine emulator.
  *

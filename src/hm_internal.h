@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hm_internal.h — the engine's private structures. Nothing in src/algo may include
  * this file: algorithms see include/hypemu.h only.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_engine.c — the clock, the mailboxes and the port models, driven by small node
  * programs written here against the public node API (as a student would).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_events_schema.sh — every line of the event log of every shipped config (and of a
 # run that stalls on full mailboxes, and of a plugin whose sends are refused,
 # tests/lab/refuse.c) validates against doc/events.schema.json, read by Python's jsonschema

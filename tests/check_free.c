@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_free.c — the free-running clock (clock.mode "free", engine/free.c): no
  * barrier, logical (Lamport) clocks, real mailboxes with real backpressure, deadlock

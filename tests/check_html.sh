@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_html.sh — output.html, the player (README "Player"), opened in a real browser:
 # headless Chromium runs each page's script and dumps the DOM. For the Q_4 successive
 # broadcasts, the interleaved ones under the queue policy (delays), a ring allreduce, a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_man.sh — the manual pages hypemu(1), hypemu(3) and hypemu-lab(1) render with man(1)
 # without a warning, hypemu(1) documents every option `hypemu --help` lists and every exit
 # status of README's "Exit codes" table (the same codes, in order), hypemu(3) the node API once each, and hypemu-lab(1)

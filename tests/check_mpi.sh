@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_mpi.sh — hypemu-mpi across MPI ranks gives what one process gives (doc/mpi.md):
 #   - every golden config (tests/golden/) with packet routing, on 2 and 4 ranks: the
 #     same exit code, the same summary (wall_seconds and ranks aside) and the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_robust.c — bad input never crashes, hangs or gives a silent wrong result:
  * the reproducers of the robustness issue (doc/config.md "Config ranges" and README "Exit

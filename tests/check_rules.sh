@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_rules.sh — node programs that break the rules of the node API, crash or spin
 # (README "Rules of the node API", "Watchdog", "Exit codes"), as plugins built from
 # tests/rules/rules.c: each run ends with its exit code and one whole stderr line naming

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_sdk.sh — the installed SDK and plugins (README "Writing node programs outside the
 # tree"): make install into a temporary prefix, then, with nothing but that prefix and
 # pkg-config, build the example plugin out of the tree and run it (verified, the exact

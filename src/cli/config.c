@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * config.c — reads and checks the config of doc/config.md.
  *

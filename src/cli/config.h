@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * config.h — the JSON config of doc/config.md, read with jansson and checked
  * completely: every error names the file, the JSON path, what was found and what is

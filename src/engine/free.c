@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * free.c — the free-running clock (clock.mode "free", README "Slot semantics": "wall-clock
  * measurements belong in the summary's wall_seconds and in the free-running mode").

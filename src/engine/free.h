@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * free.h — the free-running clock's state (engine/free.c), shared with its figures
  * (engine/free_figures.c, README "Free-running mode", doc/contention.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * free_figures.c — the free-running clock's figures (engine/free.c; README "Free-running
  * mode", doc/contention.md): after the run, the counters each node thread kept folded into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * names.c — every list's names, written once: the public catalogue's (topologies,
  * port models, routings, clock modes, problems, quantities: the X-macros of

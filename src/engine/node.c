@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * node.c — the node API of include/hypemu.h, called from inside node threads.
  *

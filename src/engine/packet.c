@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * packet.c — the slotted transport with packet routing (README "Slot semantics",
  * "Port models", "Mailboxes"), driven by the barrier clock (clock.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * refused.c — refused calls (README "Refused calls"): a send the model does not allow (a
  * port that does not exist or leads nowhere, a node that is not a neighbour under packet

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * slot_judge.c — the decisions of one slot under packet routing (README "Slot
  * semantics", "Port models", "Mailboxes"), written once for the two clocks that take

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * topo.h — one row of operations per topology of HM_TOPOLOGY_MAP (include/hypemu.h),
  * one file per topology under src/topo/. Adding a topology (a torus, say) is one row

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * problem.h — the eight collective problems (doc/collectives.md): what is computed,
  * independent of the algorithm that computes it. A problem owns
