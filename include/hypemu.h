@@ -54,11 +54,17 @@
 
 #include <jansson.h>
 
+/* The version: HM_VERSION ("MAJOR.MINOR.PATCH"), HM_VERSION_MAJOR, _MINOR, _PATCH,
+ * HM_VERSION_HEX (0xMMmmpp) and HM_ABI_VERSION, written by configure. */
+#include "hypemu/version.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define HM_VERSION "0.1.0"
+/* The version of the library this program runs with, HM_VERSION where it was built (a
+ * plugin's own HM_VERSION is that of the hypemu.h it was built with). */
+const char *hm_version(void);
 
 /* Return codes. 0 is success; everything else is negative. */
 enum {
@@ -504,9 +510,9 @@ const char *hm_problem_name(hm_problem_t k); /* NULL for HM_PROBLEM_NONE */
 /* outside the tree", hypemu(3))                                             */
 /* ------------------------------------------------------------------------ */
 
-/* The version of the plugin interface: hm_plugin_t, hm_algorithm_t and the structures it
- * points to. hypemu refuses a plugin built with another one (exit 2, naming the file). */
-#define HM_ABI_VERSION 2
+/* HM_ABI_VERSION (hypemu/version.h, set in configure.ac) is the version of the plugin
+ * interface: hm_plugin_t, hm_algorithm_t and the structures it points to. hypemu refuses a
+ * plugin built with another one (exit 2, naming the file). */
 
 /* What a plugin exports, under the symbol name hm_plugin; written by HM_PLUGIN. */
 typedef struct hm_plugin_s {
