@@ -43,8 +43,9 @@
  *
  * A node program calls the node API from its own node's thread, with its own handle, and
  * ends by returning from node_main. A call with another node's handle or from a thread
- * it created returns HM_EABORT (NULL, or nothing) and stops the run, as pthread_exit and
- * exit() in a node program do: exit status 5 (README "Rules of the node API").
+ * it created returns HM_EABORT (NULL, or nothing; hm_neighbor, hm_port_to and hm_root,
+ * which never return an abort code, give -1, "none") and stops the run, as pthread_exit
+ * and exit() in a node program do: exit status 5 (README "Rules of the node API").
  */
 #ifndef HYPEMU_H
 #define HYPEMU_H
@@ -102,7 +103,10 @@ typedef struct hm_packet_s {
     int64_t recv_slot; /* slot in which it was received */
 } hm_packet_t;
 
-/* Identity and neighbourhood. */
+/* Identity and neighbourhood. hm_neighbor and hm_port_to return -1 for "none" only (a
+ * port out of range or leading nowhere, a node that is not a neighbour): no abort code,
+ * though HM_EABORT is -1 too (a call that breaks the rules stops the run, and the next
+ * wait returns HM_EABORT). */
 int hm_id(const hm_node_t *n);                 /* this node's number */
 int hm_nodes(const hm_node_t *n);              /* number of nodes in the machine */
 int hm_degree(const hm_node_t *n);             /* number of ports of this node */
@@ -163,7 +167,8 @@ int hm_wait_packet_until(hm_node_t *n, hm_packet_t *out, int64_t deadline);
 int hm_wait_packet(hm_node_t *n, hm_packet_t *out);
 
 /* End this node's slot and sleep until slot `slot` (> now). Packets arriving meanwhile
- * wait in the mailboxes. Returns 0 or HM_EABORT. */
+ * wait in the mailboxes. Returns 0, HM_EINVAL when slot is not after the current slot (a
+ * refused call: the slot does not end) or HM_EABORT. */
 int hm_wait_until(hm_node_t *n, int64_t slot);
 
 /* hm_wait_until(n, hm_now(n) + 1). */
@@ -189,7 +194,8 @@ void hm_fail(hm_node_t *n, const char *what);
 void *hm_state(const hm_node_t *n);
 
 /* The problem's root, -1 for a rootless problem (allgather, allreduce, ...) or an
- * algorithm that gives none (the descriptor's .root). doc/collectives.md. */
+ * algorithm that gives none (the descriptor's .root): -1 is "none" only, never an abort
+ * code, as for hm_neighbor. doc/collectives.md. */
 int hm_root(const hm_node_t *n);
 
 /* This node's input values for the problem, generated from the run's seed
