@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # setup.sh — set up hypemu on a Debian machine and run the example.
 #
 #   ./setup.sh

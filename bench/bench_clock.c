@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_clock.c — what the emulator's slot costs in wall time, against a bare
  * pthread_barrier with the same number of threads on the same machine (`make bench`).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_local.c — the local clock (clock.mode "local", engine/local.c) against the
  * global barrier (clock.mode "slotted") in wall time (`make bench-local`, also run by

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench_mpi.sh — what crossing MPI ranks costs (doc/mpi.md, "Cost"): the successive
 # broadcasts on Q_D (configs/q4_successive.json, or HM_BENCH_MPI_CONFIG; D =
 # HM_BENCH_MPI_DIM, default 10) run by ./hypemu in one process and by hypemu-mpi on 1, 2

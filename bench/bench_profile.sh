@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench_profile.sh — where the hot path spends its time (`make bench-profile`,
 # doc/performance.md): `perf record -e cpu-clock` of one run, simultaneous-broadcast same-order
 # with k = 2^d on Q_d (HM_BENCH_DIM, default 10: every node active in every slot), then

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench_rusage.sh — the free clock's per-thread kernel figures against the process's
 # (doc/contention.md, "Checking the figures"): runs a free-mode config under
 # /usr/bin/time -v and compares the node threads' voluntary and involuntary context

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_scale.c — one measurement of `make bench-scale` (bench/bench_scale.sh,
  * README "Many nodes"): a whole hypemu run, or the bare floor of the same size, in a

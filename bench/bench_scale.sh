@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench_scale.sh — make bench-scale (README "Many nodes"): hypemu at the size of the
 # host, against the kernel's own cost of a thread per node.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_simgrid.cpp — the pattern of hypemu's `simultaneous-broadcast` variant
  * `same-order` with k = 2^d (doc/performance.md), simulated with SimGrid (S4U) for a

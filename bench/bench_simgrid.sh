@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench_simgrid.sh — hypemu and SimGrid side by side on one pattern (`make bench-simgrid`,
 # doc/performance.md): 2^d simultaneous SBT broadcasts on Q_d, every node the root of
 # one (simultaneous-broadcast, variant same-order, k = 2^d: increasing-order trees, one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_util.h — what the benchmarks in bench/ share (doc/performance.md): the
  * median of a few runs and the HM_BENCH_* environment variables. Header-only, each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hypemu.h — the public API of hypemu, the message-passing machine emulator.
  *
@@ -42,8 +43,9 @@
  *
  * A node program calls the node API from its own node's thread, with its own handle, and
  * ends by returning from node_main. A call with another node's handle or from a thread
- * it created returns HM_EABORT (NULL, or nothing) and stops the run, as pthread_exit and
- * exit() in a node program do: exit status 5 (README "Rules of the node API").
+ * it created returns HM_EABORT (NULL, or nothing; hm_neighbor, hm_port_to and hm_root,
+ * which never return an abort code, give -1, "none") and stops the run, as pthread_exit
+ * and exit() in a node program do: exit status 5 (README "Rules of the node API").
  */
 #ifndef HYPEMU_H
 #define HYPEMU_H
@@ -53,11 +55,17 @@
 
 #include <jansson.h>
 
+/* The version: HM_VERSION ("MAJOR.MINOR.PATCH"), HM_VERSION_MAJOR, _MINOR, _PATCH,
+ * HM_VERSION_HEX (0xMMmmpp) and HM_ABI_VERSION, written by configure. */
+#include "hypemu/version.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define HM_VERSION "0.1.0"
+/* The version of the library this program runs with, HM_VERSION where it was built (a
+ * plugin's own HM_VERSION is that of the hypemu.h it was built with). */
+const char *hm_version(void);
 
 /* Return codes. 0 is success; everything else is negative. */
 enum {
@@ -95,7 +103,10 @@ typedef struct hm_packet_s {
     int64_t recv_slot; /* slot in which it was received */
 } hm_packet_t;
 
-/* Identity and neighbourhood. */
+/* Identity and neighbourhood. hm_neighbor and hm_port_to return -1 for "none" only (a
+ * port out of range or leading nowhere, a node that is not a neighbour): no abort code,
+ * though HM_EABORT is -1 too (a call that breaks the rules stops the run, and the next
+ * wait returns HM_EABORT). */
 int hm_id(const hm_node_t *n);                 /* this node's number */
 int hm_nodes(const hm_node_t *n);              /* number of nodes in the machine */
 int hm_degree(const hm_node_t *n);             /* number of ports of this node */
@@ -156,7 +167,8 @@ int hm_wait_packet_until(hm_node_t *n, hm_packet_t *out, int64_t deadline);
 int hm_wait_packet(hm_node_t *n, hm_packet_t *out);
 
 /* End this node's slot and sleep until slot `slot` (> now). Packets arriving meanwhile
- * wait in the mailboxes. Returns 0 or HM_EABORT. */
+ * wait in the mailboxes. Returns 0, HM_EINVAL when slot is not after the current slot (a
+ * refused call: the slot does not end) or HM_EABORT. */
 int hm_wait_until(hm_node_t *n, int64_t slot);
 
 /* hm_wait_until(n, hm_now(n) + 1). */
@@ -182,7 +194,8 @@ void hm_fail(hm_node_t *n, const char *what);
 void *hm_state(const hm_node_t *n);
 
 /* The problem's root, -1 for a rootless problem (allgather, allreduce, ...) or an
- * algorithm that gives none (the descriptor's .root). doc/collectives.md. */
+ * algorithm that gives none (the descriptor's .root): -1 is "none" only, never an abort
+ * code, as for hm_neighbor. doc/collectives.md. */
 int hm_root(const hm_node_t *n);
 
 /* This node's input values for the problem, generated from the run's seed
@@ -503,9 +516,9 @@ const char *hm_problem_name(hm_problem_t k); /* NULL for HM_PROBLEM_NONE */
 /* outside the tree", hypemu(3))                                             */
 /* ------------------------------------------------------------------------ */
 
-/* The version of the plugin interface: hm_plugin_t, hm_algorithm_t and the structures it
- * points to. hypemu refuses a plugin built with another one (exit 2, naming the file). */
-#define HM_ABI_VERSION 2
+/* HM_ABI_VERSION (hypemu/version.h, set in configure.ac) is the version of the plugin
+ * interface: hm_plugin_t, hm_algorithm_t and the structures it points to. hypemu refuses a
+ * plugin built with another one (exit 2, naming the file). */
 
 /* What a plugin exports, under the symbol name hm_plugin; written by HM_PLUGIN. */
 typedef struct hm_plugin_s {

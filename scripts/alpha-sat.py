@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """alpha-sat.py — alpha(d), the most leaves of a spanning tree of Q_d, with a SAT solver.
 
 Desprez-Fraigniaud-Tourancheau, Proposition 2 (doc/papers/desprez-fraigniaud-tourancheau.md):

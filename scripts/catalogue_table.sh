@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # catalogue_table.sh — run the hypercube catalogue over a grid of (d, K, variant)
 # and print a Markdown table: d, K, variant, observed slots, paper bound, lower bound
 # max(d, ceil((2^d - 1) K / (d 2^d))), verified. Every figure but the lower bound
@@ -32,7 +33,7 @@ while getopts "b:d:s:r:h" opt; do
     d) dims=$OPTARG ;;
     s) seeds=$OPTARG ;;
     r) readme=$OPTARG ;;
-    h) sed -n '2,20p' "$0"; exit 0 ;;
+    h) sed -n '3,21p' "$0"; exit 0 ;;
     *) echo "usage: $0 [-b HYPEMU] [-d DIMS] [-s SEEDS] [-r FILE]" >&2; exit 2 ;;
     esac
 done

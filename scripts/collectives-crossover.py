@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """collectives-crossover.py - cost against message size under Seidel's a*m + b.
 
 Runs, under circuit routing to neighbours (ports.routing "circuit", ports.cost a and

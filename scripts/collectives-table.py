@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """collectives-table.py - measured slots against each algorithm's formula.
 
 Runs every collective algorithm (hypemu --list --json, those whose summary names a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """config-keys.py — the machine config's keys, from `hypemu --list --json` ("config",
 the table of src/cli/config_keys.h), into hypemu(1) and against doc/config.md.
 

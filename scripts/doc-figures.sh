@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # doc-figures.sh DIR — the README's pictures of a run, made by hypemu itself (make
 # doc-figures; make check never writes into the source tree):
 #   DIR/q4_successive.svg  output.svg of configs/q4_successive.json;

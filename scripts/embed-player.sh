@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # embed-player.sh CSS JS — writes to standard output src/out/player.inc: the player's
 # style and script (README "Player") as C string literals, one a line, which
 # src/out/html.c copies into every page. Run by make (Makefile.am); the sources are

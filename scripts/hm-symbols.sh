@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # hm-symbols.sh HEADER — the symbols lib/libhypemu.so exports: every hm_ name that
 # include/hypemu.h declares as a function or an array (followed by '(' or '['), comments
 # and macro bodies left out, one a line, sorted. Internal names (hm__*) never match.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # list-doc.sh — the catalogue of doc/algorithms.md, generated from `hypemu --list`.
 #
 #   scripts/list-doc.sh HYPEMU --write SRCDIR   write the listing into SRCDIR/doc/algorithms.md

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """plot-bus.py - the broadcast-channel algorithms against Dechter and Kleinrock's figures.
 
 MAX (section 1): for k = 2..--max-k, one run of `max` on a bus of k processors with

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """plot-hypercube.py - completion slots against the paper's bound, d = 1..12, for every
 hypercube algorithm and variant of the catalogue.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """seidel-sweep.py - reproduce Seidel 1993, Figures 16 and 18, with the emulator.
 
 Runs st-broadcast, bst-broadcast and rh-broadcast for m = 8 bytes .. 64 KiB on a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """svgplot.py - a small SVG 1.1 line-plot writer for hypemu's scripts (no matplotlib).
 
 The plotting scripts in scripts/ (plot-hypercube.py, plot-bus.py) draw with it, and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Regenerate tests/golden/NAME.json, the expected summary of configs/NAME.json
 # (without wall_seconds). Run it only after checking the new figures by hand: the
 # golden files are what `make check` holds the emulator to (tests/README.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hm_internal.h — the engine's private structures. Nothing in src/algo may include
  * this file: algorithms see include/hypemu.h only.
@@ -152,7 +153,7 @@ typedef struct hm__inbox_s {
     int64_t words;
 } hm__inbox_t;
 
-/* The largest machine, in nodes (README "Config ranges"): 2^24, which the flow id below
+/* The largest machine, in nodes (doc/config.md "Config ranges"): 2^24, which the flow id below
  * holds in its top 24 bits, so that two copies never share one. A process holds fewer
  * threads still (kernel.pid_max is at most 2^22 on 64-bit Linux): the host's limits,
  * which --validate reads, bite long before this one. */
@@ -682,6 +683,7 @@ int64_t hm__circuit_slots(const hm_machine_info_t *in, int k, uint32_t len);
 int hm__refuse_send(hm_node_t *n, int port, const hm_packet_t *p);
 int hm__refuse_emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p);
 int hm__refuse_send_to(hm_node_t *n, int dest, const hm_packet_t *p);
+int hm__refuse_wait_until(hm_node_t *n, int64_t slot);
 /* " (made N refused calls; first: slot S CALL: REASON)" for a deadlock report's line of
  * node n, "" when it made none. */
 void hm__refused_note(const hm_node_t *n, char *buf, size_t len);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_alloc.c — the chaos test (after jansson's): fail the N-th allocation, for
  * every N, and check that a whole run survives it: no crash, no hang, and either the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_bus.c — the bus topology, the bus port model and Dechter-Kleinrock's MAX and
  * MERGE-SORT (1981) against the paper's examples and Theorem 1.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_catalogue_table.sh — the catalogue where it lives: doc/algorithms.md's listing is
 # `hypemu --list` (scripts/list-doc.sh --check), and a changed line there is caught;
 # scripts/catalogue_table.sh turns the --json summaries into doc/algorithms.md's Markdown

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_cli.c — the hypemu program: options, exit codes (README "Command line") and the
  * human and JSON summaries.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_collectives.c — the collective problems and their algorithms
  * (doc/collectives.md): every algorithm on p = 2..1024 under every legal port model,

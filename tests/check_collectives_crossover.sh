@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_collectives_crossover.sh — scripts/collectives-crossover.py (the plots of
 # doc/collectives.md) on Q_3 under a = 1, b = 100: every run verifies at its formula,
 # and the crossovers are the formulas': binomial 3(64k + 100) against scatter+allgather

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_collectives_table.sh — scripts/collectives-table.py, which writes the tables
 # of doc/collectives.md, on d = 1..3: measured slots equal to each formula.
 set -eu

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_config.c — the config of doc/config.md: defaults, --set, and errors that
  * name the file, the JSON path, what was found and what is allowed.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_config_keys.sh — one source per fact: the machine config's keys of
 # src/cli/config_keys.h, as `hypemu --list --json` prints them ("config"), are those of
 # hypemu(1)'s generated "Config keys" section, and doc/config.md's "Config reference"

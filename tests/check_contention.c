@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_contention.c — the contention instrument (doc/contention.md): the synthetic
  * traffic algorithm delivering every packet in every clock mode at saturation, the free

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_contention_sweep.sh — scripts/contention-sweep (doc/contention.md) on a tiny sweep:
 # the traffic example (4x4 torus), 1 and 2 cores, three placements, every clock mode, one
 # warm-up and 2 runs a point. The CSV has one row per mode, core count and placement, with

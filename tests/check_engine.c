@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_engine.c — the clock, the mailboxes and the port models, driven by small node
  * programs written here against the public node API (as a student would).
@@ -305,6 +306,9 @@ START_TEST(test_node_api)
     for (int i = 0; i < 7; i++)
         ck_assert_int_eq(bp_stores[1][i], want1[i]);
     ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 10);
+    /* The three HM_EINVAL are refused calls, hm_wait_until(n, 0) too (README "Refused
+     * calls"). */
+    ck_assert_int_eq(hm_t_int(&r, "refused_calls"), 3);
     hm_t_free(&r);
 }
 END_TEST

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_esbt.c — multinode-broadcast variant esbt (lecture notes, collision avoiding
  * spanning trees): ceil((2^d - 1)/d) slots with no conflict for d = 1..12 with the

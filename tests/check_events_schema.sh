@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_events_schema.sh — every line of the event log of every shipped config (and of a
 # run that stalls on full mailboxes, and of a plugin whose sends are refused,
 # tests/lab/refuse.c) validates against doc/events.schema.json, read by Python's jsonschema
@@ -25,7 +26,7 @@ rc=0
     "$HM_SRCDIR/configs/q4_successive_interleaved_queue.json" >/dev/null 2>&1) || rc=$?
 [ "$rc" -le 1 ] || { echo "FAIL: stalls run exited $rc" >&2; exit 1; }
 # Refused calls (README "Refused calls"): no catalogue algorithm makes one, a plugin does.
-${CC:-cc} -shared -fPIC -I"$HM_SRCDIR/include" -o "$tmp/refuse.so" "$HM_SRCDIR/tests/lab/refuse.c" ||
+${CC:-cc} -shared -fPIC -I"$HM_SRCDIR/include" -I"$HM_BUILDDIR/include" -o "$tmp/refuse.so" "$HM_SRCDIR/tests/lab/refuse.c" ||
     { echo "FAIL: cannot build tests/lab/refuse.c" >&2; exit 1; }
 printf '{"topology": {"kind": "hypercube", "dim": 2}, "algorithm": {"name": "lab-test-refuse"}}\n' >"$tmp/refuse.json"
 rc=0

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_format.sh — every .c and .h file under src, include, tests and bench must be
 # formatted as .clang-format says. Run by `make check` when configure found
 # clang-format (CLANG_FORMAT); prints the files that differ and how to fix them.

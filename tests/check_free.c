@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_free.c — the free-running clock (clock.mode "free", engine/free.c): no
  * barrier, logical (Lamport) clocks, real mailboxes with real backpressure, deadlock
@@ -804,6 +805,7 @@ START_TEST(test_logical_clock)
     ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.message ? r.message : "");
     ck_assert_int_eq(hm_t_int(&r, "completion_slots"), 41);
     ck_assert_int_eq(hm_t_int(&r, "slots_run"), 42);
+    ck_assert_int_eq(hm_t_int(&r, "refused_calls"), 1); /* hm_wait_until(n, 5) in slot 5 */
     hm_t_free(&r);
 }
 END_TEST

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_functions.sh — no function in src/ is longer than 80 lines or has a cyclomatic
 # complexity over 25 (doc/development.md), measured with pmccabe (the
 # Debian package, which setup.sh installs): its traditional McCabe complexity (every

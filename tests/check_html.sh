@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_html.sh — output.html, the player (README "Player"), opened in a real browser:
 # headless Chromium runs each page's script and dumps the DOM. For the Q_4 successive
 # broadcasts, the interleaved ones under the queue policy (delays), a ring allreduce, a
@@ -68,7 +69,7 @@ page q8 "$cfgs/q4_successive.json" --set topology.dim=8
 # The example plugin (README "Writing node programs outside the tree"), built against the
 # source tree's header: hypemu itself provides the API's symbols.
 cp "$HM_SRCDIR/examples/plugin/flood.c" "$HM_SRCDIR/examples/plugin/flood.json" "$tmp/"
-${CC:-cc} -shared -fPIC -I"$HM_SRCDIR/include" -o "$tmp/flood.so" "$tmp/flood.c" ||
+${CC:-cc} -shared -fPIC -I"$HM_SRCDIR/include" -I"$HM_BUILDDIR/include" -o "$tmp/flood.so" "$tmp/flood.c" ||
     fail "cannot build examples/plugin/flood.c"
 page plugin "$tmp/flood.json"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_hypercube.c — sbt-broadcast and successive-broadcast against the paper's
  * numbers (Desprez-Fraigniaud-Tourancheau 1993, section 3).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_lab.sh — the lab (doc/lab/README.md, hypemu-lab(1)) from an install into a temporary
 # prefix: refused calls (the summary, stderr, the event log, the deadlock report), hm_op
 # under op = sum, max and min, the reference solutions passing the shipped exercises and the
@@ -14,6 +15,8 @@ set -eu
 CC=${CC:-cc}
 tmp=$(mktemp -d /tmp/hypemu-lab-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+# Everything a run writes, even to a relative path, lands here, never in the build tree.
+cd "$tmp"
 prefix=$tmp/prefix
 
 fail() {
@@ -212,7 +215,7 @@ row "$tmp/crash.out" 2 Q_4 9 1 no - 4 - - - "FAIL: node 3 (algorithm sdk-test-cr
 "$lab" check 1 "$t/refuse.c" >"$tmp/dead.out" 2>&1 && fail "deadlock: exit 0"
 row "$tmp/dead.out" 1 Q_2 3 1 no 0 2 2 0 0 "FAIL: deadlock at slot 1: every node is blocked and nothing is in flight: node 0 waits for a packet from any neighbour (made 6 refused calls; first: slot 0 hm_send_to(n, 3, p): $not_nb); node 1 waits for a packet from any neighbour; node 2 waits for a packet from any neighbour; ... and 1 more; 6 refused calls"
 # A right broadcast whose every node also makes one refused call in slot 0.
-sed '11a\    hm_send_to(n, hm_id(n), NULL); /* refused: no packet */' \
+sed '12a\    hm_send_to(n, hm_id(n), NULL); /* refused: no packet */' \
     "$HM_SRCDIR/examples/lab/solutions/ex1-bcast-one-port.c" >"$tmp/refused-too.c"
 "$lab" check 1 "$tmp/refused-too.c" >"$tmp/refused-too.out" 2>&1 && fail "refused calls: exit 0"
 row "$tmp/refused-too.out" 1 Q_2 3 1 yes 2 2 2 0 3 'FAIL: 4 refused calls (first: node 0, slot 0: hm_send_to(n, 0, NULL): no packet (p is NULL))'

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_limits.sh — the thread limits of README "Many nodes" that a user sets with ulimit:
 # under ulimit -v (RLIMIT_AS) and ulimit -d (RLIMIT_DATA), a Q_12 run (4,096 node threads
 # of 64 KiB stacks, about 272 MB of stacks) cannot create all its threads: it exits 4

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_local.c — the locally synchronised clock, clock.mode "local" (doc/clocks.md "Local
  * clock"): the runs of check_engine.c that end in a deadlock, at clock.max_slots or

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_local.sh — clock.mode "local" (doc/clocks.md "Local clock") against the barrier clock:
 # every shipped config (but the free-running ones), those under circuit routing
 # (Seidel's ST, BST, RH on linear arrays and meshes) included, run with --set

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_main.c — one runner gathering every suite (Check's own example layout).
  * CK_RUN_SUITE / CK_RUN_CASE select a part, CK_FORK=no helps debugging.

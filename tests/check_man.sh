@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_man.sh — the manual pages hypemu(1), hypemu(3) and hypemu-lab(1) render with man(1)
 # without a warning, hypemu(1) documents every option `hypemu --help` lists and every exit
 # status of README's "Exit codes" table (the same codes, in order), hypemu(3) the node API once each, and hypemu-lab(1)
@@ -35,7 +36,8 @@ sed -n 's/^       \([0-9][0-9, ]*[0-9]\)\( .*\)\{0,1\}$/\1/p; s/^       \([0-9]\
     diff "$tmp/readme-codes" "$tmp/man-codes" >&2
     exit 1
 }
-for fn in hm_send hm_shout hm_send_to hm_recv hm_wait_packet_until hm_busy hm_store hm_report_stores; do
+for fn in hm_send hm_shout hm_send_to hm_recv hm_wait_packet_until hm_busy hm_store hm_report_stores \
+    hm_version HM_VERSION_HEX; do
     grep -q "$fn" "$tmp/hypemu.3.txt" || { echo "FAIL: hypemu(3) lacks $fn" >&2; exit 1; }
 done
 grep -q "hm_op" "$tmp/hypemu.3.txt" || { echo "FAIL: hypemu(3) lacks hm_op" >&2; exit 1; }

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_mpi.sh — hypemu-mpi across MPI ranks gives what one process gives (doc/mpi.md):
 #   - every golden config (tests/golden/) with packet routing, on 2 and 4 ranks: the
 #     same exit code, the same summary (wall_seconds and ranks aside) and the same
@@ -217,7 +218,7 @@ mpmd() {
     echo "$rc" >"$d/rc"
     sed '/^-----/,$d' "$d/err.all" >"$d/err.txt"
 }
-${CC:-cc} -shared -fPIC -I"$HM_SRCDIR/include" -o "$tmp/idle.so" "$HM_SRCDIR/tests/sdk/idle.c" ||
+${CC:-cc} -shared -fPIC -I"$HM_SRCDIR/include" -I"$HM_BUILDDIR/include" -o "$tmp/idle.so" "$HM_SRCDIR/tests/sdk/idle.c" ||
     fail "cannot build tests/sdk/idle.c"
 cp "$tmp/idle.so" "$tmp/idle2.so"
 printf 'x' >>"$tmp/idle2.so" # the same plugin, one byte more
@@ -352,7 +353,7 @@ done
 # process): the other ranks would wait for that slot forever; the rank's watchdog ends
 # every rank (MPI_Abort) with the stop's reason and exit code, 3 for clock.slot_timeout
 # and 5 for exit() in a node, on rank 1 (4 ranks: node 2 is rank 1's) and on rank 0.
-${CC:-cc} -shared -fPIC -pthread -I"$HM_SRCDIR/include" -o "$tmp/rules.so" \
+${CC:-cc} -shared -fPIC -pthread -I"$HM_SRCDIR/include" -I"$HM_BUILDDIR/include" -o "$tmp/rules.so" \
     "$HM_SRCDIR/tests/rules/rules.c" || fail "cannot build tests/rules/rules.c"
 outs=""
 for case in "spin 4 3 1 node 2 did not end slot 3 within clock.slot_timeout = 1 s" \

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_otf2.sh — output.otf2 (README "Outputs", doc/pictures.md) read back by the OTF2
 # project's own reader, otf2-print: for every shipped config the archive holds exactly
 # one MPI_SEND and one MPI_RECV per transmission of the summary, one ENTER and one

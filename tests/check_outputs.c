@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_outputs.c — the timeline, events and trace writers (README "Outputs"), and
  * determinism: the same config and seed give byte-identical outputs in slotted mode,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_plots.sh — the plotting scripts of doc/plots.md on small sizes: plot-hypercube.py
 # for d <= 5 and plot-bus.py for k <= 8. Every figure in the CSV files is held to the
 # papers' formulas, computed here (sbt d; successive p*d and 2p + d - 2 with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_progress.sh — the progress line on stderr (README "Progress"): --progress
 # forces it when stderr is not a terminal, HYPEMU_PROGRESS_PERIOD makes it come at
 # once; every line has the documented format with slots that grow and stay below the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_rules.sh — node programs that break the rules of the node API, crash or spin
 # (README "Rules of the node API", "Watchdog", "Exit codes"), as plugins built from
 # tests/rules/rules.c: each run ends with its exit code and one whole stderr line naming
@@ -18,7 +19,7 @@ fail() {
 }
 
 # The plugin needs hypemu.h only: its hm_ symbols are the running hypemu's.
-$CC -shared -fPIC -pthread -I"$HM_SRCDIR/include" -o "$tmp/rules.so" "$HM_SRCDIR/tests/rules/rules.c" ||
+$CC -shared -fPIC -pthread -I"$HM_SRCDIR/include" -I"$HM_BUILDDIR/include" -o "$tmp/rules.so" "$HM_SRCDIR/tests/rules/rules.c" ||
     fail "cannot build tests/rules/rules.c"
 plugin=./rules.so # as the config names it, from its directory
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_sdk.sh — the installed SDK and plugins (README "Writing node programs outside the
 # tree"): make install into a temporary prefix, then, with nothing but that prefix and
 # pkg-config, build the example plugin out of the tree and run it (verified, the exact
@@ -24,11 +25,12 @@ if ! ${MAKE:-make} -s -C "$HM_BUILDDIR" install prefix="$prefix" >"$tmp/install.
     cat "$tmp/install.log" >&2
     fail "make install prefix=$prefix"
 fi
-for f in bin/hypemu include/hypemu.h lib/pkgconfig/hypemu.pc share/man/man1/hypemu.1 \
-    share/man/man3/hypemu.3 share/hypemu/configs/q4_successive.json share/doc/hypemu/README.md; do
+for f in bin/hypemu include/hypemu.h include/hypemu/version.h lib/pkgconfig/hypemu.pc \
+    share/man/man1/hypemu.1 share/man/man3/hypemu.3 share/hypemu/configs/q4_successive.json \
+    share/doc/hypemu/README.md share/doc/hypemu/LICENSE; do
     [ -f "$prefix/$f" ] || fail "make install did not install $f"
 done
-# The soname's number is libtool's current - age (HM_LT_VERSION in Makefile.am, 2:0:0).
+# The soname's number is libtool's current - age (HM_LT_VERSION, configure.ac's rule: 2:0:0).
 ls "$prefix"/lib/libhypemu.so.2.* >/dev/null 2>&1 || fail "no versioned lib/libhypemu.so.2.*"
 [ ! -e "$prefix/lib/libhypemu.a" ] || fail "a static lib/libhypemu.a was installed"
 
@@ -55,6 +57,24 @@ build() { # build NAME SOURCE: NAME.so in $tmp, from SOURCE, with pkg-config's f
     # shellcheck disable=SC2086 # word splitting of the flags is intended
     $CC -shared -fPIC -o "$tmp/$1.so" "$2" $flags || fail "cannot build $2 with pkg-config"
 }
+# The version macros and hm_version() from the installed headers and library: one version.
+cat >"$tmp/version.c" <<'EOF'
+#include <stdio.h>
+#include <hypemu.h>
+int main(void)
+{
+    printf("%s %d.%d.%d %d.%d.%d %s\n", HM_VERSION, HM_VERSION_MAJOR, HM_VERSION_MINOR,
+           HM_VERSION_PATCH, HM_VERSION_HEX >> 16, (HM_VERSION_HEX >> 8) & 255,
+           HM_VERSION_HEX & 255, hm_version());
+    return 0;
+}
+EOF
+# shellcheck disable=SC2086 # word splitting of the flags is intended
+$CC -o "$tmp/version" "$tmp/version.c" $flags || fail "cannot build a program with pkg-config"
+v=$("$bin" --version | cut -d' ' -f2)
+[ "$(pkg-config --modversion hypemu)" = "$v" ] || fail "hypemu.pc: $(pkg-config --modversion hypemu), not $v"
+[ "$("$tmp/version")" = "$v $v $v $v" ] ||
+    fail "installed version macros and hm_version(): $("$tmp/version"); hypemu --version: $v"
 cp "$HM_SRCDIR/examples/plugin/flood.c" "$HM_SRCDIR/examples/plugin/flood.json" "$tmp/"
 build flood "$tmp/flood.c"
 
@@ -103,8 +123,8 @@ expect_refusal() { # expect_refusal FILE MESSAGE: hypemu --plugin FILE exits 2 s
 }
 for t in abi clash notplugin missing crash; do build "$t" "$HM_SRCDIR/tests/sdk/$t.c"; done
 # abi.c declares HM_ABI_VERSION + 98.
-abi=$(sed -n 's/^#define HM_ABI_VERSION \([0-9][0-9]*\)$/\1/p' "$HM_SRCDIR/include/hypemu.h")
-[ "$abi" = 2 ] || fail "include/hypemu.h: HM_ABI_VERSION is '$abi', expected 2"
+abi=$(sed -n 's/^#define HM_ABI_VERSION \([0-9][0-9]*\)$/\1/p' "$prefix/include/hypemu/version.h")
+[ "$abi" = 2 ] || fail "include/hypemu/version.h: HM_ABI_VERSION is '$abi', expected 2"
 expect_refusal "$tmp/abi.so" "ABI mismatch: built for plugin ABI version $((abi + 98)), this hypemu has ABI version $abi (hypemu $("$bin" --version | cut -d' ' -f2)); rebuild the plugin against this hypemu's hypemu.h"
 expect_refusal "$tmp/clash.so" 'algorithm "sbt-broadcast": name clash with a built-in algorithm'
 cp "$tmp/flood.so" "$tmp/flood-again.so"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_seidel.c — circuit routing (doc/seidel.md, "The engine") and Seidel's ST, BST and RH
  * broadcasts against the paper's formulas: equations (1), (2), (7), (8), the RH sums

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_signals.sh — Ctrl-C and SIGTERM in the middle of a Q_10 run (README "Exit
 # codes"): the run stops at the end of its slot, exits 130 (143), prints the summary
 # with "end": "interrupted", and writes every requested output for what was done: an

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_simgrid.sh — bench/bench_simgrid (doc/performance.md, make bench-simgrid)
 # simulates the very pattern hypemu runs: on Q_4, 16 simultaneous same-order SBT
 # broadcasts take 8 slots in both and move 16 * 15 = 240 messages in both (hypemu's

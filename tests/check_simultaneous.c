@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_simultaneous.c — simultaneous-broadcast and multinode-broadcast (stamoulis)
  * against Stamoulis-Tsitsiklis section 3: every node stores every packet exactly

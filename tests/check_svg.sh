@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_svg.sh — output.svg (README "Outputs", doc/pictures.md) read by real readers:
 # the picture of every shipped config parses as XML (Python's xml.etree) and renders
 # to a PNG with rsvg-convert; the Q_4 successive broadcasts draw exactly one arrow per

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_timeline.sh — the text timeline (README "Outputs") stays readable at any size:
 # for every shipped slotted config, the columns of all pages cover slots 0..N-1 exactly
 # once and in order (single slots, and folded runs '~' whose slots the page lists), every

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_trace.sh — output.trace (README "Outputs") as the viewers read it: for every
 # shipped config the Chrome trace parses as JSON; time starts at slot 0; every node's
 # track has its name and sort index; every flow arrow has exactly one start and one end,

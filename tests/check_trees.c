@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_trees.c — the hypercube helpers: spanning binomial trees, rotations, Gray
  * codes, and alpha(d), the most leaves of a spanning tree of Q_d, used by the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_trust.c — the verdict no node program can fool (README "What verified
  * means"): values stored before their source's light cone reached the node, more

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * helpers.c — see helpers.h.
  */

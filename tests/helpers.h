@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * helpers.h — shared by the test suites: run a config in-process and read the
  * summary, run the hypemu program and capture what it prints.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Lab exercise 1 (doc/lab/README.md): broadcast the root's value to every node of Q_d
  * under the one-port model, in d slots.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Lab exercise 2 (doc/lab/README.md): broadcast the root's block of b values to every
  * node of Q_d under the all-port model, one value per packet (hm_packet_t.value, no

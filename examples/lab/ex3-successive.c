@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Lab exercise 3 (doc/lab/README.md): all p nodes broadcast their value, one after the
  * other, under the shout model (one emission to any set of neighbours, or one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Lab exercise 4 (doc/lab/README.md): gather on an r x c mesh under the all-port model:
  * the root must store every node's block, in node order, after as many slots as its

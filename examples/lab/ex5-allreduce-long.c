@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Lab exercise 5 (doc/lab/README.md): allreduce (sum, or the max or min that hm_op
  * gives) of b values on Q_d under circuit routing, where a message of v values to a

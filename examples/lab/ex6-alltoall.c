@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Lab exercise 6 (doc/lab/README.md): alltoall on Q_d under the one-port model: node y's
  * block x (b values) must reach node x, for every pair, in d slots.

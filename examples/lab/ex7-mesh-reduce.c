@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Lab exercise 7 (doc/lab/README.md): reduce (sum, or the max or min that hm_op gives)
  * on an r x c mesh under the all-port model, exercise 4's reduce: the root must store

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * flood.c — a node program outside the tree (README "Writing node programs outside the
  * tree"): the root's block travels down a binomial tree of the hypercube, log2 p slots.

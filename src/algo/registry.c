@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * registry.c — the algorithm catalogue. One list: adding an algorithm means adding
  * its descriptor's symbol here (and its file to Makefile.am). --list, config

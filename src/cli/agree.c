@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * agree.c — what the ranks of hypemu-mpi must share before slot 0 (doc/mpi.md, "Every
  * rank runs the same config"). Each rank replicates the commit of every slot, so ranks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * agree.h — what the ranks of hypemu-mpi must share before slot 0 (doc/mpi.md,
  * "Every rank runs the same config"): a description of the run each rank is about to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * config.c — reads and checks the config of doc/config.md.
  *
@@ -785,7 +786,7 @@ void hm__config_print_errors(const hm__config_t *c, FILE *f)
         fprintf(f, "%s\n", c->errors[i]);
 }
 
-/* --validate's warnings (README "Free-running mode"): settings the config gives that
+/* --validate's warnings (doc/clocks.md "Free-running mode"): settings the config gives that
  * change nothing in the chosen mode. Under the free clock a packet is in flight until
  * its receiver reads it, and the port model bounds the packets in flight, so a link's
  * mailbox never holds more than that bound (ports.link_capacity under all-port, one

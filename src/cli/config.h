@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * config.h — the JSON config of doc/config.md, read with jansson and checked
  * completely: every error names the file, the JSON path, what was found and what is
@@ -67,7 +68,7 @@ int hm__config_setup(const hm__config_t *cfg, hm_setup_t *s, char **message);
 /* Print every error to f, one per line. */
 void hm__config_print_errors(const hm__config_t *cfg, FILE *f);
 /* --validate: warn on f about settings with no effect in the chosen mode; returns how
- * many (README "Free-running mode"). */
+ * many (doc/clocks.md "Free-running mode"). */
 int hm__config_warnings(const hm__config_t *cfg, FILE *f);
 
 #endif

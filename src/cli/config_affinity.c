@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * config_affinity.c — clock.affinity (doc/config.md, hypemu(1)): "none", "compact",
  * "scatter", or a list of CPUs, "0-3,8" or [0, 1, 2], each one this process may use.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * config_json.c — the checking kit of the config reader (config_json.h): every getter
  * checks one JSON value's type and range and, when it is wrong, adds the message

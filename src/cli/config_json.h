@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * config_json.h — private to the config reader (config.c, config_json.c,
  * config_affinity.c, config_set.c): the checking kit of config_json.c, the affinity

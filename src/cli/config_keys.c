@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * config_keys.c — the machine config's keys as data (config_keys.h): the table,
  * written once for config.c and main.c (the choices of its enums: engine/names.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * config_keys.h — the machine config's keys (doc/config.md, hypemu(1)
  * CONFIG KEYS), one row each: path, type, range, default and a line of help. The table

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * config_set.c — --set PATH=VALUE (hypemu(1), doc/config.md): the path split at its
  * dots, the value read as JSON or taken as a string, both checked (UTF-8, jansson's

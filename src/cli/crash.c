@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * crash.c — the report of a node program, or an algorithm's hook, that crashes (README
  * "Exit codes"; plugin.h): one line on stderr naming the node, its algorithm and its

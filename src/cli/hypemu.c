@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hypemu.c — the program: the command line of README "Command line" lives in the shared
  * library (hm_main, src/cli/main.c), so that plugins loaded with --plugin and the program

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * list.c — the catalogue as `hypemu --list` prints it (README "Command line"): the
  * topologies, port models, clock modes and algorithms, each algorithm's paper, what it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * list.h — hypemu --list and --list --json (list.c).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * main.c — the command line of README "Command line".
  *
@@ -229,7 +230,7 @@ static int print_option(const args_t *g, int argc, char **argv, int i)
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
         usage(stdout);
     } else if (strcmp(a, "--version") == 0) {
-        printf("hypemu %s\n", HM_VERSION);
+        printf("hypemu %s\n", hm_version());
     } else if (strcmp(a, "--list") == 0) {
         /* --list --json: the catalogue as one JSON document. */
         if (g->json || (i + 1 < argc && strcmp(argv[i + 1], "--json") == 0))

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugin.c — plugins (README "Writing node programs outside the tree"): dlopen, the
  * checks of hm_plugin and its descriptors, the catalogue they join, the problem's

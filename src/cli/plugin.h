@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugin.h — plugins (README "Writing node programs outside the tree"): shared objects
  * that declare algorithms with HM_PLUGIN (hypemu.h), loaded with dlopen by --plugin FILE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * progress.c — the progress line on stderr while a run goes on (README "Progress"):
  *

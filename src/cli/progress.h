@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * progress.h — the progress line on stderr during a run (README "Progress").
  */

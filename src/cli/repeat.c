@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * repeat.c — `hypemu --repeat N` (doc/clocks.md, doc/contention.md): the
  * same config run N times, each run on one line with the load before and after it, then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * run.c — one run: setup, machine, threads, outcome, verify, outputs, summary. The
  * machine is destroyed as soon as its outcome is taken; verify, the writers and the

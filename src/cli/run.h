@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * run.h — one run, from a checked config to a summary: algorithm setup, machine,
  * node threads, the outcome, verification, output files. This is where the run's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * summary.c — the run summary of README "Outputs", as one JSON object (--json) or as
  * readable lines. The keys come in the order of README "Outputs"; algorithm-specific keys follow.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * causal.c — the two rules no result may break (README "What verified means"),
  * checked after the run from the outcome, for every value verify vouches for with

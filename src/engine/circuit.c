@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * circuit.c — circuit routing and Seidel's message-length cost model (README "Port models", circuit
  * routing; Seidel 1993, section 2).

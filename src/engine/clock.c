@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clock.c — the global barrier clock (README "Slot semantics") of the slotted
  * transports: packet routing (engine/packet.c) and circuit routing (engine/circuit.c).

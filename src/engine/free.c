@@ -1,6 +1,8 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * free.c — the free-running clock (clock.mode "free", README "Slot semantics": "wall-clock
- * measurements belong in the summary's wall_seconds and in the free-running mode").
+ * free.c — the free-running clock (clock.mode "free", doc/clocks.md "Free-running mode"):
+ * it drops the barrier to measure the host's real contention (wall_seconds) rather than
+ * the model's slots.
  *
  * There is no barrier. Every node thread runs as fast as the host lets it, and the
  * contention it meets is the host's, not the model's:

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * free.h — the free-running clock's state (engine/free.c), shared with its figures
- * (engine/free_figures.c, README "Free-running mode", doc/contention.md).
+ * (engine/free_figures.c, doc/clocks.md "Free-running mode", doc/contention.md).
  */
 #ifndef HM_ENGINE_FREE_H
 #define HM_ENGINE_FREE_H

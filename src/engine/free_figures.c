@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * free_figures.c — the free-running clock's figures (engine/free.c; README "Free-running
- * mode", doc/contention.md): after the run, the counters each node thread kept folded into
- * the summary's "free" object — per link and per node, the hottest links, the latency
+ * free_figures.c — the free-running clock's figures (engine/free.c; doc/clocks.md
+ * "Free-running mode", doc/contention.md): after the run, the counters each node thread kept folded
+ * into the summary's "free" object — per link and per node, the hottest links, the latency
  * quantiles and log2 histogram, the latency split into wake-ups and waits in the mailbox,
  * every lock the clock took (waits and holds, by kind), and the node threads' context
  * switches and CPU migrations as the kernel counts them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * host.c — how many threads the host lets this process create (README "Many
  * nodes"). Every node is a thread, and creating one fails at the first of these

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * local.c — the locally synchronised slot clock, clock.mode "local" (doc/clocks.md "Local
  * clock"): the slot semantics, port models and contention rules of the slotted

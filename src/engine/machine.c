@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * machine.c — builds the virtual machine (topology, mailboxes, its transport, one
  * thread per node), runs it to the end and takes it down.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mpi.c — the packet transport across MPI processes (doc/mpi.md). Built into
  * hypemu-mpi only; the plain hypemu links no MPI.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mpi_transport.h — the MPI transport of hypemu-mpi (engine/mpi.c, doc/mpi.md), as
  * the command line (cli/main.c built with HM_MPI) sees it.

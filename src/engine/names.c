@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * names.c — every list's names, written once: the public catalogue's (topologies,
  * port models, routings, clock modes, problems, quantities: the X-macros of
@@ -13,7 +14,7 @@ const char *const hm__topology_names[] = {HM_TOPOLOGY_MAP(NAME) NULL};
 const char *const hm__ports_names[] = {HM_PORTS_MAP(NAME) NULL};
 const char *const hm__routing_names[] = {HM_ROUTING_MAP(NAME) NULL};
 const char *const hm__clock_mode_names[] = {HM_CLOCK_MAP(NAME) NULL};
-/* Index 0 is HM_PROBLEM_NONE and HM_QTY_CONST, which have no name of their own. */
+/* Index 0 is HM_PROBLEM_NONE and HM_QTY_NONE, which have no name of their own. */
 static const char *const problem_names[] = {NULL, HM_PROBLEM_MAP(NAME)};
 static const char *const qty_names[] = {"", HM_QTY_MAP(NAME)};
 #undef NAME

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * node.c — the node API of include/hypemu.h, called from inside node threads.
  *
@@ -9,7 +10,8 @@
  * Every public function first checks its caller (README "Rules of the node API"): the
  * handle must be the calling thread's own node (hm__self). That costs a thread-local
  * load and a compare; a call that fails it stops the run (engine/rules.c) and returns
- * HM_EABORT (NULL, or nothing), so that a handle passed to another node or to a thread
+ * HM_EABORT (NULL, or nothing; -1, "none", from hm_neighbor, hm_port_to and hm_root, which
+ * return no abort code), so that a handle passed to another node or to a thread
  * the program created can neither fool the clock nor touch another node's structures.
  */
 #include <stdarg.h>
@@ -47,7 +49,7 @@ int hm_degree(const hm_node_t *n)
 
 int hm_neighbor(const hm_node_t *n, int port)
 {
-    CALLER(n, "hm_neighbor", HM_EABORT);
+    CALLER(n, "hm_neighbor", -1);
     if (port < 0 || port >= n->m->deg[n->id])
         return -1;
     return n->m->nbr[n->id * n->m->maxdeg + port];
@@ -64,7 +66,7 @@ static int port_to(const hm_node_t *n, int node)
 
 int hm_port_to(const hm_node_t *n, int node)
 {
-    CALLER(n, "hm_port_to", HM_EABORT);
+    CALLER(n, "hm_port_to", -1);
     return port_to(n, node);
 }
 
@@ -82,7 +84,7 @@ void *hm_state(const hm_node_t *n)
 
 int hm_root(const hm_node_t *n)
 {
-    CALLER(n, "hm_root", HM_EABORT);
+    CALLER(n, "hm_root", -1);
     const hm_algorithm_t *a = n->m->algo;
     return a->root ? a->root(n->m->state) : -1;
 }
@@ -262,8 +264,8 @@ static int wait_packet(hm_node_t *n, hm_packet_t *out, int64_t deadline)
 
 static int wait_until(hm_node_t *n, int64_t slot)
 {
-    if (slot <= n->now)
-        return HM_EINVAL;
+    if (slot <= n->now) /* only hm_wait_until can ask for a slot that is not ahead */
+        return hm__refuse_wait_until(n, slot);
     hm__wd_sleep(n);
     int rc = n->m->tp->wait_until(n, slot);
     hm__wd_run(n);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * outcome.c — what a run leaves once its machine is gone (hm__outcome_t): how it
  * ended, its figures, every node's stores and output area, and the merged timeline,

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * packet.c — the slotted transport with packet routing (README "Slot semantics",
- * "Port models", "Mailboxes"), driven by the barrier clock (clock.c).
+ * "Port models"), driven by the barrier clock (clock.c).
  *
  * A node's sends of slot t wait in its outbox until the clock commits the slot. The
  * commit hook hands the whole machine's candidates to the slot judge

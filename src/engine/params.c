@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * params.c — what setup may call: the typed parameter getters (the config loader,
  * src/cli/config.c, has checked and filled the values from the specs), hm_setup_fail

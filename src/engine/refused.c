@@ -1,7 +1,9 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * refused.c — refused calls (README "Refused calls"): a send the model does not allow (a
  * port that does not exist or leads nowhere, a node that is not a neighbour under packet
- * routing, a bad argument) returns HM_EINVAL and the run goes on. A node program that
+ * routing, a bad argument), or hm_wait_until for a slot that is not ahead, returns
+ * HM_EINVAL and the run goes on. A node program that
  * ignores the code would otherwise deadlock or store nothing with no word about why, so
  * each refusal is counted per node, the first few kept in full (also without events),
  * logged as a "refused" event when events are recorded, named in the deadlock report's
@@ -154,6 +156,15 @@ int hm__refuse_send_to(hm_node_t *n, int dest, const hm_packet_t *p)
                  "neighbours only (ports.routing \"circuit\" routes to any node)",
                  dest, n->id);
     return refuse(n, -1, other ? dest : -1, call, why ? why : reason);
+}
+
+int hm__refuse_wait_until(hm_node_t *n, int64_t slot)
+{
+    char call[64], reason[96];
+    snprintf(call, sizeof call, "hm_wait_until(n, %lld)", (long long)slot);
+    snprintf(reason, sizeof reason, "slot %lld is not after the current slot %lld", (long long)slot,
+             (long long)n->now);
+    return refuse(n, -1, -1, call, reason);
 }
 
 void hm__refused_note(const hm_node_t *n, char *buf, size_t len)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rules.c — the rules of the node API (README "Rules of the node API"). A node program
  * runs in its node's thread, calls the API with its own handle only, and ends by

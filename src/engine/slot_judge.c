@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * slot_judge.c — the decisions of one slot under packet routing (README "Slot
- * semantics", "Port models", "Mailboxes"), written once for the two clocks that take
+ * semantics", "Port models"), written once for the two clocks that take
  * them: the barrier clock's packet transport (engine/packet.c) for the whole machine,
  * and the local clock (engine/local.c, doc/clocks.md "Local clock") for one group of
  * nodes at a time.

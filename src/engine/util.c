@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * util.c — small helpers shared by the engine: growable arrays, formatted strings,
  * and per-node event logging (the lists' names: names.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * watchdog.c — the thread that started the run waits here for its node threads, and
  * watches them (README "Watchdog"):

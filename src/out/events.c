@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * events.c — the merged timeline as JSON Lines (README "Outputs"), one event a line:
  *   {"slot":3,"node":5,"event":"recv","port":1,"from":4,"msg":2}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * flows.c — a transmission's two ends: the send and the receive events of one copy
  * carry the same flow id, and the writers (trace, svg, otf2) find one end from the

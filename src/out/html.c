@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * html.c — the player (README "Player", hypemu(1) output.html): one self-contained
  * HTML page that plays the run slot by slot in a browser, with inline style and script

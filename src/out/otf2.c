@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * otf2.c — the run as an OTF2 archive (README "Outputs", doc/pictures.md "OTF2"), for
  * the HPC trace tools (otf2-print, Vampir, ViTE), written with the OTF2 library.

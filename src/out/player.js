@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The hypemu player (README "Player"): plays the run embedded in #hm-data slot by slot.
  * Written once per page by out/html.c; no network, no library. The address's hash
  * (#slot=T&step=N&next=conflict|node&node=X&probe=T1,T2) opens the page at slot T and

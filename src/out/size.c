@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * size.c — how many bytes each output of README "Outputs" would take, before it is
  * written (output.max_bytes, README "Output budget"). The timeline, the events log and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * svg.c — the picture of a run (README "Outputs", doc/pictures.md): a space-time
  * diagram in the manner of ParaGraph, then the machine drawn as a graph.

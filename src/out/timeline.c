@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * timeline.c — the text timeline of README "Outputs": a space-time diagram (one row a
  * node, one column a slot, folded into pages of 64 slots), then the merged event

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * trace.c — the merged timeline as Chrome Trace Event JSON, for Perfetto and Chrome
  * DevTools (README "Outputs"): one process, one track (thread) per node, named

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * writers.h — the output files of README "Outputs": each writer takes the run's
  * outcome (hm__outcome_t, immutable; the machine is gone) and an open FILE, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ports.c — the port models of README "Port models", enforced by the engine.
  *

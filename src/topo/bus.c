@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bus.c — the bus of Dechter and Kleinrock (doc/config.md): nodes 0..k-1 are
  * the processors and node k the output processor, all on one shared channel. Every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * grid.c — the linear array (one row) and the r x c mesh, no wrap-around
  * (doc/config.md); node (i, j) is i*c + j. Every node has the same four (linear: two)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hypercube.c — the d-dimensional hypercube Q_d (doc/config.md): port i joins x
  * and x XOR 2^i, and the port back is i too. Circuits follow e-cube routing, lowest

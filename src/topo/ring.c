@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ring.c — the ring of n nodes, wrap-around (doc/config.md): port 0 leads to
  * x + 1 mod n, port 1 to x - 1 mod n, and the port back is the other one (on n = 2

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * topo.h — one row of operations per topology of HM_TOPOLOGY_MAP (include/hypemu.h),
- * one file per topology under src/topo/. Adding a topology (a torus, say) is one row
- * in the X-macro and one new file defining hm__topo_<ID>.
+ * one file per topology under src/topo/ (hypercube.c, grid.c, ring.c, torus.c, bus.c).
+ * Adding a topology is one row in the X-macro and one new file defining hm__topo_<ID>.
  */
 #ifndef HM_TOPO_H
 #define HM_TOPO_H

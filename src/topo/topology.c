@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * topology.c — the neighbour tables of doc/config.md for the clock and the node
  * API: for every node, its ports in order, the neighbour behind each port and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * torus.c — the r x c torus, wrap-around in rows and columns (doc/config.md);
  * node (i, j) is i*c + j. Ports as the mesh's (grid.c): 0 west (j - 1 mod c), 1 east

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz.h — shared by the fuzz targets of tests/fuzz/ (doc/development.md "Fuzzing").
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # fuzz.sh — `make fuzz`: builds the fuzz targets of tests/fuzz/ with clang's libFuzzer
 # (and AddressSanitizer + UndefinedBehaviorSanitizer) in $HM_BUILDDIR/fuzz/, then runs
 # each for HM_FUZZ_SECONDS seconds (default 60).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_config.c — fuzz target: a config file. The input is the JSON text, read and
  * checked by hm__config_load_buffer (the loader the command line uses, from memory),

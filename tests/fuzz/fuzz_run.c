@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_run.c — fuzz target: short threaded runs of small machines. The input names
  * a config of configs/ and gives --set overrides (tests/fuzz/fuzz.h); a config that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_set.c — fuzz target: --set overrides. The input names a config of configs/
  * on its first line and gives one PATH=VALUE a line after it (tests/fuzz/fuzz.h);

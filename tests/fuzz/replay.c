@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * replay.c — a fuzz target as a plain program: runs LLVMFuzzerTestOneInput once on
  * every input file named on the command line (a directory: every file in it, in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/check_lab.sh: the binomial-tree broadcast of hypemu.h's example under one-port:
  * a node shouts to all its children in one slot, where one-port allows one send, so
  * copies are delayed (conflicts under "contention": "queue"). Its own .verify adds a

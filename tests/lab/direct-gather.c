@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/check_lab.sh: gather under circuit routing, every block sent straight to the root
  * with hm_send_to when the root asks for it (an empty message: one receive port, so one
  * sender at a time, no port contention): p - 1 times D(0) + D(b) slots. With

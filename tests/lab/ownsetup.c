@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/check_lab.sh: a plugin that declares a problem and brings its own setup, to make
  * its own inputs: hypemu refuses it (the problem's setup and check always apply). */
 #include <hypemu.h>

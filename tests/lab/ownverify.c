@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/check_lab.sh: a cheat. The node program does nothing and its own .verify says
  * "verified": the problem's check still applies (hypemu.h, HM_PLUGIN), so the run fails. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/check_lab.sh: a node program whose sends are refused (README "Refused calls"):
  * node 0 sends to a node that is not its neighbour, on a port that does not exist and
  * with a NULL packet, ignores the codes and waits, as every other node does. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Node programs that break the rules of the node API (README "Rules of the node API",
  * "Watchdog"), one algorithm each, run by tests/check_rules.sh: hypemu must stop each
  * run with its exit code and one line naming the node, and never hang or exit 0. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A plugin built for another plugin ABI: hypemu must refuse it (tests/check_sdk.sh). */
 #include <hypemu.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Plugins whose descriptors hypemu must refuse (tests/check_sdk.sh): built with
  * -DBAD_RANGE, a port model beyond HM_PORTS_COUNT; otherwise a NULL setup with a problem
  * (max) whose setup cannot stand in. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Plugins that get their results right through the shared address space instead of the
  * network (README "What verified means"): each declares its problem, whose check then
  * stands in, and none may verify (tests/check_sdk.sh).

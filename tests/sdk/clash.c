@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A plugin whose algorithm takes a built-in name: hypemu must refuse it
  * (tests/check_sdk.sh). */
 #include <hypemu.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A plugin whose node 3 dereferences a null pointer in slot 2: hypemu must name the node,
  * the algorithm, the plugin, the slot and the signal (tests/check_sdk.sh). */
 #include <stddef.h>

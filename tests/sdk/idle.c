@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A plugin that loads and whose node programs do nothing: hypemu-mpi compares its
  * bytes across ranks before the run (tests/check_mpi.sh, doc/mpi.md). It calls
  * nothing of the engine, so it loads into any hypemu. */

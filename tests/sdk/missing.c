@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A plugin that calls a function no library defines: dlopen fails, hypemu must say which
  * symbol (tests/check_sdk.sh). */
 #include <hypemu.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A shared object that is not a plugin (no HM_PLUGIN): hypemu must refuse it
  * (tests/check_sdk.sh). */
 int sdk_test_not_a_plugin(int x);

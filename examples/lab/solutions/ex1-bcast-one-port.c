@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Lab exercise 1, a reference solution (doc/lab/README.md): the binomial tree, highest
  * dimension last. Relative number r = id XOR root; node r != 0 receives in slot h(r),

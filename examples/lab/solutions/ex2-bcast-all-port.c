@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Lab exercise 2, a reference solution (doc/lab/README.md): the pipelined binomial tree.
  * The root sends value i on all d ports in slot i; every other node forwards each value

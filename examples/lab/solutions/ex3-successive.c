@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Lab exercise 3, a reference solution (doc/lab/README.md): the successive broadcasts
  * of Desprez, Fraigniaud and Tourancheau (1993), section 3, Proposition 1, under the

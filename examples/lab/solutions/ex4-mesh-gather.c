@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Lab exercise 4, a reference solution (doc/lab/README.md): gather on an r x c mesh,
  * all-port, along the row-first tree: a node off the root's column sends towards it

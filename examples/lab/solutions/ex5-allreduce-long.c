@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Lab exercise 5, reference solution (doc/lab/README.md): allreduce (sum, max or min:
  * hm_op) of a long block under circuit routing by recursive halving, then recursive

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Lab exercise 6, a reference solution (doc/lab/README.md): alltoall by dimension
  * exchange (Bertsekas and Tsitsiklis, section 1.3, total exchange on the hypercube). A

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Lab exercise 7, a reference solution (doc/lab/README.md): reduce (sum, max or min:
  * hm_op) on an r x c mesh, all-port, along exercise 4's row-first tree: a node waits

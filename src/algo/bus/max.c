@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * max — the maximum of k values held one per processor, by broadcasting on one
  * channel (Dechter-Kleinrock 1981, section 1, "MAX algorithm via broadcasting").

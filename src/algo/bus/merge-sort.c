@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * merge-sort — n values sorted into nonincreasing order by k processors sharing one
  * broadcast channel (Dechter-Kleinrock 1981, section 2, "Parallel MERGE-SORT via

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * allgather-bruck — Bruck's allgather: ceil(log2 p) steps of doubling distance, any p,
  * on the ring (and the torus's snake, the hypercube's Gray ring), each step's message

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * allgather-recursive-doubling — the blocks gathered so far double across each
  * dimension in turn.

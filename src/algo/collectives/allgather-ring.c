@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * allgather-ring — every block goes once round the Gray-code ring of the hypercube
  * (consecutive nodes of the binary reflected Gray code, and the last and the first,

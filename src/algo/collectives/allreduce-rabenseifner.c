@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * allreduce-rabenseifner — recursive halving reduce-scatter, then recursive doubling
  * allgather.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * allreduce-recursive-doubling — every node exchanges its partial result with its
  * neighbour across each dimension in turn and combines.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * allreduce-ring — the bandwidth-optimal allreduce: a ring reduce-scatter followed
  * by a ring allgather, on the Gray-code ring of the hypercube (consecutive nodes of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * alltoall-bruck — Bruck's alltoall: ceil(log2 p) steps, in step k every block whose
  * distance has bit k set moves 2^k positions on, any p; on the ring (and the torus's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * alltoall-dimension-exchange — Johnsson and Ho's standard exchange: in slot k node x
  * sends across dimension k, in one packet, every block it holds whose destination

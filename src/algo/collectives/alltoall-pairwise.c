@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * alltoall-pairwise — in step s = 1..p-1 node x sends its block for x XOR s to that
  * node and receives that node's block for x.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bcast-binomial — broadcast of the root's block along a binomial tree.
  *

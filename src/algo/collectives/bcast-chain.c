@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bcast-chain — pipelined broadcast along a chain: the root's b values travel one per
  * packet down the Gray-code ring, the ring's last edge unused.

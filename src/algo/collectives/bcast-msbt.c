@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bcast-msbt — Johnsson and Ho's multiple spanning binomial trees: the root's b values
  * are dealt to d edge-disjoint spanning trees, one value per packet, and pipelined

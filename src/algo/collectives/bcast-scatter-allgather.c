@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bcast-scatter-allgather — van de Geijn's long-message broadcast: scatter the root's
  * block in p chunks, then allgather the chunks.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gather-binomial — every node's block reaches the root along a binomial tree, the
  * blocks of a subtree travelling together.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gather-linear — the flat gather on a hypercube: the root receives the p - 1 blocks
  * one after the other, nearest first, up the Gray-code chain.

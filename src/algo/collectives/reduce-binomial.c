@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reduce-binomial — the gather tree, combining instead of concatenating: every
  * packet carries one partial result of b values.

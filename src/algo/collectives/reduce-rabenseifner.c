@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reduce-rabenseifner — reduce for long messages: recursive halving reduce-scatter,
  * then a binomial gather of the reduced chunks to the root.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reduce-scatter-pairwise — in step s = 1..p-1 node x sends its block for x XOR s to
  * that node and combines the block it receives from it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reduce-scatter-recursive-halving — the blocks still to be reduced halve across each
  * dimension in turn, from the highest.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reduce-scatter-ring — the ring reduce-scatter: each block travels once round the
  * ring, every node adding its own copy, and ends at its owner.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * scatter-binomial — the root sends each node its block along a binomial tree,
  * halving the data at every level.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * scatter-bst — scatter down a balanced spanning tree under all-port: the root sends
  * on its d links at once, each subtree's blocks farthest first, and reaches the lower

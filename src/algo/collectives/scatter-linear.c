@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * scatter-linear — the flat scatter on a hypercube: the root sends the p - 1 blocks
  * one after the other, farthest first, down the Gray-code chain, and every node

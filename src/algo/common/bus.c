@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bus.c — see bus.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bus.h — helpers shared by the broadcast-channel algorithms (Dechter-Kleinrock 1981):
  * the channel mask, the order on elements, the `values | n | silent_slots` parameters,

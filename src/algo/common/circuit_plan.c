@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * circuit_plan.c — see circuit_plan.h.
  */

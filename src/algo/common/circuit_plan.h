@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * circuit_plan.h — broadcast plans for circuit-switched linear arrays and meshes
  * (Seidel 1993), shared by st-broadcast, bst-broadcast and rh-broadcast.

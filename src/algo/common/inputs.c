@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * inputs.c — a collective problem's inputs taken from the config (doc/collectives.md,
  * "Inputs from the config"): "algorithm.inputs" is either an array of p arrays (node

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * portq.c — per-port output queues (see portq.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * portq.h — per-port output queues of a node, for store-and-forward algorithms in
  * which several packets may want the same link in one slot.

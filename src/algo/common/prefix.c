@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * prefix.c — suffix sums over the binomial tree of Q_d in 2d slots (see prefix.h).
  */

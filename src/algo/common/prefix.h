@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * prefix.h — parallel prefix (suffix sums) over Q_d as real communication.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * problem.c — the collective problems (problem.h, doc/collectives.md, "Problems" and
  * "Inputs from the config"): setup and inputs, the operators, the counted sends and

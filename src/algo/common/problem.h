@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * problem.h — the eight collective problems (doc/collectives.md): what is computed,
  * independent of the algorithm that computes it. A problem owns
@@ -117,7 +118,7 @@ extern const char *const hma_prob_route_names[];
     }
 #define HMA_PROB_PARAM_END HMA_PROB_PARAM_INPUTS, HM_PARAM_END
 /* The largest input value (in absolute value) the config may give: a sum over the
- * largest machine, 2^24 nodes (README "Config ranges"), stays within int64 (2^38 * 2^24 =
+ * largest machine, 2^24 nodes (doc/config.md "Config ranges"), stays within int64 (2^38 * 2^24 =
  * 2^62). */
 #define HMA_PROB_INPUT_MAX (INT64_C(1) << 38)
 /* Replace the generated inputs by the config's "inputs" when given (inputs.c): 0, or -1

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * problem_bounds.c — the collective problems' lower bounds (hma_prob_lower) and the
  * verdict that weighs a run against them and against its algorithm's exact cost

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * problem_steps.c — the step schedules and patterns the collectives share: a message's
  * slots under circuit routing (D(v)), the halving, doubling and tree schedules, the verify

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rng.h — a small deterministic pseudo-random generator for algorithms that choose
  * at random "with the seed" (README "Slot semantics": same config and seed, same run).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * seidel.c — see seidel.h.
  */

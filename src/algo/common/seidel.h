@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * seidel.h — what st-broadcast, bst-broadcast and rh-broadcast share (Seidel 1993):
  * their parameters, the mapping of any array or mesh onto a power-of-two one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stamoulis.c — the three phases of Stamoulis-Tsitsiklis section 3.2 as a node
  * program, shared by simultaneous-broadcast (prefix, randomized) and

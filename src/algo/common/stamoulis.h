@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stamoulis.h — what simultaneous-broadcast and multinode-broadcast share: the
  * description of who broadcasts what, the three-phase algorithm of Stamoulis and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stamoulis_trees.c — completely unbalanced spanning trees (see stamoulis_trees.h).
  */

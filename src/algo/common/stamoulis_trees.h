@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stamoulis_trees.h — the completely unbalanced spanning trees of Q_d and the d
  * edge-disjoint ones T^(1)..T^(d) (Stamoulis-Tsitsiklis, sections 2.1.2 and 2.1.3,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * trees.c — spanning binomial trees, their rotations, Gray codes (see trees.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * trees.h — hypercube helpers shared by the algorithms: spanning binomial trees and
  * their rotations, binary reflected Gray codes. Pure functions of the node numbers;

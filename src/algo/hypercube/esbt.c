@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * esbt — multinode broadcast on Q_d along collision-avoiding spanning trees: every
  * node broadcasts its packet at once, every node receives the 2^d - 1 others exactly

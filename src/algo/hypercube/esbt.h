@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * esbt.h — the "esbt" variant of multinode-broadcast: every node of Q_d broadcasts at
  * once along collision-avoiding spanning trees (lecture notes "Distributed Memory

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * multinode-broadcast — every node of Q_d broadcasts one packet at once.
  *

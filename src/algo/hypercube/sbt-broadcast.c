@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sbt-broadcast — broadcast along a rotated spanning binomial tree of Q_d.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * simultaneous-broadcast — K packets, held by a list of nodes or by k nodes chosen
  * with the seed (`packets` each), broadcast at the same time to every node of Q_d.

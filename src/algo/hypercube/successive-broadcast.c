@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * successive-broadcast — all p nodes broadcast by turns; every node stores
  * mu_1 .. mu_p in that order.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bst-broadcast — bidirectional spanning tree broadcast on circuit-switched linear
  * arrays and meshes (Seidel 1993, sections 3.3, 3.4, 4.3, 5). In src/algo/seidel/

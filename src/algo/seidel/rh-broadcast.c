@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rh-broadcast — recursive halving broadcast on circuit-switched linear arrays and
  * meshes (Seidel 1993, sections 3.5, 3.6, 4.4, 5.2; after van de Geijn). In

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * st-broadcast — spanning tree broadcast on circuit-switched linear arrays and meshes
  * (Seidel 1993, sections 3.1, 3.2, 4.1, 4.2, 5).

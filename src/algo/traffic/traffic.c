@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * traffic — synthetic interconnect traffic (doc/contention.md, "Synthetic traffic"): the
  * classic patterns of network simulators, injected at a set rate and routed hop by hop, so
