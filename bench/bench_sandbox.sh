@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench_sandbox.sh — `make bench-sandbox`: what --sandbox costs (README "Sandbox",
 # doc/performance.md "Sandbox"), each figure the median of HM_BENCH_REPS runs (5):
 #
@@ -8,14 +9,14 @@
 #      node processes): the binomial tree broadcast, in threads and sandboxed, and the
 #      ratio.
 #
-# Set by the Makefile: HYPEMU (the program), CC, HM_SRCDIR.
+# Set by the Makefile: HYPEMU (the program), CC, HM_SRCDIR, HM_BUILDDIR.
 set -eu
-: "${HYPEMU:?}" "${HM_SRCDIR:?}"
+: "${HYPEMU:?}" "${HM_SRCDIR:?}" "${HM_BUILDDIR:?}"
 reps=${HM_BENCH_REPS:-5}
 calls=${HM_BENCH_CALLS:-200000}
 tmp=$(mktemp -d /tmp/hypemu-bench-sandbox-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-${CC:-cc} -O2 -shared -fPIC -I"$HM_SRCDIR/include" -o "$tmp/calls.so" "$HM_SRCDIR/bench/sandbox_calls.c"
+${CC:-cc} -O2 -shared -fPIC -I"$HM_SRCDIR/include" -I"$HM_BUILDDIR/include" -o "$tmp/calls.so" "$HM_SRCDIR/bench/sandbox_calls.c"
 for d in 1 4 6 8; do
     printf '{"topology": {"kind": "hypercube", "dim": %s}, "algorithm": {"name": "bench-calls"}}\n' \
         "$d" >"$tmp/q$d.json"

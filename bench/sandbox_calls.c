@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/bench_sandbox.sh's plugin: the spanning binomial tree broadcast on a hypercube
  * (doc/collectives.md), after HM_BENCH_CALLS calls of hm_pending per node (0 when
  * unset): the node API's round trip, in threads and under --sandbox. */

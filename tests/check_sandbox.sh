@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_sandbox.sh — hypemu --sandbox (README "Sandbox"): every node program of a plugin
 # runs in a node process of its own, shut in by a seccomp filter before the plugin is
 # loaded. Honest programs (tests/sandbox/sandbox.c) pass as in threads, their output on
@@ -26,9 +27,9 @@ fail() {
     exit 1
 }
 
-$CC -shared -fPIC -I"$HM_SRCDIR/include" -o "$tmp/sandbox.so" "$HM_SRCDIR/tests/sandbox/sandbox.c" ||
+$CC -shared -fPIC -I"$HM_SRCDIR/include" -I"$HM_BUILDDIR/include" -o "$tmp/sandbox.so" "$HM_SRCDIR/tests/sandbox/sandbox.c" ||
     fail "cannot build tests/sandbox/sandbox.c"
-$CC -shared -fPIC -pthread -I"$HM_SRCDIR/include" -o "$tmp/rules.so" "$HM_SRCDIR/tests/rules/rules.c" ||
+$CC -shared -fPIC -pthread -I"$HM_SRCDIR/include" -I"$HM_BUILDDIR/include" -o "$tmp/rules.so" "$HM_SRCDIR/tests/rules/rules.c" ||
     fail "cannot build tests/rules/rules.c"
 
 # The processes other than this shell and the check itself that carry HM_SANDBOX_TEST.
@@ -179,7 +180,7 @@ static const hm_algorithm_t a = {.name = "ctor", .topologies = HM_BIT(HM_TOPO_HY
                                  .problem = HM_PROBLEM_BROADCAST};
 HM_PLUGIN(&a);
 EOF
-$CC -shared -fPIC -I"$HM_SRCDIR/include" -o "$tmp/ctor.so" "$tmp/ctor.c" || fail "cannot build ctor.c"
+$CC -shared -fPIC -I"$HM_SRCDIR/include" -I"$HM_BUILDDIR/include" -o "$tmp/ctor.so" "$tmp/ctor.c" || fail "cannot build ctor.c"
 rc=0
 "$bin" --sandbox --plugin "$tmp/ctor.so" --list >"$tmp/out" 2>"$tmp/err" || rc=$?
 [ "$rc" = 2 ] || fail "ctor: exit $rc, expected 2"

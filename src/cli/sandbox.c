@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sandbox.c — the engine's side of the sandbox (README "Sandbox", hypemu(1) --sandbox):
  * each node program of a plugin runs in a node process of its own, hypemu-node

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * channel.h — the channel between the engine and one node process of the sandbox
  * (README "Sandbox", hypemu(1) --sandbox): a shared memory region, one per node

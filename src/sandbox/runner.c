@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * runner.c — hypemu-node, the node process of the sandbox (README "Sandbox", hypemu(1)
  * --sandbox). hypemu starts it with exec, one per node, as

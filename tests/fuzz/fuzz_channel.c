@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_channel.c — fuzz target: the sandbox's channel (README "Sandbox"), the requests
  * of a node process as the engine reads them. Node 0 of a Q_2 under packet routing (a

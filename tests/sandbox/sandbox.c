@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Node programs for tests/check_sandbox.sh (README "Sandbox"): honest ones that must pass
  * under --sandbox as in threads, and cheats and escapes that must fail or be refused
  * there, each ending with its exit code and one line naming the node. Each solves a
