@@ -9,7 +9,10 @@
 # row naming its slot, node and link, exercise files written here (a hypercube allreduce
 # with op max and min, a mesh under circuit routing) grading a right and a wrong program,
 # the expression grammar on exact values and its errors, and a class of three graded into
-# one CSV.
+# one CSV. Submissions run sandboxed (README "Sandbox"), and with --no-sandbox in threads:
+# a debug printf passes both ways, shown under the rows; a run that is not the
+# submission's (hypemu exec'd on a built-in algorithm) fails; a detached child cannot
+# rewrite the class CSV.
 set -eu
 : "${HM_SRCDIR:?}" "${HM_BUILDDIR:?}"
 CC=${CC:-cc}
@@ -208,10 +211,43 @@ rc=0
 "$lab" check 1 "$t/ownsetup.c" >/dev/null 2>"$tmp/err" || rc=$?
 [ "$rc" = 2 ] || fail "own setup: exit $rc"
 expect "own setup" "hypemu-lab: hypemu refuses $t/ownsetup.c: file $t/ownsetup.c: algorithm \"lab-test-ownsetup\": declares .problem broadcast, whose setup and check always apply, so .setup must be NULL (the problem makes the inputs: hm_input, hm_root, hm_op; hypemu.h, HM_PLUGIN)" "$tmp/err"
+# A crash: sandboxed (the default), the node process dies and the run has a summary; in
+# threads (--no-sandbox, anywhere on the line) hypemu dies of the signal, no summary.
 rc=0
 "$lab" check 1 "$HM_SRCDIR/tests/sdk/crash.c" >"$tmp/crash.out" 2>&1 || rc=$?
 [ "$rc" = 1 ] || fail "crash: exit $rc"
+row "$tmp/crash.out" 2 Q_4 9 1 no 0 4 4 0 0 "FAIL: node 3 (algorithm sdk-test-crash, file $HM_SRCDIR/tests/sdk/crash.c) crashed in slot 2: SIGSEGV"
+rc=0
+"$lab" check 1 "$HM_SRCDIR/tests/sdk/crash.c" --no-sandbox >"$tmp/crash.out" 2>&1 || rc=$?
+[ "$rc" = 1 ] || fail "crash in threads: exit $rc"
 row "$tmp/crash.out" 2 Q_4 9 1 no - 4 - - - "FAIL: node 3 (algorithm sdk-test-crash, file $HM_SRCDIR/tests/sdk/crash.c) crashed in slot 2: SIGSEGV"
+# A right solution with a debug printf passes, sandboxed and in threads, and the student
+# sees what the nodes printed under each row.
+sed '12a\    printf("node %d here\\n", hm_id(n));' \
+    "$HM_SRCDIR/examples/lab/solutions/ex1-bcast-one-port.c" | sed '1a\#include <stdio.h>' >"$tmp/printf.c"
+grep -q 'printf("node %d here' "$tmp/printf.c" || fail "printf.c: the printf was not inserted"
+for mode in --sandbox --no-sandbox; do
+    opt=$mode
+    [ "$mode" = --sandbox ] && opt=
+    rc=0
+    "$lab" check $opt 1 "$tmp/printf.c" >"$tmp/printf.out" 2>&1 || rc=$?
+    [ "$rc" = 0 ] && grep -qx 'grade: 3/3 cases passed' "$tmp/printf.out" ||
+        fail "printf $mode: exit $rc: $(cat "$tmp/printf.out")"
+    [ "$(grep -Ec '^      printed: (node [0-9]+: )?node [0-9]+ here$' "$tmp/printf.out")" = 14 ] ||
+        fail "printf $mode: the printed lines: $(cat "$tmp/printf.out")"
+done
+grep -qx '      printed: ... and 11 more lines' "$tmp/printf.out" || fail "printf: $(cat "$tmp/printf.out")"
+# A run that is not the submission's: node 0 execs hypemu on a built-in algorithm (in
+# threads; the sandbox refuses the exec).
+rc=0
+"$lab" check 1 "$t/exechypemu.c" --no-sandbox >"$tmp/exec.out" 2>&1 || rc=$?
+[ "$rc" = 1 ] || fail "exec hypemu: exit $rc: $(cat "$tmp/exec.out")"
+grep -q "FAIL: the run's algorithm is sbt-broadcast, the submission's lab-test-exec$" "$tmp/exec.out" ||
+    fail "exec hypemu: $(cat "$tmp/exec.out")"
+rc=0
+"$lab" check 1 "$t/exechypemu.c" >"$tmp/exec.out" 2>&1 || rc=$?
+[ "$rc" = 1 ] && grep -q 'crashed in slot 0: the sandbox refused the system call openat' "$tmp/exec.out" ||
+    fail "exec hypemu, sandboxed: exit $rc: $(cat "$tmp/exec.out")"
 "$lab" check 1 "$t/refuse.c" >"$tmp/dead.out" 2>&1 && fail "deadlock: exit 0"
 row "$tmp/dead.out" 1 Q_2 3 1 no 0 2 2 0 0 "FAIL: deadlock at slot 1: every node is blocked and nothing is in flight: node 0 waits for a packet from any neighbour (made 6 refused calls; first: slot 0 hm_send_to(n, 3, p): $not_nb); node 1 waits for a packet from any neighbour; node 2 waits for a packet from any neighbour; ... and 1 more; 6 refused calls"
 # A right broadcast whose every node also makes one refused call in slot 0.
@@ -219,8 +255,12 @@ sed '12a\    hm_send_to(n, hm_id(n), NULL); /* refused: no packet */' \
     "$HM_SRCDIR/examples/lab/solutions/ex1-bcast-one-port.c" >"$tmp/refused-too.c"
 "$lab" check 1 "$tmp/refused-too.c" >"$tmp/refused-too.out" 2>&1 && fail "refused calls: exit 0"
 row "$tmp/refused-too.out" 1 Q_2 3 1 yes 2 2 2 0 3 'FAIL: 4 refused calls (first: node 0, slot 0: hm_send_to(n, 0, NULL): no packet (p is NULL))'
-"$lab" check 1 "$t/conflict.c" >"$tmp/conflict.out" 2>&1 && fail "conflict: exit 0"
+# In threads the plugin's own verify adds its failure; sandboxed it does not run (README
+# "Sandbox"), and the problem's check and the grader's rules fail the row.
+"$lab" check 1 "$t/conflict.c" --no-sandbox >"$tmp/conflict.out" 2>&1 && fail "conflict: exit 0"
 row "$tmp/conflict.out" 1 Q_2 3 1 no 3 2 2 1 3 'FAIL: own check: 3 slots > d = 2; 3 slots > bound 2; 1 conflicts (first: slot 0, node 3 to 1, port 1: node 3 sends twice in one slot under one-port-full: msg 1 on link 3->2 (port 0) and msg 1 on link 3->1 (port 1))'
+"$lab" check 1 "$t/conflict.c" >"$tmp/conflict.out" 2>&1 && fail "conflict, sandboxed: exit 0"
+row "$tmp/conflict.out" 1 Q_2 3 1 yes 3 2 2 1 3 'FAIL: 3 slots > bound 2; 1 conflicts (first: slot 0, node 3 to 1, port 1: node 3 sends twice in one slot under one-port-full: msg 1 on link 3->2 (port 0) and msg 1 on link 3->1 (port 1))'
 # Under all-port the same program has no conflict, its own check passes, and so does the
 # problem's: the plugin's .verify adds failures, it does not replace the problem's check.
 build conflict "$t/conflict.c"
@@ -322,4 +362,14 @@ expect "class CSV" "student,file,passed,cases,result,first_failure
 alice,$tmp/class/alice.c,3,3,pass,
 bob,$tmp/class/bob/mine.c,0,3,fail,\"case 1: node 0: index 0: missing, expected 761; 2 packets, expected 3\"
 carol,$tmp/class/carol.c,0,3,fail,$tmp/class/carol.c does not build" "$tmp/grades.csv"
+# In threads, options anywhere: a submission that leaves a detached child behind, which
+# would rewrite the CSV after the grader returned; the grader ends it first.
+mkdir -p "$tmp/class2"
+cp "$t/detach.c" "$tmp/class2/dave.c"
+sed -i "s|../../examples/lab/solutions/|$HM_SRCDIR/examples/lab/solutions/|" "$tmp/class2/dave.c"
+LAB_TEST_CSV=$tmp/grades2.csv "$lab" class --no-sandbox 1 "$tmp/class2" --csv "$tmp/grades2.csv" >"$tmp/class2.out" 2>&1 ||
+    fail "class --no-sandbox: exit $?: $(cat "$tmp/class2.out")"
+sleep 3
+expect "class CSV in threads" "student,file,passed,cases,result,first_failure
+dave,$tmp/class2/dave.c,3,3,pass," "$tmp/grades2.csv"
 echo "check_lab.sh: ok"

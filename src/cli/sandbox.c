@@ -88,18 +88,25 @@ int hm__sbx_decode(const volatile hm__sbx_chan_t *c, hm__sbx_call_t *call, char 
     w.tag = c->pkt.tag;
     w.aux = c->pkt.aux;
     w.len = c->pkt.len;
-    if ((op == HM__SBX_SEND || op == HM__SBX_SEND_TO || op == HM__SBX_SHOUT ||
-         op == HM__SBX_SHOUT_ALL) &&
-        w.len != len) {
+    int send = op == HM__SBX_SEND || op == HM__SBX_SEND_TO || op == HM__SBX_SHOUT ||
+               op == HM__SBX_SHOUT_ALL;
+    int flags = send ? c->flags : 0;
+    if (flags & ~(HM__SBX_PKT_NULL | HM__SBX_PKT_NODATA | HM__SBX_PKT_TOOLONG)) {
+        call->why = "a packet of an unknown kind";
+        return -1;
+    }
+    if (send && !flags && w.len != len) {
         call->why = "a packet whose length is not the bytes it carries";
         return -1;
     }
+    call->nopkt = (flags & HM__SBX_PKT_NULL) != 0;
+    call->toolong = flags & HM__SBX_PKT_TOOLONG ? (w.len ? w.len : 1) : 0;
     call->pkt = (hm_packet_t){.msg = w.msg,
                               .origin = w.origin,
                               .value = w.value,
                               .tag = w.tag,
                               .aux = w.aux,
-                              .data = len ? buf : NULL,
+                              .data = len && !(flags & HM__SBX_PKT_NODATA) ? buf : NULL,
                               .len = w.len};
     call->op = (hm__sbx_op_t)op;
     return 0;
@@ -450,18 +457,28 @@ static void put_packet(hm__sbx_chan_t *c, const hm_packet_t *p)
 static int serve_packet(hm_node_t *n, hm__sbx_chan_t *c, const hm__sbx_call_t *call, int64_t *rc)
 {
     hm_packet_t in;
+    const hm_packet_t *p = call->nopkt ? NULL : &call->pkt;
+    if (call->toolong) {
+        char why[160];
+        snprintf(why, sizeof why,
+                 "a payload of %u bytes; under --sandbox a packet carries at most %u bytes",
+                 call->toolong, (unsigned)HM__SBX_BUF);
+        hm_fail(n, why);
+        *rc = HM_EABORT;
+        return 1;
+    }
     switch (call->op) {
     case HM__SBX_SEND:
-        *rc = hm_send(n, call->arg, &call->pkt);
+        *rc = hm_send(n, call->arg, p);
         return 1;
     case HM__SBX_SEND_TO:
-        *rc = hm_send_to(n, call->arg, &call->pkt);
+        *rc = hm_send_to(n, call->arg, p);
         return 1;
     case HM__SBX_SHOUT:
-        *rc = hm_shout(n, call->mask, &call->pkt);
+        *rc = hm_shout(n, call->mask, p);
         return 1;
     case HM__SBX_SHOUT_ALL:
-        *rc = hm_shout_all(n, &call->pkt);
+        *rc = hm_shout_all(n, p);
         return 1;
     case HM__SBX_RECV:
         if ((*rc = hm_recv(n, &in)) == 0)

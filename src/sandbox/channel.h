@@ -106,6 +106,7 @@ typedef struct hm__sbx_chan_s {
     int64_t arg64;  /* slot, deadline, value, count */
     uint64_t mask;  /* hm_shout's ports */
     int32_t want;   /* hm_wait_packet_until: 1 to take the packet */
+    int32_t flags;  /* a send's packet as the program gave it: HM__SBX_PKT_* */
     uint32_t len;   /* bytes at buf: payload, text */
     hm__sbx_packet_t pkt;
     int64_t ret; /* the call's return value */
@@ -120,6 +121,14 @@ typedef struct hm__sbx_chan_s {
     /* then out_size bytes: the node's output area (hm_out) */
 } hm__sbx_chan_t;
 
+/* What a send's packet was, when it cannot cross as bytes: the engine makes the same call
+ * with the same fault, so that it is refused and counted as in threads. */
+enum {
+    HM__SBX_PKT_NULL = 1,    /* the packet pointer was NULL */
+    HM__SBX_PKT_NODATA = 2,  /* len > 0 with data NULL; pkt.len is that len */
+    HM__SBX_PKT_TOOLONG = 4, /* len beyond the channel (HM__SBX_BUF); pkt.len is that len */
+};
+
 /* The exit status of a node process whose filter refused a system call. */
 #define HM__SBX_REFUSED_STATUS 159
 
@@ -132,7 +141,9 @@ typedef struct hm__sbx_call_s {
     int arg, want;
     int64_t arg64;
     uint64_t mask;
-    hm_packet_t pkt; /* .data points at the engine's copy of the bytes */
+    hm_packet_t pkt;  /* .data points at the engine's copy of the bytes */
+    int nopkt;        /* a send with a NULL packet */
+    uint32_t toolong; /* a send of a payload beyond the channel: its length */
     uint32_t len;
     const char *why; /* a request that cannot be made: why (op HM__SBX_NONE) */
 } hm__sbx_call_t;

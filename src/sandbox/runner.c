@@ -101,22 +101,29 @@ static int64_t call(hm__sbx_op_t op)
     return chan->ret;
 }
 
-static int put_packet(const hm_packet_t *p)
+/* A send's packet into the channel; a NULL packet, NULL data or a payload beyond the
+ * channel as flags, for the engine to refuse (sandbox/channel.h). */
+static void put_packet(const hm_packet_t *p)
 {
-    if (!p)
-        return -1;
-    if (p->len > HM__SBX_BUF || (p->len && !p->data))
-        return -1;
+    chan->len = 0;
+    chan->flags = 0;
+    if (!p) {
+        chan->flags = HM__SBX_PKT_NULL;
+        return;
+    }
     chan->pkt = (hm__sbx_packet_t){.msg = p->msg,
                                    .origin = p->origin,
                                    .value = p->value,
                                    .tag = p->tag,
                                    .aux = p->aux,
                                    .len = p->len};
-    if (p->len)
+    if (p->len && !p->data)
+        chan->flags = HM__SBX_PKT_NODATA;
+    else if (p->len > HM__SBX_BUF)
+        chan->flags = HM__SBX_PKT_TOOLONG;
+    else if (p->len)
         memcpy(chan->buf, p->data, p->len);
-    chan->len = p->len;
-    return 0;
+    chan->len = chan->flags ? 0 : p->len;
 }
 
 static void take_packet(hm_packet_t *out)
@@ -192,8 +199,7 @@ int64_t hm_now(const hm_node_t *n)
 int hm_send(hm_node_t *n, int port, const hm_packet_t *p)
 {
     (void)n;
-    if (put_packet(p) != 0)
-        return HM_EINVAL;
+    put_packet(p);
     chan->arg = port;
     return (int)call(HM__SBX_SEND);
 }
@@ -201,8 +207,7 @@ int hm_send(hm_node_t *n, int port, const hm_packet_t *p)
 int hm_send_to(hm_node_t *n, int dest, const hm_packet_t *p)
 {
     (void)n;
-    if (put_packet(p) != 0)
-        return HM_EINVAL;
+    put_packet(p);
     chan->arg = dest;
     return (int)call(HM__SBX_SEND_TO);
 }
@@ -210,8 +215,7 @@ int hm_send_to(hm_node_t *n, int dest, const hm_packet_t *p)
 int hm_shout(hm_node_t *n, uint64_t ports, const hm_packet_t *p)
 {
     (void)n;
-    if (put_packet(p) != 0)
-        return HM_EINVAL;
+    put_packet(p);
     chan->mask = ports;
     return (int)call(HM__SBX_SHOUT);
 }
@@ -219,8 +223,7 @@ int hm_shout(hm_node_t *n, uint64_t ports, const hm_packet_t *p)
 int hm_shout_all(hm_node_t *n, const hm_packet_t *p)
 {
     (void)n;
-    if (put_packet(p) != 0)
-        return HM_EINVAL;
+    put_packet(p);
     return (int)call(HM__SBX_SHOUT_ALL);
 }
 

@@ -7,7 +7,8 @@
  * field by field as a hostile node process could, then copied, checked, made and
  * answered. The other nodes take packets until the run stops.
  *
- * A record: opcode (1 byte), arg (4), arg64 (8), mask (8), want (1), len (2, the
+ * A record: opcode (1 byte), arg (4), arg64 (8), mask (8), want and flags (1: bit 0 want,
+ * the others the packet's flags, HM__SBX_PKT_*), len (2, the
  * length field as written: it may lie), msg (4), origin (4), value (8), tag (4), aux (4),
  * pkt.len (4), then min(len, 64, what is left) bytes.
  *
@@ -48,7 +49,9 @@ static void serve_input(hm_node_t *n, hm__sbx_chan_t *c, char *buf)
         c->arg = (int32_t)take(&p, end, 4);
         c->arg64 = (int64_t)take(&p, end, 8);
         c->mask = take(&p, end, 8);
-        c->want = (int32_t)take(&p, end, 1);
+        uint64_t byte = take(&p, end, 1);
+        c->want = (int32_t)(byte & 1);
+        c->flags = (int32_t)(byte >> 1); /* beyond HM__SBX_PKT_*: a request of an unknown kind */
         c->len = (uint32_t)take(&p, end, 2);
         c->pkt.msg = (int32_t)take(&p, end, 4);
         c->pkt.origin = (int32_t)take(&p, end, 4);
