@@ -7,9 +7,12 @@
 #      hm_pending each, less the same run with none, per call;
 #   2. a whole run, start to summary, on Q_4 (a lab-sized machine), Q_6 and Q_8 (256
 #      node processes): the binomial tree broadcast, in threads and sandboxed, and the
-#      ratio.
+#      ratio;
+#   3. grading a class: 6 students (the reference solution each) on exercises 1 to 4
+#      (doc/lab/README.md), hypemu-lab class sandboxed and --no-sandbox, from an install
+#      into a temporary prefix.
 #
-# Set by the Makefile: HYPEMU (the program), CC, HM_SRCDIR, HM_BUILDDIR.
+# Set by the Makefile: HYPEMU (the program), CC, MAKE, HM_SRCDIR, HM_BUILDDIR.
 set -eu
 : "${HYPEMU:?}" "${HM_SRCDIR:?}" "${HM_BUILDDIR:?}"
 reps=${HM_BENCH_REPS:-5}
@@ -59,3 +62,37 @@ for d in 4 6 8; do
     b=$(wall 0 "$d" --sandbox)
     awk -v d="$d" -v a="$a" -v b="$b" 'BEGIN { printf "%-6s %12.4f %12.4f %7.1fx\n", "Q_" d, a, b, b / a }'
 done
+
+# ---- 3. a class --------------------------------------------------------------------------
+${MAKE:-make} -s -C "$HM_BUILDDIR" install prefix="$tmp/prefix" >"$tmp/install.log" 2>&1 ||
+    { cat "$tmp/install.log" >&2; exit 1; }
+PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+LD_LIBRARY_PATH="$tmp/prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export PKG_CONFIG_PATH LD_LIBRARY_PATH
+# grade_all [--no-sandbox]: seconds to grade the 6 students on the 4 exercises.
+grade_all() {
+    t0=$(date +%s%N)
+    for ex in 1 2 3 4; do
+        "$tmp/prefix/bin/hypemu-lab" class "$ex" "$tmp/class$ex" --csv "$tmp/grades$ex.csv" "$@" \
+            >/dev/null 2>&1 || { echo "bench_sandbox.sh: class $ex failed" >&2; exit 1; }
+        grep -c ',pass,' "$tmp/grades$ex.csv" | grep -qx 6 || { echo "bench_sandbox.sh: class $ex: not 6 passes" >&2; exit 1; }
+    done
+    t1=$(date +%s%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", (b - a) / 1e9}'
+}
+for ex in 1 2 3 4; do
+    mkdir -p "$tmp/class$ex"
+    for s in s1 s2 s3 s4 s5 s6; do
+        cp "$HM_SRCDIR"/examples/lab/solutions/ex$ex-*.c "$tmp/class$ex/$s.c"
+    done
+done
+plain="" boxed=""
+i=0
+while [ "$i" -lt 3 ]; do
+    plain="$plain $(grade_all --no-sandbox)"
+    boxed="$boxed $(grade_all)"
+    i=$((i + 1))
+done
+# shellcheck disable=SC2086 # one word a time
+a=$(median $plain) b=$(median $boxed)
+awk -v a="$a" -v b="$b" 'BEGIN { printf "a class (6 students x exercises 1-4, 3 runs each): %.2f s in threads, %.2f s sandboxed, %.1fx\n", a, b, b / a }'
