@@ -117,6 +117,20 @@ summary global false done 1
 grep -q '"verification":"node [1-7]: index 0: found 0, expected' "$tmp/out" ||
     fail "global: verification $(cat "$tmp/out")"
 
+# The same through the config ("sandbox": true, with the plugin in the config or on the
+# command line) and through --set sandbox=true; a key that is not a boolean is exit 2.
+printf '{"topology": {"kind": "hypercube", "dim": 3}, "algorithm": {"name": "sbx-global"}, "plugins": ["sandbox.so"], "sandbox": true}\n' >"$tmp/key.json"
+(cd "$tmp" && "$bin" --json key.json) >"$tmp/out" 2>"$tmp/err" && fail "sandbox key: exit 0"
+summary "sandbox key" false done 1
+(cd "$tmp" && "$bin" --json --plugin ./sandbox.so --set sandbox=true sbx-global.json) >"$tmp/out" 2>"$tmp/err" &&
+    fail "--set sandbox=true: exit 0"
+summary "--set sandbox=true" false done 1
+printf '{"topology": {"kind": "hypercube", "dim": 3}, "algorithm": {"name": "sbx-global"}, "plugins": ["sandbox.so"], "sandbox": "yes"}\n' >"$tmp/key.json"
+rc=0
+(cd "$tmp" && "$bin" key.json) >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ "$rc" = 2 ] && [ "$(cat "$tmp/err")" = 'key.json: sandbox: found "yes"; allowed: true or false' ] ||
+    fail "sandbox \"yes\": exit $rc: $(cat "$tmp/err")"
+
 # ---- a plugin's own verify is not a check under --sandbox ----------------------------------
 run sandbox.so sbx-own 2
 [ "$rc" = 1 ] || fail "own: exit $rc, expected 1"

@@ -646,6 +646,13 @@ static void check_document(hm__config_t *c)
     if (t)
         check_topology(c, t);
     c->topology_ok = t && c->nerrors == before;
+    /* "sandbox": true, before any plugin of the config is loaded (README "Sandbox"; the
+     * command line's --plugin files: cli/main.c reads the key before it loads them). */
+    json_t *sandbox = json_object_get(root, "sandbox");
+    if (sandbox && !json_is_boolean(sandbox))
+        hm__cfg_wrong(c, "sandbox", sandbox, "true or false");
+    else if (json_is_true(sandbox))
+        hm__plugin_sandbox(1);
     json_t *plugins = json_object_get(root, "plugins");
     if (plugins)
         check_plugins(c, plugins);

@@ -24,6 +24,7 @@
     XX(NODES, "nodes")                                                                             \
     XX(CPUS, "cpus")                                                                               \
     XX(FILES, "files")                                                                             \
+    XX(BOOL, "boolean")                                                                            \
     XX(PARAMS, "params")
 
 typedef enum {
@@ -103,7 +104,9 @@ typedef enum {
     XX(OUTPUT_HTML, "output.html", FILE, 0, 0, 0, NULL, "none", NULL,                              \
        "the player: a self-contained HTML page that plays the run")                                \
     XX(PLUGINS, "plugins", FILES, 0, 0, 0, NULL, "none", NULL,                                     \
-       "plugins to load, relative to the config file's directory")
+       "plugins to load, relative to the config file's directory")                                 \
+    XX(SANDBOX, "sandbox", BOOL, 0, 0, 0, NULL, "false", NULL,                                     \
+       "true: the plugins' node programs run in node processes, as with --sandbox")
 
 typedef enum {
 #define XX(id, path, type, min, max, def, choices, def_text, kinds, help) HM__K_##id,

@@ -176,12 +176,42 @@ static int repeat_arg(const char *v)
 /* --plugin FILE (or --plugin=FILE), wherever it stands: every plugin is loaded before the
  * other options act, so that --list and the config see its algorithms. Returns
  * HM_EXIT_OK or HM_EXIT_USAGE after the message. */
+/* The config file of the command line (its one argument that is no option nor an option's
+ * value), or NULL. */
+static const char *config_arg(int argc, char **argv)
+{
+    const char *file = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--plugin") == 0 || strcmp(a, "--set") == 0 ||
+            strcmp(a, "--timeline-nodes") == 0 || strcmp(a, "--repeat") == 0)
+            i++;
+        else if (a[0] != '-' || !a[1])
+            file = a;
+    }
+    return file;
+}
+
+/* --sandbox wherever it stands, "sandbox": true in the config or --set sandbox=true
+ * (README "Sandbox"): known before any plugin is loaded. A config that cannot be read
+ * here is reported when it is loaded. */
+static void sandbox_wanted(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--sandbox") == 0 ||
+            (i > 1 && strcmp(argv[i - 1], "--set") == 0 && strcmp(argv[i], "sandbox=true") == 0) ||
+            strcmp(argv[i], "--set=sandbox=true") == 0)
+            hm__plugin_sandbox(1);
+    const char *file = config_arg(argc, argv);
+    json_t *root = file ? json_load_file(file, 0, NULL) : NULL;
+    if (json_is_true(json_object_get(root, "sandbox")))
+        hm__plugin_sandbox(1);
+    json_decref(root);
+}
+
 static int load_plugins(int argc, char **argv)
 {
-    /* --sandbox (README "Sandbox"), wherever it stands, before any plugin is loaded. */
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--sandbox") == 0)
-            hm__plugin_sandbox(1);
+    sandbox_wanted(argc, argv);
 #ifdef HM_MPI
     if (hm__plugin_sandboxed()) {
         fprintf(stderr, "hypemu-mpi: --sandbox: node processes run under hypemu only; run the "
