@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "algo/common/problem.h"
 #include "cli/plugin.h"
@@ -29,8 +30,16 @@ typedef struct plugin_algo_s {
 
 static int sandbox_on;
 
+/* A node process costs hypemu one descriptor (the read end of its output's pipe) while it
+ * runs: the soft limit on descriptors rises to the hard one, for machines of more than
+ * about a thousand nodes. */
 void hm__plugin_sandbox(int on)
 {
+    struct rlimit r;
+    if (on && !sandbox_on && getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
+        r.rlim_cur = r.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &r);
+    }
     sandbox_on = on;
 }
 
