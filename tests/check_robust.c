@@ -147,7 +147,7 @@ START_TEST(test_set_depth_limit)
     char *set = deep_set(2047, "1");
     char *m = set_document(set, &reloads);
     ck_assert_str_eq(m, "test.json: x: unknown key; allowed keys: topology, ports, mailbox, "
-                        "contention, algorithm, clock, seed, output, plugins\n");
+                        "contention, algorithm, clock, seed, output, plugins, sandbox\n");
     ck_assert_int_eq(reloads, 1);
     free(m);
     free(set);
