@@ -57,6 +57,14 @@ char *hm__sbx_describe(const char *file, char *err, size_t errlen);
  * file (s->out_size, s->cost, s->error); 0 or -1. */
 int hm__sbx_setup(hm_setup_t *s, const char *file, int remote);
 
+/* The own verify of algorithm a of plugin file, in a node process of the sandbox, on a
+ * copy of the outcome o (stores, output areas, machine, r->completion_slots): fills r's
+ * verified, verification, error and extra (a fresh report: the caller keeps only what may
+ * add a failure). 0, or -1 with err when it could not run (it died, no answer in 10 s). */
+struct hm__outcome_s;
+int hm__sbx_verify(const char *file, const hm_algorithm_t *a, const struct hm__outcome_s *o,
+                   hm_report_t *r, char *err, size_t errlen);
+
 /* The node program of every sandboxed algorithm: starts the node's process and serves
  * it until its node program returns. */
 void hm__sbx_node_main(hm_node_t *n, void *state);

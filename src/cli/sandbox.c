@@ -405,6 +405,70 @@ int hm__sbx_setup(hm_setup_t *s, const char *file, int remote)
     return rc;
 }
 
+/* ---- the plugin's own verify, sandboxed ------------------------------------------------- */
+
+typedef struct verify_arg_s {
+    const hm__outcome_t *o;
+    const hm_algorithm_t *a;
+    int64_t completion;
+} verify_arg_t;
+
+static void init_verify(hm__sbx_chan_t *c, const void *arg)
+{
+    const verify_arg_t *v = arg;
+    const hm__outcome_t *o = v->o;
+    int p = o->info.nodes;
+    c->mode = HM__SBX_VERIFY;
+    c->nodes = p;
+    c->arg = (int32_t)o->out_size;
+    c->arg64 = v->completion;
+    put_context(c, &o->info, v->a->name);
+    int64_t *off = (int64_t *)((char *)c + sizeof *c), *values = off + p + 1;
+    off[0] = 0;
+    for (int i = 0; i < p; i++) {
+        memcpy(values + off[i], o->stores[i].v, o->stores[i].n * sizeof *values);
+        off[i + 1] = off[i] + (int64_t)o->stores[i].n;
+    }
+    if (o->out && o->out_size)
+        memcpy(values + off[p], o->out, (size_t)p * o->out_size);
+}
+
+int hm__sbx_verify(const char *file, const hm_algorithm_t *a, const hm__outcome_t *o,
+                   hm_report_t *r, char *err, size_t errlen)
+{
+    size_t stores = 0;
+    for (int i = 0; i < o->info.nodes; i++)
+        stores += o->stores[i].n;
+    size_t bytes = ((size_t)o->info.nodes + 1 + stores) * sizeof(int64_t) +
+                   (size_t)o->info.nodes * (o->out ? o->out_size : 0);
+    if (bytes > ((size_t)1 << 32)) {
+        snprintf(err, errlen, "its verify: an outcome of %zu bytes is beyond the sandbox's 4 GiB",
+                 bytes);
+        return -1;
+    }
+    proc_t pr;
+    verify_arg_t v = {o, a, r->completion_slots};
+    int rc = -1;
+    if (proc_start(&pr, file, bytes, init_verify, &v, err, errlen) == 0 &&
+        proc_wait(&pr, "its verify in the sandbox", err, errlen) == 0) {
+        const hm__sbx_setup_t *res = &pr.chan->setup;
+        r->verified = res->rc == 1;
+        snprintf(r->verification, sizeof r->verification, "%.*s", (int)sizeof r->verification - 1,
+                 res->error);
+        r->error = res->cost ? "the plugin's verify could not check" : NULL;
+        uint32_t n = pr.chan->result_len;
+        json_t *extra = n && n <= HM__SBX_BUF ? json_loadb(pr.chan->buf, n, 0, NULL) : NULL;
+        if (json_is_object(extra)) {
+            json_decref(r->extra);
+            r->extra = json_incref(extra);
+        }
+        json_decref(extra);
+        rc = 0;
+    }
+    proc_end(&pr);
+    return rc;
+}
+
 /* ---- a node, served --------------------------------------------------------------------- */
 
 typedef struct run_arg_s {

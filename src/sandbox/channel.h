@@ -31,8 +31,15 @@
 #define HM__SBX_TEXT 256          /* the config file's and the algorithm's names */
 
 /* What a node process does: describe its plugin's algorithms, run one's setup (for
- * the bytes of its output area and its cost), or run one node. */
-typedef enum { HM__SBX_DESCRIBE = 1, HM__SBX_SETUP, HM__SBX_RUN } hm__sbx_mode_t;
+ * the bytes of its output area and its cost), run one node, or run the plugin's own verify
+ * on a copy of the outcome. */
+typedef enum { HM__SBX_DESCRIBE = 1, HM__SBX_SETUP, HM__SBX_RUN, HM__SBX_VERIFY } hm__sbx_mode_t;
+
+/* HM__SBX_VERIFY: after the header, the outcome's copy: nodes + 1 offsets (int64, the
+ * first store of each node in values, then the total), the values, then each node's output
+ * area of `arg` bytes. arg64 is the completion in slots. The result: setup.rc is verified
+ * (0 or 1), setup.cost 1 when verify set r->error (its text in setup.error, else the
+ * verification there), buf the extra keys as JSON (result_len bytes). */
 
 /* The requests: one per node API call that needs the engine. */
 #define HM__SBX_OP_MAP(XX)                                                                         \

@@ -362,6 +362,61 @@ void *hm_out(hm_node_t *n)
     return chan->out_size ? (char *)chan + sizeof *chan : NULL;
 }
 
+/* ---- what verify reads, from the outcome's copy (HM__SBX_VERIFY) ----------------------- */
+
+static const int64_t *verify_offsets(void)
+{
+    return (const int64_t *)((const char *)chan + sizeof *chan);
+}
+
+const int64_t *hm_report_stores(const hm_report_t *r, int node, size_t *count)
+{
+    (void)r;
+    const int64_t *off = verify_offsets();
+    *count = 0;
+    if (chan->mode != HM__SBX_VERIFY || node < 0 || node >= chan->nodes)
+        return NULL;
+    *count = (size_t)(off[node + 1] - off[node]);
+    return off + chan->nodes + 1 + off[node];
+}
+
+const void *hm_report_out(const hm_report_t *r, int node)
+{
+    (void)r;
+    const int64_t *off = verify_offsets();
+    if (chan->mode != HM__SBX_VERIFY || chan->arg <= 0 || node < 0 || node >= chan->nodes)
+        return NULL;
+    const char *areas = (const char *)(off + chan->nodes + 1 + off[chan->nodes]);
+    return areas + (size_t)node * (size_t)chan->arg;
+}
+
+/* A sandboxed verify vouches for nothing: what it declares is not the engine's ledger. */
+int hm_report_from(hm_report_t *r, int node, size_t first, size_t count, int source)
+{
+    (void)r, (void)node, (void)first, (void)count, (void)source;
+    return HM_OK;
+}
+
+/* The plugin's own verify on the copy; its verdict, words and keys into the channel. */
+static void verify(void *st)
+{
+    hm_report_t r;
+    memset(&r, 0, sizeof r);
+    r.machine = &chan->machine;
+    r.state = st;
+    r.completion_slots = chan->arg64;
+    r.bound = r.lower = -1;
+    r.extra = json_object();
+    algo->verify(&r);
+    hm__sbx_setup_t *out = &chan->setup;
+    out->rc = r.verified != 0;
+    out->cost = r.error != NULL;
+    snprintf(out->error, sizeof out->error, "%s", r.error ? r.error : r.verification);
+    size_t n = r.extra ? json_dumpb(r.extra, chan->buf, HM__SBX_BUF, JSON_COMPACT) : 0;
+    chan->result_len = n <= HM__SBX_BUF ? (uint32_t)n : 0;
+    out->done = 1;
+}
+
 /* ---- the filter ------------------------------------------------------------------------ */
 
 /* A refused call: its number into the channel, then the end (exit_group is allowed). */
@@ -688,6 +743,12 @@ int main(int argc, char **argv)
     json_t *params = NULL;
     hm_setup_t s;
     int rc = setup(&s, &params);
+    if (chan->mode == HM__SBX_VERIFY) {
+        if (rc == 0 && algo->verify)
+            verify(s.state);
+        fflush(NULL);
+        _exit(0);
+    }
     if (chan->mode == HM__SBX_SETUP) {
         chan->setup =
             (hm__sbx_setup_t){.done = 1, .rc = rc, .out_size = s.out_size, .cost = s.cost};
