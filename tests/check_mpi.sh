@@ -193,12 +193,14 @@ refused free 2 "$sbt" --set clock.mode=free &
 wait
 refused repeat 2 "$q4" --repeat 2 &
 refused ranks 6 "$ring5" &
+refused sandbox 2 "$q4" --sandbox &
 wait
 refusal_checked circuit_mesh "hypemu-mpi: $mesh: ports.routing \"circuit\" (the default on meshes and lines) cannot run across ranks (found 2): $why_circuit; $allowed"
 refusal_checked circuit_cube "hypemu-mpi: $sbt: ports.routing \"circuit\" cannot run across ranks (found 4): $why_circuit; $allowed"
 refusal_checked free "hypemu-mpi: $sbt: clock.mode \"free\" cannot run across ranks (found 2): $why_free; $allowed"
 refusal_checked repeat "hypemu-mpi: --repeat runs on one rank only; found 2 ranks (repeat with mpirun -np 1, or with hypemu)"
 refusal_checked ranks "hypemu-mpi: $ring5: 6 ranks for 5 nodes; allowed: at most one rank per node"
+refusal_checked sandbox "hypemu-mpi: --sandbox: node processes run under hypemu only; run the plugin with hypemu --sandbox, on one host (doc/mpi.md)"
 
 # Every rank runs the same config (doc/mpi.md): rank 1 with another clock.max_slots,
 # topology, seed, port model, contention policy or clock mode, another plugin file, or a
