@@ -21,7 +21,7 @@
 typedef struct plugin_algo_s {
     hm_algorithm_t desc;                /* the plugin's descriptor, NULL hooks filled in */
     const char *file;                   /* the plugin's file, as given */
-    void (*own_verify)(hm_report_t *r); /* the plugin's .verify, run after the problem's */
+    void (*own_verify)(hm_report_t *r); /* the plugin's .verify, NULL if none */
 } plugin_algo_t;
 
 static void **handles; /* every plugin loaded, to load each once */
@@ -58,41 +58,6 @@ static void problem_verify(hm_report_t *r)
     else
         snprintf(r->verification, sizeof r->verification, "%s", why);
     hma_prob_summary_keys(pb, r);
-}
-
-/* The plugin's own .verify, for the algorithm named name, or NULL. */
-static void (*own_verify_of(const char *name))(hm_report_t *)
-{
-    for (size_t i = 0; i < nalgos; i++)
-        if (strcmp(algos[i]->desc.name, name) == 0)
-            return algos[i]->own_verify;
-    return NULL;
-}
-
-/* The problem's check always applies (hypemu.h, HM_PLUGIN); the plugin's own .verify runs
- * after it and may add a failure, never take one away, nor the problem's lower bound. */
-static void problem_then_own_verify(hm_report_t *r)
-{
-    problem_verify(r);
-    const hm__report_priv_t *priv = r->priv;
-    const hm__outcome_t *o = priv ? priv->o : NULL;
-    void (*own)(hm_report_t *) = o ? own_verify_of(o->algorithm) : NULL;
-    if (!own)
-        return;
-    int verified = r->verified;
-    char why[sizeof r->verification];
-    memcpy(why, r->verification, sizeof why);
-    const char *lower_expr = r->lower_expr;
-    int64_t lower = r->lower;
-    own(r);
-    if (lower >= 0) {
-        r->lower = lower;
-        r->lower_expr = lower_expr;
-    }
-    if (!verified) {
-        r->verified = 0;
-        memcpy(r->verification, why, sizeof why);
-    }
 }
 
 /* The run's reduction (hypemu.h): the problem state's op behind the problem's hooks, which
@@ -218,7 +183,7 @@ static int problem_hooks(const char *file, const hm_algorithm_t *a, hm_algorithm
     out->setup = problem_setup;
     out->input = hma_prob_input; /* hm_input and hm_root answer from the problem's state */
     out->root = hma_prob_root;
-    out->verify = a->verify ? problem_then_own_verify : problem_verify;
+    out->verify = problem_verify; /* its own .verify runs after it: hm__plugin_checks */
     if (!a->teardown)
         out->teardown = hma_prob_free;
     return 0;
@@ -274,8 +239,7 @@ static int add_algorithms(const char *file, const hm_plugin_t *pl, char *err, si
             return -1;
         }
         pa->file = f;
-        if (pa->desc.verify == problem_then_own_verify)
-            pa->own_verify = pl->algorithms[i]->verify;
+        pa->own_verify = pl->algorithms[i]->verify;
         algos[nalgos++] = pa; /* counted now: a clash between two of its own is found */
     }
     if (rebuild_catalogue() != 0) {
@@ -351,6 +315,13 @@ static int check_abi(const char *file, const hm_plugin_t *pl, char *err, size_t 
     return 0;
 }
 
+int hm__plugin_add(const char *file, const hm_plugin_t *pl, char *err, size_t errlen)
+{
+    if (check_abi(file, pl, err, errlen) != 0)
+        return -1;
+    return add_algorithms(file, pl, err, errlen);
+}
+
 int hm__plugin_load(const char *path, char *err, size_t errlen)
 {
     err[0] = 0;
@@ -372,8 +343,7 @@ int hm__plugin_load(const char *path, char *err, size_t errlen)
              "not a plugin: it has no symbol hm_plugin (declare the algorithms with "
              "HM_PLUGIN(&algo, ...), hypemu.h)%s%s",
              NULL, NULL);
-    else if (check_kind(path, pl, err, errlen) == 0 && check_abi(path, pl, err, errlen) == 0 &&
-             add_algorithms(path, pl, err, errlen) == 0)
+    else if (check_kind(path, pl, err, errlen) == 0 && hm__plugin_add(path, pl, err, errlen) == 0)
         rc = 0;
     void **grown = rc == 0 ? realloc(handles, (nhandles + 1) * sizeof *handles) : NULL;
     if (grown)
@@ -412,10 +382,45 @@ const hm_algorithm_t *hm_algorithm_find(const char *name)
     return NULL;
 }
 
+static const plugin_algo_t *plugin_of(const hm_algorithm_t *a);
+
 const char *hm__plugin_file(const hm_algorithm_t *a)
+{
+    const plugin_algo_t *pa = plugin_of(a);
+    return pa ? pa->file : NULL;
+}
+
+/* The plugin algorithm whose descriptor is a, or NULL. */
+static const plugin_algo_t *plugin_of(const hm_algorithm_t *a)
 {
     for (size_t i = 0; i < nalgos; i++)
         if (a == &algos[i]->desc)
-            return algos[i]->file;
+            return algos[i];
     return NULL;
+}
+
+void hm__plugin_checks(const hm_algorithm_t *a, void (**check)(hm_report_t *),
+                       void (**own)(hm_report_t *))
+{
+    const plugin_algo_t *pa = plugin_of(a);
+    *check = !pa ? a->verify : pa->desc.setup == problem_setup ? problem_verify : NULL;
+    *own = pa ? pa->own_verify : NULL;
+}
+
+void *hm__plugin_check_state(const hm_algorithm_t *a, const hm_setup_t *s, int *failed)
+{
+    const plugin_algo_t *pa = plugin_of(a);
+    *failed = 0;
+    if (!pa || pa->desc.setup != problem_setup)
+        return NULL;
+    hm_setup_t again = *s;
+    again.state = NULL;
+    void *state = hma_prob_setup(&again, a->problem);
+    *failed = !state;
+    return state;
+}
+
+void hm__plugin_check_state_free(void *state)
+{
+    hma_prob_free(state);
 }

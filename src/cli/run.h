@@ -15,6 +15,10 @@ typedef struct hm__result_s {
     json_t *summary; /* README "Summary" */
     double wall_seconds;
     char *message; /* why the run stopped or failed, for stderr (owned) */
+    /* What checked the result (the summary's "checked_by", README "What verified
+     * means"): the problem's name, the name of a built-in algorithm that declares none,
+     * "plugin" or "none". */
+    const char *checked_by;
 } hm__result_t;
 
 /* Run cfg; fills res. Writes the output files named in the config, also when the
@@ -34,8 +38,18 @@ void hm__cli_discard_temp_output(void);
  * first nonzero exit code of the runs, else 0. */
 int hm__run_repeat(const hm__config_t *cfg, int n, int as_json, FILE *out);
 
+/* verdict.c: check the run's outcome res->outcome (README "What verified means"): hypemu's
+ * check of algorithm cfg->algo and a plugin's own verify, the light cone, the volume
+ * delivered, the lower bound. Fills res->report (completion the engine's figure, state
+ * the algorithm's) and res->checked_by; the caller turns the verdict into the exit code. */
+void hm__verdict(const hm__config_t *cfg, const hm_setup_t *setup, int64_t completion,
+                 hm__result_t *res);
+
 /* summary.c */
 json_t *hm__summary_build(const hm__config_t *cfg, const hm__result_t *res);
+/* 1 if key is one of the summary's own keys, which an algorithm's r->extra may not
+ * set (README "What verified means"), for outcome o. */
+int hm__summary_own_key(const hm__outcome_t *o, const char *key);
 void hm__summary_print(FILE *f, const json_t *summary);
 
 #endif
