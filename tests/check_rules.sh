@@ -18,8 +18,10 @@ fail() {
 }
 
 # The plugin needs hypemu.h only: its hm_ symbols are the running hypemu's.
-$CC -shared -fPIC -pthread -I"$HM_SRCDIR/include" -o "$tmp/rules.so" "$HM_SRCDIR/tests/rules/rules.c" ||
-    fail "cannot build tests/rules/rules.c"
+for so in rules verdict; do
+    $CC -shared -fPIC -pthread -I"$HM_SRCDIR/include" -o "$tmp/$so.so" "$HM_SRCDIR/tests/rules/$so.c" ||
+        fail "cannot build tests/rules/$so.c"
+done
 plugin=./rules.so # as the config names it, from its directory
 
 # run NAME DIM [ARGS...]: hypemu --json on algorithm rules-NAME on Q_DIM, in $tmp; sets rc
@@ -144,4 +146,35 @@ for sig in INT TERM; do
     events_parse "spin SIG$sig"
     [ "$t" -lt 20 ] || fail "spin SIG$sig: took $t s"
 done
+
+# ---- the verdict: no API path changes it (README "What verified means") -------------------
+# verdict NAME CODE CHECKED_BY SENTENCE: algorithm verdict-NAME of tests/rules/verdict.c on
+# Q_3 exits CODE; the summary says checked_by, verification SENTENCE, and hypemu's own
+# figures (verified as the exit code says, completion_slots 3, or 0 for no_*, conflicts 0).
+verdict() {
+    printf '{"plugins": ["verdict.so"], "topology": {"kind": "hypercube", "dim": 3}, "algorithm": {"name": "verdict-%s"}}\n' "$1" >"$tmp/v.json"
+    rc=0
+    (cd "$tmp" && exec timeout 60 "$bin" --json v.json) >"$tmp/out" 2>"$tmp/err" || rc=$?
+    [ "$rc" = "$2" ] || fail "verdict-$1: exit $rc, expected $2 (stderr: $(cat "$tmp/err"))"
+    python3 - "$tmp/out" "$@" <<'PY' || fail "verdict-$1: summary $(cat "$tmp/out")"
+import json, sys
+s = json.load(open(sys.argv[1]))
+name, code, by, sentence = sys.argv[2:6]
+slots = 0 if name.startswith("no_") else 3
+want = {"verified": code == "0", "checked_by": by, "verification": sentence,
+        "completion_slots": slots, "conflicts": 0, "exit_code": int(code)}
+got = {k: s.get(k) for k in want}
+if got != want:
+    sys.exit("%s, expected %s" % (got, want))
+PY
+}
+verdict honest 0 broadcast "broadcast: all 8 nodes stored the right values in order"
+verdict extra_completion 1 broadcast 'verify set "completion_slots" in r->extra, a key of hypemu'"'"'s own summary: an algorithm'"'"'s keys never replace the engine'"'"'s'
+verdict extra_conflicts 1 broadcast 'verify set "conflicts" in r->extra, a key of hypemu'"'"'s own summary: an algorithm'"'"'s keys never replace the engine'"'"'s'
+verdict extra_verified 1 broadcast 'verify set "verified" in r->extra, a key of hypemu'"'"'s own summary: an algorithm'"'"'s keys never replace the engine'"'"'s'
+verdict raise_completion 1 broadcast "verify changed completion_slots from 3 to 103: the run's time is hypemu's figure, not verify's"
+verdict lower_completion 1 broadcast "verify changed completion_slots from 3 to 0: the run's time is hypemu's figure, not verify's"
+verdict clear_ledger 1 broadcast "node 3 stored value #1 (969) in slot 1, but it comes from node 0, 2 links away: nothing of node 0 reaches node 3 before slot 2 (one link per slot)"
+verdict no_problem 0 plugin "trust me"
+verdict no_check 1 none "nothing checked this run"
 echo "check_rules.sh: ok"
