@@ -75,6 +75,17 @@ run abort 3
 expect abort 134 "hypemu: node 3 (algorithm rules-abort, plugin $plugin) crashed in slot 2: SIGABRT"
 run verify_crash 3
 expect verify_crash 139 "hypemu: verify of algorithm rules-verify_crash (plugin $plugin) crashed: SIGSEGV"
+# Every fatal signal a node program raises has its line; the process ends by it (128 + n).
+for sig in TRAP:133 ALRM:142 PIPE:141 XCPU:152 XFSZ:153 SYS:159 BUS:135 FPE:136 ILL:132; do
+    name=SIG${sig%:*}
+    run "$name" 3
+    expect "$name" "${sig#*:}" "hypemu: node 3 (algorithm rules-$name, plugin $plugin) crashed in slot 2: $name"
+done
+# A fork() in a node thread: the child ends at once, the run goes on (nothing stored: 1).
+run fork 3
+expect fork 1 "hypemu: node 0 (algorithm rules-fork, plugin $plugin) called fork() in slot 1: the child process ends at once"
+summary_ok() { python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out"; }
+summary_ok || fail "fork: stdout $(cat "$tmp/out")"
 # 64 nodes crash in the same slot: whichever lines are written are whole.
 for i in 1 2 3 4 5; do
     run crash_all 6
@@ -108,6 +119,19 @@ for mode in slotted local free; do
     events_parse "spin $mode"
     [ "$t" -lt 30 ] || fail "spin $mode: took $t s"
 done
+
+# A node that holds stdio's locks on stdout and stderr and blocks: the summary, the
+# messages and the outputs of the slots done are written all the same (write(2)).
+t0=$(date +%s)
+run stdio 3 --set clock.slot_timeout=1
+t=$(($(date +%s) - t0))
+expect stdio 3 "hypemu: node 2 did not end slot 3 within clock.slot_timeout = 1 s"
+summary stdio slot_timeout 3
+python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]; json.load(open(sys.argv[2]))' \
+    "$tmp/stdio.jsonl" "$tmp/stdio.trace" || fail "stdio: outputs"
+[ "$t" -lt 30 ] || fail "stdio: took $t s"
+(cd "$tmp" && exec timeout 60 "$bin" --set clock.slot_timeout=1 stdio.json) >"$tmp/out" 2>"$tmp/err" || rc=$?
+grep -q '^verified  *false$' "$tmp/out" || fail "stdio, readable summary: $rc $(cat "$tmp/out")"
 
 # Beyond 65,536 nodes the watchdog reads a part of the nodes each look (every node once
 # a second here): HYPEMU_WATCHDOG_SWEEP=8 makes a 64-node machine such a machine.

@@ -430,6 +430,39 @@ int hm__run_config(const hm__config_t *cfg, hm__result_t *res)
     return res->exit_code;
 }
 
+int hm__write_fd(int fd, const char *buf, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, buf, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (w == 0)
+                errno = EIO;
+            return -1;
+        }
+        buf += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+void hm__result_report(const hm__result_t *res)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        return;
+    if (res->message)
+        fprintf(mem, "hypemu: %s\n", res->message);
+    if (res->summary)
+        hm__refused_print(mem, res->outcome);
+    if (fclose(mem) == 0)
+        (void)hm__write_fd(STDERR_FILENO, text, len);
+    free(text);
+}
+
 void hm__result_free(hm__result_t *res)
 {
     hm__outcome_free(res->outcome);

@@ -29,6 +29,13 @@ void hm__result_free(hm__result_t *res);
  * (node, slot, call, reason), "... and N more"; nothing when there was none. */
 void hm__refused_print(FILE *f, const hm__outcome_t *o);
 
+/* After a run, stdio's locks on stdout and stderr may be held by a node program whose
+ * thread was left running (README "Exit codes"): what follows it is written with write(2).
+ * hm__write_fd writes all len bytes of buf to fd (0, or -1 with errno);
+ * hm__result_report writes "hypemu: MESSAGE" and the refused calls to stderr at once. */
+int hm__write_fd(int fd, const char *buf, size_t len);
+void hm__result_report(const hm__result_t *res);
+
 /* Remove the output file being written, if any (async-signal-safe: for a second
  * Ctrl-C, which ends the process at once). */
 void hm__cli_discard_temp_output(void);
