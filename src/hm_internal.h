@@ -751,7 +751,7 @@ typedef struct hm__report_priv_s {
 hm__causal_t *hm__causal_new(const hm__outcome_t *o);
 void hm__causal_free(hm__causal_t *c);
 int hm__causal_judge(const hm__causal_t *c, char *why, size_t len);
-/* The slot of the last store declared in c, -1 if none: the run's completion_slots is
+/* The slot of the last store declared in c, -1 if none: a plugin's completion_slots is
  * never less (README "What verified means"). */
 int64_t hm__causal_last_slot(const hm__causal_t *c);
 

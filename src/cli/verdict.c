@@ -9,9 +9,9 @@
  *   - a plugin's own verify runs after it, on copies of the report and of the outcome
  *     (hm__outcome_copy), and may only add a failure: its summary keys never replace the
  *     engine's, and a completion_slots it changes is a failure;
- *   - completion_slots is set after both, never below the slot of the last store the
- *     check vouched for; then the light cone, the volume delivered and the lower bound
- *     are judged on the engine's own ledger (engine/causal.c).
+ *   - completion_slots is set after both, for a plugin never below the slot of the last
+ *     store the check vouched for; then the light cone, the volume delivered and the
+ *     lower bound are judged on the engine's own ledger (engine/causal.c).
  *
  * The summary's "checked_by" names what checked: the problem, a built-in algorithm that
  * declares none, "plugin" (the plugin's own verify alone) or "none", which is not
@@ -168,7 +168,9 @@ static void check_run(const hm__config_t *cfg, const hm_setup_t *setup, hm__resu
     if (own && !r->error)
         own_verify(cfg->algo, own, r, check != NULL, priv->o, setup->state);
     res->checked_by = checked_by(cfg, check, own, r);
-    int64_t last = hm__causal_last_slot(priv->causal);
+    /* A plugin's run ends no sooner than its last checked store; a built-in algorithm's
+     * figure is its own (a turn of the bus that costs nothing, a schedule's last round). */
+    int64_t last = hm__plugin_file(cfg->algo) ? hm__causal_last_slot(priv->causal) : -1;
     if (last > r->completion_slots)
         r->completion_slots = last;
     if (!r->error && r->verified && priv->o->end == HM__END_DONE)
