@@ -67,6 +67,7 @@ static const struct {
 };
 #undef SIG
 #define NSIGNALS (sizeof crash_signals / sizeof *crash_signals)
+#define NFAULTS 5 /* the first five: a fault, or abort() */
 
 static const char *signal_name(int sig)
 {
@@ -162,6 +163,13 @@ void hm__crash_report_install(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_crash;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < NSIGNALS; i++)
-        sigaction(crash_signals[i].sig, &sa, NULL);
+    for (size_t i = 0; i < NSIGNALS; i++) {
+        /* A signal that is no fault and came ignored stays so (SIGPIPE ignored by the
+         * caller: a write to a closed pipe fails with EPIPE, exit 4, as before). */
+        struct sigaction old;
+        int sig = crash_signals[i].sig;
+        if (i >= NFAULTS && sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(sig, &sa, NULL);
+    }
 }
