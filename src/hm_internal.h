@@ -513,6 +513,8 @@ static inline void hm__wd_run(hm_node_t *n)
 void hm__wait_nodes(hm__machine_t *m, int created);
 /* Keep m, whose threads were given up, reachable until the process ends. */
 void hm__keep_abandoned(hm__machine_t *m);
+/* 1 once a run of this process has left a node's thread running (hm__keep_abandoned). */
+int hm__threads_left_running(void);
 
 /* engine/rules.c (README "Rules of the node API"): a node API call whose handle is not
  * the calling thread's node (engine/node.c's check) stops the run with the end cause

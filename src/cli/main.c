@@ -484,6 +484,25 @@ static int run(hm__config_t *cfg, const args_t *g)
     return rc;
 }
 
+/* A node's thread left running may hold stdio's lock on stdout or stderr (README "Exit
+ * codes"): from now on they are new streams on the same files, so that nothing after the
+ * run (an exit handler that flushes them: a sanitizer's) waits for that thread. */
+static void fresh_stdio(void)
+{
+    int o = dup(STDOUT_FILENO), e = dup(STDERR_FILENO);
+    FILE *out = o >= 0 ? fdopen(o, "w") : NULL, *err = e >= 0 ? fdopen(e, "w") : NULL;
+    if (!out && o >= 0)
+        close(o);
+    if (!err && e >= 0)
+        close(e);
+    if (out)
+        stdout = out;
+    if (err) {
+        setvbuf(err, NULL, _IONBF, 0);
+        stderr = err;
+    }
+}
+
 int hm_main(int argc, char **argv)
 {
 #ifdef HM_MPI
@@ -517,5 +536,7 @@ int hm_main(int argc, char **argv)
         hm__config_free(&cfg);
     }
     free(g.sets);
+    if (hm__threads_left_running())
+        fresh_stdio();
     return rc;
 }
