@@ -517,6 +517,8 @@ static inline void hm__wd_run(hm_node_t *n)
 void hm__wait_nodes(hm__machine_t *m, int created);
 /* Keep m, whose threads were given up, reachable until the process ends. */
 void hm__keep_abandoned(hm__machine_t *m);
+/* 1 once a run of this process has left a node's thread running (hm__keep_abandoned). */
+int hm__threads_left_running(void);
 
 /* engine/rules.c (README "Rules of the node API"): a node API call whose handle is not
  * the calling thread's node (engine/node.c's check) stops the run with the end cause
@@ -735,6 +737,11 @@ typedef struct hm__outcome_s {
  * figures) into a new outcome. Returns 0, or -1 when out of memory (m keeps it). */
 int hm__outcome_take(hm__machine_t *m, hm__outcome_t **out);
 void hm__outcome_free(hm__outcome_t *o);
+/* What a plugin's own verify reads, copied from o (the machine, the figures, the stores
+ * and their slots, the words delivered, the output areas; no timeline): nothing it
+ * reaches through hm_report_t is what hypemu's check and judge read (README "What
+ * verified means"). NULL when out of memory; freed by hm__outcome_free. */
+hm__outcome_t *hm__outcome_copy(const hm__outcome_t *o);
 
 /* What hm_report_t.priv points to while verify runs: the outcome, and the ledger of
  * what verify declared with hm_report_from (engine/causal.c). */
@@ -751,6 +758,9 @@ typedef struct hm__report_priv_s {
 hm__causal_t *hm__causal_new(const hm__outcome_t *o);
 void hm__causal_free(hm__causal_t *c);
 int hm__causal_judge(const hm__causal_t *c, char *why, size_t len);
+/* The slot of the last store declared in c, -1 if none: a plugin's completion_slots is
+ * never less (README "What verified means"). */
+int64_t hm__causal_last_slot(const hm__causal_t *c);
 
 /* The events of one kind that carry a flow id (the send<->recv pairing), sorted by
  * it, to find a transmission's other end. */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "algo/common/problem.h"
+#include "cli/plugin.h"
 #include "helpers.h"
 
 /* ---- cheats through a C global ------------------------------------------------------ */
@@ -309,6 +310,92 @@ START_TEST(test_report_from)
 }
 END_TEST
 
+/* ---- a plugin's own verify, alone ------------------------------------------------------ */
+
+/* A plugin that declares no problem: its own setup, and a verify that vouches for nothing
+ * done. Added to the catalogue as a plugin (hm__plugin_add), as --plugin would. */
+static int own_setup(hm_setup_t *s)
+{
+    s->state = NULL;
+    return 0;
+}
+
+static void trust_me(hm_report_t *r)
+{
+    r->verified = 1;
+    snprintf(r->verification, sizeof r->verification, "trust me");
+}
+
+static const hm_algorithm_t trusting = {.name = "trust-own-verify",
+                                        .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+                                        .ports = HM_BIT(HM_PORTS_ALL_PORT),
+                                        .setup = own_setup,
+                                        .node_main = do_nothing,
+                                        .verify = trust_me};
+static const hm_algorithm_t *const trusting_algos[] = {&trusting, NULL};
+static const hm_plugin_t trusting_plugin = {HM_ABI_VERSION, (unsigned)sizeof(hm_algorithm_t),
+                                            HM_VERSION, trusting_algos};
+
+/* A run of it on Q_2, its own verify counted or not (hm__config_t.plugin_verify_uncounted:
+ * where plugins are not trusted). */
+static hm_trun_t run_trusting(int uncounted)
+{
+    hm_trun_t out = {0};
+    hm__config_t cfg;
+    ck_assert_int_eq(hm__config_load_string(&cfg, "test.json",
+                                            "{\"topology\": {\"kind\": \"hypercube\", \"dim\": 2},"
+                                            "\"algorithm\": {\"name\": \"trust-own-verify\"}}",
+                                            NULL, 0),
+                     0);
+    cfg.plugin_verify_uncounted = uncounted;
+    hm__result_t res;
+    out.rc = hm__run_config(&cfg, &res);
+    out.summary = json_incref(res.summary);
+    hm__result_free(&res);
+    hm__config_free(&cfg);
+    return out;
+}
+
+START_TEST(test_plugin_word)
+{
+    char err[512];
+    ck_assert_int_eq(hm__plugin_add("trusting.so", &trusting_plugin, err, sizeof err), 0);
+    /* Thread mode: its word, and the summary says whose. */
+    hm_trun_t r = run_trusting(0);
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_str_eq(hm_t_str(&r, "checked_by"), "plugin");
+    ck_assert_str_eq(hm_t_str(&r, "verification"), "trust me");
+    hm_t_free(&r);
+    /* Where plugins are not trusted, "plugin" counts as "none". */
+    r = run_trusting(1);
+    ck_assert_int_eq(r.rc, 1);
+    ck_assert(json_is_false(json_object_get(r.summary, "verified")));
+    ck_assert_str_eq(hm_t_str(&r, "checked_by"), "plugin");
+    ck_assert_str_eq(hm_t_str(&r, "verification"),
+                     "nothing checked this run: a plugin's own verify alone is its author's word "
+                     "here");
+    hm_t_free(&r);
+}
+END_TEST
+
+START_TEST(test_nothing_checked)
+{
+    /* An algorithm with neither a problem's check nor a verify: "none", not verified. */
+    hm_algorithm_t a = hm_t_algo(do_nothing, NULL);
+    hm_trun_t r = hm_t_run_algo(hm_t_cube(2, "all-port", "strict", NULL), &a);
+    ck_assert_int_eq(r.rc, 1);
+    ck_assert_str_eq(hm_t_str(&r, "checked_by"), "none");
+    ck_assert_str_eq(hm_t_str(&r, "verification"), "nothing checked this run");
+    hm_t_free(&r);
+    /* A verify of its own, built in (no problem): checked by the algorithm. */
+    a = hm_t_algo(bcast42, verify_twice);
+    r = hm_t_run_algo(hm_t_cube(3, "shout", "strict", NULL), &a);
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_str_eq(hm_t_str(&r, "checked_by"), "test");
+    hm_t_free(&r);
+}
+END_TEST
+
 /* ---- every catalogue algorithm verifies as before ------------------------------------ */
 
 /* Topologies and sizes for the sweep: the smallest that each algorithm's needs allow,
@@ -441,6 +528,8 @@ Suite *hm_suite_trust(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_below_lower_bound);
     tcase_add_test(tc, test_report_from);
+    tcase_add_test(tc, test_plugin_word);
+    tcase_add_test(tc, test_nothing_checked);
     suite_add_tcase(s, tc);
     tc = tcase_create("catalogue");
     tcase_set_timeout(tc, 600);

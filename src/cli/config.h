@@ -39,6 +39,10 @@ typedef struct hm__config_s {
     int progress;            /* the progress line: 1 --progress, -1 --quiet, 0 on a terminal */
     int topology_ok;         /* the topology had no error: machine quantities are known */
     int max_slots_given;     /* clock.max_slots was set: no rise above the default (run.c) */
+    /* 1 where a plugin's code is not trusted (the sandbox, README "What verified means"):
+     * a plugin's own verify alone checks nothing, so "checked_by": "plugin" counts as
+     * "none" (cli/verdict.c); 0 in thread mode, the default. */
+    int plugin_verify_uncounted;
     /* Errors, one message a line. */
     char **errors;
     size_t nerrors, errcap;

@@ -442,6 +442,63 @@ static int load(args_t *g, hm__config_t *cfg)
     return rc;
 }
 
+/* What follows a run goes to stdout with write(2), from a buffer of the process's own: a
+ * node program left running may hold stdio's lock on stdout (README "Exit codes"). A lost
+ * write is a system error, exit 4, said on stderr as stdout_done says it. */
+static int write_stdout(const char *text, size_t len, int rc)
+{
+    if (text && hm__write_fd(STDOUT_FILENO, text, len) == 0)
+        return rc;
+    char *msg = hm__strdup_printf("hypemu: cannot write standard output: %s\n",
+                                  strerror(text ? errno : ENOMEM));
+    if (msg)
+        (void)hm__write_fd(STDERR_FILENO, msg, strlen(msg));
+    free(msg);
+    return HM_EXIT_SYSTEM;
+}
+
+/* The summary on stdout: one JSON object (--json) or readable lines. */
+static int print_summary(const json_t *summary, int json, int rc)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (mem && json) {
+        char *s = json_dumps(summary, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+        if (s)
+            fprintf(mem, "%s\n", s);
+        free(s);
+    } else if (mem) {
+        hm__summary_print(mem, summary);
+    }
+    if (mem && fclose(mem) != 0) {
+        free(text);
+        text = NULL;
+    }
+    rc = write_stdout(text, len, rc);
+    free(text);
+    return rc;
+}
+
+/* --repeat N: the runs, then the statistics, on stdout at once. */
+static int repeat(const hm__config_t *cfg, const args_t *g)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    int rc = mem ? hm__run_repeat(cfg, g->repeat, g->json, mem) : HM_EXIT_SYSTEM;
+    if (rc == HM_EXIT_INTERRUPTED && interrupt_signal == SIGTERM)
+        rc = 128 + SIGTERM;
+    if (mem && fclose(mem) != 0) {
+        free(text);
+        text = NULL;
+    }
+    if (mem)
+        rc = write_stdout(text, len, rc);
+    free(text);
+    return rc;
+}
+
 /* Run the config, print why it stopped (stderr) and its summary (stdout). */
 static int run(hm__config_t *cfg, const args_t *g)
 {
@@ -455,12 +512,8 @@ static int run(hm__config_t *cfg, const args_t *g)
 #endif
     catch_signals();
     hm__crash_report_install();
-    if (g->repeat > 0) {
-        int rc = hm__run_repeat(cfg, g->repeat, g->json, stdout);
-        if (rc == HM_EXIT_INTERRUPTED && interrupt_signal == SIGTERM)
-            rc = 128 + SIGTERM;
-        return stdout_done(rc);
-    }
+    if (g->repeat > 0)
+        return repeat(cfg, g);
     int rc = hm__run_config(cfg, &res);
 #ifdef HM_MPI
     rc = mpi_finish(rc, &res);
@@ -470,25 +523,30 @@ static int run(hm__config_t *cfg, const args_t *g)
         if (res.summary)
             json_object_set_new(res.summary, "exit_code", json_integer(rc));
     }
-    if (res.message)
-        fprintf(stderr, "hypemu: %s\n", res.message);
+    hm__result_report(&res);
     if (res.summary)
-        hm__refused_print(stderr, res.outcome);
-    if (res.summary) {
-        if (g->json) {
-            char *s = json_dumps(res.summary,
-                                 JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
-            if (s) {
-                puts(s);
-                free(s);
-            }
-        } else {
-            hm__summary_print(stdout, res.summary);
-        }
-    }
-    rc = stdout_done(rc);
+        rc = print_summary(res.summary, g->json, rc);
     hm__result_free(&res);
     return rc;
+}
+
+/* A node's thread left running may hold stdio's lock on stdout or stderr (README "Exit
+ * codes"): from now on they are new streams on the same files, so that nothing after the
+ * run (an exit handler that flushes them: a sanitizer's) waits for that thread. */
+static void fresh_stdio(void)
+{
+    int o = dup(STDOUT_FILENO), e = dup(STDERR_FILENO);
+    FILE *out = o >= 0 ? fdopen(o, "w") : NULL, *err = e >= 0 ? fdopen(e, "w") : NULL;
+    if (!out && o >= 0)
+        close(o);
+    if (!err && e >= 0)
+        close(e);
+    if (out)
+        stdout = out;
+    if (err) {
+        setvbuf(err, NULL, _IONBF, 0);
+        stderr = err;
+    }
 }
 
 int hm_main(int argc, char **argv)
@@ -524,5 +582,7 @@ int hm_main(int argc, char **argv)
         hm__config_free(&cfg);
     }
     free(g.sets);
+    if (hm__threads_left_running())
+        fresh_stdio();
     return rc;
 }

@@ -23,9 +23,10 @@
 typedef struct plugin_algo_s {
     hm_algorithm_t desc;                /* the plugin's descriptor, NULL hooks filled in */
     const char *file;                   /* the plugin's file, as given */
-    void (*own_verify)(hm_report_t *r); /* the plugin's .verify, run after the problem's */
+    void (*own_verify)(hm_report_t *r); /* the plugin's .verify, NULL if none */
     int sandboxed;                      /* its node programs run in node processes */
     int (*setup)(hm_setup_t *s);        /* sandboxed: the problem's setup, or NULL */
+    int sandboxed_verify;               /* sandboxed: it has a .verify of its own */
 } plugin_algo_t;
 
 static int sandbox_on;
@@ -82,41 +83,6 @@ static void problem_verify(hm_report_t *r)
     else
         snprintf(r->verification, sizeof r->verification, "%s", why);
     hma_prob_summary_keys(pb, r);
-}
-
-/* The plugin's own .verify, for the algorithm named name, or NULL. */
-static void (*own_verify_of(const char *name))(hm_report_t *)
-{
-    for (size_t i = 0; i < nalgos; i++)
-        if (strcmp(algos[i]->desc.name, name) == 0)
-            return algos[i]->own_verify;
-    return NULL;
-}
-
-/* The problem's check always applies (hypemu.h, HM_PLUGIN); the plugin's own .verify runs
- * after it and may add a failure, never take one away, nor the problem's lower bound. */
-static void problem_then_own_verify(hm_report_t *r)
-{
-    problem_verify(r);
-    const hm__report_priv_t *priv = r->priv;
-    const hm__outcome_t *o = priv ? priv->o : NULL;
-    void (*own)(hm_report_t *) = o ? own_verify_of(o->algorithm) : NULL;
-    if (!own)
-        return;
-    int verified = r->verified;
-    char why[sizeof r->verification];
-    memcpy(why, r->verification, sizeof why);
-    const char *lower_expr = r->lower_expr;
-    int64_t lower = r->lower;
-    own(r);
-    if (lower >= 0) {
-        r->lower = lower;
-        r->lower_expr = lower_expr;
-    }
-    if (!verified) {
-        r->verified = 0;
-        memcpy(r->verification, why, sizeof why);
-    }
 }
 
 /* The run's reduction (hypemu.h): the problem state's op behind the problem's hooks, which
@@ -242,7 +208,7 @@ static int problem_hooks(const char *file, const hm_algorithm_t *a, hm_algorithm
     out->setup = problem_setup;
     out->input = hma_prob_input; /* hm_input and hm_root answer from the problem's state */
     out->root = hma_prob_root;
-    out->verify = a->verify ? problem_then_own_verify : problem_verify;
+    out->verify = problem_verify; /* its own .verify runs after it: hm__plugin_checks */
     if (!a->teardown)
         out->teardown = hma_prob_free;
     return 0;
@@ -298,8 +264,7 @@ static int add_algorithms(const char *file, const hm_plugin_t *pl, char *err, si
             return -1;
         }
         pa->file = f;
-        if (pa->desc.verify == problem_then_own_verify)
-            pa->own_verify = pl->algorithms[i]->verify;
+        pa->own_verify = pl->algorithms[i]->verify;
         algos[nalgos++] = pa; /* counted now: a clash between two of its own is found */
     }
     if (rebuild_catalogue() != 0) {
@@ -457,6 +422,7 @@ static int read_spec(json_t *j, hm_param_spec_t *sp)
 }
 
 static int remote_setup(hm_setup_t *s);
+static void sandboxed_own_verify(hm_report_t *r);
 
 /* One described algorithm into a (whose strings and specs are kept for the process's
  * life, as a loaded plugin's are); 0 or -1. */
@@ -479,7 +445,8 @@ static int read_algo(json_t *j, hm_algorithm_t *a)
         !json_is_array(specs) || json_array_size(specs) > 64 || out_size < 0 ||
         out_size > (1 << 30))
         return -1;
-    (void)verify, (void)teardown, (void)input, (void)root;
+    (void)teardown, (void)input, (void)root;
+    a->verify = verify ? sandboxed_own_verify : NULL; /* a marker: add_described clears it */
     a->name = dup_or_null(name);
     a->description = dup_or_null(desc);
     a->paper = dup_or_null(paper);
@@ -526,15 +493,6 @@ static int sandbox_setup(hm_setup_t *s)
 static int remote_setup(hm_setup_t *s)
 {
     return sandbox_setup(s);
-}
-
-/* A sandboxed algorithm without a problem: nothing in this process can check it. */
-static void nothing_checked(hm_report_t *r)
-{
-    r->verified = 0;
-    snprintf(r->verification, sizeof r->verification,
-             "nothing checked this run: under --sandbox only a declared problem's check counts, "
-             "not the plugin's own verify");
 }
 
 /* What read_algo allocated for the k descriptors of descs (not added), and descs. */
@@ -589,13 +547,12 @@ static int add_described(const char *path, json_t *list, char *err, size_t errle
     for (size_t i = before; i < nalgos; i++) {
         plugin_algo_t *pa = algos[i];
         pa->sandboxed = 1;
+        pa->sandboxed_verify = pa->own_verify != NULL;
         pa->own_verify = NULL;
         pa->setup = pa->desc.setup == remote_setup ? NULL : pa->desc.setup;
         pa->desc.setup = sandbox_setup;
-        if (pa->desc.verify == problem_then_own_verify)
-            pa->desc.verify = problem_verify;
         if (!pa->setup) {
-            pa->desc.verify = nothing_checked;
+            pa->desc.verify = NULL;
             pa->desc.teardown = NULL;
             pa->desc.input = NULL;
             pa->desc.root = NULL;
@@ -633,6 +590,13 @@ static int load_sandboxed(const char *path, char *err, size_t errlen)
     return rc;
 }
 
+int hm__plugin_add(const char *file, const hm_plugin_t *pl, char *err, size_t errlen)
+{
+    if (check_abi(file, pl, err, errlen) != 0)
+        return -1;
+    return add_algorithms(file, pl, err, errlen);
+}
+
 int hm__plugin_load(const char *path, char *err, size_t errlen)
 {
     err[0] = 0;
@@ -653,8 +617,7 @@ int hm__plugin_load(const char *path, char *err, size_t errlen)
     int rc = -1;
     if (!pl)
         no_symbol(path, err, errlen);
-    else if (check_kind(path, pl, err, errlen) == 0 && check_abi(path, pl, err, errlen) == 0 &&
-             add_algorithms(path, pl, err, errlen) == 0)
+    else if (check_kind(path, pl, err, errlen) == 0 && hm__plugin_add(path, pl, err, errlen) == 0)
         rc = 0;
     if (rc == 0 && remember(h, path) == 0)
         return 0;
@@ -683,10 +646,71 @@ const hm_algorithm_t *hm_algorithm_find(const char *name)
     return NULL;
 }
 
+static const plugin_algo_t *plugin_of(const hm_algorithm_t *a);
+
 const char *hm__plugin_file(const hm_algorithm_t *a)
+{
+    const plugin_algo_t *pa = plugin_of(a);
+    return pa ? pa->file : NULL;
+}
+
+/* The plugin algorithm whose descriptor is a, or NULL. */
+static const plugin_algo_t *plugin_of(const hm_algorithm_t *a)
 {
     for (size_t i = 0; i < nalgos; i++)
         if (a == &algos[i]->desc)
-            return algos[i]->file;
+            return algos[i];
     return NULL;
+}
+
+/* Whether plugin algorithm pa's problem makes its setup and its check. */
+static int problem_checked(const plugin_algo_t *pa)
+{
+    return (pa->sandboxed ? pa->setup : pa->desc.setup) == problem_setup;
+}
+
+/* A sandboxed plugin's own verify, in a node process on the copy of the outcome that the
+ * verdict gives it (cli/verdict.c, cli/sandbox.c); what it could not do is a failure. */
+static void sandboxed_own_verify(hm_report_t *r)
+{
+    const hm__report_priv_t *pp = r->priv;
+    const plugin_algo_t *pa = NULL;
+    for (size_t i = 0; pp && pp->o && i < nalgos && !pa; i++)
+        if (algos[i]->sandboxed && strcmp(algos[i]->desc.name, pp->o->algorithm) == 0)
+            pa = algos[i];
+    char err[300];
+    if (!pa)
+        snprintf(err, sizeof err, "its verify: the algorithm is not a sandboxed plugin's");
+    if (!pa || hm__sbx_verify(pa->file, &pa->desc, pp->o, r, err, sizeof err) != 0) {
+        r->verified = 0;
+        snprintf(r->verification, sizeof r->verification, "the plugin's %.200s", err);
+    }
+}
+
+void hm__plugin_checks(const hm_algorithm_t *a, void (**check)(hm_report_t *),
+                       void (**own)(hm_report_t *))
+{
+    const plugin_algo_t *pa = plugin_of(a);
+    *check = !pa ? a->verify : problem_checked(pa) ? problem_verify : NULL;
+    *own = !pa             ? NULL
+           : pa->sandboxed ? (pa->sandboxed_verify ? sandboxed_own_verify : NULL)
+                           : pa->own_verify;
+}
+
+void *hm__plugin_check_state(const hm_algorithm_t *a, const hm_setup_t *s, int *failed)
+{
+    const plugin_algo_t *pa = plugin_of(a);
+    *failed = 0;
+    if (!pa || !problem_checked(pa))
+        return NULL;
+    hm_setup_t again = *s;
+    again.state = NULL;
+    void *state = hma_prob_setup(&again, a->problem);
+    *failed = !state;
+    return state;
+}
+
+void hm__plugin_check_state_free(void *state)
+{
+    hma_prob_free(state);
 }

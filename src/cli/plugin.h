@@ -19,6 +19,27 @@
  * needs. */
 int hm__plugin_load(const char *path, char *err, size_t errlen);
 
+/* The same for a plugin table already in memory (hm_plugin of a file loaded otherwise, or
+ * a test's own), named file in messages and crash reports: the ABI and descriptor
+ * checks, then its algorithms join the catalogue. */
+int hm__plugin_add(const char *file, const hm_plugin_t *pl, char *err, size_t errlen);
+
+/* The checks of a run of algorithm a (README "What verified means"): *check is hypemu's
+ * own (a built-in algorithm's verify; for a plugin, its problem's check, or NULL when it
+ * declares no problem whose check applies), *own a plugin's own .verify (NULL for a
+ * built-in algorithm, or a plugin without one), which runs after *check on copies and
+ * may only add a failure. */
+void hm__plugin_checks(const hm_algorithm_t *a, void (**check)(hm_report_t *),
+                       void (**own)(hm_report_t *));
+
+/* For a plugin algorithm whose problem's check applies: a second state of its problem,
+ * made by the same setup from s before the run, that only the check reads (no pointer
+ * a node program or verify of the plugin gets leads to it); NULL for any other
+ * algorithm, or with *failed set when out of memory. Freed by
+ * hm__plugin_check_state_free. */
+void *hm__plugin_check_state(const hm_algorithm_t *a, const hm_setup_t *s, int *failed);
+void hm__plugin_check_state_free(void *state);
+
 /* The file of the i-th plugin loaded (as given to hm__plugin_load), NULL past the last. */
 const char *hm__plugin_loaded(size_t i);
 

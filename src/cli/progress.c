@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "progress.h"
+#include "run.h"
 
 struct hm__progress_s {
     pthread_t thread;
@@ -62,13 +63,17 @@ static void show(hm__progress_t *p)
     double rate = elapsed > 0 ? (double)packets / elapsed : 0;
     double slots_per_s = elapsed > 0 ? (double)(slot + 1) / elapsed : 0;
     double eta = slots_per_s > 0 ? (double)(p->max_slots - slot - 1) / slots_per_s : 0;
-    fprintf(stderr,
-            "%shypemu: progress: slot %lld of at most %lld (%.2f%%), %.0f packets/s, elapsed "
-            "%.1f s, ETA at most %.0f s%s",
-            p->tty ? "\r" : "", (long long)slot, (long long)p->max_slots,
-            100.0 * (double)(slot + 1) / (double)p->max_slots, rate, elapsed, eta,
-            p->tty ? "\033[K" : "\n");
-    fflush(stderr);
+    char line[256];
+    int len = snprintf(line, sizeof line,
+                       "%shypemu: progress: slot %lld of at most %lld (%.2f%%), %.0f packets/s, "
+                       "elapsed %.1f s, ETA at most %.0f s%s",
+                       p->tty ? "\r" : "", (long long)slot, (long long)p->max_slots,
+                       100.0 * (double)(slot + 1) / (double)p->max_slots, rate, elapsed, eta,
+                       p->tty ? "\033[K" : "\n");
+    /* write(2), not stdio: a node program may hold stderr's lock (README "Exit codes"). */
+    if (len > 0)
+        (void)hm__write_fd(STDERR_FILENO, line,
+                           (size_t)len < sizeof line ? (size_t)len : sizeof line - 1);
     p->shown = p->tty;
 }
 
@@ -80,10 +85,8 @@ static void *run(void *arg)
         show(p);
         next += p->period;
     }
-    if (p->shown) {
-        fputs("\r\033[K", stderr);
-        fflush(stderr);
-    }
+    if (p->shown)
+        (void)hm__write_fd(STDERR_FILENO, "\r\033[K", 4);
     return NULL;
 }
 

@@ -197,10 +197,7 @@ static int one_run(const hm__config_t *cfg, json_t *runs, json_t **host)
     double before = load1();
     json_int_t started = (json_int_t)time(NULL);
     int rc = hm__run_config(cfg, &res);
-    if (res.message)
-        fprintf(stderr, "hypemu: %s\n", res.message);
-    if (res.summary)
-        hm__refused_print(stderr, res.outcome);
+    hm__result_report(&res);
     if (res.summary) {
         const char *key = res.outcome ? res.outcome->transport_key : NULL;
         json_t *fg = figures(res.summary, key), *h = NULL;

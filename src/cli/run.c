@@ -354,32 +354,6 @@ static int run_machine(const hm__config_t *cfg, const hm_setup_t *setup, hm__res
     return (int)res->outcome->end;
 }
 
-/* What no verify can vouch for (README "What verified means"): a value stored before
- * its source's light cone reached the node, more values from other nodes than were
- * delivered, a completion below the run's proven lower bound. Runs after verify, on a
- * run verify found right; 0, or -1 when out of memory (r->error is set). */
-static int judge(hm_report_t *r, const hm__causal_t *causal)
-{
-    int rc = hm__causal_judge(causal, r->verification, sizeof r->verification);
-    if (rc < 0) {
-        r->error = "out of memory checking the light cone";
-        return -1;
-    }
-    if (rc > 0) {
-        r->verified = 0;
-        return 0;
-    }
-    if (r->lower >= 0 && r->completion_slots < r->lower) {
-        r->verified = 0;
-        snprintf(r->verification, sizeof r->verification,
-                 "%lld slots, below the lower bound %s = %lld that holds under this model: "
-                 "the results cannot all have come through the network",
-                 (long long)r->completion_slots, r->lower_expr ? r->lower_expr : "",
-                 (long long)r->lower);
-    }
-    return 0;
-}
-
 /* A run stopped by clock.max_slots below the exact cost its setup knew (hm_setup_t.cost:
  * the collectives, whose verify reports the same formula): the message names the cost and
  * how to raise the limit. */
@@ -398,34 +372,18 @@ static void name_cost(const hm_report_t *r, int64_t cost, int64_t max_slots, hm_
     }
 }
 
-/* Verify the outcome; returns the exit code. */
+/* Verify the outcome (cli/verdict.c); returns the exit code. */
 static int verify(const hm__config_t *cfg, const hm_setup_t *setup, hm__result_t *res)
 {
     const hm__outcome_t *o = res->outcome;
     hm_report_t *r = &res->report;
-    hm__report_priv_t priv = {o, hm__causal_new(o)};
     int64_t max_slots = max_slots_for(cfg, setup);
-    r->machine = &o->info;
-    r->state = setup->state;
-    r->completion_slots = o->stats.last_activity + 1;
+    int64_t completion = o->stats.last_activity + 1;
     /* A busy period may reach past clock.max_slots; the run did not (issue 10: no
      * completion time beyond the bound it stopped at). */
-    if (o->end == HM__END_MAX_SLOTS && r->completion_slots > max_slots)
-        r->completion_slots = max_slots;
-    r->bound = r->lower = -1;
-    r->extra = json_object();
-    r->priv = &priv;
-    if (!priv.causal) {
-        r->error = "out of memory checking the light cone";
-    } else if (cfg->algo->verify) {
-        hm__crash_context(cfg->algo, "verify");
-        cfg->algo->verify(r);
-        hm__crash_context(NULL, NULL);
-    }
-    if (priv.causal && !r->error && r->verified && o->end == HM__END_DONE)
-        judge(r, priv.causal);
-    hm__causal_free(priv.causal);
-    r->priv = NULL;
+    if (o->end == HM__END_MAX_SLOTS && completion > max_slots)
+        completion = max_slots;
+    hm__verdict(cfg, setup, completion, res);
     int rc = hm__exit_code_of(o->end);
     if (r->error && rc == HM_EXIT_OK) {
         free(res->message);
@@ -471,6 +429,39 @@ int hm__run_config(const hm__config_t *cfg, hm__result_t *res)
         algo->teardown(setup.state);
     res->report.state = NULL;
     return res->exit_code;
+}
+
+int hm__write_fd(int fd, const char *buf, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, buf, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (w == 0)
+                errno = EIO;
+            return -1;
+        }
+        buf += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+void hm__result_report(const hm__result_t *res)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        return;
+    if (res->message)
+        fprintf(mem, "hypemu: %s\n", res->message);
+    if (res->summary)
+        hm__refused_print(mem, res->outcome);
+    if (fclose(mem) == 0)
+        (void)hm__write_fd(STDERR_FILENO, text, len);
+    free(text);
 }
 
 void hm__result_free(hm__result_t *res)

@@ -16,6 +16,10 @@ typedef struct hm__result_s {
     json_t *summary; /* README "Summary" */
     double wall_seconds;
     char *message; /* why the run stopped or failed, for stderr (owned) */
+    /* What checked the result (the summary's "checked_by", README "What verified
+     * means"): the problem's name, the name of a built-in algorithm that declares none,
+     * "plugin" or "none". */
+    const char *checked_by;
 } hm__result_t;
 
 /* Run cfg; fills res. Writes the output files named in the config, also when the
@@ -26,6 +30,13 @@ void hm__result_free(hm__result_t *res);
  * (node, slot, call, reason), "... and N more"; nothing when there was none. */
 void hm__refused_print(FILE *f, const hm__outcome_t *o);
 
+/* After a run, stdio's locks on stdout and stderr may be held by a node program whose
+ * thread was left running (README "Exit codes"): what follows it is written with write(2).
+ * hm__write_fd writes all len bytes of buf to fd (0, or -1 with errno);
+ * hm__result_report writes "hypemu: MESSAGE" and the refused calls to stderr at once. */
+int hm__write_fd(int fd, const char *buf, size_t len);
+void hm__result_report(const hm__result_t *res);
+
 /* Remove the output file being written, if any (async-signal-safe: for a second
  * Ctrl-C, which ends the process at once). */
 void hm__cli_discard_temp_output(void);
@@ -35,8 +46,18 @@ void hm__cli_discard_temp_output(void);
  * first nonzero exit code of the runs, else 0. */
 int hm__run_repeat(const hm__config_t *cfg, int n, int as_json, FILE *out);
 
+/* verdict.c: check the run's outcome res->outcome (README "What verified means"): hypemu's
+ * check of algorithm cfg->algo and a plugin's own verify, the light cone, the volume
+ * delivered, the lower bound. Fills res->report (completion the engine's figure, state
+ * the algorithm's) and res->checked_by; the caller turns the verdict into the exit code. */
+void hm__verdict(const hm__config_t *cfg, const hm_setup_t *setup, int64_t completion,
+                 hm__result_t *res);
+
 /* summary.c */
 json_t *hm__summary_build(const hm__config_t *cfg, const hm__result_t *res);
+/* 1 if key is one of the summary's own keys, which an algorithm's r->extra may not
+ * set (README "What verified means"), for outcome o. */
+int hm__summary_own_key(const hm__outcome_t *o, const char *key);
 void hm__summary_print(FILE *f, const json_t *summary);
 
 #endif

@@ -458,10 +458,8 @@ int hm__sbx_verify(const char *file, const hm_algorithm_t *a, const hm__outcome_
         r->error = res->cost ? "the plugin's verify could not check" : NULL;
         uint32_t n = pr.chan->result_len;
         json_t *extra = n && n <= HM__SBX_BUF ? json_loadb(pr.chan->buf, n, 0, NULL) : NULL;
-        if (json_is_object(extra)) {
-            json_decref(r->extra);
-            r->extra = json_incref(extra);
-        }
+        if (json_is_object(extra) && r->extra)
+            json_object_update(r->extra, extra);
         json_decref(extra);
         rc = 0;
     }

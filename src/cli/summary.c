@@ -40,6 +40,45 @@ static json_t *bound_obj(const char *expr, int64_t value)
     return json_pack("{s:s, s:I}", "expression", expr, "value", (json_int_t)value);
 }
 
+/* The keys hm__summary_build sets itself (and "ranks", hypemu-mpi's), in any run. */
+static const char *const own_keys[] = {
+    "topology",
+    "nodes",
+    "ports",
+    "algorithm",
+    "variant",
+    "problem",
+    "completion_slots",
+    "bound",
+    "lower_bound",
+    "transmissions",
+    "conflicts",
+    "refused_calls",
+    "delayed_packets",
+    "delay_slots",
+    "stalls",
+    "max_mailbox_depth",
+    "slots_run",
+    "verified",
+    "verification",
+    "checked_by",
+    "exit_code",
+    "end",
+    "stopped",
+    "wall_seconds",
+    "ranks",
+};
+
+int hm__summary_own_key(const hm__outcome_t *o, const char *key)
+{
+    if (o && o->transport_key && strcmp(key, o->transport_key) == 0)
+        return 1;
+    for (size_t i = 0; i < sizeof own_keys / sizeof *own_keys; i++)
+        if (strcmp(key, own_keys[i]) == 0)
+            return 1;
+    return 0;
+}
+
 json_t *hm__summary_build(const hm__config_t *cfg, const hm__result_t *res)
 {
     const hm_machine_info_t *in = &cfg->opt.info;
@@ -77,6 +116,8 @@ json_t *hm__summary_build(const hm__config_t *cfg, const hm__result_t *res)
         SET(res->outcome->transport_key, json_incref(res->outcome->transport));
     SET("verified", json_boolean(r->verified));
     SET("verification", text(r->verification));
+    if (res->checked_by) /* README "What verified means" */
+        SET("checked_by", json_string(res->checked_by));
     SET("exit_code", json_integer(res->exit_code));
     /* How a run that did not finish ended (conflict, deadlock, max_slots, interrupted,
      * system): the outcome's typed cause. */
@@ -85,8 +126,8 @@ json_t *hm__summary_build(const hm__config_t *cfg, const hm__result_t *res)
     if (res->message)
         SET("stopped", text(res->message));
     SET("wall_seconds", json_real(res->wall_seconds));
-    if (r->extra)
-        bad |= json_object_update(o, r->extra) != 0;
+    if (r->extra) /* the algorithm's keys never replace the engine's */
+        bad |= json_object_update_missing(o, r->extra) != 0;
 #undef SET
     if (bad) {
         json_decref(o);

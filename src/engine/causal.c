@@ -142,6 +142,17 @@ static void explain(const hm_machine_info_t *in, const breach_t *b, char *buf, s
              b->node, (long long)b->cone, rule);
 }
 
+int64_t hm__causal_last_slot(const hm__causal_t *c)
+{
+    const hm__outcome_t *o = c->o;
+    int64_t last = -1;
+    for (int x = 0; x < o->info.nodes; x++)
+        for (size_t i = 0; c->declared[x] && i < o->stores[x].n; i++)
+            if ((c->declared[x][i / 8] >> (i % 8) & 1) && o->store_slots[x].v[i] > last)
+                last = o->store_slots[x].v[i];
+    return last;
+}
+
 int hm__causal_judge(const hm__causal_t *c, char *why, size_t len)
 {
     if (c->nomem)

@@ -112,6 +112,49 @@ void hm__outcome_free(hm__outcome_t *o)
     free(o);
 }
 
+/* A copy of n vectors v (n values each), or NULL with *bad set. */
+static hm__int64vec_t *copy_vecs(const hm__int64vec_t *v, int n, int *bad)
+{
+    hm__int64vec_t *c = calloc((size_t)n, sizeof *c);
+    for (int i = 0; c && i < n; i++) {
+        c[i].v = malloc((v[i].n ? v[i].n : 1) * sizeof *c[i].v);
+        if (!c[i].v) {
+            *bad = 1;
+            break;
+        }
+        if (v[i].n)
+            memcpy(c[i].v, v[i].v, v[i].n * sizeof *c[i].v);
+        c[i].n = c[i].cap = v[i].n;
+    }
+    *bad |= !c;
+    return c;
+}
+
+hm__outcome_t *hm__outcome_copy(const hm__outcome_t *o)
+{
+    hm__outcome_t *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    *c = *o;
+    c->timeline = (hm__timeline_t){0};
+    c->reason = NULL;
+    c->transport = NULL;
+    int n = o->info.nodes, bad = 0;
+    size_t out = o->out ? (size_t)n * o->out_size : 0;
+    c->stores = copy_vecs(o->stores, n, &bad);
+    c->store_slots = copy_vecs(o->store_slots, n, &bad);
+    c->words = malloc((size_t)n * sizeof *c->words + 1);
+    c->out = out ? malloc(out) : NULL;
+    if (bad || !c->words || (out && !c->out)) {
+        hm__outcome_free(c);
+        return NULL;
+    }
+    memcpy(c->words, o->words, (size_t)n * sizeof *c->words);
+    if (out)
+        memcpy(c->out, o->out, out);
+    return c;
+}
+
 /* ---- what verify may read (include/hypemu.h) ---------------------------------- */
 
 static const hm__outcome_t *outcome_of(const hm_report_t *r)

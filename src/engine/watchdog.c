@@ -237,3 +237,11 @@ void hm__keep_abandoned(hm__machine_t *m)
     kept = m;
     pthread_mutex_unlock(&kept_lock);
 }
+
+int hm__threads_left_running(void)
+{
+    pthread_mutex_lock(&kept_lock);
+    int any = kept != NULL;
+    pthread_mutex_unlock(&kept_lock);
+    return any;
+}

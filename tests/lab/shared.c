@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* tests/check_lab.sh: a cheat. The root leaves its value in a global in slot 0 and every
  * other node reads it in slot 1: the stores are right, but no packet carried the value,
- * so the run ends in 0 slots, below the broadcast's lower bound d. */
+ * so the run ends in 1 slot (its last store's), below the broadcast's lower bound d. */
 #include <stdatomic.h>
 
 #include <hypemu.h>
