@@ -257,12 +257,12 @@ sed '12a\    hm_send_to(n, hm_id(n), NULL); /* refused: no packet */' \
     "$HM_SRCDIR/examples/lab/solutions/ex1-bcast-one-port.c" >"$tmp/refused-too.c"
 "$lab" check 1 "$tmp/refused-too.c" >"$tmp/refused-too.out" 2>&1 && fail "refused calls: exit 0"
 row "$tmp/refused-too.out" 1 Q_2 3 1 yes 2 2 2 0 3 'FAIL: 4 refused calls (first: node 0, slot 0: hm_send_to(n, 0, NULL): no packet (p is NULL))'
-# In threads the plugin's own verify adds its failure; sandboxed it does not run (README
-# "Sandbox"), and the problem's check and the grader's rules fail the row.
+# The plugin's own verify adds its failure, in threads and sandboxed (there it runs in a
+# node process on a copy of the outcome, README "Sandbox").
 "$lab" check 1 "$t/conflict.c" --no-sandbox >"$tmp/conflict.out" 2>&1 && fail "conflict: exit 0"
 row "$tmp/conflict.out" 1 Q_2 3 1 no 3 2 2 1 3 'FAIL: own check: 3 slots > d = 2; 3 slots > bound 2; 1 conflicts (first: slot 0, node 3 to 1, port 1: node 3 sends twice in one slot under one-port-full: msg 1 on link 3->2 (port 0) and msg 1 on link 3->1 (port 1))'
 "$lab" check 1 "$t/conflict.c" >"$tmp/conflict.out" 2>&1 && fail "conflict, sandboxed: exit 0"
-row "$tmp/conflict.out" 1 Q_2 3 1 yes 3 2 2 1 3 'FAIL: 3 slots > bound 2; 1 conflicts (first: slot 0, node 3 to 1, port 1: node 3 sends twice in one slot under one-port-full: msg 1 on link 3->2 (port 0) and msg 1 on link 3->1 (port 1))'
+row "$tmp/conflict.out" 1 Q_2 3 1 no 3 2 2 1 3 'FAIL: own check: 3 slots > d = 2; 3 slots > bound 2; 1 conflicts (first: slot 0, node 3 to 1, port 1: node 3 sends twice in one slot under one-port-full: msg 1 on link 3->2 (port 0) and msg 1 on link 3->1 (port 1))'
 # Under all-port the same program has no conflict, its own check passes, and so does the
 # problem's: the plugin's .verify adds failures, it does not replace the problem's check.
 build conflict "$t/conflict.c"

@@ -89,11 +89,11 @@ summary honest true done 0
 [ "$(wc -l <"$tmp/out")" = 1 ] || fail "honest: stdout has more than the summary: $(cat "$tmp/out")"
 grep -v '^node [0-7]: ' "$tmp/err" && fail "honest: stderr has unprefixed lines"
 
-# The same program in threads, for the slot count: identical. (There its printf lines
-# share stdout with the summary, which comes last.)
+# The same program in threads, for the slot count: identical. (There its printf lines,
+# its forged summary among them, share stdout with the summary.)
 (cd "$tmp" && "$bin" --json --plugin ./sandbox.so sbx-honest.json) >"$tmp/threads.all" 2>/dev/null ||
     fail "honest in threads: exit $?"
-tail -n 1 "$tmp/threads.all" >"$tmp/threads"
+grep '"completion_slots"' "$tmp/threads.all" >"$tmp/threads"
 python3 - "$tmp/out" "$tmp/threads" <<'PY' || fail "honest: sandbox and threads differ"
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
@@ -135,8 +135,17 @@ rc=0
 # ---- a plugin's own verify is not a check under --sandbox ----------------------------------
 run sandbox.so sbx-own 2
 [ "$rc" = 1 ] || fail "own: exit $rc, expected 1"
-grep -q '"verification":"nothing checked this run: under --sandbox only a declared problem' "$tmp/out" ||
+grep -q '"verification":"nothing checked this run: a plugin.s own verify alone is its author.s word here","checked_by":"plugin"' "$tmp/out" ||
     fail "own: verification $(cat "$tmp/out")"
+
+# A plugin's own verify runs in a node process on a copy of the outcome: it adds its
+# failure, and its crash is a failure of the run, not of hypemu.
+run sandbox.so sbx-ownfail 3
+[ "$rc" = 1 ] && grep -q '"verification":"my own failure: 1 stores at node 1","checked_by":"broadcast"' "$tmp/out" ||
+    fail "ownfail: exit $rc: $(cat "$tmp/out")"
+run sandbox.so sbx-verifycrash 3
+[ "$rc" = 1 ] && grep -q '"verification":"the plugin.s verify in the sandbox: SIGSEGV"' "$tmp/out" ||
+    fail "verifycrash: exit $rc: $(cat "$tmp/out") $(cat "$tmp/err")"
 
 # ---- escapes: exit 5, one line naming the node and the cause -------------------------------
 # expect NAME LINE: exit 5, end rules, and exactly LINE on stderr.

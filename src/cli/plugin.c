@@ -680,7 +680,7 @@ static void sandboxed_own_verify(hm_report_t *r)
             pa = algos[i];
     char err[300];
     if (!pa)
-        snprintf(err, sizeof err, "its verify: the algorithm is not a sandboxed plugin's");
+        snprintf(err, sizeof err, "verify: the algorithm is not a sandboxed plugin's");
     if (!pa || hm__sbx_verify(pa->file, &pa->desc, pp->o, r, err, sizeof err) != 0) {
         r->verified = 0;
         snprintf(r->verification, sizeof r->verification, "the plugin's %.200s", err);

@@ -442,7 +442,7 @@ int hm__sbx_verify(const char *file, const hm_algorithm_t *a, const hm__outcome_
     size_t bytes = ((size_t)o->info.nodes + 1 + stores) * sizeof(int64_t) +
                    (size_t)o->info.nodes * (o->out ? o->out_size : 0);
     if (bytes > ((size_t)1 << 32)) {
-        snprintf(err, errlen, "its verify: an outcome of %zu bytes is beyond the sandbox's 4 GiB",
+        snprintf(err, errlen, "verify: an outcome of %zu bytes is beyond the sandbox's 4 GiB",
                  bytes);
         return -1;
     }
@@ -450,7 +450,7 @@ int hm__sbx_verify(const char *file, const hm_algorithm_t *a, const hm__outcome_
     verify_arg_t v = {o, a, r->completion_slots};
     int rc = -1;
     if (proc_start(&pr, file, bytes, init_verify, &v, err, errlen) == 0 &&
-        proc_wait(&pr, "its verify in the sandbox", err, errlen) == 0) {
+        proc_wait(&pr, "verify in the sandbox", err, errlen) == 0) {
         const hm__sbx_setup_t *res = &pr.chan->setup;
         r->verified = res->rc == 1;
         snprintf(r->verification, sizeof r->verification, "%.*s", (int)sizeof r->verification - 1,

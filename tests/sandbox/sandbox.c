@@ -226,6 +226,39 @@ static const hm_algorithm_t algo_own = {.name = "sbx-own",
                                         .node_main = own_node,
                                         .verify = own_verify};
 
-HM_PLUGIN(&algo_honest, &algo_global, &algo_fork, &algo_exec, &algo_write_file, &algo_socket,
-          &algo_kill_parent, &algo_ptrace, &algo_exit0, &algo_segv, &algo_stop, &algo_sigsys,
-          &algo_spin, &algo_own);
+/* The problem's check passes; the plugin's own verify adds a failure, or crashes. */
+static void fail_verify(hm_report_t *r)
+{
+    r->verified = 0;
+    snprintf(r->verification, sizeof r->verification, "my own failure: %zu stores at node 1",
+             (size_t)(hm_report_stores(r, 1, &(size_t){0}) != NULL));
+}
+
+static void crash_verify(hm_report_t *r)
+{
+    volatile int *volatile nowhere = NULL;
+    *nowhere = r->verified;
+}
+
+static void tree_node(hm_node_t *n, void *state)
+{
+    (void)state;
+    tree(n, 0);
+}
+
+static const hm_algorithm_t algo_ownfail = {.name = "sbx-ownfail",
+                                            .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+                                            .ports = HM_BIT(HM_PORTS_ALL_PORT),
+                                            .problem = HM_PROBLEM_BROADCAST,
+                                            .node_main = tree_node,
+                                            .verify = fail_verify};
+static const hm_algorithm_t algo_verifycrash = {.name = "sbx-verifycrash",
+                                                .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+                                                .ports = HM_BIT(HM_PORTS_ALL_PORT),
+                                                .problem = HM_PROBLEM_BROADCAST,
+                                                .node_main = tree_node,
+                                                .verify = crash_verify};
+
+HM_PLUGIN(&algo_ownfail, &algo_verifycrash, &algo_honest, &algo_global, &algo_fork, &algo_exec,
+          &algo_write_file, &algo_socket, &algo_kill_parent, &algo_ptrace, &algo_exit0, &algo_segv,
+          &algo_stop, &algo_sigsys, &algo_spin, &algo_own);
