@@ -210,6 +210,11 @@ rc=0
 [ "$rc" = 2 ] || fail "ctor: exit $rc, expected 2"
 [ "$(cat "$tmp/err")" = "hypemu: plugin $tmp/ctor.so: describing it in the sandbox: the sandbox refused the system call clone (number 56)" ] ||
     fail "ctor: stderr $(cat "$tmp/err")"
+# --list reads descriptors only: in the sandbox even without --sandbox.
+rc=0
+"$bin" --plugin "$tmp/ctor.so" --list >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ "$rc" = 2 ] && [ "$(cat "$tmp/err")" = "hypemu: plugin $tmp/ctor.so: describing it in the sandbox: the sandbox refused the system call clone (number 56)" ] ||
+    fail "ctor, --list without --sandbox: exit $rc, stderr $(cat "$tmp/err")"
 
 # --list --json --sandbox describes the plugin as --list --json does.
 "$bin" --plugin "$tmp/sandbox.so" --list --json >"$tmp/threads" || fail "--list --json: exit $?"

@@ -194,11 +194,15 @@ static const char *config_arg(int argc, char **argv)
 
 /* --sandbox wherever it stands, "sandbox": true in the config or --set sandbox=true
  * (README "Sandbox"): known before any plugin is loaded. A config that cannot be read
- * here is reported when it is loaded. */
+ * here is reported when it is loaded. --list reads the plugins' descriptors only: always
+ * in the sandbox, where hypemu has one (hypemu-mpi has none). */
 static void sandbox_wanted(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--sandbox") == 0 ||
+#if defined(HM_HAVE_SECCOMP) && !defined(HM_MPI)
+            strcmp(argv[i], "--list") == 0 ||
+#endif
             (i > 1 && strcmp(argv[i - 1], "--set") == 0 && strcmp(argv[i], "sandbox=true") == 0) ||
             strcmp(argv[i], "--set=sandbox=true") == 0)
             hm__plugin_sandbox(1);

@@ -293,6 +293,14 @@ static int load_error(const char *file, const char *why, char *err, size_t errle
  * read as a table (its bytes taken for an ABI version); the dynamic symbol table says
  * which kind the symbol is (dladdr1, RTLD_DL_SYMENT). A thread-local's address lies
  * in the thread's storage, in no loaded file. */
+static int kind_error(const char *file, const char *what, char *err, size_t errlen)
+{
+    return fail(err, errlen, file,
+                "not a plugin: its symbol hm_plugin is %s, not the table that "
+                "HM_PLUGIN(&algo, ...) declares (hypemu.h)%s",
+                what, "");
+}
+
 static int check_kind(const char *file, const hm_plugin_t *pl, char *err, size_t errlen)
 {
     Dl_info info;
@@ -311,10 +319,7 @@ static int check_kind(const char *file, const hm_plugin_t *pl, char *err, size_t
                  (unsigned long long)sym->st_size, sizeof(hm_plugin_t));
     else
         return 0;
-    return fail(err, errlen, file,
-                "not a plugin: its symbol hm_plugin is %s, not the table that "
-                "HM_PLUGIN(&algo, ...) declares (hypemu.h)%s",
-                what, "");
+    return kind_error(file, what, err, errlen);
 }
 
 static int check_abi(const char *file, const hm_plugin_t *pl, char *err, size_t errlen)
@@ -578,6 +583,8 @@ static int load_sandboxed(const char *path, char *err, size_t errlen)
     int rc = -1;
     if (json_is_string(dl))
         load_error(path, json_string_value(dl), err, errlen);
+    else if (json_is_string(json_object_get(d, "kind")))
+        kind_error(path, json_string_value(json_object_get(d, "kind")), err, errlen);
     else if (!json_is_integer(json_object_get(d, "abi")))
         no_symbol(path, err, errlen);
     else if (check_abi(path, &(hm_plugin_t){(int)abi, (unsigned)size, HM_VERSION, NULL}, err,

@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <link.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -637,15 +638,41 @@ static json_t *describe_algo(const hm_algorithm_t *a)
 }
 
 /* The plugin as hypemu's loader would see it, as JSON at buf (plugin.c reads it). */
+/* What hm_plugin is when it is not the table HM_PLUGIN declares (a function, a
+ * thread-local, too small an object), in the words of hypemu's loader; NULL when it is.
+ * Read from the dynamic symbol table (dladdr1), as cli/plugin.c does in threads. */
+static const char *wrong_kind(const hm_plugin_t *pl, char *what, size_t len)
+{
+    Dl_info info;
+    const ElfW(Sym) *sym = NULL;
+    int found = dladdr1(pl, &info, (void **)&sym, RTLD_DL_SYMENT);
+    int type = found && sym ? ELF64_ST_TYPE(sym->st_info) : STT_NOTYPE;
+    if (!found)
+        snprintf(what, len, "outside every loaded file (a thread-local variable)");
+    else if (type == STT_FUNC || type == STT_GNU_IFUNC)
+        snprintf(what, len, "a function");
+    else if (type == STT_TLS)
+        snprintf(what, len, "a thread-local variable");
+    else if (type == STT_OBJECT && sym && sym->st_size < sizeof(hm_plugin_t))
+        snprintf(what, len, "an object of %llu bytes (the table has %zu)",
+                 (unsigned long long)sym->st_size, sizeof(hm_plugin_t));
+    else
+        return NULL;
+    return what;
+}
+
 static void describe(void *h)
 {
     json_t *d = json_object();
     const hm_plugin_t *pl = h ? dlsym(h, "hm_plugin") : NULL;
+    char what[96];
     if (!h) {
         const char *e = dlerror();
         json_object_set_new(d, "dlerror", json_string(e ? e : "unknown error"));
     } else if (!pl) {
         json_object_set_new(d, "symbol", json_false());
+    } else if (wrong_kind(pl, what, sizeof what)) {
+        json_object_set_new(d, "kind", json_string(what));
     } else {
         json_object_set_new(d, "abi", json_integer(pl->abi));
         json_object_set_new(d, "descriptor_size", json_integer((json_int_t)pl->descriptor_size));
