@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verdict.c — whether a run is verified (README "What verified means"), one rule for
  * every run:

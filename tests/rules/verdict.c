@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Plugins that try to change the verdict through the API (README "What verified means"),
  * one algorithm each, run by tests/check_rules.sh in thread mode: none may verify a run
  * its check did not, or change a figure of hypemu's summary; each fails with its own
