@@ -102,6 +102,11 @@ for k in ("completion_slots", "transmissions", "conflicts", "verified"):
         sys.exit("%s: %s in the sandbox, %s in threads" % (k, a[k], b[k]))
 PY
 
+# A node process holds standard input, output and error, nothing else of hypemu's.
+run sandbox.so sbx-fds 3
+summary fds true done 0
+grep -qx 'node 1: descriptors: 0 1 2' "$tmp/err" || fail "fds: $(cat "$tmp/err")"
+
 # On Q_6 (64 node processes, one descriptor each in hypemu: it raises its soft limit of
 # 40 to the hard one) and in every clock mode.
 (ulimit -Sn 40 && run sandbox.so sbx-honest 6 && summary honest-q6 true done 0) ||

@@ -202,6 +202,10 @@ static int proc_start(proc_t *pr, const char *file, uint64_t out_size,
     posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
     posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
     posix_spawn_file_actions_adddup2(&fa, fd, 3);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    /* Nothing else of hypemu's (an output file a writer opened without O_CLOEXEC). */
+    posix_spawn_file_actions_addclosefrom_np(&fa, 4);
+#endif
     int rc = posix_spawn(&pr->pid, argv[0], &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     close(fd);

@@ -5,6 +5,7 @@
  * broadcast of the root's input on a hypercube (doc/collectives.md): the spanning binomial
  * tree, the value travelling in the packet's payload bytes. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -170,6 +171,25 @@ static void do_sigsys(hm_node_t *n, void *state)
     tree(n, 0);
 }
 
+/* Node 1 says which descriptors it holds: the sandbox leaves it standard input, output
+ * and error only (and the one it reads the list with). */
+static void do_fds(hm_node_t *n, void *state)
+{
+    (void)state;
+    if (hm_id(n) == 1) {
+        char list[256] = "";
+        DIR *d = opendir("/proc/self/fd");
+        struct dirent *e;
+        while (d && (e = readdir(d)) != NULL)
+            if (e->d_name[0] != '.' && atoi(e->d_name) != dirfd(d))
+                snprintf(list + strlen(list), sizeof list - strlen(list), " %s", e->d_name);
+        if (d)
+            closedir(d);
+        printf("descriptors:%s\n", list);
+    }
+    tree(n, 0);
+}
+
 /* Node 1 never ends its slot. */
 static void do_spin(hm_node_t *n, void *state)
 {
@@ -199,6 +219,7 @@ ALGO(segv, do_segv)
 ALGO(stop, do_stop)
 ALGO(sigsys, do_sigsys)
 ALGO(spin, do_spin)
+ALGO(fds, do_fds)
 
 /* No problem: only its own verify, which always says yes. */
 static int own_setup(hm_setup_t *s)
@@ -261,4 +282,4 @@ static const hm_algorithm_t algo_verifycrash = {.name = "sbx-verifycrash",
 
 HM_PLUGIN(&algo_ownfail, &algo_verifycrash, &algo_honest, &algo_global, &algo_fork, &algo_exec,
           &algo_write_file, &algo_socket, &algo_kill_parent, &algo_ptrace, &algo_exit0, &algo_segv,
-          &algo_stop, &algo_sigsys, &algo_spin, &algo_own);
+          &algo_stop, &algo_sigsys, &algo_spin, &algo_fds, &algo_own);
