@@ -761,6 +761,10 @@ int hm__causal_judge(const hm__causal_t *c, char *why, size_t len);
 /* The slot of the last store declared in c, -1 if none: a plugin's completion_slots is
  * never less (README "What verified means"). */
 int64_t hm__causal_last_slot(const hm__causal_t *c);
+/* A lower bound no run can beat, from the judge itself (README "What verified means"):
+ * the latest first slot in which a value verify declared could be stored, its source's
+ * light cone at its node (0 for a node's own values), or -1 when none was declared. */
+int64_t hm__causal_first_possible(const hm__causal_t *c);
 
 /* The events of one kind that carry a flow id (the send<->recv pairing), sorted by
  * it, to find a transmission's other end. */

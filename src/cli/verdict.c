@@ -174,6 +174,16 @@ static void check_run(const hm__config_t *cfg, const hm_setup_t *setup, hm__resu
     int64_t last = hm__plugin_file(cfg->algo) ? hm__causal_last_slot(priv->causal) : -1;
     if (last > r->completion_slots)
         r->completion_slots = last;
+    /* A plugin's problem gives a lower bound on every machine: where the problem's own
+     * (Q_d under packet routing) is none, the judge's, the light cone of the farthest
+     * value the check vouched for. */
+    int64_t cone = hm__plugin_file(cfg->algo) && check && !r->error
+                       ? hm__causal_first_possible(priv->causal)
+                       : -1;
+    if (r->lower < 0 && cone >= 0) {
+        r->lower = cone;
+        r->lower_expr = priv->o->info.circuit ? "the shortest circuit" : "light cone";
+    }
     if (!r->error && r->verified && priv->o->end == HM__END_DONE)
         judge(r, priv->causal);
 }

@@ -42,6 +42,7 @@ struct hm__causal_s {
     int64_t *from_others;     /* per node: declared values that come from other nodes */
     unsigned char **declared; /* per node: a bit per store, allocated on first use */
     int found;                /* a breach was recorded */
+    int64_t first_possible;   /* the latest first slot a declared value could be stored in */
     breach_t first;
     int nomem;
 };
@@ -52,6 +53,7 @@ hm__causal_t *hm__causal_new(const hm__outcome_t *o)
     if (!c)
         return NULL;
     c->o = o;
+    c->first_possible = -1;
     c->from_others = calloc((size_t)o->info.nodes, sizeof *c->from_others);
     c->declared = calloc((size_t)o->info.nodes, sizeof *c->declared);
     if (!c->from_others || !c->declared) {
@@ -112,6 +114,8 @@ int hm_report_from(hm_report_t *r, int node, size_t first, size_t count, int sou
             continue; /* declared before: counted once */
         *bits |= bit;
         c->from_others[node] += other;
+        if (need > c->first_possible)
+            c->first_possible = need;
         if (slot[i] < need && !c->found) {
             c->found = 1;
             c->first = (breach_t){node, u, i, slot[i], o->stores[node].v[i], need, all};
@@ -151,6 +155,11 @@ int64_t hm__causal_last_slot(const hm__causal_t *c)
             if ((c->declared[x][i / 8] >> (i % 8) & 1) && o->store_slots[x].v[i] > last)
                 last = o->store_slots[x].v[i];
     return last;
+}
+
+int64_t hm__causal_first_possible(const hm__causal_t *c)
+{
+    return c->first_possible;
 }
 
 int hm__causal_judge(const hm__causal_t *c, char *why, size_t len)
