@@ -69,8 +69,10 @@ int main(void)
     return 0;
 }
 EOF
+# A program, unlike a plugin, brings its own runtime: built with the suite's CFLAGS, so
+# that a sanitizer's runtime comes first when the installed library was built with one.
 # shellcheck disable=SC2086 # word splitting of the flags is intended
-$CC -o "$tmp/version" "$tmp/version.c" $flags || fail "cannot build a program with pkg-config"
+$CC ${HM_CFLAGS:-} -o "$tmp/version" "$tmp/version.c" $flags || fail "cannot build a program with pkg-config"
 v=$("$bin" --version | cut -d' ' -f2)
 [ "$(pkg-config --modversion hypemu)" = "$v" ] || fail "hypemu.pc: $(pkg-config --modversion hypemu), not $v"
 [ "$("$tmp/version")" = "$v $v $v $v" ] ||
