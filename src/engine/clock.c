@@ -516,10 +516,14 @@ static int yield(hm_node_t *n)
         while (sem_wait(&n->wake) != 0 && errno == EINTR)
             ;
     }
-    if (atomic_load(&m->aborted))
-        return HM_EABORT;
+    /* Its children first, even when the run was stopped meanwhile (a stop from a thread
+     * that is not in this slot: a sandboxed node process that crashed, engine/rules.c): a
+     * node that returned without waking them would leave them asleep for ever, and the
+     * run would never end. */
     if (!n->sleep_shared)
         wake_children(n);
+    if (atomic_load(&m->aborted))
+        return HM_EABORT;
     n->now = m->now;
     return HM_OK;
 }
