@@ -204,14 +204,15 @@ void hm__stop(hm__machine_t *m, hm__end_t end, char *reason)
     atomic_store(&m->aborted, 1);
 }
 
-/* Wake every node that is still sleeping so that it sees the abort and returns. */
+/* Wake every node that may sleep so that it sees the abort and returns: every node
+ * started, reading only what the thread that created them wrote before (a node woken
+ * by the wake-up tree after the stop may be ending meanwhile, yield); a post to one that
+ * has ended is never read. */
 static void wake_all_for_abort(hm__machine_t *m)
 {
-    for (int i = 0; i < m->info.nodes; i++) {
-        hm_node_t *n = &m->nodes[i];
-        if (n->wait != HM__WAIT_DONE && n->started)
-            sem_post(&n->wake);
-    }
+    for (int i = 0; i < m->info.nodes; i++)
+        if (m->nodes[i].started)
+            sem_post(&m->nodes[i].wake);
     word_release(m);
 }
 
