@@ -452,12 +452,14 @@ const void *hm_report_out(const hm_report_t *r, int node);
 /* Where checked values come from (README "What verified means"). verify calls it for
  * the values it vouches for: stores first .. first + count - 1 of node `node` carry
  * information from node `source`, or from every node with HM_FROM_ALL (a reduction).
- * After verify the engine holds them to two rules, and a run that breaks one is not
- * verified (exit 1): no value is stored before its source's light cone reaches the
- * node (one link per slot under packet routing; the shortest circuit under circuit
- * routing), and no node stores more values from other nodes than the words delivered
- * to it (a packet's value counts 1, its payload ceil(len / 8)). A store declared twice
- * counts once. Returns 0, or HM_EINVAL (node, source or the range out of bounds;
+ * After verify the engine holds them to its rules, and a run that breaks one is not
+ * verified (exit 1): a value is stored only once a chain of packets the node read leads
+ * back to its source (or, where silence carries information and above 4,096 nodes, its
+ * source's light cone reaches the node); no node stores more values from other nodes
+ * than the words delivered to it (a packet's value counts 1, its payload ceil(len / 8));
+ * where the problem passes values on unchanged, a value stored as another node's came
+ * in a packet the node read by then (its value or a whole int64 word of its payload). A
+ * store declared twice counts once (its first source). Returns 0, or HM_EINVAL (node, source or the range out of bounds;
  * called outside verify), HM_ENOMEM. */
 #define HM_FROM_ALL (-1)
 int hm_report_from(hm_report_t *r, int node, size_t first, size_t count, int source);

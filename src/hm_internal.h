@@ -179,6 +179,20 @@ typedef enum {
 typedef struct hm__machine_s hm__machine_t;
 typedef HM__VEC(int64_t) hm__int64vec_t;
 
+/* What one node heard (engine/node.c records it as the node reads packets; the judge,
+ * engine/causal.c, reads it): each packet it took in, and the int64 words each carried
+ * (its value and its payload's whole words, opt.record_words), read by read. */
+typedef struct hm__read_s {
+    int32_t from;      /* the packet's transmitter */
+    uint32_t nwords;   /* its words in hm__heard_t.words, after the earlier reads' */
+    int64_t sent_slot; /* the slot it was sent in */
+    int64_t slot;      /* the slot this node took it in */
+} hm__read_t;
+typedef struct hm__heard_s {
+    HM__VEC(hm__read_t) reads;
+    HM__VEC(int64_t) words;
+} hm__heard_t;
+
 /* A refused call (README "Refused calls"): a send the model does not allow returns
  * HM_EINVAL and the run goes on. Each node counts its own and keeps the first
  * HM__REFUSED_KEEP in full (allocated at the first), also when no events are recorded, for
@@ -229,6 +243,7 @@ struct hm_node_s {
     uint32_t seq;
     hm__int64vec_t stores;
     hm__int64vec_t store_slots; /* the slot (free clock: logical clock) of each store */
+    hm__heard_t *heard;         /* what it read (opt.record_reads), or NULL */
     void *out;                  /* the node's output area (descriptor's out_size), or NULL */
     int64_t busy_last;          /* last slot of hm_busy work, -1 */
     int failed;                 /* an allocation failed in this node's thread, or hm_fail */
@@ -297,6 +312,9 @@ typedef struct hm__options_s {
     int64_t max_slots;
     double slot_timeout; /* clock.slot_timeout: seconds of wall time a slot may take, 0: off */
     int record_events;
+    /* Record what each node reads (hm__heard_t) for the judge's causal past: the packets
+     * (record_reads) and the words they carry (record_words). engine/causal.c. */
+    int record_reads, record_words;
     size_t stack_size;
     hm_clock_mode_t clock; /* clock.mode (HM_CLOCK_MAP): slotted (engine/clock.c), free
                               (engine/free.c) or local (engine/local.c) */
@@ -723,6 +741,7 @@ typedef struct hm__outcome_s {
     hm__int64vec_t *stores;      /* per node */
     hm__int64vec_t *store_slots; /* per node: the slot of each store */
     int64_t *words;              /* per node: the words delivered to it (hm__inbox_t) */
+    hm__heard_t *heard;          /* per node: what it read, or NULL (not recorded) */
     unsigned char *out;          /* per-node output areas, out_size bytes each, or NULL */
     size_t out_size;
     hm__timeline_t timeline;
@@ -765,6 +784,26 @@ int64_t hm__causal_last_slot(const hm__causal_t *c);
  * the latest first slot in which a value verify declared could be stored, its source's
  * light cone at its node (0 for a node's own values), or -1 when none was declared. */
 int64_t hm__causal_first_possible(const hm__causal_t *c);
+
+/* engine/past.c: every node's causal past from the packets the nodes read (README "What
+ * verified means"). Walks the run's slots and calls fn at each slot of `at` (sorted,
+ * ascending) with the p rows of `words` 64-bit words each: bit u of row x is set when
+ * something of node u has reached x by that slot (the reads of that slot included).
+ * Returns 0; 1 when fn returned nonzero (the walk stops); -1 when out of memory; -2 when
+ * the outcome holds no reads (opt.record_reads off) or the machine is larger than the
+ * walk takes (HM__PAST_NODES nodes, HM__PAST_BYTES of snapshots). With arrival (p x p
+ * slots) not NULL, arrival[x * p + u] gets the slot in which something of u first reached
+ * x (INT64_MIN for u = x, INT64_MAX for never). */
+#define HM__PAST_NODES 4096
+#define HM__PAST_BYTES ((size_t)256 << 20)
+typedef int (*hm__past_fn)(void *ctx, int64_t slot, const uint64_t *rows, size_t words);
+int hm__causal_past(const hm__outcome_t *o, const int64_t *at, size_t nat, hm__past_fn fn,
+                    void *ctx, int64_t *arrival);
+/* What the judge checks besides the light cone of distances and the volume: the causal
+ * past of every declared value (exact_cone, where silence carries no information) and
+ * that every value a node stores as another node's reached it in a packet's words
+ * (forwarded: problems that pass values on unchanged). */
+void hm__causal_rules(hm__causal_t *c, int exact_cone, int forwarded);
 
 /* The events of one kind that carry a flow id (the send<->recv pairing), sorted by
  * it, to find a transmission's other end. */

@@ -622,6 +622,21 @@ static void check_output(hm__config_t *c, json_t *root)
     }
 }
 
+/* What the judge needs the nodes' reads for (engine/causal.c, README "What verified
+ * means"): the causal past of a problem's values, or of any plugin's; the words carried,
+ * where the problem's check judges values passed on unchanged. */
+static void judged_reads(hm__config_t *c)
+{
+    const hm_algorithm_t *a = c->algo;
+    if (!a)
+        return;
+    hm_problem_t k = a->problem;
+    c->opt.record_reads = k != HM_PROBLEM_NONE || hm__plugin_file(a) != NULL;
+    int forwards = k == HM_PROBLEM_BROADCAST || k == HM_PROBLEM_SCATTER || k == HM_PROBLEM_GATHER ||
+                   k == HM_PROBLEM_ALLGATHER || k == HM_PROBLEM_ALLTOALL;
+    c->opt.record_words = c->opt.record_reads && forwards && hm__problem_checked(a);
+}
+
 static void check_document(hm__config_t *c)
 {
     json_t *root = c->root;
@@ -682,6 +697,7 @@ static void check_document(hm__config_t *c)
     check_output(c, root);
     c->opt.record_events = c->out_timeline || c->out_trace || c->out_events || c->out_svg ||
                            c->out_otf2 || c->out_html;
+    judged_reads(c);
     if (c->algo && c->topology_ok)
         check_fit(c);
 }

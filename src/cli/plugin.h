@@ -50,6 +50,10 @@ const hm_algorithm_t *const *hm__catalogue(void);
 /* The file of the plugin that declared algorithm a, or NULL for a built-in one. */
 const char *hm__plugin_file(const hm_algorithm_t *a);
 
+/* Whether the problem's own check (algo/common/problem.c) judges algorithm a's runs: a
+ * catalogue collective, or a plugin whose problem makes its setup and its check. */
+int hm__problem_checked(const hm_algorithm_t *a);
+
 /* From now on a node program that crashes (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT in a
  * node thread) is reported on stderr as "hypemu: node N (algorithm X, plugin FILE) crashed
  * in slot T: SIGSEGV", in one write, before the process ends by that signal (README "Exit

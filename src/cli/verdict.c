@@ -88,13 +88,25 @@ static void take_own(hm_report_t *r, const hm_report_t *pr, int checked, const h
     }
 }
 
+/* What the ledger judges besides the light cone of distances and the volume: the causal
+ * past, except where silence carries information (the bus's max and sort), and the words
+ * carried where the config recorded them (cli/config.c). */
+static void judged(const hm__config_t *cfg, hm__causal_t *c)
+{
+    hm_problem_t k = cfg->algo->problem;
+    hm__causal_rules(c, k != HM_PROBLEM_MAX && k != HM_PROBLEM_SORT, cfg->opt.record_words);
+}
+
 /* The plugin's own verify, on copies: the report, the outcome and a ledger of its own,
  * judged after it (its declarations may only add a failure). */
-static void own_verify(const hm_algorithm_t *a, check_fn own, hm_report_t *r, int checked,
+static void own_verify(const hm__config_t *cfg, check_fn own, hm_report_t *r, int checked,
                        const hm__outcome_t *o, void *state)
 {
+    const hm_algorithm_t *a = cfg->algo;
     hm__outcome_t *copy = hm__outcome_copy(o);
     hm__report_priv_t pp = {copy, copy ? hm__causal_new(copy) : NULL};
+    if (pp.causal)
+        judged(cfg, pp.causal);
     json_t *extra = json_object();
     if (!pp.causal || !extra) {
         r->error = "out of memory copying the run for the plugin's verify";
@@ -167,20 +179,20 @@ static void check_run(const hm__config_t *cfg, const hm_setup_t *setup, hm__resu
     if (check)
         call(cfg->algo, check, r);
     if (own && !r->error)
-        own_verify(cfg->algo, own, r, check != NULL, priv->o, setup->state);
+        own_verify(cfg, own, r, check != NULL, priv->o, setup->state);
     res->checked_by = checked_by(cfg, check, own, r);
     /* A plugin's run ends no sooner than its last checked store; a built-in algorithm's
      * figure is its own (a turn of the bus that costs nothing, a schedule's last round). */
     int64_t last = hm__plugin_file(cfg->algo) ? hm__causal_last_slot(priv->causal) : -1;
     if (last > r->completion_slots)
         r->completion_slots = last;
-    /* A plugin's problem gives a lower bound on every machine: where the problem's own
-     * (Q_d under packet routing) is none, the judge's, the light cone of the farthest
-     * value the check vouched for. */
+    /* A plugin's problem gives a lower bound on every machine (hma_prob_lower_any); the
+     * judge's, the light cone of the farthest value the check vouched for, where it is
+     * larger. */
     int64_t cone = hm__plugin_file(cfg->algo) && check && !r->error
                        ? hm__causal_first_possible(priv->causal)
                        : -1;
-    if (r->lower < 0 && cone >= 0) {
+    if (cone > r->lower) {
         r->lower = cone;
         r->lower_expr = priv->o->info.circuit ? "the shortest circuit" : "light cone";
     }
@@ -196,6 +208,8 @@ void hm__verdict(const hm__config_t *cfg, const hm_setup_t *setup, int64_t compl
     int failed;
     void *check_state = hm__plugin_check_state(cfg->algo, setup, &failed);
     hm__report_priv_t priv = {o, hm__causal_new(o)};
+    if (priv.causal)
+        judged(cfg, priv.causal);
     r->machine = &o->info;
     r->state = check_state ? check_state : setup->state;
     r->completion_slots = completion;

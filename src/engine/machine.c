@@ -263,6 +263,11 @@ void hm__machine_destroy(hm__machine_t *m)
             hm__blob_release(nd->held);
             free(nd->stores.v);
             free(nd->store_slots.v);
+            if (nd->heard) {
+                free(nd->heard->reads.v);
+                free(nd->heard->words.v);
+                free(nd->heard);
+            }
             free(nd->refusals);
             sem_destroy(&nd->wake);
         }

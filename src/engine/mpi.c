@@ -435,6 +435,34 @@ static void abort_run(hm__machine_t *m, char *reason)
 
 /* ---- gathering the run on rank 0 ----------------------------------------------------- */
 
+/* What a node heard (engine/causal.c): the counts, then the reads and the words. */
+static void pack_heard(bytes_t *b, const hm__heard_t *h)
+{
+    int64_t k[2] = {h ? (int64_t)h->reads.n : 0, h ? (int64_t)h->words.n : 0};
+    put(b, k, sizeof k);
+    if (k[0])
+        put(b, h->reads.v, (size_t)k[0] * sizeof *h->reads.v);
+    if (k[1])
+        put(b, h->words.v, (size_t)k[1] * sizeof *h->words.v);
+}
+
+static void unpack_heard(const unsigned char **p, hm_node_t *n)
+{
+    int64_t k[2];
+    get(p, k, sizeof k);
+    if (!n->heard && !(n->heard = calloc(1, sizeof *n->heard)))
+        abort_all("out of memory gathering what the nodes read");
+    hm__heard_t *h = n->heard;
+    h->reads.n = h->words.n = 0;
+    if (hm__grow((void **)&h->reads.v, &h->reads.cap, (size_t)k[0] + 1, sizeof *h->reads.v) ||
+        hm__grow((void **)&h->words.v, &h->words.cap, (size_t)k[1] + 1, sizeof *h->words.v))
+        abort_all("out of memory gathering what the nodes read");
+    get(p, h->reads.v, (size_t)k[0] * sizeof *h->reads.v);
+    get(p, h->words.v, (size_t)k[1] * sizeof *h->words.v);
+    h->reads.n = (size_t)k[0];
+    h->words.n = (size_t)k[1];
+}
+
 static void pack_node(bytes_t *b, const hm__machine_t *m, const hm_node_t *n, size_t out_size)
 {
     int64_t head[5] = {n->busy_last, n->failed, (int64_t)n->stores.n, (int64_t)n->log.n,
@@ -453,6 +481,8 @@ static void pack_node(bytes_t *b, const hm__machine_t *m, const hm_node_t *n, si
     }
     if (out_size)
         put(b, m->out + (size_t)n->id * out_size, out_size);
+    if (m->opt.record_reads)
+        pack_heard(b, n->heard);
     for (size_t k = 0; k < n->log.n; k++) {
         hm__event_t e = n->log.v[k];
         uint32_t len = e.text ? (uint32_t)strlen(e.text) : UINT32_MAX;
@@ -501,6 +531,8 @@ static void unpack_node(const unsigned char **p, hm__machine_t *m, hm_node_t *n,
     }
     if (out_size)
         get(p, m->out + (size_t)n->id * out_size, out_size);
+    if (m->opt.record_reads)
+        unpack_heard(p, n);
     for (int64_t k = 0; k < head[3]; k++) {
         hm__event_t e;
         uint32_t len;

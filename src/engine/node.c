@@ -209,10 +209,42 @@ int hm_pending(const hm_node_t *n)
     return n->m->tp->pending(n);
 }
 
+/* What node n heard in packet p, taken in now (hm__heard_t, engine/causal.c): the
+ * packet, and its value and payload words when the judge wants them. A failed
+ * allocation fails the node, as for its stores. */
+static void heard(hm_node_t *n, const hm_packet_t *p)
+{
+    const hm__options_t *opt = &n->m->opt;
+    if (!opt->record_reads || hm__aborted(n->m))
+        return;
+    if (!n->heard && !(n->heard = calloc(1, sizeof *n->heard))) {
+        n->failed = 1;
+        return;
+    }
+    hm__heard_t *h = n->heard;
+    size_t before = h->words.n;
+    int bad = 0;
+    if (opt->record_words) {
+        bad = HM__PUSH(h->words, p->value) != 0;
+        const unsigned char *d = p->data;
+        for (uint32_t k = 0; d && !bad && k + 8 <= p->len; k += 8) {
+            int64_t w;
+            memcpy(&w, d + k, sizeof w);
+            bad = HM__PUSH(h->words, w) != 0;
+        }
+    }
+    hm__read_t r = {p->from, (uint32_t)(h->words.n - before), p->sent_slot, n->now};
+    bad = bad || HM__PUSH(h->reads, r) != 0;
+    n->failed |= bad;
+}
+
 int hm_recv(hm_node_t *n, hm_packet_t *out)
 {
     CALLER(n, "hm_recv", HM_EABORT);
-    return n->m->tp->recv(n, out);
+    int rc = n->m->tp->recv(n, out);
+    if (rc == HM_OK && out)
+        heard(n, out);
+    return rc;
 }
 
 int hm__inbox_push(hm__inbox_t *q, const hm__copy_t *c)
@@ -259,6 +291,8 @@ static int wait_packet(hm_node_t *n, hm_packet_t *out, int64_t deadline)
     hm__wd_sleep(n);
     int rc = n->m->tp->wait_packet(n, out, deadline);
     hm__wd_run(n);
+    if (rc == HM_OK && out)
+        heard(n, out);
     return rc;
 }
 

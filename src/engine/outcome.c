@@ -47,6 +47,54 @@ static int merge_logs(hm__machine_t *m, hm__timeline_t *tl)
     return 0;
 }
 
+/* What each node heard, moved out of m (engine/causal.c reads it). */
+static int take_heard(hm__machine_t *m, hm__outcome_t *o)
+{
+    o->heard = calloc((size_t)m->info.nodes, sizeof *o->heard);
+    if (!o->heard)
+        return -1;
+    for (int i = 0; i < m->info.nodes; i++) {
+        hm_node_t *nd = &m->nodes[i];
+        if (nd->heard) {
+            o->heard[i] = *nd->heard;
+            free(nd->heard);
+            nd->heard = NULL;
+        }
+    }
+    return 0;
+}
+
+static void free_heard(hm__heard_t *h, int n)
+{
+    for (int i = 0; h && i < n; i++) {
+        free(h[i].reads.v);
+        free(h[i].words.v);
+    }
+    free(h);
+}
+
+/* A copy of n nodes' hm__heard_t, or NULL. */
+static hm__heard_t *copy_heard(const hm__heard_t *h, int n)
+{
+    hm__heard_t *c = calloc((size_t)n, sizeof *c);
+    for (int i = 0; c && i < n; i++) {
+        size_t r = h[i].reads.n, w = h[i].words.n;
+        c[i].reads.v = malloc((r ? r : 1) * sizeof *c[i].reads.v);
+        c[i].words.v = malloc((w ? w : 1) * sizeof *c[i].words.v);
+        if (!c[i].reads.v || !c[i].words.v) {
+            free_heard(c, i + 1);
+            return NULL;
+        }
+        if (r)
+            memcpy(c[i].reads.v, h[i].reads.v, r * sizeof *c[i].reads.v);
+        if (w)
+            memcpy(c[i].words.v, h[i].words.v, w * sizeof *c[i].words.v);
+        c[i].reads.n = c[i].reads.cap = r;
+        c[i].words.n = c[i].words.cap = w;
+    }
+    return c;
+}
+
 int hm__outcome_take(hm__machine_t *m, hm__outcome_t **out)
 {
     hm__outcome_t *o = calloc(1, sizeof *o);
@@ -61,7 +109,7 @@ int hm__outcome_take(hm__machine_t *m, hm__outcome_t **out)
         o->transport_key = m->tp->summary_key;
     }
     if (!o->stores || !o->store_slots || !o->words || (m->tp->summary && !o->transport) ||
-        merge_logs(m, &o->timeline) != 0) {
+        merge_logs(m, &o->timeline) != 0 || (m->opt.record_reads && take_heard(m, o) != 0)) {
         hm__outcome_free(o);
         return -1;
     }
@@ -106,6 +154,7 @@ void hm__outcome_free(hm__outcome_t *o)
     free(o->stores);
     free(o->store_slots);
     free(o->words);
+    free_heard(o->heard, o->info.nodes);
     free(o->out);
     free(o->reason);
     json_decref(o->transport);
@@ -145,7 +194,8 @@ hm__outcome_t *hm__outcome_copy(const hm__outcome_t *o)
     c->store_slots = copy_vecs(o->store_slots, n, &bad);
     c->words = malloc((size_t)n * sizeof *c->words + 1);
     c->out = out ? malloc(out) : NULL;
-    if (bad || !c->words || (out && !c->out)) {
+    c->heard = o->heard ? copy_heard(o->heard, n) : NULL;
+    if (bad || !c->words || (out && !c->out) || (o->heard && !c->heard)) {
         hm__outcome_free(c);
         return NULL;
     }
