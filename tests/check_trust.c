@@ -223,6 +223,154 @@ START_TEST(test_cheat_pointer)
 }
 END_TEST
 
+/* ---- the causal past: what the packets read carried ---------------------------------- */
+
+/* Every node's inputs, published through memory. */
+static _Atomic(const int64_t *) inputs_of[8];
+
+static void publish_mine(hm_node_t *n)
+{
+    size_t k;
+    atomic_store(&inputs_of[hm_id(n)], hm_input(n, &k));
+}
+
+/* Allreduce on Q_3 under circuit routing: one junk message per node in slot 0 (to the
+ * next node), then the sum of every node's input, read from memory, stored in slot 40,
+ * long after the shortest circuit. */
+static void cheat_junk_circuit(hm_node_t *n, void *state)
+{
+    (void)state;
+    publish_mine(n);
+    hm_packet_t pk = {.msg = 1};
+    if (hm_send_to(n, (hm_id(n) + 1) % hm_nodes(n), &pk) != HM_OK || hm_wait_until(n, 40) != HM_OK)
+        return;
+    while (hm_recv(n, &pk) == HM_OK)
+        ;
+    int64_t sum = 0;
+    for (int y = 0; y < hm_nodes(n); y++)
+        sum += atomic_load(&inputs_of[y])[0];
+    hm_store(n, sum);
+}
+
+START_TEST(test_cheat_circuit_junk)
+{
+    hm_algorithm_t a = with_program("allreduce-recursive-doubling", cheat_junk_circuit);
+    hm_trun_t r =
+        hm_t_run_algo("{\"topology\": {\"kind\": \"hypercube\", \"dim\": 3},"
+                      "\"ports\": {\"model\": \"one-port-full\", \"routing\": \"circuit\","
+                      "\"cost\": {\"a\": 0.5, \"b\": 3}}, \"contention\": \"queue\","
+                      "\"algorithm\": {\"name\": \"allreduce-recursive-doubling\", "
+                      "\"inputs\": [[1], [2], [3], [4], [5], [6], [7], [8]]}}",
+                      &a);
+    ck_assert_int_eq(r.rc, 1);
+    ck_assert_str_eq(hm_t_str(&r, "verification"),
+                     "node 0 stored value #1 (36) in slot 40, which depends on every node, but "
+                     "nothing of node 1 had reached it by then through the packets it read (a "
+                     "packet carries what its sender had read when it sent it)");
+    hm_t_free(&r);
+}
+END_TEST
+
+/* Recursive-doubling allgather on Q_3 with the honest schedule and volume (2^i words to
+ * the partner across dimension i), but zeros in the payloads: the blocks are read from
+ * memory, as one static receive buffer shared by every node thread would give them. */
+static void cheat_shared_buffer(hm_node_t *n, void *state)
+{
+    (void)state;
+    publish_mine(n);
+    int64_t junk[4] = {0};
+    for (int i = 0; i < 3; i++) {
+        hm_packet_t pk = {.msg = i, .data = junk, .len = (uint32_t)(sizeof junk[0] << i)};
+        if (hm_send(n, i, &pk) != HM_OK || hm_wait_packet(n, &pk) != HM_OK)
+            return;
+    }
+    for (int y = 0; y < hm_nodes(n); y++)
+        hm_store(n, atomic_load(&inputs_of[y])[0]);
+}
+
+START_TEST(test_cheat_shared_buffer)
+{
+    hm_algorithm_t a = with_program("allgather-recursive-doubling", cheat_shared_buffer);
+    hm_trun_t r = hm_t_run_algo("{\"topology\": {\"kind\": \"hypercube\", \"dim\": 3},"
+                                "\"ports\": {\"model\": \"all-port\"},"
+                                "\"algorithm\": {\"name\": \"allgather-recursive-doubling\", "
+                                "\"inputs\": [[10], [11], [12], [13], [14], [15], [16], [17]]}}",
+                                &a);
+    ck_assert_int_eq(r.rc, 1);
+    ck_assert_str_eq(hm_t_str(&r, "verification"),
+                     "node 0 stored value #2 (11) in slot 3 as node 1's, but no packet it had read "
+                     "by then carried that value (the problem passes values on unchanged: each "
+                     "arrives as a packet's value or a whole int64 word of its payload)");
+    hm_t_free(&r);
+}
+END_TEST
+
+/* A plugin broadcast on a 3x4 mesh from node 0: every node sends one junk packet to each
+ * neighbour in slot 0 (the volume is right); every node waits for its distance to the root, reads
+ * what came and stores the root's value from memory. */
+static void junk_mesh(hm_node_t *n, void *state)
+{
+    (void)state;
+    int x = hm_id(n), root = hm_root(n), dist = abs(x / 4 - root / 4) + abs(x % 4 - root % 4);
+    publish_mine(n);
+    hm_packet_t pk = {.msg = 1};
+    for (int port = 0; port < hm_degree(n); port++)
+        if (hm_neighbor(n, port) >= 0 && hm_send(n, port, &pk) != HM_OK)
+            return;
+    if (dist > 0 && hm_wait_until(n, dist) != HM_OK)
+        return;
+    while (hm_recv(n, &pk) == HM_OK)
+        ;
+    hm_store(n, atomic_load(&inputs_of[root])[0]);
+}
+
+static const hm_algorithm_t junk_mesh_algo = {.name = "junk-mesh",
+                                              .topologies = HM_BIT(HM_TOPO_MESH),
+                                              .ports = HM_BIT(HM_PORTS_ALL_PORT),
+                                              .default_ports = HM_PORTS_ALL_PORT,
+                                              .problem = HM_PROBLEM_BROADCAST,
+                                              .node_main = junk_mesh};
+static const hm_algorithm_t *const junk_mesh_algos[] = {&junk_mesh_algo, NULL};
+static const hm_plugin_t junk_mesh_plugin = {HM_ABI_VERSION, (unsigned)sizeof(hm_algorithm_t),
+                                             HM_VERSION, junk_mesh_algos};
+
+START_TEST(test_cheat_plugin_mesh)
+{
+    char err[512];
+    ck_assert_msg(hm__plugin_add("junk-mesh.so", &junk_mesh_plugin, err, sizeof err) == 0, "%s",
+                  err);
+    hm__config_t cfg;
+    int loaded = hm__config_load_string(&cfg, "test.json",
+                                        "{\"topology\": {\"kind\": \"mesh\", \"rows\": 3, "
+                                        "\"cols\": 4}, \"ports\": {\"routing\": \"packet\"}, "
+                                        "\"algorithm\": {\"name\": "
+                                        "\"junk-mesh\", \"root\": 0}}",
+                                        NULL, 0);
+    if (loaded != 0)
+        hm__config_print_errors(&cfg, stderr);
+    ck_assert_int_eq(loaded, 0);
+    hm__result_t res;
+    hm_trun_t r = {0};
+    r.rc = hm__run_config(&cfg, &res);
+    r.summary = json_incref(res.summary);
+    hm__result_free(&res);
+    hm__config_free(&cfg);
+    ck_assert_int_eq(r.rc, 1);
+    const char *v = hm_t_str(&r, "verification");
+    ck_assert_msg(strncmp(v, "node 2 stored value #1 (", 24) == 0, "%s", v);
+    ck_assert_msg(strstr(v, ") in slot 2, but it comes from node 0, and no chain of packets node 2 "
+                            "read by then leads from node 0 (a packet carries what its sender had "
+                            "read when it sent it)") != NULL,
+                  "%s", v);
+    /* A plugin's problem has its lower bound off the hypercube too: the root's
+     * eccentricity on the mesh, 2 + 3 links. */
+    json_t *lb = json_object_get(r.summary, "lower_bound");
+    ck_assert_str_eq(json_string_value(json_object_get(lb, "expression")), "eccentricity(root)");
+    ck_assert_int_eq(hm_t_bound(&r, "lower_bound"), 5);
+    hm_t_free(&r);
+}
+END_TEST
+
 /* ---- the lower bound ---------------------------------------------------------------- */
 
 static void do_nothing(hm_node_t *n, void *state)
@@ -423,7 +571,9 @@ static const shape_t shapes[] = {
 static int judged(const char *v)
 {
     return strstr(v, ", but it comes from node") || strstr(v, ", but it depends on every node") ||
-           strstr(v, "cannot travel outside the packets") || strstr(v, "below the lower bound");
+           strstr(v, "cannot travel outside the packets") || strstr(v, "below the lower bound") ||
+           strstr(v, "through the packets it read") || strstr(v, "no chain of packets") ||
+           strstr(v, "no packet it had read by then carried");
 }
 
 /* The clock mode of the sweep's runs. */
@@ -448,6 +598,13 @@ static int sweep_one(const hm_algorithm_t *a, const char *algo, const shape_t *s
         const char *v = json_string_value(json_object_get(r.summary, "verification"));
         ck_assert_msg(!v || !judged(v), "%s on %s, %s, %s: %s", algo, s->json,
                       hm_ports_name((hm_ports_kind_t)pm), hm_routing_name((hm_routing_t)rt), v);
+        /* A declared problem has a lower bound on every machine it runs on. */
+        json_t *pr = json_object_get(r.summary, "problem");
+        ck_assert_msg(!json_is_string(pr) ||
+                          json_is_object(json_object_get(r.summary, "lower_bound")),
+                      "%s on %s, %s, %s: no lower bound for %s", algo, s->json,
+                      hm_ports_name((hm_ports_kind_t)pm), hm_routing_name((hm_routing_t)rt),
+                      json_string_value(pr));
         ok = r.rc == 0;
     }
     (void)a;
@@ -523,6 +680,9 @@ Suite *hm_suite_trust(void)
     tcase_add_test(tc, test_cheat_circuit);
     tcase_add_test(tc, test_cheat_free_and_local);
     tcase_add_test(tc, test_cheat_pointer);
+    tcase_add_test(tc, test_cheat_circuit_junk);
+    tcase_add_test(tc, test_cheat_shared_buffer);
+    tcase_add_test(tc, test_cheat_plugin_mesh);
     suite_add_tcase(s, tc);
     tc = tcase_create("rules");
     tcase_set_timeout(tc, 60);

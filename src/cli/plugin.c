@@ -64,17 +64,14 @@ static int problem_setup(hm_setup_t *s)
     return s->state ? 0 : -1;
 }
 
-/* The problem's check of the stores and its lower bound on the hypercube; no exact cost:
- * the plugin's own completion time is the figure (hma_prob_lower with combining, the
- * bound that holds for any algorithm). */
+/* The problem's check of the stores and its lower bound; no exact cost: the plugin's own
+ * completion time is the figure (hma_prob_lower_any, the bound that holds for any
+ * algorithm, on every topology and routing). */
 static void problem_verify(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
     char why[200];
-    /* hma_prob_lower knows Q_d under packet routing only, where a packet lasts one slot
-     * whatever its length; under circuit routing (a*m+b) no lower bound is given. */
-    if (r->machine->topology == HM_TOPO_HYPERCUBE && !r->machine->circuit)
-        r->lower = hma_prob_lower(pb, r->machine, 1, &r->lower_expr);
+    r->lower = hma_prob_lower_any(pb, r->machine, &r->lower_expr);
     r->verified = hma_prob_check(pb, r, why, sizeof why);
     if (r->verified)
         snprintf(r->verification, sizeof r->verification,
@@ -674,6 +671,12 @@ static const plugin_algo_t *plugin_of(const hm_algorithm_t *a)
 static int problem_checked(const plugin_algo_t *pa)
 {
     return (pa->sandboxed ? pa->setup : pa->desc.setup) == problem_setup;
+}
+
+int hm__problem_checked(const hm_algorithm_t *a)
+{
+    const plugin_algo_t *pa = plugin_of(a);
+    return pa ? problem_checked(pa) : a->input == hma_prob_input;
 }
 
 /* A sandboxed plugin's own verify, in a node process on the copy of the outcome that the

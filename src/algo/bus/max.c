@@ -430,6 +430,10 @@ static void max_verify(hm_report_t *r)
                  (long long)T);
     r->bound_expr = "k";
     r->bound = k;
+    /* Each maximum depends on every processor, all one link from the output processor
+     * (silence says something too): no run is shorter than the bus's diameter. */
+    r->lower_expr = "diameter";
+    r->lower = 1;
     max_extra(r, st, broadcasts, comparisons, silent);
     if (T == 1 && wrong < 0)
         json_object_set_new(r->extra, "result", json_integer(out[0]));

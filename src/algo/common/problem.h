@@ -212,6 +212,11 @@ void hma_prob_summary_keys(const hma_prob_t *pb, hm_report_t *r);
  * routing the a*m + b model's bound (problem_bounds.c, circuit_lower). */
 int64_t hma_prob_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, int combining,
                        const char **expr);
+/* The bound that holds for any algorithm whatever it packs into a message (a plugin's):
+ * the latency alone, the diameter, the root's eccentricity or ceil(log2 p) under packet
+ * routing, ceil(log2 p) shortest circuits (of 0 bytes) under circuit routing (doc/collectives.md,
+ * "Lower bounds"). On every topology. */
+int64_t hma_prob_lower_any(const hma_prob_t *pb, const hm_machine_info_t *mi, const char **expr);
 
 /* The whole verify of a collective: the problem's check, then completion == the
  * algorithm's exact cost `bound` (expression expr); fills bound, lower bound and the

@@ -49,18 +49,52 @@ static int64_t ceil_div(int64_t a, int64_t b)
 typedef struct shape_s {
     int64_t p, b, lg, diam, deg, cap; /* cap: link_capacity */
     int cube, allport;
+    int ecc; /* diam is the root's eccentricity (a rooted problem on a mesh or a line) */
 } shape_t;
 
+/* The farthest any node lies from the root, on the mesh (linear: one row). */
+static int64_t eccentricity(const hm_machine_info_t *mi, int root)
+{
+    int64_t r = root / mi->cols, c = root % mi->cols;
+    int64_t dr = r > mi->rows - 1 - r ? r : mi->rows - 1 - r;
+    int64_t dc = c > mi->cols - 1 - c ? c : mi->cols - 1 - c;
+    return dr + dc;
+}
+
+/* The degree is an upper bound on every node's (a side of 1 has fewer links: the bound
+ * is then only weaker); on a mesh or a line the latency of a rooted problem is its
+ * root's eccentricity, the distance to the farthest node (time reversed for gather and
+ * reduce); the hypercube, the ring, the torus and the bus look the same from every
+ * node. */
 static shape_t shape_of(const hma_prob_t *pb, const hm_machine_info_t *mi)
 {
     shape_t s = {.p = pb->p, .b = pb->block, .lg = pb->lg, .cap = mi->link_capacity};
-    s.cube = !pb->ring && !pb->full;
+    s.cube = mi->topology == HM_TOPO_HYPERCUBE;
     s.allport = mi->ports == HM_PORTS_ALL_PORT;
-    s.deg = s.cube ? pb->d : pb->full ? pb->p - 1 : pb->ring == 2 ? 4 : 2;
-    s.diam = s.cube          ? pb->d
-             : pb->full      ? 1
-             : pb->ring == 2 ? mi->rows / 2 + mi->cols / 2
-                             : pb->p / 2;
+    switch (mi->topology) {
+    case HM_TOPO_HYPERCUBE:
+        s.deg = s.diam = pb->d;
+        break;
+    case HM_TOPO_BUS:
+        s.deg = pb->p - 1;
+        s.diam = 1;
+        break;
+    case HM_TOPO_TORUS:
+        s.deg = 4;
+        s.diam = mi->rows / 2 + mi->cols / 2;
+        break;
+    case HM_TOPO_RING:
+        s.deg = 2;
+        s.diam = pb->p / 2;
+        break;
+    default: /* mesh, linear (one row) */
+        s.deg = mi->topology == HM_TOPO_MESH ? 4 : 2;
+        s.diam = (int64_t)mi->rows - 1 + mi->cols - 1;
+        s.ecc = hma_prob_rooted(pb->kind) && pb->root >= 0;
+        if (s.ecc)
+            s.diam = eccentricity(mi, pb->root);
+        break;
+    }
     return s;
 }
 
@@ -104,7 +138,9 @@ static best_t latency(const shape_t *s, const hma_prob_t *pb, const hm_machine_i
     if (s->cube) /* the diameter and log2 p are both d: named by the argument that holds */
         return (best_t){s->lg, diam_argument(s, pb, mi) ? "diameter" : "log2(p)"};
     int by_diam = by_diameter(s, pb, mi);
-    return (best_t){by_diam ? s->diam : s->lg, by_diam ? "diameter" : "ceil(log2(p))"};
+    return (best_t){by_diam ? s->diam : s->lg, !by_diam ? "ceil(log2(p))"
+                                               : s->ecc ? "eccentricity(root)"
+                                                        : "diameter"};
 }
 
 /* The pipe: the last of b values through the machine (one value a packet). */
@@ -114,12 +150,15 @@ static void pipe_bound(const shape_t *s, best_t *bt, const best_t *lat, int by_d
                                        "ceil(block/degree)+diameter-1",
                                        "ceil(block/(log2(p)*link_capacity))+log2(p)-1",
                                        "ceil(block/(degree*link_capacity))+diameter-1"};
+    static const char *const ecc[2] = {"ceil(block/degree)+eccentricity(root)-1",
+                                       "ceil(block/(degree*link_capacity))+eccentricity(root)-1"};
     if (s->allport)
-        take(bt, ceil_div(s->b, s->deg * s->cap) + s->diam - 1, spell(s, all));
+        take(bt, ceil_div(s->b, s->deg * s->cap) + s->diam - 1,
+             s->ecc ? ecc[s->cap > 1] : spell(s, all));
     else
         take(bt, s->b - 1 + lat->v,
              s->cube   ? "block-1+log2(p)"
-             : by_diam ? "block-1+diameter"
+             : by_diam ? (s->ecc ? "block-1+eccentricity(root)" : "block-1+diameter")
                        : "block-1+ceil(log2(p))");
 }
 
@@ -232,6 +271,15 @@ static int64_t circuit_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, 
     int64_t lat = pb->lg * hma_prob_msg_slots(mi, 1), vol = hma_prob_msg_slots(mi, v);
     *expr = vol > lat ? ve : "ceil(log2(p))*ceil(8a+b)";
     return vol > lat ? vol : lat;
+}
+
+int64_t hma_prob_lower_any(const hma_prob_t *pb, const hm_machine_info_t *mi, const char **expr)
+{
+    if (mi->circuit) { /* a message may carry its value word alone: 0 bytes, ceil(b) */
+        *expr = "ceil(log2(p))*max(1,ceil(b))";
+        return pb->lg * hma_prob_msg_slots(mi, 0);
+    }
+    return packet_lower(pb, mi, 1, expr);
 }
 
 int64_t hma_prob_lower(const hma_prob_t *pb, const hm_machine_info_t *mi, int combining,

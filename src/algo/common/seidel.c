@@ -260,6 +260,23 @@ void hma_seidel_node(hm_node_t *n, void *state)
     hma_plan_node(n, st->plan, st->msg, st->bufs + (size_t)hm_id(n) * (size_t)st->bytes);
 }
 
+/* A lower bound for any broadcast of m bytes in the a*m+b model (doc/seidel.md, "Lower
+ * bound"): a node transmits one message at a time and every message lasts ceil(a+b)
+ * slots at least, so the nodes that hold the first byte at most double every ceil(a+b)
+ * slots; and a node receives one message at a time, all m bytes, in messages that last
+ * ceil(a*m+b) slots together at least (ceil(a*x+b) + ceil(a*y+b) >= ceil(a*(x+y)+b)). */
+static void seidel_lower(hm_report_t *r, const hma_seidel_t *st)
+{
+    const hm_machine_info_t *mi = r->machine;
+    int lg = 0;
+    while ((1 << lg) < mi->nodes)
+        lg++;
+    int64_t doubling = lg * hma_seidel_msg_cost(mi, 1, 1);
+    int64_t receive = hma_seidel_msg_cost(mi, 1, (double)st->bytes);
+    r->lower = doubling > receive ? doubling : receive;
+    r->lower_expr = doubling > receive ? "ceil(log2(p))*ceil(a+b)" : "ceil(a*m+b)";
+}
+
 void hma_seidel_verify(hm_report_t *r)
 {
     const hma_seidel_t *st = r->state;
@@ -285,6 +302,7 @@ void hma_seidel_verify(hm_report_t *r)
                  (long long)st->bytes);
     r->bound_expr = st->bound_expr;
     r->bound = st->bound_expr ? st->bound : -1;
+    seidel_lower(r, st);
     json_t *e = r->extra;
     json_object_set_new(e, "root", json_integer(st->root));
     json_object_set_new(e, "message_bytes", json_integer(st->bytes));
