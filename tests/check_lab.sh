@@ -352,6 +352,97 @@ ev "hypemu-lab: at 1: unknown function 'sqrt' (functions: ceil, floor, log2, min
 ev "hypemu-lab: at 3: unexpected '\$' (allowed: numbers, + - * / ^, parentheses, ceil, floor, log2, min, max, ecc, p, d, rows, cols, block, root, cost_a, cost_b)" '3 $ 4'
 ev "hypemu-lab: at 3: unexpected '2' after a complete expression" '1 2'
 
+ev 5 'ecc(root)' topology=linear nodes=8 root=5
+ev 4 'ecc(root)' topology=ring nodes=8 root=5
+ev 3 'ecc(root)' p=8 root=5
+ev 4 'ecc(root)' topology=torus rows=4 cols=5 root=7
+ev "hypemu-lab: eval: topology=tree: allowed: topology=hypercube|mesh|torus|linear|ring|bus" 'p' topology=tree
+ev "hypemu-lab: at 5: 'root' has no value in this case (a rootless problem)" 'ecc(root)' topology=ring nodes=8
+
+# ---- validate: an exercise checked before anything runs ----------------------------------
+cat >"$tmp/typo.json" <<'EOF2'
+{"name": "typo", "problem": "broadcast", "topology": "hypercube", "ports": "one_port", "bound": "d",
+ "cases": [{"dim": 3, "root": 9}, {"dim": 2, "root": 1, "blocks": 2}]}
+EOF2
+typo="hypemu-lab: $tmp/typo.json: cases[0] (Q_3, root 9): algorithm.root: found 9; allowed: an integer from 0 to 7
+$tmp/typo.json: cases[0] (Q_3, root 9): ports.model: found \"one_port\"; allowed: \"all-port\", \"one-port-full\", \"one-port-half\", \"shout\", \"bus\"
+$tmp/typo.json: cases[1] (Q_2, root 1, blocks 2): algorithm.blocks: unknown parameter of problem broadcast; allowed keys: name, block, root
+$tmp/typo.json: cases[1] (Q_2, root 1, blocks 2): ports.model: found \"one_port\"; allowed: \"all-port\", \"one-port-full\", \"one-port-half\", \"shout\", \"bus\""
+for cmd in validate check class; do
+    rc=0
+    case $cmd in
+    validate) "$lab" validate "$tmp/typo.json" >"$tmp/typo.out" 2>&1 || rc=$? ;;
+    check) "$lab" check "$tmp/typo.json" "$s1" >"$tmp/typo.out" 2>&1 || rc=$? ;;
+    class) "$lab" class "$tmp/typo.json" "$tmp" >"$tmp/typo.out" 2>&1 || rc=$? ;;
+    esac
+    [ "$rc" = 2 ] || fail "$cmd of a bad exercise: exit $rc"
+    expect "$cmd of a bad exercise" "$typo" "$tmp/typo.out"
+done
+"$lab" validate 5 >"$tmp/valid.out" 2>&1 || fail "validate 5: exit $?"
+expect "validate 5" "exercise allreduce-long: 3 cases, every key, expression and config checked" "$tmp/valid.out"
+
+# ---- replay: a failing case, again, with its timeline and its player page ----------------
+"$lab" check 5 "$HM_SRCDIR/examples/lab/ex5-allreduce-long.c" >"$tmp/five.out" 2>&1 && fail "check 5, the starter: exit 0"
+grep -qxF "      replay: hypemu-lab replay 5 $HM_SRCDIR/examples/lab/ex5-allreduce-long.c 2" "$tmp/five.out" ||
+    fail "check 5: no replay line: $(cat "$tmp/five.out")"
+mkdir -p "$tmp/replay"
+rc=0
+(cd "$tmp/replay" && "$lab" replay 5 "$HM_SRCDIR/examples/lab/ex5-allreduce-long.c" 2 >out 2>&1) || rc=$?
+[ "$rc" = 1 ] || fail "replay 5 2: exit $rc: $(cat "$tmp/replay/out")"
+expect "replay 5 2" "case 2 of exercise allreduce-long (Q_3, block 256): FAIL: 828 slots > bound 728
+wrote case-2.json (the case's config; run it again: hypemu case-2.json)
+wrote case-2.txt (the timeline: less -S case-2.txt)
+wrote case-2.html (the player: open it in a browser, e.g. xdg-open case-2.html)" "$tmp/replay/out"
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); assert c["sandbox"] and c["algorithm"]["block"] == 256, c' \
+    "$tmp/replay/case-2.json" || fail "replay: case-2.json"
+(cd "$tmp/replay" && "$bin" --json case-2.json >again.out 2>/dev/null) || true
+grep -q '"completion_slots":828' "$tmp/replay/again.out" || fail "replay: hypemu case-2.json: $(cat "$tmp/replay/again.out")"
+head -1 "$tmp/replay/case-2.txt" | grep -q '^hypemu timeline: hypercube, 8 nodes' || fail "replay: case-2.txt"
+grep -q '<html' "$tmp/replay/case-2.html" || fail "replay: case-2.html"
+# A crash in threads leaves no page; the replay says so and gives the crash line.
+cat >"$tmp/crashy.c" <<'EOF2'
+#include <hypemu.h>
+static void node(hm_node_t *n, void *s)
+{
+    (void)s;
+    if (hm_id(n) == 1)
+        *(volatile int *)0 = 1;
+}
+static const hm_algorithm_t a = {.name = "crashy", .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+                                 .ports = HM_BIT(HM_PORTS_ONE_PORT_FULL),
+                                 .problem = HM_PROBLEM_BROADCAST, .node_main = node};
+HM_PLUGIN(&a);
+EOF2
+rc=0
+(cd "$tmp/replay" && "$lab" replay --no-sandbox 1 "$tmp/crashy.c" 1 >crash.out 2>&1) || rc=$?
+[ "$rc" = 1 ] || fail "replay of a crash: exit $rc: $(cat "$tmp/replay/crash.out")"
+expect "replay of a crash" "case 1 of exercise bcast-one-port (Q_2, root 3): FAIL: node 1 (algorithm crashy, file $tmp/crashy.c) crashed in slot 0: SIGSEGV
+wrote case-1.json (the case's config; run it again: hypemu case-1.json)
+no player page: the run did not end with its outputs (node 1 (algorithm crashy, file $tmp/crashy.c) crashed in slot 0: SIGSEGV)" "$tmp/replay/crash.out"
+rc=0
+"$lab" replay 1 "$tmp/crashy.c" 7 >"$tmp/replay/bad.out" 2>&1 || rc=$?
+[ "$rc" = 2 ] || fail "replay case 7: exit $rc"
+expect "replay case 7" "hypemu-lab: replay: case 7: allowed: 1..3 (the rows of check)" "$tmp/replay/bad.out"
+
+# ---- a node that polls: hypemu's watchdog sentence, not the grader's timeout ----------------
+cat >"$tmp/poll.c" <<'EOF2'
+#include <hypemu.h>
+static void node(hm_node_t *n, void *s)
+{
+    hm_packet_t p;
+    (void)s;
+    while (hm_id(n) != hm_root(n) && hm_recv(n, &p) != HM_OK)
+        ;
+}
+static const hm_algorithm_t a = {.name = "poller", .topologies = HM_BIT(HM_TOPO_HYPERCUBE),
+                                 .ports = HM_BIT(HM_PORTS_ONE_PORT_FULL),
+                                 .problem = HM_PROBLEM_BROADCAST, .node_main = node};
+HM_PLUGIN(&a);
+EOF2
+printf '{"name": "poll", "problem": "broadcast", "topology": "hypercube", "ports": "one-port-full", "bound": "d", "config": {"clock": {"slot_timeout": 1}}, "cases": [{"dim": 2, "root": 1}]}\n' >"$tmp/poll.json"
+"$lab" check "$tmp/poll.json" "$tmp/poll.c" >"$tmp/poll.out" 2>&1 && fail "poll: exit 0"
+row "$tmp/poll.out" 1 Q_2 1 1 no 0 2 2 0 0 'FAIL: node 0 did not end slot 0 within clock.slot_timeout = 1 s'
+
 # ---- a class: three submissions, one CSV --------------------------------------------------------
 mkdir -p "$tmp/class/bob"
 cp "$HM_SRCDIR/examples/lab/solutions/ex1-bcast-one-port.c" "$tmp/class/alice.c"
