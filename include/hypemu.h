@@ -103,6 +103,16 @@ typedef struct hm_packet_s {
     int64_t recv_slot; /* slot in which it was received */
 } hm_packet_t;
 
+/* The grid a mesh or a torus lays its nodes in, and this node's place in it: *rows and
+ * *cols, and this node's *row and *col (node = row * cols + col); a linear array and a ring
+ * are one row of p nodes. Any pointer may be NULL. Returns 0, or HM_ENOENT on the
+ * hypercube and the bus, which have no grid. Ports: on a mesh, a linear array and a torus
+ * 0 west (col - 1), 1 east (col + 1), 2 north (row - 1), 3 south (row + 1), wrapping
+ * around on the torus, -1 from hm_neighbor where a mesh ends; on a ring 0 to x + 1 and 1
+ * to x - 1 (mod p); on Q_d port i to x ^ 2^i; on the bus, at node x, node y is port y
+ * when y < x and port y - 1 when y > x (doc/config.md). */
+int hm_grid(const hm_node_t *n, int *rows, int *cols, int *row, int *col);
+
 /* Identity and neighbourhood. hm_neighbor and hm_port_to return -1 for "none" only (a
  * port out of range or leading nowhere, a node that is not a neighbour): no abort code,
  * though HM_EABORT is -1 too (a call that breaks the rules stops the run, and the next
@@ -265,6 +275,7 @@ typedef struct hm_machine_info_s {
      * copying m bytes in a node costs cost_rho*m slots; cost_a = link_capacity * cost_abar. */
     double cost_a, cost_abar, cost_b, cost_rho;
     uint64_t seed;
+    int clock; /* clock.mode, an hm_clock_mode_t (below): slotted, free or local */
 } hm_machine_info_t;
 
 /* ------------------------------------------------------------------------ */
@@ -459,8 +470,8 @@ const void *hm_report_out(const hm_report_t *r, int node);
  * than the words delivered to it (a packet's value counts 1, its payload ceil(len / 8));
  * where the problem passes values on unchanged, a value stored as another node's came
  * in a packet the node read by then (its value or a whole int64 word of its payload). A
- * store declared twice counts once (its first source). Returns 0, or HM_EINVAL (node, source or the range out of bounds;
- * called outside verify), HM_ENOMEM. */
+ * store declared twice counts once (its first source). Returns 0, or HM_EINVAL (node, source or the
+ * range out of bounds; called outside verify), HM_ENOMEM. */
 #define HM_FROM_ALL (-1)
 int hm_report_from(hm_report_t *r, int node, size_t first, size_t count, int source);
 

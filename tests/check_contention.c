@@ -105,8 +105,37 @@ START_TEST(test_traffic_refusals)
                  (const char *[]){"ports.link_capacity=3", NULL});
     ck_assert_int_eq(r.rc, 2);
     ck_assert_str_eq(r.message, "test.json: ports.link_capacity: traffic needs at least 4 on a "
-                                "torus (2 virtual channels, data and credits: "
-                                "doc/contention.md), found 3");
+                                "torus under the free clock (2 virtual channels, data and "
+                                "credits: doc/contention.md), found 3");
+    hm_t_free(&r);
+}
+END_TEST
+
+/* The default config runs (link capacity 1, packet routing on the mesh too): the credits
+ * owed go first, so no load sticks the network; exact slot counts at rate 100. */
+START_TEST(test_traffic_defaults)
+{
+    static const struct {
+        const char *topo;
+        int64_t slots;
+    } runs[] = {{"{\"kind\": \"torus\", \"rows\": 4, \"cols\": 4}", 129},
+                {"{\"kind\": \"ring\", \"nodes\": 9}", 125},
+                {"{\"kind\": \"hypercube\", \"dim\": 4}", 114}};
+    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+        char cfg[256];
+        snprintf(cfg, sizeof cfg,
+                 "{\"topology\": %s, \"algorithm\": {\"name\": \"traffic\", "
+                 "\"rate_percent\": 100, \"packets\": 32}}",
+                 runs[i].topo);
+        hm_trun_t r = hm_t_run(cfg, NULL);
+        ck_assert_msg(r.rc == 0, "%s: rc %d: %s", runs[i].topo, r.rc, r.message ? r.message : "");
+        ck_assert_int_eq(hm_t_int(&r, "completion_slots"), runs[i].slots);
+        hm_t_free(&r);
+    }
+    hm_trun_t r = hm_t_run("{\"topology\": {\"kind\": \"mesh\", \"rows\": 3, \"cols\": 5}, "
+                           "\"algorithm\": {\"name\": \"traffic\"}}",
+                           NULL);
+    ck_assert_int_eq(r.rc, 0);
     hm_t_free(&r);
 }
 END_TEST
@@ -323,6 +352,7 @@ static Suite *contention_suite(void)
     tcase_add_loop_test(tc, test_traffic_delivers, 0, 3);
     tcase_add_test(tc, test_traffic_load_curve);
     tcase_add_test(tc, test_traffic_refusals);
+    tcase_add_test(tc, test_traffic_defaults);
     suite_add_tcase(s, tc);
     tc = tcase_create("figures");
     tcase_set_timeout(tc, 60);

@@ -11,6 +11,53 @@
 
 /* ---- deadlock and max_slots ------------------------------------------------ */
 
+/* ---- hm_grid: a node's place in the grid -------------------------------------------- */
+
+static int64_t grid_seen[64]; /* rows, cols, row, col packed per node, -1: HM_ENOENT */
+
+static void note_grid(hm_node_t *n, void *s)
+{
+    (void)s;
+    int rows = -1, cols = -1, row = -1, col = -1;
+    int rc = hm_grid(n, &rows, &cols, &row, &col);
+    grid_seen[hm_id(n)] = rc == HM_OK       ? rows * 1000000 + cols * 10000 + row * 100 + col
+                          : rc == HM_ENOENT ? -1
+                                            : -2;
+    (void)hm_grid(n, NULL, NULL, NULL, NULL); /* any pointer may be NULL */
+}
+
+/* Run note_grid on topology `topo` (the config's algorithm `name` is legal there, with
+ * its default ports). */
+static void run_grid(const char *topo, const char *name, int p)
+{
+    char cfg[256];
+    snprintf(cfg, sizeof cfg, "{\"topology\": %s, \"algorithm\": {\"name\": \"%s\"}}", topo, name);
+    hm_algorithm_t a = hm_t_algo(note_grid, hm_t_verify_ok);
+    a.topologies = 0x3f;
+    for (int x = 0; x < p; x++)
+        grid_seen[x] = -3;
+    hm_trun_t r = hm_t_run_algo(cfg, &a);
+    ck_assert_msg(r.rc == 0, "%s: rc %d %s", topo, r.rc, r.message ? r.message : "");
+    hm_t_free(&r);
+}
+
+START_TEST(test_grid)
+{
+    run_grid("{\"kind\": \"mesh\", \"rows\": 3, \"cols\": 4}", "st-broadcast", 12);
+    ck_assert_int_eq(grid_seen[0], 3040000);
+    ck_assert_int_eq(grid_seen[6], 3040102); /* node 6 = row 1, column 2 */
+    ck_assert_int_eq(grid_seen[11], 3040203);
+    run_grid("{\"kind\": \"torus\", \"rows\": 4, \"cols\": 6}", "allgather-ring", 24);
+    ck_assert_int_eq(grid_seen[23], 4060305);
+    run_grid("{\"kind\": \"ring\", \"nodes\": 7}", "allreduce-ring", 7);
+    ck_assert_int_eq(grid_seen[5], 1070005);
+    run_grid("{\"kind\": \"linear\", \"nodes\": 5}", "st-broadcast", 5);
+    ck_assert_int_eq(grid_seen[4], 1050004);
+    run_grid("{\"kind\": \"hypercube\", \"dim\": 2}", "sbt-broadcast", 4);
+    ck_assert_int_eq(grid_seen[3], -1); /* no grid */
+}
+END_TEST
+
 START_TEST(test_deadlock_names_waiters)
 {
     hm_algorithm_t a = hm_t_algo(hm_t_wait_forever, hm_t_verify_ok);
@@ -547,6 +594,7 @@ Suite *hm_suite_engine(void)
     Suite *s = suite_create("engine");
     TCase *clock = tcase_create("clock");
     tcase_add_test(clock, test_deadlock_names_waiters);
+    tcase_add_test(clock, test_grid);
     tcase_add_test(clock, test_deadlock_on_full_mailbox);
     tcase_add_test(clock, test_max_slots);
     tcase_add_test(clock, test_idle_slots_cost_nothing);

@@ -76,6 +76,13 @@ if got != want:
 PY
 }
 
+# ---- hm_grid, answered in the node process ---------------------------------------------
+printf '{"topology": {"kind": "mesh", "rows": 2, "cols": 3}, "ports": {"routing": "packet"}, "algorithm": {"name": "sbx-grid", "root": 0}}\n' >"$tmp/grid.json"
+(cd "$tmp" && timeout 60 "$bin" --json --sandbox --plugin ./sandbox.so grid.json) >"$tmp/out" 2>"$tmp/err" || true
+grep -qxF 'node 5: grid 0: 2 x 3, row 1, col 2' "$tmp/err" || fail "grid on a mesh: $(cat "$tmp/err")"
+run sandbox.so sbx-grid 1
+grep -qxF 'node 1: grid -4: -1 x -1, row -1, col -1' "$tmp/err" || fail "grid on Q_1: $(cat "$tmp/err")"
+
 # ---- honest: verified, the nodes' output on stderr, prefixed ------------------------------
 run sandbox.so sbx-honest 3
 [ "$rc" = 0 ] || fail "honest: exit $rc (stderr: $(cat "$tmp/err"))"

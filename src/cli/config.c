@@ -175,8 +175,11 @@ static void check_ports(hm__config_t *c, json_t *p)
     in->link_capacity = (int)hm__config_keys[HM__K_PORTS_LINK_CAPACITY].def;
     /* Circuit routing is the default on linear arrays and meshes, where Seidel's
      * model (doc/config.md, ports.routing and ports.cost) is the one the algorithms
-     * need; cost defaults: a = 2^nu (abar = 1), b = 1, rho = 0 slots. */
-    int grid = in->topology == HM_TOPO_LINEAR || in->topology == HM_TOPO_MESH;
+     * need, unless the algorithm runs under packet routing only (traffic); cost
+     * defaults: a = 2^nu (abar = 1), b = 1, rho = 0 slots. */
+    unsigned need = c->algo ? c->algo->needs.routing : 0;
+    int grid = (in->topology == HM_TOPO_LINEAR || in->topology == HM_TOPO_MESH) &&
+               (!need || (need & HM_BIT(HM_ROUTING_CIRCUIT)));
     in->circuit = grid;
     in->cost_abar = (double)hm__config_keys[HM__K_PORTS_COST_ABAR].def;
     in->cost_b = (double)hm__config_keys[HM__K_PORTS_COST_B].def;
@@ -563,6 +566,7 @@ static void check_clock(hm__config_t *c, json_t *root)
         /* The watchdog (README "Watchdog"): at most a day. */
         c->opt.slot_timeout = hm__cfg_key_number(c, ck, HM__K_CLOCK_SLOT_TIMEOUT);
     }
+    c->opt.info.clock = (int)c->opt.clock;
     /* The free-running clock (engine/free.c) has no slots to judge: it cannot share
      * the bus's one channel. (Circuits it holds while their bytes are copied.) */
     if (c->opt.clock == HM_CLOCK_FREE && c->opt.info.ports == HM_PORTS_BUS)

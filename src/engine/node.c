@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "hm_internal.h"
+#include "topo/grid_shape.h"
 
 #define CALLER(n, fn, ret)                                                                         \
     do {                                                                                           \
@@ -45,6 +46,12 @@ int hm_degree(const hm_node_t *n)
 {
     CALLER(n, "hm_degree", HM_EABORT);
     return n->m->deg[n->id];
+}
+
+int hm_grid(const hm_node_t *n, int *rows, int *cols, int *row, int *col)
+{
+    CALLER(n, "hm_grid", HM_EABORT);
+    return hm__grid_shape(&n->m->info, n->id, rows, cols, row, col);
 }
 
 int hm_neighbor(const hm_node_t *n, int port)

@@ -43,6 +43,7 @@
 
 #include "hypemu.h"
 #include "sandbox/channel.h"
+#include "topo/grid_shape.h"
 
 /* The one node of this process (the handle a node program gets: its address only). */
 struct hm_node_s {
@@ -174,6 +175,12 @@ int hm_degree(const hm_node_t *n)
 {
     (void)n;
     return chan->degree;
+}
+
+int hm_grid(const hm_node_t *n, int *rows, int *cols, int *row, int *col)
+{
+    (void)n;
+    return hm__grid_shape(&chan->machine, chan->node, rows, cols, row, col);
 }
 
 int hm_neighbor(const hm_node_t *n, int port)

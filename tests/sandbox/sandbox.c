@@ -199,6 +199,22 @@ static void do_spin(hm_node_t *n, void *state)
         ;
 }
 
+/* Where the node process says the node is (hm_grid answered in the node process). */
+static void grid(hm_node_t *n, void *state)
+{
+    (void)state;
+    int rows = -1, cols = -1, row = -1, col = -1;
+    int rc = hm_grid(n, &rows, &cols, &row, &col);
+    printf("grid %d: %d x %d, row %d, col %d\n", rc, rows, cols, row, col);
+}
+
+static const hm_algorithm_t algo_grid = {.name = "sbx-grid",
+                                         .topologies =
+                                             HM_BIT(HM_TOPO_HYPERCUBE) | HM_BIT(HM_TOPO_MESH),
+                                         .ports = HM_BIT(HM_PORTS_ALL_PORT),
+                                         .problem = HM_PROBLEM_BROADCAST,
+                                         .node_main = grid};
+
 #define ALGO(id, fn)                                                                               \
     static const hm_algorithm_t algo_##id = {.name = "sbx-" #id,                                   \
                                              .description = "tests/sandbox: " #id,                 \
@@ -282,4 +298,4 @@ static const hm_algorithm_t algo_verifycrash = {.name = "sbx-verifycrash",
 
 HM_PLUGIN(&algo_ownfail, &algo_verifycrash, &algo_honest, &algo_global, &algo_fork, &algo_exec,
           &algo_write_file, &algo_socket, &algo_kill_parent, &algo_ptrace, &algo_exit0, &algo_segv,
-          &algo_stop, &algo_sigsys, &algo_spin, &algo_fds, &algo_own);
+          &algo_stop, &algo_sigsys, &algo_spin, &algo_fds, &algo_own, &algo_grid);

@@ -20,11 +20,12 @@
  * channel; a neighbour sends it a packet only with a credit for that buffer (one to begin
  * with), and the node gives the credit back (a packet of msg 2) once the packet has left
  * the buffer. So a link never holds more than 2 V unread packets (V data, V credits; V = 2
- * on a torus or ring, else 1): with ports.link_capacity and mailbox.capacity at least that
- * (setup checks the first; the default mailbox.capacity 4 covers the second), the channel
- * dependencies are those of the routing, acyclic with the dateline, and the network is
- * deadlock-free at any load. In slotted and local modes a node sends at most
- * link_capacity packets on a link per slot.
+ * on a torus or ring, else 1): with mailbox.capacity at least that (the default 4) the
+ * channel dependencies are those of the routing, acyclic with the dateline, and the
+ * network is deadlock-free at any load. In slotted and local modes a node sends at most
+ * link_capacity packets on a link per slot, the credits it owes from earlier slots first,
+ * so any link_capacity works (below 2 V more slowly); under the free clock, where a send
+ * waits for room on its link, setup asks for link_capacity 2 V at least.
  *
  * Verified: every packet reaches its destination exactly once; node x stores, for every
  * packet it received, its number src * packets + k, which comes from node src.
@@ -263,10 +264,10 @@ static int tr_fill(hm_setup_t *s, tr_state_t *st)
                  s->file, st->p);
         return -1;
     }
-    if (st->cap < 2 * st->vcs) {
+    if (st->cap < 2 * st->vcs && mi->clock == HM_CLOCK_FREE) {
         snprintf(s->error, sizeof s->error,
-                 "%s: ports.link_capacity: traffic needs at least %d on a %s (%d virtual "
-                 "channel%s, data and credits: doc/contention.md), found %d",
+                 "%s: ports.link_capacity: traffic needs at least %d on a %s under the free "
+                 "clock (%d virtual channel%s, data and credits: doc/contention.md), found %d",
                  s->file, 2 * st->vcs, hm_topology_name(st->topo), st->vcs, st->vcs > 1 ? "s" : "",
                  st->cap);
         return -1;
@@ -465,9 +466,12 @@ static int round_once(tr_node_t *t)
         t->next_gen++;
     if (drain(t) != 0)
         return -1;
-    int moved = route(t), paid = moved < 0 ? -1 : pay(t);
+    /* The credits owed from earlier slots go first: under a link_capacity below 2V data
+     * could take a link's every slot, and the credits it waits for would never come. */
+    int owed = pay(t), moved = owed < 0 ? -1 : route(t), paid = moved < 0 ? -1 : pay(t);
     if (moved < 0 || paid < 0)
         return -1;
+    paid += owed;
     if (finished(t))
         return 0;
     /* Something moved or is owed: the next slot. Else sleep until a packet (a credit) or
