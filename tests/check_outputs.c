@@ -254,11 +254,71 @@ START_TEST(test_sizes_exact)
 }
 END_TEST
 
+/* ---- what each node knows (out/knows.c) ---------------------------------------------- */
+
+/* The counts of node x's changes, as "slot:count" words. */
+static void knows_text(const hm__knows_t *k, int x, char *buf, size_t len)
+{
+    buf[0] = 0;
+    for (size_t i = 0; i < k->changes[x].n; i++)
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%lld:%lld", i ? " " : "",
+                 (long long)k->changes[x].v[i].slot, (long long)k->changes[x].v[i].count);
+}
+
+/* Run `config` (a file of configs/, or a config's text, with sets) and compute what every
+ * node knows. */
+static hm__knows_t knows_of(const char *config, const char *const *sets, int nsets)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/configs/%s", HM_SRCDIR, config);
+    char *all[8] = {"output=null"};
+    for (int i = 0; i < nsets; i++)
+        all[i + 1] = (char *)sets[i];
+    hm__config_t cfg;
+    int rc = config[0] == '{' ? hm__config_load_string(&cfg, "test.json", config, all, nsets + 1)
+                              : hm__config_load(&cfg, path, all, nsets + 1);
+    ck_assert_int_eq(rc, 0);
+    cfg.opt.record_reads = 1; /* as output.html asks */
+    hm__result_t res;
+    hm__run_config(&cfg, &res);
+    ck_assert_ptr_nonnull(res.outcome);
+    hm__knows_t k;
+    ck_assert_int_eq(hm__knows(res.outcome, res.outcome->stats.last_activity + 1, &k), 0);
+    hm__result_free(&res);
+    hm__config_free(&cfg);
+    return k;
+}
+
+START_TEST(test_knows)
+{
+    char buf[512];
+    /* Recursive doubling on Q_4: 2^t nodes known after step t. */
+    hm__knows_t k = knows_of("q4_allgather_recursive_doubling.json", NULL, 0);
+    knows_text(&k, 5, buf, sizeof buf);
+    ck_assert_str_eq(buf, "0:1 1:2 2:4 3:8 4:16");
+    ck_assert_int_eq((int64_t)k.changes[5].v[1].set, (1 << 5) | (1 << 4)); /* itself, node 4 */
+    hm__knows_free(&k);
+    /* The ring allgather on 8 nodes: one more each step. */
+    k = knows_of("{\"topology\": {\"kind\": \"ring\", \"nodes\": 8}, \"ports\": {\"model\": "
+                 "\"one-port-full\"}, \"algorithm\": {\"name\": \"allgather-ring\"}}",
+                 NULL, 0);
+    knows_text(&k, 0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "0:1 1:2 2:3 3:4 4:5 5:6 6:7 7:8");
+    hm__knows_free(&k);
+    /* A broadcast's root (node 5) hears from no one. */
+    k = knows_of("q4_broadcast_binomial.json", NULL, 0);
+    knows_text(&k, 5, buf, sizeof buf);
+    ck_assert_str_eq(buf, "0:1");
+    hm__knows_free(&k);
+}
+END_TEST
+
 Suite *hm_suite_outputs(void)
 {
     Suite *s = suite_create("outputs");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_events_jsonl);
+    tcase_add_test(tc, test_knows);
     tcase_add_test(tc, test_timeline_text);
     tcase_add_test(tc, test_trace_json);
     tcase_add_test(tc, test_deterministic_rotated);

@@ -627,15 +627,16 @@ static void check_output(hm__config_t *c, json_t *root)
 }
 
 /* What the judge needs the nodes' reads for (engine/causal.c, README "What verified
- * means"): the causal past of a problem's values, or of any plugin's; the words carried,
- * where the problem's check judges values passed on unchanged. */
+ * means"): the causal past of a problem's values, or of any plugin's, and the player's
+ * "what each node knows" (out/knows.c); the words carried, where the problem's check
+ * judges values passed on unchanged. */
 static void judged_reads(hm__config_t *c)
 {
     const hm_algorithm_t *a = c->algo;
     if (!a)
         return;
     hm_problem_t k = a->problem;
-    c->opt.record_reads = k != HM_PROBLEM_NONE || hm__plugin_file(a) != NULL;
+    c->opt.record_reads = k != HM_PROBLEM_NONE || hm__plugin_file(a) != NULL || c->out_html;
     int forwards = k == HM_PROBLEM_BROADCAST || k == HM_PROBLEM_SCATTER || k == HM_PROBLEM_GATHER ||
                    k == HM_PROBLEM_ALLGATHER || k == HM_PROBLEM_ALLTOALL;
     c->opt.record_words = c->opt.record_reads && forwards && hm__problem_checked(a);

@@ -35,6 +35,23 @@ int hm__write_svg(const hm__outcome_t *o, const char *title, int colour, FILE *f
  * then fails with EFBIG. */
 #define HM__HTML_MAX_EVENTS 1000000
 int hm__write_html(const hm__outcome_t *o, const char *title, const char *clock, FILE *f);
+
+/* out/knows.c: what each node knows, slot by slot (engine/past.c), for slots 0..last:
+ * per node, each slot in which the number of nodes it has heard of grows, the number,
+ * and (p <= 64) the set, bit u for node u. Returns 0, -1 when out of memory, -2 when
+ * the run holds no reads (hm__options_t.record_reads) or has more than HM__KNOWS_NODES
+ * nodes; free with hm__knows_free. */
+#define HM__KNOWS_NODES 1024
+typedef struct hm__knows_change_s {
+    int64_t slot, count;
+    uint64_t set;
+} hm__knows_change_t;
+typedef struct hm__knows_s {
+    int p;
+    HM__VEC(hm__knows_change_t) * changes;
+} hm__knows_t;
+int hm__knows(const hm__outcome_t *o, int64_t last, hm__knows_t *k);
+void hm__knows_free(hm__knows_t *k);
 int hm__html_refusal(const hm__outcome_t *o, char *msg, size_t len);
 
 /* out/otf2.c, built when configure finds the OTF2 library (HM_HAVE_OTF2): the run as an
