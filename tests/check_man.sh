@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # check_man.sh — the manual pages hypemu(1), hypemu(3) and hypemu-lab(1) render with man(1)
 # without a warning, hypemu(1) documents every option `hypemu --help` lists and every exit
-# status of README's "Exit codes" table (the same codes, in order), hypemu(3) the node API once each, and hypemu-lab(1)
+# status of README's "Exit codes" table (the same codes, in order), hypemu(3) every public function of hypemu.h, and hypemu-lab(1)
 # every command of `hypemu-lab --help` and its exit statuses.
 set -eu
 if ! command -v man >/dev/null 2>&1; then
@@ -36,9 +36,11 @@ sed -n 's/^       \([0-9][0-9, ]*[0-9]\)\( .*\)\{0,1\}$/\1/p; s/^       \([0-9]\
     diff "$tmp/readme-codes" "$tmp/man-codes" >&2
     exit 1
 }
-for fn in hm_send hm_shout hm_send_to hm_recv hm_wait_packet_until hm_busy hm_store hm_report_stores \
-    hm_version HM_VERSION_HEX; do
-    grep -q "$fn" "$tmp/hypemu.3.txt" || { echo "FAIL: hypemu(3) lacks $fn" >&2; exit 1; }
+# Every public function and array of hypemu.h (the library's exported symbols,
+# scripts/hm-symbols.sh) is in hypemu(3)'s synopsis, and the version macros.
+for fn in $(sh "$HM_SRCDIR/scripts/hm-symbols.sh" "$HM_SRCDIR/include/hypemu.h") HM_VERSION_HEX; do
+    sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' "$tmp/hypemu.3.txt" | grep -q "\b$fn\b" ||
+        { echo "FAIL: hypemu(3)'s synopsis lacks $fn" >&2; exit 1; }
 done
 grep -q "hm_op" "$tmp/hypemu.3.txt" || { echo "FAIL: hypemu(3) lacks hm_op" >&2; exit 1; }
 [ "$(grep -c '^ *int hm_root' "$tmp/hypemu.3.txt")" = 1 ] || { echo "FAIL: hypemu(3) lists hm_root twice" >&2; exit 1; }
