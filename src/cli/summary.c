@@ -232,8 +232,8 @@ void hm__summary_print(FILE *f, const json_t *s)
     const char *k;
     json_t *v;
     json_object_foreach((json_t *)s, k, v) {
-        if (strcmp(k, "stopped") == 0 || strcmp(k, "end") == 0)
-            continue; /* already on stderr */
+        if (strcmp(k, "stopped") == 0)
+            continue; /* already on stderr, line by line */
         if (json_is_object(v) && json_is_real(json_object_get(v, "value"))) {
             fprintf(f, "%-18s %.6f  (%s)\n", k, json_real_value(json_object_get(v, "value")),
                     json_string_value(json_object_get(v, "expression")));
