@@ -236,7 +236,10 @@ static int blocked_wait(const hm__machine_t *m, int i, char *buf, size_t len)
     }
     if (n->wait != HM__WAIT_PACKET)
         return 0;
-    snprintf(buf, len, "\n  node %d waits for a packet from any neighbour", i);
+    if (n->wait_note[0]) /* hm_wait_note: the program's own words (an MPI call) */
+        snprintf(buf, len, "\n  %s", n->wait_note);
+    else
+        snprintf(buf, len, "\n  node %d waits for a packet from any neighbour", i);
     return 1;
 }
 
