@@ -129,6 +129,20 @@ rc=0
 grep -q 'algorithm.problem: found "sort"; allowed: "broadcast", "allgather", "scatter", "gather", "reduce", "allreduce", "reduce-scatter", "alltoall"' \
     "$tmp/err.txt" || fail "problem sort: $(cat "$tmp/err.txt")"
 
+# ---- under --sandbox: each rank a node process, the same figures ---------------------------
+if [ "${HM_HAVE_SECCOMP:-no}" = yes ]; then
+    printf '{"topology": {"kind": "hypercube", "dim": 2}, "algorithm": {"name": "deadlock"}}\n' >"$tmp/c.json"
+    rc=0
+    (cd "$tmp" && "$hypemu" --sandbox --plugin ./deadlock.so c.json >out.txt 2>err.txt) || rc=$?
+    [ "$rc" = 3 ] || fail "deadlock under --sandbox: exit $rc, not 3"
+    diff "$tmp/want" "$tmp/err.txt" || fail "deadlock under --sandbox: the report differs"
+    printf '{"topology": %s, "sandbox": true, "algorithm": {"name": "globals", "problem": "broadcast", "block": 3, "root": 1}}\n' "$r8" >"$tmp/c.json"
+    (cd "$tmp" && "$hypemu" --plugin ./globals.so --json c.json >out.json 2>err.txt) ||
+        fail "globals under --sandbox: $(cat "$tmp/err.txt")"
+    got="$(summary verified) $(summary completion_slots) $(summary routed_hops)"
+    [ "$got" = "true 20 15" ] || fail "globals under --sandbox: $got, not true 20 15"
+fi
+
 # ---- the same programs under Open MPI ----------------------------------------------------
 if ! command -v mpicc >/dev/null 2>&1 || [ -z "${MPIRUN:-}" ] || ! [ -x "$MPIRUN" ]; then
     echo "check_mpiprog.sh: no mpicc or mpirun: the comparison with real MPI is skipped"

@@ -482,6 +482,9 @@ static plugin_algo_t *sandboxed_of(const hm_algorithm_t *a)
     for (size_t i = 0; i < nalgos; i++)
         if (a == &algos[i]->desc && algos[i]->sandboxed)
             return algos[i];
+    for (size_t i = 0; i < nderived; i++)
+        if (a == &derived[i]->desc && derived[i]->sandboxed)
+            return derived[i];
     return NULL;
 }
 
@@ -584,6 +587,7 @@ static int load_sandboxed(const char *path, char *err, size_t errlen)
     json_int_t abi = json_integer_value(json_object_get(d, "abi"));
     json_int_t size = json_integer_value(json_object_get(d, "descriptor_size"));
     int rc = -1;
+    size_t before = nalgos;
     if (json_is_string(dl))
         load_error(path, json_string_value(dl), err, errlen);
     else if (json_is_string(json_object_get(d, "kind")))
@@ -594,6 +598,8 @@ static int load_sandboxed(const char *path, char *err, size_t errlen)
                        errlen) == 0 &&
              add_described(path, json_object_get(d, "algorithms"), err, errlen) == 0)
         rc = 0;
+    for (size_t i = before; rc == 0 && i < nalgos; i++) /* hypemu-mpicc's (runner.c) */
+        algos[i]->mpi = json_is_true(json_object_get(d, "mpi_program"));
     json_decref(d);
     if (rc == 0 && remember(NULL, path) != 0)
         return fail(err, errlen, path, "out of memory", NULL, NULL);
@@ -740,6 +746,11 @@ static plugin_algo_t *mpi_derive(const plugin_algo_t *pa, hm_problem_t k)
                                       : mpi_plain;
     d->file = f;
     d->mpi = 1;
+    if (pa->sandboxed) { /* the problem's setup here, the node programs in node processes */
+        d->sandboxed = 1;
+        d->setup = d->desc.setup;
+        d->desc.setup = sandbox_setup;
+    }
     derived[nderived++] = d;
     return d;
 }

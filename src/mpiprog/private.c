@@ -24,7 +24,7 @@ void hm_mpi__rank(hm_node_t *n);
 static int copy_file(const char *from, const char *to)
 {
     FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
-    char buf[65536];
+    char buf[4096];
     size_t k;
     int rc = in && out ? 0 : -1;
     while (rc == 0 && (k = fread(buf, 1, sizeof buf, in)) > 0)
@@ -39,11 +39,25 @@ static int copy_file(const char *from, const char *to)
     return rc;
 }
 
+/* Whether this process is a node process of the sandbox (hypemu-node), where no file may be
+ * written and the rank is a process of its own. */
+static int sandboxed(void)
+{
+    char exe[4096];
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (k <= 0)
+        return 0;
+    exe[k] = 0;
+    const char *base = strrchr(exe, '/');
+    return strcmp(base ? base + 1 : exe, "hypemu-node") == 0;
+}
+
 /* This rank's own copy of the program, dlopen'ed, or NULL. */
 static void *own_copy(void)
 {
     Dl_info info;
-    if (!dladdr((void *)hm_mpi__rank, &info) || !info.dli_fname || getenv("HM_MPI_SHARED_GLOBALS"))
+    if (getenv("HM_MPI_SHARED_GLOBALS") || sandboxed() || !dladdr((void *)hm_mpi__rank, &info) ||
+        !info.dli_fname)
         return NULL;
     const char *tmp = getenv("TMPDIR");
     char dir[4096], file[4200];
