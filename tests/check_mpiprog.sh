@@ -51,7 +51,7 @@ mpicc_hm() { # mpicc_hm NAME: $tmp/NAME.so from tests/mpiprog/NAME.c
     sh "$HM_SRCDIR/scripts/hypemu-mpicc.in" -o "$tmp/$1.so" "$HM_SRCDIR/tests/mpiprog/$1.c" \
         -Wall -Wextra -Werror -I"$HM_BUILDDIR/include" -L"$HM_BUILDDIR/lib/.libs"
 }
-programs="ring_allreduce rd_allreduce gather_any alltoall_nb allreduce_call reduce_scatter_call globals deadlock abort"
+programs="collectives ring_allreduce rd_allreduce gather_any alltoall_nb allreduce_call reduce_scatter_call globals deadlock abort"
 for p in $programs; do
     mpicc_hm "$p" || fail "hypemu-mpicc cannot build $p.c"
 done
@@ -89,6 +89,24 @@ run reduce_scatter_call "$q3" '"problem": "reduce-scatter", "block": 2' 15 5
 run reduce_scatter_call "$r8" '"problem": "reduce-scatter", "block": 2' 28 24
 run globals "$q3" '"problem": "broadcast", "block": 3, "root": 1' 18 12
 run globals "$r8" '"problem": "broadcast", "block": 3, "root": 1' 20 15
+# Each library collective on its problem (COLLECTIVE names it), 300 values a node: slots,
+# routed hops on Q_3 and on a ring of 6.
+while read -r coll problem q3slots q3hops r6slots r6hops; do
+    export COLLECTIVE="$coll"
+    run collectives "$q3" "\"problem\": \"$problem\", \"block\": 300" "$q3slots" "$q3hops"
+    run collectives '{"kind": "ring", "nodes": 6}' "\"problem\": \"$problem\", \"block\": 300" \
+        "$r6slots" "$r6hops"
+done <<'TABLE'
+bcast broadcast 4 0 5 4
+reduce reduce 3 0 3 2
+scatter scatter 7 5 7 6
+gather gather 4 5 3 4
+allreduce allreduce 6 0 6 4
+allgather allgather 19 5 12 12
+alltoall alltoall 6 40 6 24
+reduce_scatter_block reduce-scatter 21 5 14 12
+TABLE
+unset COLLECTIVE
 # Under one-port strict contention a conflict stops the run, as for any algorithm.
 run rd_allreduce '{"kind": "hypercube", "dim": 3}, "ports": {"model": "one-port-full"}, "contention": "strict"' \
     '"problem": "allreduce", "block": 2' 3 0
