@@ -203,6 +203,11 @@ void hm_log(hm_node_t *n, const char *fmt, ...) __attribute__((format(printf, 2,
  * program after calling it. */
 void hm_fail(hm_node_t *n, const char *what);
 
+/* The node program ends the run as failed (an MPI program's MPI_Abort, doc/mpi-programs.md):
+ * the run stops at the end of this slot, not verified, with exit 1 and the message "node N:
+ * what" (copied, up to 255 bytes). Return from the node program after calling it. */
+void hm_abort(hm_node_t *n, const char *what);
+
 /* What this node waits in, in the program's own words, for a deadlock report: while the note
  * is set, the report's line for this node, when it waits for a packet, is the text itself
  * (copied, up to 159 bytes) instead of "node N waits for a packet from any neighbour". The MPI

@@ -235,6 +235,7 @@ struct hm_node_s {
     int64_t busy_last;          /* last slot of hm_busy work, -1 */
     int failed;                 /* an allocation failed in this node's thread, or hm_fail */
     char fail_what[256];        /* hm_fail's reason, copied (the caller's may be on its stack) */
+    int aborted;                /* hm_abort: the run stops, not verified (exit 1) */
     char wait_note[160];        /* hm_wait_note: what a deadlock report says it waits in, or "" */
     int64_t refused;            /* refused calls made (engine/refused.c) */
     hm__refusal_t *refusals;    /* the first min(refused, HM__REFUSED_KEEP), or NULL */
@@ -256,7 +257,8 @@ void hm__inbox_free(hm__inbox_t *q);                     /* releases the payload
     XX(INTERRUPTED, "interrupted") /* the interrupt flag was raised (a signal) */                  \
     XX(SYSTEM, "system")           /* thread creation, memory, hm_fail */                          \
     XX(RULES, "rules") /* a node program broke the node API's rules (engine/rules.c) */            \
-    XX(SLOT_TIMEOUT, "slot_timeout") /* a node did not end its slot in clock.slot_timeout */
+    XX(SLOT_TIMEOUT, "slot_timeout") /* a node did not end its slot in clock.slot_timeout */       \
+    XX(ABORTED, "aborted")           /* a node program ended the run as failed (hm_abort) */
 
 typedef enum {
 #define XX(id, name) HM__END_##id,

@@ -4,7 +4,7 @@
 # (hm_send_routed: exact slots and hops), the test programs of tests/mpiprog/ written for real
 # MPI built with hypemu-mpicc from the build tree and verified on hypercubes and rings of
 # several sizes (exact completion slots and routed hops), a deadlock named by its MPI calls
-# (exit 3), MPI_Abort named (exit 4), a call outside the subset refused at build time, private
+# (exit 3), MPI_Abort named (exit 1), a call outside the subset refused at build time, private
 # globals, a bad algorithm.problem (exit 2); and, where Open MPI's mpicc and mpirun are
 # installed, the same programs under mpirun computing the values hypemu verified from the
 # same input file.
@@ -131,11 +131,12 @@ hypemu: deadlock at slot 0: every node is blocked and nothing is in flight
 WANT
 diff "$tmp/want" "$tmp/err.txt" || fail "deadlock: the report differs"
 
-# MPI_Abort names the rank and the code.
+# MPI_Abort names the rank and the code: exit 1, "end": "aborted".
 printf '{"topology": {"kind": "ring", "nodes": 4}, "algorithm": {"name": "abort"}}\n' >"$tmp/c.json"
 rc=0
-(cd "$tmp" && "$hypemu" --plugin ./abort.so c.json >out.txt 2>err.txt) || rc=$?
-[ "$rc" = 4 ] || fail "abort: exit $rc, not 4"
+(cd "$tmp" && "$hypemu" --plugin ./abort.so --json c.json >out.json 2>err.txt) || rc=$?
+[ "$rc" = 1 ] || fail "abort: exit $rc, not 1"
+[ "$(summary end) $(summary verified)" = "aborted false" ] || fail "abort: $(cat "$tmp/out.json")"
 grep -qx 'hypemu: node 1: rank 1 called MPI_Abort(MPI_COMM_WORLD, 7)' "$tmp/err.txt" ||
     fail "abort: $(cat "$tmp/err.txt")"
 
@@ -159,6 +160,11 @@ if [ "${HM_HAVE_SECCOMP:-no}" = yes ]; then
         fail "globals under --sandbox: $(cat "$tmp/err.txt")"
     got="$(summary verified) $(summary completion_slots) $(summary routed_hops)"
     [ "$got" = "true 20 15" ] || fail "globals under --sandbox: $got, not true 20 15"
+    printf '{"topology": {"kind": "ring", "nodes": 4}, "algorithm": {"name": "abort"}}\n' >"$tmp/c.json"
+    rc=0
+    (cd "$tmp" && "$hypemu" --sandbox --plugin ./abort.so c.json >out.txt 2>err.txt) || rc=$?
+    [ "$rc" = 1 ] && grep -qx 'hypemu: node 1: rank 1 called MPI_Abort(MPI_COMM_WORLD, 7)' "$tmp/err.txt" ||
+        fail "abort under --sandbox: exit $rc: $(cat "$tmp/err.txt")"
 fi
 
 # ---- the same programs under Open MPI ----------------------------------------------------

@@ -603,6 +603,9 @@ static int64_t serve(hm_node_t *n, hm__sbx_chan_t *c, const hm__sbx_call_t *call
     case HM__SBX_WAIT_NOTE:
         hm_wait_note(n, text);
         return 0;
+    case HM__SBX_ABORT:
+        hm_abort(n, text);
+        return 0;
     case HM__SBX_NEIGHBOR:
         return hm_neighbor(n, call->arg);
     case HM__SBX_PORT_TO:

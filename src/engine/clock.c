@@ -331,8 +331,8 @@ static int register_waits(hm__machine_t *m)
 {
     for (size_t i = 0; i < m->active.n; i++) {
         hm_node_t *n = &m->nodes[m->active.v[i]];
-        if (n->failed) {
-            hm__stop(m, HM__END_SYSTEM, hm__fail_message(n));
+        if (n->failed || n->aborted) {
+            hm__stop(m, n->failed ? HM__END_SYSTEM : HM__END_ABORTED, hm__fail_message(n));
             return -1;
         }
         if (n->stalled == 0 && hm__register_wait(m, n) != 0) {

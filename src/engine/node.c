@@ -366,6 +366,13 @@ void hm_fail(hm_node_t *n, const char *what)
     snprintf(n->fail_what, sizeof n->fail_what, "%s", what ? what : "hm_fail");
 }
 
+void hm_abort(hm_node_t *n, const char *what)
+{
+    CALLER(n, "hm_abort", );
+    n->aborted = 1;
+    snprintf(n->fail_what, sizeof n->fail_what, "%s", what ? what : "hm_abort");
+}
+
 void hm_wait_note(hm_node_t *n, const char *what)
 {
     CALLER(n, "hm_wait_note", );

@@ -461,7 +461,7 @@ int MPI_Abort(MPI_Comm comm, int errorcode)
     char buf[96];
     snprintf(buf, sizeof buf, "rank %d called MPI_Abort(MPI_COMM_WORLD, %d)", self->rank,
              errorcode);
-    hm_fail(self->n, buf);
+    hm_abort(self->n, buf);
     leave();
 }
 
@@ -589,7 +589,7 @@ void hm_mpi__rank(hm_node_t *n)
 }
 
 /* exit() in the program (hypemu-mpicc defines exit as this): the rank ends; a code other
- * than 0 is a failure of the run, as hm_fail (exit 4), naming the rank. */
+ * than 0 is a failure of the run, as MPI_Abort (hm_abort: exit 1), naming the rank. */
 void hm_mpi_exit__(int code)
 {
     if (!self)
@@ -597,7 +597,7 @@ void hm_mpi_exit__(int code)
     if (code != 0) {
         char buf[64];
         snprintf(buf, sizeof buf, "rank %d called exit(%d)", self->rank, code);
-        hm_fail(self->n, buf);
+        hm_abort(self->n, buf);
     }
     leave();
 }

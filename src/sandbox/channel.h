@@ -60,7 +60,8 @@ typedef enum { HM__SBX_DESCRIBE = 1, HM__SBX_SETUP, HM__SBX_RUN, HM__SBX_VERIFY 
     XX(INPUT, "hm_input")                                                                          \
     XX(DONE, "the end of node_main")                                                               \
     XX(SEND_ROUTED, "hm_send_routed")                                                              \
-    XX(WAIT_NOTE, "hm_wait_note")
+    XX(WAIT_NOTE, "hm_wait_note")                                                                  \
+    XX(ABORT, "hm_abort")
 
 typedef enum {
     HM__SBX_NONE,

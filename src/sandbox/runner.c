@@ -323,6 +323,15 @@ void hm_fail(hm_node_t *n, const char *what)
     call(HM__SBX_FAIL);
 }
 
+void hm_abort(hm_node_t *n, const char *what)
+{
+    (void)n;
+    char text[256];
+    snprintf(text, sizeof text, "%s", what ? what : "");
+    put_text(text);
+    call(HM__SBX_ABORT);
+}
+
 void hm_wait_note(hm_node_t *n, const char *what)
 {
     (void)n;
