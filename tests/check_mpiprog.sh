@@ -51,7 +51,7 @@ mpicc_hm() { # mpicc_hm NAME: $tmp/NAME.so from tests/mpiprog/NAME.c
     sh "$HM_SRCDIR/scripts/hypemu-mpicc.in" -o "$tmp/$1.so" "$HM_SRCDIR/tests/mpiprog/$1.c" \
         -Wall -Wextra -Werror -I"$HM_BUILDDIR/include" -L"$HM_BUILDDIR/lib/.libs"
 }
-programs="collectives ring_allreduce rd_allreduce gather_any alltoall_nb allreduce_call reduce_scatter_call globals deadlock abort"
+programs="collectives poll ring_allreduce rd_allreduce gather_any alltoall_nb allreduce_call reduce_scatter_call globals deadlock abort"
 for p in $programs; do
     mpicc_hm "$p" || fail "hypemu-mpicc cannot build $p.c"
 done
@@ -87,6 +87,8 @@ run alltoall_nb "$q3" '"problem": "alltoall", "block": 2' 6 40
 run alltoall_nb "$r5" '"problem": "alltoall", "block": 2' 3 10
 run reduce_scatter_call "$q3" '"problem": "reduce-scatter", "block": 2' 15 5
 run reduce_scatter_call "$r8" '"problem": "reduce-scatter", "block": 2' 28 24
+run poll "$q3" '"problem": "broadcast", "block": 5' 7 5
+run poll '{"kind": "ring", "nodes": 7}' '"problem": "broadcast", "block": 5' 7 10
 run globals "$q3" '"problem": "broadcast", "block": 3, "root": 1' 18 12
 run globals "$r8" '"problem": "broadcast", "block": 3, "root": 1' 20 15
 # Each library collective on its problem (COLLECTIVE names it), 300 values a node: slots,
