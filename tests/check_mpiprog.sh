@@ -47,9 +47,12 @@ grep -q 'hm_send_routed(n, 4, .*node 4 is not a neighbour of node 0: under packe
 HM_MPICC_INCLUDE=$HM_SRCDIR/include HM_MPICC_LIB=$HM_BUILDDIR/lib
 HM_MPICC_SHIM=$HM_SRCDIR/src/mpiprog/plugin.c
 export HM_MPICC_INCLUDE HM_MPICC_LIB HM_MPICC_SHIM
+# The suite's CFLAGS too: the MPI library was built with them (a sanitizer's runtime, then,
+# resolves its calls: hypemu-mpicc links with -Wl,--no-undefined).
 mpicc_hm() { # mpicc_hm NAME: $tmp/NAME.so from tests/mpiprog/NAME.c
+    # shellcheck disable=SC2086 # word splitting of the flags is intended
     sh "$HM_SRCDIR/scripts/hypemu-mpicc.in" -o "$tmp/$1.so" "$HM_SRCDIR/tests/mpiprog/$1.c" \
-        -Wall -Wextra -Werror -I"$HM_BUILDDIR/include" -L"$HM_BUILDDIR/lib/.libs"
+        -Wall -Wextra -Werror -I"$HM_BUILDDIR/include" -L"$HM_BUILDDIR/lib/.libs" ${HM_CFLAGS:-}
 }
 programs="collectives poll ring_allreduce rd_allreduce gather_any alltoall_nb allreduce_call reduce_scatter_call globals deadlock abort"
 for p in $programs; do

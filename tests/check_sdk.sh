@@ -205,7 +205,9 @@ done
 [ ! -e "$prefix/include/mpi.h" ] || fail "make install put an mpi.h beside hypemu.h"
 cp "$HM_SRCDIR/examples/mpi/rd_allreduce.c" "$HM_SRCDIR/examples/mpi/io.h" \
     "$HM_SRCDIR/examples/mpi/rd_allreduce.json" "$tmp/"
-CC=$CC "$prefix/bin/hypemu-mpicc" -o "$tmp/rd_allreduce.so" "$tmp/rd_allreduce.c" ||
+# (with the suite's CFLAGS: the installed MPI library was built with them)
+# shellcheck disable=SC2086 # word splitting of the flags is intended
+CC=$CC "$prefix/bin/hypemu-mpicc" -o "$tmp/rd_allreduce.so" "$tmp/rd_allreduce.c" ${HM_CFLAGS:-} ||
     fail "the installed hypemu-mpicc cannot build examples/mpi/rd_allreduce.c"
 (cd "$tmp" && "$bin" --plugin ./rd_allreduce.so --json rd_allreduce.json) >"$tmp/mpi.json" ||
     fail "rd_allreduce.json: exit $?"
