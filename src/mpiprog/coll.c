@@ -3,11 +3,12 @@
  * coll.c — the MPI library's collectives and reductions (doc/mpi-programs.md,
  * "Collectives"), over its own point-to-point calls with internal tags below 0: a binomial
  * tree for MPI_Bcast and MPI_Reduce (rank r's partners r ^ 2^k relative to the root: on a
- * hypercube from root 0 neighbours, elsewhere routed), MPI_Allreduce as a reduce to rank 0
- * and a broadcast, MPI_Gather and MPI_Scatter linear from the root, MPI_Allgather as a gather
- * and a broadcast, MPI_Alltoall as every pair's message, MPI_Reduce_scatter_block as a reduce
- * and a scatter, MPI_Barrier as an empty reduce and broadcast. These are not yet the
- * catalogue's algorithms made generic over the element (doc/mpi-programs.md says so).
+ * hypercube from root 0 neighbours, elsewhere routed), MPI_Allreduce and MPI_Allgather by
+ * recursive doubling on a power of two of ranks (else a reduce to rank 0 and a broadcast, a
+ * gather and a broadcast), MPI_Gather and MPI_Scatter linear from the root, MPI_Alltoall as every
+ * pair's message, MPI_Reduce_scatter_block as a reduce and a scatter, MPI_Barrier as an empty
+ * reduce and broadcast. These are not yet the catalogue's algorithms made generic over the element
+ * (doc/mpi-programs.md says so).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,14 +196,40 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
     return rc;
 }
 
+/* Recursive doubling over a power of two of ranks: in step k every rank exchanges its
+ * partial result with rank ^ 2^k (a neighbour on a hypercube) and combines the two. */
+static int allreduce_doubling(void *acc, int count, MPI_Datatype t, MPI_Op op)
+{
+    hm_mpi_rank_t *r = hm_mpi__self();
+    size_t size = hm_mpi__size(t), bytes = (size_t)count * size;
+    void *tmp = scratch(bytes, "MPI_Allreduce");
+    int rc = MPI_SUCCESS;
+    for (int mask = 1; mask < r->size && rc == MPI_SUCCESS; mask <<= 1) {
+        hm_mpi__send(acc, bytes, size, r->rank ^ mask, HM_MPI_TAG_ALLREDUCE);
+        hm_mpi__recv(tmp, bytes, r->rank ^ mask, HM_MPI_TAG_ALLREDUCE, NULL, "MPI_Allreduce");
+        if (hm_mpi__apply(acc, tmp, count, t, op) != 0)
+            rc = fail("MPI_Allreduce", "unknown datatype or op");
+    }
+    free(tmp);
+    return rc;
+}
+
+static int power_of_two(int p)
+{
+    return p > 0 && (p & (p - 1)) == 0;
+}
+
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm)
 {
+    (void)comm;
+    hm_mpi_rank_t *r = hm_mpi__self();
     size_t size = check_type(count, type, "MPI_Allreduce");
     if (sendbuf != MPI_IN_PLACE)
         memmove(recvbuf, sendbuf, (size_t)count * size);
+    if (power_of_two(r->size))
+        return allreduce_doubling(recvbuf, count, type, op);
     int rc = reduce_to(recvbuf, count, type, op, 0, "MPI_Allreduce");
-    (void)comm;
     bcast_bytes(recvbuf, (size_t)count * size, size, 0, HM_MPI_TAG_BCAST, "MPI_Allreduce");
     return rc;
 }
@@ -249,11 +276,32 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     return MPI_SUCCESS;
 }
 
+/* Recursive doubling over a power of two of ranks: in step k every rank exchanges the 2^k
+ * blocks it holds (those of the ranks that agree with it above bit k) with rank ^ 2^k. */
+static void allgather_doubling(void *recvbuf, size_t block, size_t elsize)
+{
+    hm_mpi_rank_t *r = hm_mpi__self();
+    for (int mask = 1; mask < r->size; mask <<= 1) {
+        int mine = r->rank & ~(mask - 1), theirs = (r->rank ^ mask) & ~(mask - 1);
+        hm_mpi__send((char *)recvbuf + (size_t)mine * block, (size_t)mask * block, elsize,
+                     r->rank ^ mask, HM_MPI_TAG_ALLGATHER);
+        hm_mpi__recv((char *)recvbuf + (size_t)theirs * block, (size_t)mask * block, r->rank ^ mask,
+                     HM_MPI_TAG_ALLGATHER, NULL, "MPI_Allgather");
+    }
+}
+
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     hm_mpi_rank_t *r = hm_mpi__self();
     size_t rsize = check_type(recvcount, recvtype, "MPI_Allgather");
+    size_t block = (size_t)recvcount * rsize;
+    if (power_of_two(r->size)) {
+        if (sendbuf != MPI_IN_PLACE)
+            memmove((char *)recvbuf + (size_t)r->rank * block, sendbuf, block);
+        allgather_doubling(recvbuf, block, rsize);
+        return MPI_SUCCESS;
+    }
     const void *mine = sendbuf;
     if (sendbuf == MPI_IN_PLACE) {
         mine = (char *)recvbuf + (size_t)r->rank * (size_t)recvcount * rsize;

@@ -48,7 +48,9 @@ enum {
     HM_MPI_TAG_REDUCE,
     HM_MPI_TAG_GATHER,
     HM_MPI_TAG_SCATTER,
-    HM_MPI_TAG_ALLTOALL
+    HM_MPI_TAG_ALLTOALL,
+    HM_MPI_TAG_ALLREDUCE,
+    HM_MPI_TAG_ALLGATHER
 };
 
 size_t hm_mpi__size(MPI_Datatype t); /* bytes of one element, 0 for an unknown type */
