@@ -42,7 +42,7 @@ static void routed_verify(hm_report_t *r)
     const int64_t *v = hm_report_stores(r, last, &count);
     r->verified = count == 4 && v[0] == 42 && v[1] == 0 && v[2] == -1;
     if (count == 4)
-        r->extra = json_pack("{s:I}", "received_in_slot", (json_int_t)v[3]);
+        json_object_set_new(r->extra, "received_in_slot", json_integer(v[3]));
 }
 
 static const hm_algorithm_t routed = {
