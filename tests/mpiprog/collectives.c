@@ -19,7 +19,7 @@ static int is(const char *name)
 
 static void reduce_doubles(int rank, int b)
 {
-    double d[MAXV], r[MAXV];
+    double d[MAXV] = {0}, r[MAXV];
     for (int i = 0; i < b; i++)
         d[i] = (double)v[i];
     MPI_Reduce(d, r, b, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
