@@ -188,10 +188,10 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
     snprintf(call, sizeof call, "MPI_Reduce(root %d)", root);
     size_t bytes = (size_t)count * check_type(count, type, call);
     void *acc = scratch(bytes, call);
-    memcpy(acc, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, bytes);
+    hm_mpi__copy(acc, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, bytes);
     int rc = reduce_to(acc, count, type, op, root, call);
     if (r->rank == root)
-        memcpy(recvbuf, acc, bytes);
+        hm_mpi__copy(recvbuf, acc, bytes);
     free(acc);
     return rc;
 }
@@ -226,7 +226,7 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype ty
     hm_mpi_rank_t *r = hm_mpi__self();
     size_t size = check_type(count, type, "MPI_Allreduce");
     if (sendbuf != MPI_IN_PLACE)
-        memmove(recvbuf, sendbuf, (size_t)count * size);
+        hm_mpi__copy(recvbuf, sendbuf, (size_t)count * size);
     if (power_of_two(r->size))
         return allreduce_doubling(recvbuf, count, type, op);
     int rc = reduce_to(recvbuf, count, type, op, 0, "MPI_Allreduce");
@@ -248,7 +248,7 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     }
     size_t block = (size_t)recvcount * check_type(recvcount, recvtype, call);
     if (sendbuf != MPI_IN_PLACE)
-        memmove((char *)recvbuf + (size_t)root * block, sendbuf, block);
+        hm_mpi__copy((char *)recvbuf + (size_t)root * block, sendbuf, block);
     for (int x = 0; x < r->size; x++)
         if (x != root)
             hm_mpi__recv((char *)recvbuf + (size_t)x * block, block, x, HM_MPI_TAG_GATHER, NULL,
@@ -272,7 +272,7 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
             hm_mpi__send((const char *)sendbuf + (size_t)x * block, block, ssize, x,
                          HM_MPI_TAG_SCATTER);
     if (recvbuf != MPI_IN_PLACE)
-        memmove(recvbuf, (const char *)sendbuf + (size_t)root * block, block);
+        hm_mpi__copy(recvbuf, (const char *)sendbuf + (size_t)root * block, block);
     return MPI_SUCCESS;
 }
 
@@ -298,7 +298,7 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     size_t block = (size_t)recvcount * rsize;
     if (power_of_two(r->size)) {
         if (sendbuf != MPI_IN_PLACE)
-            memmove((char *)recvbuf + (size_t)r->rank * block, sendbuf, block);
+            hm_mpi__copy((char *)recvbuf + (size_t)r->rank * block, sendbuf, block);
         allgather_doubling(recvbuf, block, rsize);
         return MPI_SUCCESS;
     }
@@ -331,8 +331,8 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
         hm_mpi__send((const char *)sendbuf + (size_t)x * sblock, sblock, ssize, x,
                      HM_MPI_TAG_ALLTOALL);
     }
-    memmove((char *)recvbuf + (size_t)r->rank * rblock,
-            (const char *)sendbuf + (size_t)r->rank * sblock, rblock);
+    hm_mpi__copy((char *)recvbuf + (size_t)r->rank * rblock,
+                 (const char *)sendbuf + (size_t)r->rank * sblock, rblock);
     for (int x = 0; x < r->size; x++)
         if (x != r->rank)
             hm_mpi__recv((char *)recvbuf + (size_t)x * rblock, rblock, x, HM_MPI_TAG_ALLTOALL, NULL,
@@ -347,7 +347,7 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, 
     size_t size = check_type(recvcount, type, "MPI_Reduce_scatter_block");
     int count = recvcount * r->size;
     void *all = scratch((size_t)count * size, "MPI_Reduce_scatter_block");
-    memcpy(all, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, (size_t)count * size);
+    hm_mpi__copy(all, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, (size_t)count * size);
     int rc = reduce_to(all, count, type, op, 0, "MPI_Reduce_scatter_block");
     MPI_Scatter(all, recvcount, type, recvbuf, recvcount, type, 0, comm);
     free(all);

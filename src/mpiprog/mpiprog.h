@@ -10,6 +10,7 @@
 #include <hypemu.h>
 #include <setjmp.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "mpi.h"
 
@@ -52,6 +53,13 @@ enum {
     HM_MPI_TAG_ALLREDUCE,
     HM_MPI_TAG_ALLGATHER
 };
+
+/* memmove of n bytes, nothing when n is 0 (an empty message's buffers may be NULL). */
+static inline void hm_mpi__copy(void *dst, const void *src, size_t n)
+{
+    if (n)
+        memmove(dst, src, n);
+}
 
 size_t hm_mpi__size(MPI_Datatype t); /* bytes of one element, 0 for an unknown type */
 /* Point to point with any tag (the collectives' own below 0); call names the MPI call a

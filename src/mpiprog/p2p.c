@@ -72,7 +72,7 @@ static int matches(int src, int tag, const hm_mpi_msg_t *m)
 
 static void fill(struct hm_mpi_request_s *q, const hm_mpi_msg_t *m)
 {
-    memcpy(q->buf, m->data, m->bytes < q->cap ? m->bytes : q->cap);
+    hm_mpi__copy(q->buf, m->data, m->bytes < q->cap ? m->bytes : q->cap);
     q->st = (MPI_Status){m->src, m->tag, m->bytes > q->cap ? MPI_ERR_OTHER : MPI_SUCCESS,
                          (int)(m->bytes < q->cap ? m->bytes : q->cap)};
     q->done = 1;
@@ -115,7 +115,7 @@ static void take(const hm_packet_t *p)
         self->building[src] = m;
     }
     size_t real = (size_t)p->tag;
-    memcpy(m->data + m->got, p->data, real);
+    hm_mpi__copy(m->data + m->got, p->data, real);
     m->got += real;
     if (m->got == m->bytes) {
         self->building[src] = NULL;
@@ -162,7 +162,7 @@ int hm_mpi__send(const void *buf, size_t bytes, size_t elsize, int dest, int tag
         unsigned char *d = malloc(bytes ? bytes : 1);
         if (!m || !d)
             return bad("MPI_Send", "out of memory");
-        memcpy(d, buf, bytes);
+        hm_mpi__copy(d, buf, bytes);
         *m = (hm_mpi_msg_t){dest, tag, bytes, bytes, d, NULL};
         complete(m);
         return MPI_SUCCESS;
