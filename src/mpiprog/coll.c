@@ -115,14 +115,6 @@ static int fail(const char *call, const char *what)
     return MPI_ERR_OTHER;
 }
 
-static void *scratch(size_t bytes, const char *call)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p)
-        fail(call, "out of memory");
-    return p;
-}
-
 /* The binomial tree of root over p ranks: rank's parent and its children, relative ranks. */
 static void bcast_bytes(void *buf, size_t bytes, size_t elsize, int root, int tag, const char *call)
 {
@@ -143,7 +135,7 @@ static int reduce_to(void *acc, int count, MPI_Datatype t, MPI_Op op, int root, 
     hm_mpi_rank_t *r = hm_mpi__self();
     size_t size = hm_mpi__size(t), bytes = (size_t)count * size;
     int p = r->size, vr = (r->rank - root + p) % p;
-    void *tmp = scratch(bytes, call);
+    void *tmp = hm_mpi__scratch(bytes, call);
     for (int mask = 1; mask < p; mask <<= 1) {
         if (vr & mask) {
             hm_mpi__send(acc, bytes, size, ((vr & ~mask) + root) % p, HM_MPI_TAG_REDUCE);
@@ -152,12 +144,12 @@ static int reduce_to(void *acc, int count, MPI_Datatype t, MPI_Op op, int root, 
         if ((vr | mask) < p) {
             hm_mpi__recv(tmp, bytes, ((vr | mask) + root) % p, HM_MPI_TAG_REDUCE, NULL, call);
             if (hm_mpi__apply(acc, tmp, count, t, op) != 0) {
-                free(tmp);
+                hm_mpi__unscratch(tmp);
                 return fail(call, "unknown datatype or op");
             }
         }
     }
-    free(tmp);
+    hm_mpi__unscratch(tmp);
     return MPI_SUCCESS;
 }
 
@@ -187,12 +179,12 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
     char call[48];
     snprintf(call, sizeof call, "MPI_Reduce(root %d)", root);
     size_t bytes = (size_t)count * check_type(count, type, call);
-    void *acc = scratch(bytes, call);
+    void *acc = hm_mpi__scratch(bytes, call);
     hm_mpi__copy(acc, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, bytes);
     int rc = reduce_to(acc, count, type, op, root, call);
     if (r->rank == root)
         hm_mpi__copy(recvbuf, acc, bytes);
-    free(acc);
+    hm_mpi__unscratch(acc);
     return rc;
 }
 
@@ -202,7 +194,7 @@ static int allreduce_doubling(void *acc, int count, MPI_Datatype t, MPI_Op op)
 {
     hm_mpi_rank_t *r = hm_mpi__self();
     size_t size = hm_mpi__size(t), bytes = (size_t)count * size;
-    void *tmp = scratch(bytes, "MPI_Allreduce");
+    void *tmp = hm_mpi__scratch(bytes, "MPI_Allreduce");
     int rc = MPI_SUCCESS;
     for (int mask = 1; mask < r->size && rc == MPI_SUCCESS; mask <<= 1) {
         hm_mpi__send(acc, bytes, size, r->rank ^ mask, HM_MPI_TAG_ALLREDUCE);
@@ -210,7 +202,7 @@ static int allreduce_doubling(void *acc, int count, MPI_Datatype t, MPI_Op op)
         if (hm_mpi__apply(acc, tmp, count, t, op) != 0)
             rc = fail("MPI_Allreduce", "unknown datatype or op");
     }
-    free(tmp);
+    hm_mpi__unscratch(tmp);
     return rc;
 }
 
@@ -346,11 +338,11 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, 
     hm_mpi_rank_t *r = hm_mpi__self();
     size_t size = check_type(recvcount, type, "MPI_Reduce_scatter_block");
     int count = recvcount * r->size;
-    void *all = scratch((size_t)count * size, "MPI_Reduce_scatter_block");
+    void *all = hm_mpi__scratch((size_t)count * size, "MPI_Reduce_scatter_block");
     hm_mpi__copy(all, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, (size_t)count * size);
     int rc = reduce_to(all, count, type, op, 0, "MPI_Reduce_scatter_block");
     MPI_Scatter(all, recvcount, type, recvbuf, recvcount, type, 0, comm);
-    free(all);
+    hm_mpi__unscratch(all);
     return rc;
 }
 

@@ -36,7 +36,8 @@ typedef struct hm_mpi_rank_s {
     hm_mpi_msg_t *unexp, *unexp_tail; /* complete messages no receive matched, in order */
     hm_mpi_msg_t **building;          /* per source: the message its packets are filling */
     struct hm_mpi_request_s *posted, *posted_tail;
-    jmp_buf *out; /* back to the node program's entry: the run stops, or the rank ends */
+    jmp_buf *out;     /* back to the node program's entry: the run stops, or the rank ends */
+    void *scratch[8]; /* the collectives' buffers now in use, freed if the rank leaves */
 } hm_mpi_rank_t;
 
 /* The calling node's rank (thread-local), NULL outside an MPI program's node. */
@@ -66,6 +67,10 @@ size_t hm_mpi__size(MPI_Datatype t); /* bytes of one element, 0 for an unknown t
  * deadlock report gives. */
 int hm_mpi__send(const void *buf, size_t bytes, size_t elsize, int dest, int tag);
 int hm_mpi__recv(void *buf, size_t bytes, int src, int tag, MPI_Status *st, const char *call);
+/* A collective's buffer of bytes (at least 1), held by the rank until hm_mpi__unscratch, or
+ * freed when the rank leaves its program (the run stops in the collective). */
+void *hm_mpi__scratch(size_t bytes, const char *call);
+void hm_mpi__unscratch(void *p);
 /* inout[i] = inout[i] op in[i], for count elements of type t; -1 for an unknown op or type. */
 int hm_mpi__apply(void *inout, const void *in, int count, MPI_Datatype t, MPI_Op op);
 

@@ -572,8 +572,34 @@ void hm_mpi__rank(hm_node_t *n);
 void hm_mpi_exit__(int code);
 int hm_mpi__setup(hm_setup_t *s);
 
+void *hm_mpi__scratch(size_t bytes, const char *call)
+{
+    size_t k = 0;
+    while (k < sizeof self->scratch / sizeof *self->scratch && self->scratch[k])
+        k++;
+    void *p = k < sizeof self->scratch / sizeof *self->scratch ? malloc(bytes ? bytes : 1) : NULL;
+    if (!p)
+        bad(call, "out of memory");
+    return self->scratch[k] = p;
+}
+
+void hm_mpi__unscratch(void *p)
+{
+    for (size_t k = 0; k < sizeof self->scratch / sizeof *self->scratch; k++)
+        if (self->scratch[k] == p)
+            self->scratch[k] = NULL;
+    free(p);
+}
+
 static void rank_free(hm_mpi_rank_t *r)
 {
+    for (size_t k = 0; k < sizeof r->scratch / sizeof *r->scratch; k++)
+        free(r->scratch[k]);
+    while (r->posted) { /* receives the rank still waited for when it left */
+        struct hm_mpi_request_s *q = r->posted;
+        r->posted = q->next;
+        free(q);
+    }
     while (r->unexp) {
         hm_mpi_msg_t *m = r->unexp;
         r->unexp = m->next;
