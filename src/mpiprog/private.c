@@ -4,8 +4,8 @@
  * "Globals"): each node thread copies the program's file (found with dladdr) into a
  * directory of its own under $TMPDIR (or /tmp), dlopens the copy (RTLD_LOCAL: its globals,
  * the MPI library's included, are its own), removes the file and the directory at once (the
- * mapping stays) and runs the rank there. Where the copy cannot be made (no room, a
- * read-only or forbidden file system, as in the sandbox's node processes, where each rank
+ * mapping stays, until hypemu exits) and runs the rank there. Where the copy cannot be made (no
+ * room, a read-only or forbidden file system, as in the sandbox's node processes, where each rank
  * is a process of its own anyway), the rank runs in the loaded program, whose globals every
  * rank of this process shares.
  */
@@ -82,6 +82,7 @@ void hm_mpi__node(hm_node_t *n, void *state)
         rank(n);
     else
         hm_mpi__rank(n);
-    if (h)
-        dlclose(h);
+    /* The copy stays loaded until hypemu exits: a rank that ends while others run must not
+     * unmap it, or the next copy loaded may take its addresses (ThreadSanitizer then sees
+     * one global written by two threads with nothing between them). */
 }
