@@ -116,6 +116,14 @@ unset COLLECTIVE
 run rd_allreduce '{"kind": "hypercube", "dim": 3}, "ports": {"model": "one-port-full"}, "contention": "strict"' \
     '"problem": "allreduce", "block": 2' 3 0
 
+# On a ring, one-port and strict: the routed exchanges of step 2 meet at node 1 in slot 1, a
+# conflict that stops the run (exit 1), named with the two copies as they were judged.
+printf '{"topology": %s, "ports": {"model": "one-port-full"}, "contention": "strict", "algorithm": {"name": "rd_allreduce", "problem": "allreduce", "block": 2}}\n' "$r8" >"$tmp/c.json"
+rc=0
+(cd "$tmp" && "$hypemu" --plugin ./rd_allreduce.so c.json >out.txt 2>err.txt) || rc=$?
+[ "$rc" = 1 ] && grep -qx 'hypemu: slot 1: node 1 receives twice in one slot under one-port-full: msg 0 on link 0->1 (port 0) and msg 0 on link 2->1 (port 1)' "$tmp/err.txt" ||
+    fail "strict conflict of routed packets: exit $rc: $(cat "$tmp/err.txt")"
+
 # Globals shared by every rank (HM_MPI_SHARED_GLOBALS): the program sees the mix-up.
 printf '{"topology": %s, "algorithm": {"name": "globals", "problem": "broadcast", "block": 3, "root": 1}}\n' "$r8" >"$tmp/c.json"
 rc=0

@@ -240,7 +240,7 @@ static int in_order(const hm__copyvec_t *v)
  * delivery, no program code at x; it leaves x's link buffer and competes in slot t + 1 on
  * x's next link of the route, judged under x's port model, as the held copies do. Transit
  * buffers are counted (in the mailboxes' depths) but never full. */
-static int forward(hm__machine_t *m, hm__judge_t *J, hm__copy_t *c, int64_t t)
+static int forward(hm__machine_t *m, hm__judge_t *J, const hm__copy_t *c, int64_t t)
 {
     int x = c->dst;
     hm__links_t l = {m->maxdeg, m->deg, m->nbr, m->rport};
@@ -248,17 +248,20 @@ static int forward(hm__machine_t *m, hm__judge_t *J, hm__copy_t *c, int64_t t)
     int port = J->path[0] % m->maxdeg;
     m->occ[link_of(m, c)]--;
     count_hop(J->stats, t);
-    c->src = x;
-    c->sport = port;
-    c->dst = m->nbr[x * m->maxdeg + port];
-    c->dport = m->rport[x * m->maxdeg + port];
-    c->cslot = t + 1;
-    c->cls = 0;
-    c->delayed = 0;
-    occupy(m, J, link_of(m, c));
+    /* A new copy: the candidate stays as it was judged (the port model's reports of a later
+     * refusal in this slot describe it). */
+    hm__copy_t next = *c;
+    next.src = x;
+    next.sport = port;
+    next.dst = m->nbr[x * m->maxdeg + port];
+    next.dport = m->rport[x * m->maxdeg + port];
+    next.cslot = t + 1;
+    next.cls = 0;
+    next.delayed = 0;
+    occupy(m, J, link_of(m, &next));
     hm__copyvec_t *into = J->ops->held(J->ctx, x);
-    if (HM__PUSH(*into, *c) != 0) {
-        hm__blob_release(c->blob);
+    if (HM__PUSH(*into, next) != 0) {
+        hm__blob_release(next.blob);
         return -1;
     }
     return 0;
