@@ -183,7 +183,10 @@ int hm_mpi__send(const void *buf, size_t bytes, size_t elsize, int dest, int tag
                          .aux = k++,
                          .data = pad,
                          .len = (uint32_t)len};
-        if (hm_send_routed(self->n, dest, &p) < 0)
+        int rc = hm_send_routed(self->n, dest, &p);
+        if (rc == HM_EINVAL) /* refused: the local or free clock routes nothing */
+            bad("MPI_Send", "the engine refused to route the message (see the refused call)");
+        if (rc < 0)
             leave();
         off += real;
     } while (off < bytes);
