@@ -185,6 +185,11 @@ if ! command -v mpicc >/dev/null 2>&1 || [ -z "${MPIRUN:-}" ] || ! [ -x "$MPIRUN
     echo "check_mpiprog.sh: no mpicc or mpirun: the comparison with real MPI is skipped"
     exit 0
 fi
+# Every program of tests/mpiprog/ but outside.c builds with Open MPI's mpicc as it is.
+for p in $programs; do
+    mpicc -Wall -Wextra -Werror -o "$tmp/$p.mpicc" "$HM_SRCDIR/tests/mpiprog/$p.c" ||
+        fail "mpicc cannot build $p.c"
+done
 # Eight ranks' inputs: three values each, or eight blocks of two for alltoall.
 awk 'BEGIN { for (r = 0; r < 8; r++) print r * 3 + 1, r * 7 + 2, 100 - r }' >"$tmp/in3.txt"
 awk 'BEGIN { for (r = 0; r < 8; r++) { s = ""; for (i = 0; i < 16; i++) s = s (i ? " " : "") r * 100 + i; print s } }' >"$tmp/in16.txt"
