@@ -150,6 +150,19 @@ int hm_send(hm_node_t *n, int port, const hm_packet_t *p);
  * this is hm_send on the port that leads to it. */
 int hm_send_to(hm_node_t *n, int dest, const hm_packet_t *p);
 
+/* Send one packet to any node, routed by the engine (doc/mpi-programs.md, "Routing"). Under
+ * circuit routing this is hm_send_to. Under packet routing a neighbour gets it as from hm_send
+ * on the port that leads to it; another node gets it hop by hop along the route hm_send_to's
+ * circuits take (hypercube: lowest differing dimension first; ring and torus: the shorter way;
+ * mesh: row first, then column): one link and one slot per hop, each hop judged under the port
+ * model of the node it leaves, with no code of that node running and no delivery to it (it
+ * sees nothing; mailbox.capacity does not bound the transit, whose hops the summary counts as
+ * routed_hops). It is received by dest alone, with .from the sender and .port -1, in the slot
+ * of its last hop. Packet routing routes under the slotted clock only (the free and local
+ * clocks refuse a non-neighbour). Returns 0, HM_EINVAL (a refused call: dest out of range or
+ * the node itself, a bad packet), HM_ENOMEM or HM_EABORT. */
+int hm_send_routed(hm_node_t *n, int dest, const hm_packet_t *p);
+
 /* Shout: one emission of one packet on every port whose bit is set in ports. Under
  * the shout port model this is a single emission; under the other models it is one
  * packet per port. */
@@ -199,6 +212,18 @@ void hm_log(hm_node_t *n, const char *fmt, ...) __attribute__((format(printf, 2,
  * to 255 bytes, so a buffer on the caller's stack is fine). Return from the node
  * program after calling it. */
 void hm_fail(hm_node_t *n, const char *what);
+
+/* The node program ends the run as failed (an MPI program's MPI_Abort, doc/mpi-programs.md):
+ * the run stops at the end of this slot, not verified, with exit 1 and the message "node N:
+ * what" (copied, up to 255 bytes). Return from the node program after calling it. */
+void hm_abort(hm_node_t *n, const char *what);
+
+/* What this node waits in, in the program's own words, for a deadlock report: while the note
+ * is set, the report's line for this node, when it waits for a packet, is the text itself
+ * (copied, up to 159 bytes) instead of "node N waits for a packet from any neighbour". The MPI
+ * library sets "rank 0 waits in MPI_Recv(source 1, tag 0)" (doc/mpi-programs.md). NULL or ""
+ * clears it. */
+void hm_wait_note(hm_node_t *n, const char *what);
 
 /* The algorithm's state built by setup (read-only during the run). */
 void *hm_state(const hm_node_t *n);

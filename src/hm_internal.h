@@ -139,6 +139,8 @@ typedef struct hm__copy_s {
     int16_t cls;     /* 0: out of a stall in slot cslot, 1: new in slot cslot */
     int64_t cslot;   /* the slot it first competed in */
     int64_t sent_ns; /* free-running clock: CLOCK_MONOTONIC ns it entered the mailbox */
+    int32_t far;     /* hm_send_routed under packet routing: its receiver + 1; 0: none */
+    int32_t first;   /* routed: the node that sent it (src is the hop's) */
 } hm__copy_t;
 
 typedef HM__VEC(hm__copy_t) hm__copyvec_t;
@@ -248,6 +250,8 @@ struct hm_node_s {
     int64_t busy_last;          /* last slot of hm_busy work, -1 */
     int failed;                 /* an allocation failed in this node's thread, or hm_fail */
     char fail_what[256];        /* hm_fail's reason, copied (the caller's may be on its stack) */
+    int aborted;                /* hm_abort: the run stops, not verified (exit 1) */
+    char wait_note[160];        /* hm_wait_note: what a deadlock report says it waits in, or "" */
     int64_t refused;            /* refused calls made (engine/refused.c) */
     hm__refusal_t *refusals;    /* the first min(refused, HM__REFUSED_KEEP), or NULL */
 };
@@ -268,7 +272,8 @@ void hm__inbox_free(hm__inbox_t *q);                     /* releases the payload
     XX(INTERRUPTED, "interrupted") /* the interrupt flag was raised (a signal) */                  \
     XX(SYSTEM, "system")           /* thread creation, memory, hm_fail */                          \
     XX(RULES, "rules") /* a node program broke the node API's rules (engine/rules.c) */            \
-    XX(SLOT_TIMEOUT, "slot_timeout") /* a node did not end its slot in clock.slot_timeout */
+    XX(SLOT_TIMEOUT, "slot_timeout") /* a node did not end its slot in clock.slot_timeout */       \
+    XX(ABORTED, "aborted")           /* a node program ended the run as failed (hm_abort) */
 
 typedef enum {
 #define XX(id, name) HM__END_##id,
@@ -299,6 +304,7 @@ typedef struct hm__stats_s {
     int64_t max_mailbox_depth;
     int64_t last_activity; /* last slot with a transmission or busy slot, -1 */
     int64_t slots_run;     /* slots the clock actually opened */
+    int64_t routed_hops;   /* hops of routed packets through nodes that are not their receiver */
 } hm__stats_t;
 
 /* clock.affinity: none, compact, scatter or a CPU list (doc/clocks.md). */
@@ -589,6 +595,9 @@ void hm__slot_abort(hm__machine_t *m, char *reason);
 int hm__emit_copies(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p);
 /* hm_send_to without routing: hm_send on the port that leads to dest. */
 int hm__send_to_neighbour(hm_node_t *n, int dest, const hm_packet_t *p);
+/* hm_send_routed to a node that is not a neighbour under packet routing and the barrier
+ * clock: the copy for the first hop of the route, marked with its receiver. */
+int hm__send_routed(hm_node_t *n, int dest, const hm_packet_t *p);
 
 /* engine/names.c: the lists' names, NULL-terminated, indexed by their enums (the
  * catalogue's in hypemu.h; hm__contention_t; HM__SVG_BY_* of out/writers.h). */
@@ -647,6 +656,7 @@ typedef struct hm__judge_s {
     hm__stats_t *stats;   /* the figures the decisions count into */
     const hm__judge_ops_t *ops;
     void *ctx;
+    int32_t *path; /* scratch: a route (hm_send_routed's hops) */
 } hm__judge_t;
 int hm__judge_init(hm__judge_t *J, const hm__machine_t *m, const hm__judge_ops_t *ops, void *ctx);
 void hm__judge_free(hm__judge_t *J);
@@ -703,6 +713,7 @@ int64_t hm__circuit_slots(const hm_machine_info_t *in, int k, uint32_t len);
 int hm__refuse_send(hm_node_t *n, int port, const hm_packet_t *p);
 int hm__refuse_emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p);
 int hm__refuse_send_to(hm_node_t *n, int dest, const hm_packet_t *p);
+int hm__refuse_send_routed(hm_node_t *n, int dest, const hm_packet_t *p);
 int hm__refuse_wait_until(hm_node_t *n, int64_t slot);
 /* " (made N refused calls; first: slot S CALL: REASON)" for a deadlock report's line of
  * node n, "" when it made none. */

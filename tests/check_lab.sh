@@ -170,6 +170,25 @@ for ex in 1 2 3 4 5 6 7; do
     "$lab" check "$ex" "$starter" >"$tmp/lab-$ex.out" 2>&1 || rc=$?
     [ "$rc" = 1 ] || { cat "$tmp/lab-$ex.out" >&2; fail "hypemu-lab check $ex on the starter: exit $rc, expected 1"; }
 done
+# An MPI program (doc/mpi-programs.md): hypemu-mpicc builds it, the exercise names its problem.
+cat >"$tmp/mpi-allreduce.json" <<'EXERCISE'
+{"name": "mpi-allreduce", "title": "allreduce on Q_d in d slots", "problem": "allreduce",
+ "topology": "hypercube", "ports": "all-port", "bound": "d",
+ "cases": [{"dim": 2, "block": 3}, {"dim": 4, "block": 2}]}
+EXERCISE
+cp "$HM_SRCDIR/examples/mpi/rd_allreduce.c" "$HM_SRCDIR/examples/mpi/io.h" "$tmp/"
+# hypemu-mpicc links the installed MPI library, built with the suite's CFLAGS: its compiler
+# gets them too (a sanitizer's runtime resolves the library's calls).
+mpicc_cc="${CC:-cc} ${HM_CFLAGS:-}"
+rc=0
+CC=$mpicc_cc "$lab" check "$tmp/mpi-allreduce.json" "$tmp/rd_allreduce.c" >"$tmp/lab.out" 2>&1 || rc=$?
+[ "$rc" = 0 ] && grep -qx 'grade: 2/2 cases passed' "$tmp/lab.out" ||
+    { cat "$tmp/lab.out" >&2; fail "hypemu-lab check on an MPI program: exit $rc"; }
+cp "$HM_SRCDIR/examples/mpi/ring_allreduce.c" "$tmp/"
+rc=0
+CC=$mpicc_cc "$lab" check "$tmp/mpi-allreduce.json" "$tmp/ring_allreduce.c" >"$tmp/lab.out" 2>&1 || rc=$?
+[ "$rc" = 1 ] && grep -q 'FAIL: .* slots > bound 4' "$tmp/lab.out" ||
+    { cat "$tmp/lab.out" >&2; fail "hypemu-lab check on the ring allreduce: exit $rc, expected 1"; }
 # By name, too.
 "$lab" check successive "$HM_SRCDIR/examples/lab/solutions/ex3-successive.c" >"$tmp/lab.out" 2>&1 ||
     fail "check successive: $(cat "$tmp/lab.out")"

@@ -198,4 +198,20 @@ expect_cheat "$tmp/global.json" "node 3 stored value #1 (-*[0-9]*) in slot 1, bu
 printf '{"topology": {"kind": "hypercube", "dim": 4}, "ports": {"model": "all-port"}, "algorithm": {"name": "sdk-cheat-pointer", "block": 4}}\n' >"$tmp/pointer.json"
 expect_cheat "$tmp/pointer.json" "node 0 stored 60 values from other nodes but was delivered only 4 words (a packet's value counts 1, its payload ceil(len/8)): values cannot travel outside the packets"
 
+# ---- an MPI program, with the installed hypemu-mpicc (doc/mpi-programs.md) ----------------
+for f in bin/hypemu-mpicc include/hypemu/mpi/mpi.h lib/libhypemu-mpiprog.a share/hypemu/mpi/plugin.c; do
+    [ -f "$prefix/$f" ] || fail "make install did not install $f"
+done
+[ ! -e "$prefix/include/mpi.h" ] || fail "make install put an mpi.h beside hypemu.h"
+cp "$HM_SRCDIR/examples/mpi/rd_allreduce.c" "$HM_SRCDIR/examples/mpi/io.h" \
+    "$HM_SRCDIR/examples/mpi/rd_allreduce.json" "$tmp/"
+# (with the suite's CFLAGS: the installed MPI library was built with them)
+# shellcheck disable=SC2086 # word splitting of the flags is intended
+CC=$CC "$prefix/bin/hypemu-mpicc" -o "$tmp/rd_allreduce.so" "$tmp/rd_allreduce.c" ${HM_CFLAGS:-} ||
+    fail "the installed hypemu-mpicc cannot build examples/mpi/rd_allreduce.c"
+(cd "$tmp" && "$bin" --plugin ./rd_allreduce.so --json rd_allreduce.json) >"$tmp/mpi.json" ||
+    fail "rd_allreduce.json: exit $?"
+grep -q '"completion_slots": *4,' "$tmp/mpi.json" && grep -q '"verified": *true' "$tmp/mpi.json" ||
+    fail "rd_allreduce on Q_4: not verified in 4 slots: $(cat "$tmp/mpi.json")"
+
 echo "check_sdk.sh: ok"

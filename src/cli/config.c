@@ -462,6 +462,16 @@ static void check_algorithm(hm__config_t *c, json_t *a)
         hm__cfg_wrong(c, "algorithm.name", name, allowed);
         return;
     }
+    json_t *problem = json_object_get(a, "problem");
+    if (problem && hm__plugin_mpi(c->algo)) { /* an MPI program's problem (doc/mpi-programs.md) */
+        const hm_algorithm_t *bound =
+            hm__plugin_mpi_problem(c->algo, json_string_value(problem), allowed, sizeof allowed);
+        if (!bound) {
+            hm__cfg_wrong(c, "algorithm.problem", problem, allowed);
+            return;
+        }
+        c->algo = bound;
+    }
     c->algo_params = a;
     check_params(c, a);
 }
@@ -694,7 +704,11 @@ static void check_document(hm__config_t *c)
         hm__cfg_table_keys(c, "mailbox", NULL, mb);
         c->opt.mailbox_capacity = (int)hm__cfg_key_int(c, mb, HM__K_MAILBOX_CAPACITY, 0);
     }
-    int pol = hm__cfg_key_enum(c, root, HM__K_CONTENTION, (int)k[HM__K_CONTENTION].def);
+    /* An MPI program's default is "queue": MPI's eager buffering (doc/mpi-programs.md). */
+    int mpi = c->algo && hm__plugin_mpi(c->algo);
+    int pol = hm__cfg_key_enum(c, root, HM__K_CONTENTION, mpi ? 1 : (int)k[HM__K_CONTENTION].def);
+    if (mpi && !c->opt.stack_size)
+        c->opt.stack_size = 1024 * 1024; /* a program's arrays on its stack (main) */
     c->opt.contention = pol == 1 ? HM__CONTENTION_QUEUE : HM__CONTENTION_STRICT;
 
     check_clock(c, root);

@@ -27,6 +27,7 @@ typedef struct plugin_algo_s {
     int sandboxed;                      /* its node programs run in node processes */
     int (*setup)(hm_setup_t *s);        /* sandboxed: the problem's setup, or NULL */
     int sandboxed_verify;               /* sandboxed: it has a .verify of its own */
+    int mpi;                            /* built by hypemu-mpicc (doc/mpi-programs.md) */
 } plugin_algo_t;
 
 static int sandbox_on;
@@ -54,6 +55,8 @@ static char **files;   /* the file of each, as given */
 static size_t nhandles;
 static plugin_algo_t **algos; /* every plugin algorithm, in load order */
 static size_t nalgos;
+static plugin_algo_t **derived; /* MPI programs bound to a problem (algorithm.problem) */
+static size_t nderived;
 static const hm_algorithm_t **catalogue; /* built-ins then algos, NULL-terminated */
 
 /* ---- the problem standing in for NULL hooks (hypemu.h, HM_PLUGIN) ------------------ */
@@ -476,6 +479,9 @@ static plugin_algo_t *sandboxed_of(const hm_algorithm_t *a)
     for (size_t i = 0; i < nalgos; i++)
         if (a == &algos[i]->desc && algos[i]->sandboxed)
             return algos[i];
+    for (size_t i = 0; i < nderived; i++)
+        if (a == &derived[i]->desc && derived[i]->sandboxed)
+            return derived[i];
     return NULL;
 }
 
@@ -578,6 +584,7 @@ static int load_sandboxed(const char *path, char *err, size_t errlen)
     json_int_t abi = json_integer_value(json_object_get(d, "abi"));
     json_int_t size = json_integer_value(json_object_get(d, "descriptor_size"));
     int rc = -1;
+    size_t before = nalgos;
     if (json_is_string(dl))
         load_error(path, json_string_value(dl), err, errlen);
     else if (json_is_string(json_object_get(d, "kind")))
@@ -588,6 +595,8 @@ static int load_sandboxed(const char *path, char *err, size_t errlen)
                        errlen) == 0 &&
              add_described(path, json_object_get(d, "algorithms"), err, errlen) == 0)
         rc = 0;
+    for (size_t i = before; rc == 0 && i < nalgos; i++) /* hypemu-mpicc's (runner.c) */
+        algos[i]->mpi = json_is_true(json_object_get(d, "mpi_program"));
     json_decref(d);
     if (rc == 0 && remember(NULL, path) != 0)
         return fail(err, errlen, path, "out of memory", NULL, NULL);
@@ -619,10 +628,13 @@ int hm__plugin_load(const char *path, char *err, size_t errlen)
         }
     const hm_plugin_t *pl = dlsym(h, "hm_plugin");
     int rc = -1;
+    size_t before = nalgos;
     if (!pl)
         no_symbol(path, err, errlen);
     else if (check_kind(path, pl, err, errlen) == 0 && hm__plugin_add(path, pl, err, errlen) == 0)
         rc = 0;
+    for (size_t i = before; rc == 0 && i < nalgos; i++)
+        algos[i]->mpi = dlsym(h, "hm_mpi_program") != NULL;
     if (rc == 0 && remember(h, path) == 0)
         return 0;
     if (rc == 0)
@@ -664,7 +676,98 @@ static const plugin_algo_t *plugin_of(const hm_algorithm_t *a)
     for (size_t i = 0; i < nalgos; i++)
         if (a == &algos[i]->desc)
             return algos[i];
+    for (size_t i = 0; i < nderived; i++)
+        if (a == &derived[i]->desc)
+            return derived[i];
     return NULL;
+}
+
+/* ---- MPI programs (doc/mpi-programs.md) ------------------------------------------------ */
+
+static const char *const mpi_problems[] = {"broadcast",      "allgather", "scatter",
+                                           "gather",         "reduce",    "allreduce",
+                                           "reduce-scatter", "alltoall",  NULL};
+#define MPI_PARAM_PROBLEM                                                                          \
+    {                                                                                              \
+        .name = "problem", .type = HM_PARAM_ENUM, .choices = mpi_problems,                         \
+        .help = "the problem the MPI program solves (hm_mpi_input, hm_mpi_result)"                 \
+    }
+static const hm_param_spec_t mpi_plain[] = {MPI_PARAM_PROBLEM, HMA_PROB_PARAM_BLOCK,
+                                            HMA_PROB_PARAM_END};
+static const hm_param_spec_t mpi_rooted[] = {MPI_PARAM_PROBLEM, HMA_PROB_PARAM_BLOCK,
+                                             HMA_PROB_PARAM_ROOT, HMA_PROB_PARAM_END};
+static const hm_param_spec_t mpi_reduces[] = {MPI_PARAM_PROBLEM, HMA_PROB_PARAM_BLOCK,
+                                              HMA_PROB_PARAM_OP, HMA_PROB_PARAM_END};
+static const hm_param_spec_t mpi_both[] = {MPI_PARAM_PROBLEM, HMA_PROB_PARAM_BLOCK,
+                                           HMA_PROB_PARAM_ROOT, HMA_PROB_PARAM_OP,
+                                           HMA_PROB_PARAM_END};
+
+int hm__plugin_mpi(const hm_algorithm_t *a)
+{
+    const plugin_algo_t *pa = plugin_of(a);
+    return pa && pa->mpi;
+}
+
+static hm_problem_t mpi_problem_named(const char *name)
+{
+    for (int k = 0; k < HM_PROBLEM_COUNT; k++)
+        if (stands_in((hm_problem_t)k) && strcmp(hm_problem_name((hm_problem_t)k), name) == 0)
+            return (hm_problem_t)k;
+    return HM_PROBLEM_NONE;
+}
+
+/* A's descriptor with the problem's hooks and parameters (problem_hooks), kept until exit. */
+static plugin_algo_t *mpi_derive(const plugin_algo_t *pa, hm_problem_t k)
+{
+    plugin_algo_t *d = calloc(1, sizeof *d);
+    plugin_algo_t **grown = realloc(derived, (nderived + 1) * sizeof *derived);
+    char *f = strdup(pa->file), err[300];
+    if (grown)
+        derived = grown;
+    if (!d || !grown || !f) {
+        free(d);
+        free(f);
+        return NULL;
+    }
+    d->desc = pa->desc;
+    d->desc.problem = k;
+    d->desc.setup = NULL;
+    d->desc.verify = NULL;
+    d->desc.teardown = NULL;
+    d->desc.specs = NULL;
+    problem_hooks(f, &d->desc, &d->desc, err, sizeof err); /* a collective: it stands in */
+    int rooted = hma_prob_rooted(k), reduces = hma_prob_reduces(k);
+    d->desc.specs = rooted && reduces ? mpi_both
+                    : rooted          ? mpi_rooted
+                    : reduces         ? mpi_reduces
+                                      : mpi_plain;
+    d->file = f;
+    d->mpi = 1;
+    if (pa->sandboxed) { /* the problem's setup here, the node programs in node processes */
+        d->sandboxed = 1;
+        d->setup = d->desc.setup;
+        d->desc.setup = sandbox_setup;
+    }
+    derived[nderived++] = d;
+    return d;
+}
+
+const hm_algorithm_t *hm__plugin_mpi_problem(const hm_algorithm_t *a, const char *problem,
+                                             char *allowed, size_t len)
+{
+    const plugin_algo_t *pa = plugin_of(a);
+    hm_problem_t k = problem ? mpi_problem_named(problem) : HM_PROBLEM_NONE;
+    allowed[0] = 0;
+    for (size_t i = 0; mpi_problems[i]; i++)
+        snprintf(allowed + strlen(allowed), len - strlen(allowed), "%s\"%s\"", i ? ", " : "",
+                 mpi_problems[i]);
+    if (!pa || !pa->mpi || k == HM_PROBLEM_NONE)
+        return NULL;
+    for (size_t i = 0; i < nderived; i++)
+        if (strcmp(derived[i]->desc.name, a->name) == 0 && derived[i]->desc.problem == k)
+            return &derived[i]->desc;
+    plugin_algo_t *d = mpi_derive(pa, k);
+    return d ? &d->desc : NULL;
 }
 
 /* Whether plugin algorithm pa's problem makes its setup and its check. */

@@ -47,6 +47,14 @@ const char *hm__plugin_loaded(size_t i);
  * they were loaded; NULL-terminated. */
 const hm_algorithm_t *const *hm__catalogue(void);
 
+/* MPI programs (doc/mpi-programs.md): whether a is a program hypemu-mpicc built (its plugin
+ * defines the symbol hm_mpi_program), and a's descriptor solving problem (algorithm.problem:
+ * the problem's parameters, setup, inputs and check), or NULL when problem names none of the
+ * collective problems (allowed, in words, into allowed). */
+int hm__plugin_mpi(const hm_algorithm_t *a);
+const hm_algorithm_t *hm__plugin_mpi_problem(const hm_algorithm_t *a, const char *problem,
+                                             char *allowed, size_t len);
+
 /* The file of the plugin that declared algorithm a, or NULL for a built-in one. */
 const char *hm__plugin_file(const hm_algorithm_t *a);
 

@@ -308,6 +308,8 @@ static const char *unverified_because(hm__end_t end)
         return "a node program broke the rules of the node API";
     case HM__END_SLOT_TIMEOUT:
         return "a node did not end its slot within clock.slot_timeout";
+    case HM__END_ABORTED:
+        return "a node program aborted it";
     default:
         return "system error";
     }

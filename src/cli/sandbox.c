@@ -89,7 +89,7 @@ int hm__sbx_decode(const volatile hm__sbx_chan_t *c, hm__sbx_call_t *call, char 
     w.aux = c->pkt.aux;
     w.len = c->pkt.len;
     int send = op == HM__SBX_SEND || op == HM__SBX_SEND_TO || op == HM__SBX_SHOUT ||
-               op == HM__SBX_SHOUT_ALL;
+               op == HM__SBX_SHOUT_ALL || op == HM__SBX_SEND_ROUTED;
     int flags = send ? c->flags : 0;
     if (flags & ~(HM__SBX_PKT_NULL | HM__SBX_PKT_NODATA | HM__SBX_PKT_TOOLONG)) {
         call->why = "a packet of an unknown kind";
@@ -488,6 +488,7 @@ static void init_run(hm__sbx_chan_t *c, const void *arg)
     c->degree = hm_degree(n);
     c->root = hm_root(n);
     c->op = (int32_t)hm_op(n);
+    c->stack_size = hm__stack_size(&n->m->opt);
     put_context(c, &n->m->info, a->algo);
 }
 
@@ -539,6 +540,9 @@ static int serve_packet(hm_node_t *n, hm__sbx_chan_t *c, const hm__sbx_call_t *c
         return 1;
     case HM__SBX_SEND_TO:
         *rc = hm_send_to(n, call->arg, p);
+        return 1;
+    case HM__SBX_SEND_ROUTED:
+        *rc = hm_send_routed(n, call->arg, p);
         return 1;
     case HM__SBX_SHOUT:
         *rc = hm_shout(n, call->mask, p);
@@ -595,6 +599,12 @@ static int64_t serve(hm_node_t *n, hm__sbx_chan_t *c, const hm__sbx_call_t *call
         return 0;
     case HM__SBX_FAIL:
         hm_fail(n, text);
+        return 0;
+    case HM__SBX_WAIT_NOTE:
+        hm_wait_note(n, text);
+        return 0;
+    case HM__SBX_ABORT:
+        hm_abort(n, text);
         return 0;
     case HM__SBX_NEIGHBOR:
         return hm_neighbor(n, call->arg);

@@ -42,31 +42,15 @@ static json_t *bound_obj(const char *expr, int64_t value)
 
 /* The keys hm__summary_build sets itself (and "ranks", hypemu-mpi's), in any run. */
 static const char *const own_keys[] = {
-    "topology",
-    "nodes",
-    "ports",
-    "algorithm",
-    "variant",
-    "problem",
-    "completion_slots",
-    "bound",
-    "lower_bound",
-    "transmissions",
-    "conflicts",
-    "refused_calls",
-    "delayed_packets",
-    "delay_slots",
-    "stalls",
-    "max_mailbox_depth",
-    "slots_run",
-    "verified",
-    "verification",
-    "checked_by",
-    "exit_code",
-    "end",
-    "stopped",
-    "wall_seconds",
-    "ranks",
+    "topology",          "nodes",        "ports",
+    "algorithm",         "variant",      "problem",
+    "completion_slots",  "bound",        "lower_bound",
+    "transmissions",     "conflicts",    "refused_calls",
+    "delayed_packets",   "delay_slots",  "stalls",
+    "max_mailbox_depth", "slots_run",    "routed_hops",
+    "verified",          "verification", "checked_by",
+    "exit_code",         "end",          "stopped",
+    "wall_seconds",      "ranks",
 };
 
 int hm__summary_own_key(const hm__outcome_t *o, const char *key)
@@ -110,6 +94,8 @@ json_t *hm__summary_build(const hm__config_t *cfg, const hm__result_t *res)
     SET("stalls", json_integer(st->stalls));
     SET("max_mailbox_depth", json_integer(st->max_mailbox_depth));
     SET("slots_run", json_integer(st->slots_run));
+    if (st->routed_hops) /* hm_send_routed under packet routing: only when a packet was routed */
+        SET("routed_hops", json_integer(st->routed_hops));
     /* The transport's own figures: "circuits" (messages, link and port contention) or
      * "free" (real contention, no port model). */
     if (res->outcome->transport)

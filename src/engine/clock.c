@@ -236,7 +236,10 @@ static int blocked_wait(const hm__machine_t *m, int i, char *buf, size_t len)
     }
     if (n->wait != HM__WAIT_PACKET)
         return 0;
-    snprintf(buf, len, "\n  node %d waits for a packet from any neighbour", i);
+    if (n->wait_note[0]) /* hm_wait_note: the program's own words (an MPI call) */
+        snprintf(buf, len, "\n  %s", n->wait_note);
+    else
+        snprintf(buf, len, "\n  node %d waits for a packet from any neighbour", i);
     return 1;
 }
 
@@ -328,8 +331,8 @@ static int register_waits(hm__machine_t *m)
 {
     for (size_t i = 0; i < m->active.n; i++) {
         hm_node_t *n = &m->nodes[m->active.v[i]];
-        if (n->failed) {
-            hm__stop(m, HM__END_SYSTEM, hm__fail_message(n));
+        if (n->failed || n->aborted) {
+            hm__stop(m, n->failed ? HM__END_SYSTEM : HM__END_ABORTED, hm__fail_message(n));
             return -1;
         }
         if (n->stalled == 0 && hm__register_wait(m, n) != 0) {

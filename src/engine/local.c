@@ -431,8 +431,8 @@ static int decide(hm__machine_t *m, local_t *L, int64_t t)
     L->cur = (hm__stats_t){.last_activity = -1};
     for (size_t i = 0; i < gn; i++) {
         hm_node_t *n = &m->nodes[g[i]];
-        if (n->failed) {
-            end_run(m, L, HM__END_SYSTEM, hm__fail_message(n));
+        if (n->failed || n->aborted) {
+            end_run(m, L, n->failed ? HM__END_SYSTEM : HM__END_ABORTED, hm__fail_message(n));
             return 0;
         }
         if (L->ln[g[i]].last_run == t && n->stalled == 0)

@@ -204,10 +204,11 @@ static void collect(hm__machine_t *m)
         if (nd->busy_last > m->stats.last_activity)
             m->stats.last_activity = nd->busy_last;
         /* A broken rule explains what followed it. */
-        if (nd->failed && m->end != HM__END_SYSTEM && m->end != HM__END_RULES) {
+        if ((nd->failed || nd->aborted) && m->end != HM__END_SYSTEM && m->end != HM__END_RULES &&
+            (nd->failed || m->end != HM__END_ABORTED)) {
             free(m->stop_reason);
             m->stop_reason = hm__fail_message(nd);
-            m->end = HM__END_SYSTEM;
+            m->end = nd->failed ? HM__END_SYSTEM : HM__END_ABORTED;
             atomic_store(&m->aborted, 1);
         }
     }

@@ -465,8 +465,8 @@ static void unpack_heard(const unsigned char **p, hm_node_t *n)
 
 static void pack_node(bytes_t *b, const hm__machine_t *m, const hm_node_t *n, size_t out_size)
 {
-    int64_t head[5] = {n->busy_last, n->failed, (int64_t)n->stores.n, (int64_t)n->log.n,
-                       n->inbox.words};
+    int64_t head[5] = {n->busy_last, n->failed + 2 * (int64_t)n->aborted, (int64_t)n->stores.n,
+                       (int64_t)n->log.n, n->inbox.words};
     put(b, head, sizeof head);
     put(b, n->fail_what, sizeof n->fail_what);
     int64_t kept[2] = {n->refused, n->refusals ? n->refused : 0};
@@ -512,7 +512,8 @@ static void unpack_node(const unsigned char **p, hm__machine_t *m, hm_node_t *n,
     int64_t head[5];
     get(p, head, sizeof head);
     n->busy_last = head[0];
-    n->failed = (int)head[1];
+    n->failed = (int)(head[1] & 1);
+    n->aborted = (int)(head[1] >> 1);
     n->inbox.words = head[4];
     get(p, n->fail_what, sizeof n->fail_what);
     get_refusals(p, n);

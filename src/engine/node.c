@@ -202,6 +202,46 @@ int hm_send_to(hm_node_t *n, int dest, const hm_packet_t *p)
     return m->tp->send_to(n, dest, p);
 }
 
+/* Circuit routing: hm_send_to. Packet routing: a neighbour is hm_send on its port; another
+ * node is routed by the barrier clock's transport (engine/packet.c), refused by the others. */
+int hm_send_routed(hm_node_t *n, int dest, const hm_packet_t *p)
+{
+    CALLER(n, "hm_send_routed", HM_EABORT);
+    hm__machine_t *m = n->m;
+    if (!p || dest < 0 || dest >= m->info.nodes || dest == n->id || (p->len > 0 && !p->data))
+        return hm__refuse_send_routed(n, dest, p);
+    if (hm__aborted(m))
+        return HM_EABORT;
+    if (m->info.circuit || port_to(n, dest) >= 0)
+        return m->tp->send_to(n, dest, p);
+    if (m->tp != &hm__transport_packet)
+        return hm__refuse_send_routed(n, dest, p);
+    return hm__send_routed(n, dest, p);
+}
+
+int hm__send_routed(hm_node_t *n, int dest, const hm_packet_t *p)
+{
+    hm__machine_t *m = n->m;
+    hm__links_t l = {m->maxdeg, m->deg, m->nbr, m->rport};
+    int32_t *path = malloc((hm__route_max(&m->info) + 1) * sizeof *path);
+    if (!path) {
+        n->failed = 1;
+        return HM_ENOMEM;
+    }
+    size_t len = hm__route(&m->info, &l, n->id, dest, path);
+    int32_t first = path[0];
+    free(path);
+    if (len == 0)
+        return hm__refuse_send_routed(n, dest, p);
+    int rc = send_port(n, first % m->maxdeg, p);
+    if (rc == HM_OK) {
+        hm__copy_t *c = &n->outbox.v[n->outbox.n - 1];
+        c->far = dest + 1;
+        c->first = n->id;
+    }
+    return rc;
+}
+
 int hm__send_to_neighbour(hm_node_t *n, int dest, const hm_packet_t *p)
 {
     int port = port_to(n, dest);
@@ -365,6 +405,19 @@ void hm_fail(hm_node_t *n, const char *what)
     CALLER(n, "hm_fail", );
     n->failed = 1;
     snprintf(n->fail_what, sizeof n->fail_what, "%s", what ? what : "hm_fail");
+}
+
+void hm_abort(hm_node_t *n, const char *what)
+{
+    CALLER(n, "hm_abort", );
+    n->aborted = 1;
+    snprintf(n->fail_what, sizeof n->fail_what, "%s", what ? what : "hm_abort");
+}
+
+void hm_wait_note(hm_node_t *n, const char *what)
+{
+    CALLER(n, "hm_wait_note", );
+    snprintf(n->wait_note, sizeof n->wait_note, "%s", what ? what : "");
 }
 
 /* After the run stopped, hm_store, hm_log and hm_busy leave the node's structures alone:

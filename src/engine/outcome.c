@@ -247,6 +247,8 @@ int hm__exit_code_of(hm__end_t end)
         return HM_EXIT_INTERRUPTED;
     case HM__END_RULES:
         return HM_EXIT_RULES;
+    case HM__END_ABORTED:
+        return HM_EXIT_VERIFY;
     default:
         return HM_EXIT_SYSTEM;
     }

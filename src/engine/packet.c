@@ -16,7 +16,8 @@
 
 typedef struct packet_s {
     hm__machine_t *m;
-    hm__copyvec_t pending; /* refused under "queue": they compete again in t + 1 */
+    hm__copyvec_t pending; /* refused under "queue", or routed copies in transit
+                              (hm_send_routed): they compete again in t + 1 */
     hm__copyvec_t stalled; /* waiting for room in a mailbox, oldest first */
     hm__judge_t judge;
 } packet_t;

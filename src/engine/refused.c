@@ -158,6 +158,28 @@ int hm__refuse_send_to(hm_node_t *n, int dest, const hm_packet_t *p)
     return refuse(n, -1, other ? dest : -1, call, why ? why : reason);
 }
 
+int hm__refuse_send_routed(hm_node_t *n, int dest, const hm_packet_t *p)
+{
+    const hm__machine_t *m = n->m;
+    char call[64], reason[200];
+    snprintf(call, sizeof call, "hm_send_routed(n, %d, %s)", dest, packet_arg(p));
+    int other = dest >= 0 && dest < m->info.nodes && dest != n->id;
+    const char *why = bad_packet(p, reason, sizeof reason);
+    if (why)
+        ;
+    else if (dest < 0 || dest >= m->info.nodes)
+        snprintf(reason, sizeof reason, "node %d does not exist (nodes 0..%d)", dest,
+                 m->info.nodes - 1);
+    else if (dest == n->id)
+        snprintf(reason, sizeof reason, "node %d is the sender itself", dest);
+    else
+        snprintf(reason, sizeof reason,
+                 "node %d is not a neighbour of node %d: under packet routing only the slotted "
+                 "clock routes packets (clock.mode \"slotted\")",
+                 dest, n->id);
+    return refuse(n, -1, other ? dest : -1, call, why ? why : reason);
+}
+
 int hm__refuse_wait_until(hm_node_t *n, int64_t slot)
 {
     char call[64], reason[96];

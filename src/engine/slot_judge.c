@@ -32,7 +32,8 @@ int hm__judge_init(hm__judge_t *J, const hm__machine_t *m, const hm__judge_ops_t
     size_t n = (size_t)m->info.nodes, links = n * (size_t)m->maxdeg;
     *J = (hm__judge_t){.ops = ops, .ctx = ctx};
     J->stall_count = calloc(links ? links : 1, sizeof *J->stall_count);
-    if (!J->stall_count || hm__use_init(&J->use, n, links) != 0)
+    J->path = malloc((hm__route_max(&m->info) + 1) * sizeof *J->path);
+    if (!J->stall_count || !J->path || hm__use_init(&J->use, n, links) != 0)
         return -1;
     return 0;
 }
@@ -41,6 +42,7 @@ void hm__judge_free(hm__judge_t *J)
 {
     free(J->cand.v);
     free(J->stall_count);
+    free(J->path);
     hm__use_free(&J->use);
 }
 
@@ -56,6 +58,20 @@ void hm__judge_begin(hm__judge_t *J, hm__stats_t *stats)
 {
     J->cand.n = 0;
     J->stats = stats;
+}
+
+static void count_transmission(hm__stats_t *stats, int64_t t)
+{
+    stats->transmissions++;
+    if (t > stats->last_activity)
+        stats->last_activity = t;
+}
+
+/* A hop of a routed copy: a transmission on a link, not a delivery. */
+static void count_hop(hm__stats_t *stats, int64_t t)
+{
+    count_transmission(stats, t);
+    stats->routed_hops++;
 }
 
 static int link_of(const hm__machine_t *m, const hm__copy_t *c)
@@ -220,6 +236,37 @@ static int in_order(const hm__copyvec_t *v)
     return 1;
 }
 
+/* A routed copy (hm_send_routed) crossed its link into node x, not its receiver: no
+ * delivery, no program code at x; it leaves x's link buffer and competes in slot t + 1 on
+ * x's next link of the route, judged under x's port model, as the held copies do. Transit
+ * buffers are counted (in the mailboxes' depths) but never full. */
+static int forward(hm__machine_t *m, hm__judge_t *J, const hm__copy_t *c, int64_t t)
+{
+    int x = c->dst;
+    hm__links_t l = {m->maxdeg, m->deg, m->nbr, m->rport};
+    hm__route(&m->info, &l, x, c->far - 1, J->path);
+    int port = J->path[0] % m->maxdeg;
+    m->occ[link_of(m, c)]--;
+    count_hop(J->stats, t);
+    /* A new copy: the candidate stays as it was judged (the port model's reports of a later
+     * refusal in this slot describe it). */
+    hm__copy_t next = *c;
+    next.src = x;
+    next.sport = port;
+    next.dst = m->nbr[x * m->maxdeg + port];
+    next.dport = m->rport[x * m->maxdeg + port];
+    next.cslot = t + 1;
+    next.cls = 0;
+    next.delayed = 0;
+    occupy(m, J, link_of(m, &next));
+    hm__copyvec_t *into = J->ops->held(J->ctx, x);
+    if (HM__PUSH(*into, next) != 0) {
+        hm__blob_release(next.blob);
+        return -1;
+    }
+    return 0;
+}
+
 int hm__judge_decide(hm__judge_t *J, hm__machine_t *m, int64_t t)
 {
     /* The whole machine's candidates come in order; a group's, node by node. */
@@ -234,19 +281,14 @@ int hm__judge_decide(hm__judge_t *J, hm__machine_t *m, int64_t t)
             hm__port_admit(&J->use, &m->info, J->cand.v, (int)i, link_of(m, c), t, why, sizeof why);
         if (!ok)
             ok = hold(m, J, c, t, why) != 0 ? -1 : 0;
+        else if (c->far && c->far - 1 != c->dst)
+            ok = forward(m, J, c, t);
         else if ((ok = hm__deliver_copy(m, c, t, J->stats)) > 0)
             ok = J->ops->woke(J->ctx, &m->nodes[c->dst], t);
         if (ok < 0)
             return -1;
     }
     return 0;
-}
-
-static void count_transmission(hm__stats_t *stats, int64_t t)
-{
-    stats->transmissions++;
-    if (t > stats->last_activity)
-        stats->last_activity = t;
 }
 
 int hm__deliver_copy(hm__machine_t *m, hm__copy_t *c, int64_t t, hm__stats_t *stats)
@@ -258,8 +300,8 @@ int hm__deliver_copy(hm__machine_t *m, hm__copy_t *c, int64_t t, hm__stats_t *st
         count_transmission(stats, t);
         return 0;
     }
-    c->pkt.from = c->src;
-    c->pkt.port = c->dport;
+    c->pkt.from = c->far ? c->first : c->src;
+    c->pkt.port = c->far ? -1 : c->dport;
     c->pkt.sent_slot = c->sent_slot;
     c->pkt.recv_slot = t;
     if (hm__inbox_push(&r->inbox, c) != 0) {

@@ -58,7 +58,10 @@ typedef enum { HM__SBX_DESCRIBE = 1, HM__SBX_SETUP, HM__SBX_RUN, HM__SBX_VERIFY 
     XX(NEIGHBOR, "hm_neighbor")                                                                    \
     XX(PORT_TO, "hm_port_to")                                                                      \
     XX(INPUT, "hm_input")                                                                          \
-    XX(DONE, "the end of node_main")
+    XX(DONE, "the end of node_main")                                                               \
+    XX(SEND_ROUTED, "hm_send_routed")                                                              \
+    XX(WAIT_NOTE, "hm_wait_note")                                                                  \
+    XX(ABORT, "hm_abort")
 
 typedef enum {
     HM__SBX_NONE,
@@ -95,6 +98,7 @@ typedef struct hm__sbx_chan_s {
     int32_t node, nodes, degree, root;
     int32_t op; /* hm_op_t of the run */
     uint64_t out_size;
+    uint64_t stack_size; /* the node thread's stack: hm__stack_size (MPI programs: 1 MiB) */
     hm_machine_info_t machine;
     char config[HM__SBX_TEXT];    /* the config file's name (hm_setup_t.file) */
     char algorithm[HM__SBX_TEXT]; /* the algorithm to run */

@@ -221,6 +221,14 @@ int hm_send_to(hm_node_t *n, int dest, const hm_packet_t *p)
     return (int)call(HM__SBX_SEND_TO);
 }
 
+int hm_send_routed(hm_node_t *n, int dest, const hm_packet_t *p)
+{
+    (void)n;
+    put_packet(p);
+    chan->arg = dest;
+    return (int)call(HM__SBX_SEND_ROUTED);
+}
+
 int hm_shout(hm_node_t *n, uint64_t ports, const hm_packet_t *p)
 {
     (void)n;
@@ -320,6 +328,22 @@ void hm_fail(hm_node_t *n, const char *what)
     snprintf(text, sizeof text, "%s", what ? what : "");
     put_text(text);
     call(HM__SBX_FAIL);
+}
+
+void hm_abort(hm_node_t *n, const char *what)
+{
+    (void)n;
+    char text[256];
+    snprintf(text, sizeof text, "%s", what ? what : "");
+    put_text(text);
+    call(HM__SBX_ABORT);
+}
+
+void hm_wait_note(hm_node_t *n, const char *what)
+{
+    (void)n;
+    put_text(what ? what : "");
+    call(HM__SBX_WAIT_NOTE);
 }
 
 void *hm_state(const hm_node_t *n)
@@ -683,6 +707,8 @@ static void describe(void *h)
     } else {
         json_object_set_new(d, "abi", json_integer(pl->abi));
         json_object_set_new(d, "descriptor_size", json_integer((json_int_t)pl->descriptor_size));
+        /* An MPI program (doc/mpi-programs.md): algorithm.problem may name its problem. */
+        json_object_set_new(d, "mpi_program", json_boolean(dlsym(h, "hm_mpi_program") != NULL));
         if (pl->abi == HM_ABI_VERSION && pl->descriptor_size == sizeof(hm_algorithm_t)) {
             json_t *algos = json_array();
             for (size_t i = 0; pl->algorithms && pl->algorithms[i] && i < 256; i++)
@@ -754,7 +780,7 @@ int main(int argc, char **argv)
     pthread_t t;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, 64 * 1024);
+    pthread_attr_setstacksize(&attr, chan->stack_size ? (size_t)chan->stack_size : 64 * 1024);
     if (chan->mode == HM__SBX_RUN &&
         (sem_init(&go, 0, 0) != 0 || pthread_create(&t, &attr, node_thread, NULL) != 0)) {
         fprintf(stderr, "cannot create the node's thread\n");

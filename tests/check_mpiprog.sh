@@ -1,0 +1,220 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# check_mpiprog.sh — MPI programs (doc/mpi-programs.md): the engine's routed packets
+# (hm_send_routed: exact slots and hops), the test programs of tests/mpiprog/ written for real
+# MPI built with hypemu-mpicc from the build tree and verified on hypercubes and rings of
+# several sizes (exact completion slots and routed hops), a deadlock named by its MPI calls
+# (exit 3), MPI_Abort named (exit 1), a call outside the subset refused at build time, private
+# globals, a bad algorithm.problem (exit 2); and, where Open MPI's mpicc and mpirun are
+# installed, the same programs under mpirun computing the values hypemu verified from the
+# same input file.
+set -eu
+: "${HM_SRCDIR:?}" "${HM_BUILDDIR:?}"
+CC=${CC:-cc}
+tmp=$(mktemp -d /tmp/hypemu-mpiprog-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+hypemu=$HM_BUILDDIR/hypemu
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+# ---- hm_send_routed: one packet from node 0 to the farthest node --------------------------
+$CC -shared -fPIC -Wall -Wextra -Werror -I"$HM_SRCDIR/include" -I"$HM_BUILDDIR/include" \
+    -o "$tmp/routed.so" "$HM_SRCDIR/tests/mpiprog/routed.c" || fail "cannot build routed.c"
+# summary KEY: the value of KEY in the JSON summary $tmp/out.json (a string unquoted)
+summary() {
+    sed -n "s/.*\"$1\": *\"\{0,1\}\([^,\"}]*\)\"\{0,1\}.*/\1/p" "$tmp/out.json"
+}
+routed() { # routed TOPOLOGY SLOTS HOPS RECEIVED
+    printf '{"topology": %s, "algorithm": {"name": "routed"}}\n' "$1" >"$tmp/r.json"
+    (cd "$tmp" && "$hypemu" --plugin ./routed.so --json r.json >out.json) ||
+        fail "routed on $1: exit $?"
+    got="$(summary completion_slots) $(summary routed_hops) $(summary received_in_slot)"
+    [ "$got" = "$2 $3 $4" ] || fail "routed on $1: slots, hops, received: $got, not $2 $3 $4"
+}
+routed '{"kind": "hypercube", "dim": 4}' 4 3 3
+routed '{"kind": "hypercube", "dim": 6}' 6 5 5
+routed '{"kind": "ring", "nodes": 9}' 4 3 3
+routed '{"kind": "ring", "nodes": 12}' 6 5 5
+# The free clock routes nothing: a refused call, named.
+printf '{"topology": {"kind": "ring", "nodes": 8}, "clock": {"mode": "free"}, "algorithm": {"name": "routed"}}\n' >"$tmp/r.json"
+(cd "$tmp" && "$hypemu" --plugin ./routed.so r.json >out.txt 2>err.txt) || true
+grep -q 'hm_send_routed(n, 4, .*node 4 is not a neighbour of node 0: under packet routing only the slotted clock routes packets' \
+    "$tmp/out.txt" "$tmp/err.txt" || fail "free clock: no refused hm_send_routed named"
+
+# ---- hypemu-mpicc, from the build tree ---------------------------------------------------
+HM_MPICC_INCLUDE=$HM_SRCDIR/include HM_MPICC_LIB=$HM_BUILDDIR/lib
+HM_MPICC_SHIM=$HM_SRCDIR/src/mpiprog/plugin.c
+export HM_MPICC_INCLUDE HM_MPICC_LIB HM_MPICC_SHIM
+# The suite's CFLAGS too: the MPI library was built with them (a sanitizer's runtime, then,
+# resolves its calls: hypemu-mpicc links with -Wl,--no-undefined).
+mpicc_hm() { # mpicc_hm NAME: $tmp/NAME.so from tests/mpiprog/NAME.c
+    # shellcheck disable=SC2086 # word splitting of the flags is intended
+    sh "$HM_SRCDIR/scripts/hypemu-mpicc.in" -o "$tmp/$1.so" "$HM_SRCDIR/tests/mpiprog/$1.c" \
+        -Wall -Wextra -Werror -I"$HM_BUILDDIR/include" -L"$HM_BUILDDIR/lib/.libs" ${HM_CFLAGS:-}
+}
+programs="collectives poll ring_allreduce rd_allreduce gather_any alltoall_nb allreduce_call reduce_scatter_call globals deadlock abort"
+for p in $programs; do
+    mpicc_hm "$p" || fail "hypemu-mpicc cannot build $p.c"
+done
+if mpicc_hm outside 2>"$tmp/outside.err"; then
+    fail "hypemu-mpicc built outside.c, which calls MPI_Comm_split"
+fi
+grep -q "implicit declaration of function .MPI_Comm_split" "$tmp/outside.err" ||
+    fail "hypemu-mpicc did not name MPI_Comm_split: $(cat "$tmp/outside.err")"
+
+# run PROGRAM TOPOLOGY PARAMS SLOTS HOPS: verified, exit 0, the exact slots and routed hops
+run() {
+    printf '{"topology": %s, "algorithm": {"name": "%s", %s}}\n' "$2" "$1" "$3" >"$tmp/c.json"
+    rc=0
+    (cd "$tmp" && "$hypemu" --plugin "./$1.so" --json c.json >out.json 2>err.txt) || rc=$?
+    [ "$rc" = 0 ] || fail "$1 on $2 ($3): exit $rc: $(cat "$tmp/err.txt" "$tmp/out.json")"
+    hops=$(summary routed_hops)
+    got="$(summary verified) $(summary completion_slots) ${hops:-0}"
+    [ "$got" = "true $4 $5" ] || fail "$1 on $2 ($3): verified, slots, hops: $got, not true $4 $5"
+}
+q3='{"kind": "hypercube", "dim": 3}' q4='{"kind": "hypercube", "dim": 4}'
+r5='{"kind": "ring", "nodes": 5}' r8='{"kind": "ring", "nodes": 8}'
+run ring_allreduce "$q3" '"problem": "allreduce", "block": 3' 13 42
+run ring_allreduce "$r8" '"problem": "allreduce", "block": 3' 7 0
+run ring_allreduce "$r5" '"problem": "allreduce", "block": 3' 4 0
+run rd_allreduce "$q4" '"problem": "allreduce", "block": 4' 4 0
+run rd_allreduce "$r8" '"problem": "allreduce", "block": 4' 7 32
+run allreduce_call "$q3" '"problem": "allreduce", "block": 3' 3 0
+run allreduce_call "$r8" '"problem": "allreduce", "block": 3' 7 32
+run allreduce_call "$r5" '"problem": "allreduce", "block": 3' 6 2
+run gather_any "$q3" '"problem": "gather", "block": 2, "root": 0' 4 5
+run gather_any "$r8" '"problem": "gather", "block": 2, "root": 0' 4 9
+run alltoall_nb "$q3" '"problem": "alltoall", "block": 2' 6 40
+run alltoall_nb "$r5" '"problem": "alltoall", "block": 2' 3 10
+run reduce_scatter_call "$q3" '"problem": "reduce-scatter", "block": 2' 15 5
+run reduce_scatter_call "$r8" '"problem": "reduce-scatter", "block": 2' 28 24
+run poll "$q3" '"problem": "broadcast", "block": 5' 7 5
+run poll '{"kind": "ring", "nodes": 7}' '"problem": "broadcast", "block": 5' 7 10
+run globals "$q3" '"problem": "broadcast", "block": 3, "root": 1' 17 12
+run globals "$r8" '"problem": "broadcast", "block": 3, "root": 1' 17 37
+# Each library collective on its problem (COLLECTIVE names it), 300 values a node: slots,
+# routed hops on Q_3 and on a ring of 6.
+while read -r coll problem q3slots q3hops r6slots r6hops; do
+    export COLLECTIVE="$coll"
+    run collectives "$q3" "\"problem\": \"$problem\", \"block\": 300" "$q3slots" "$q3hops"
+    run collectives '{"kind": "ring", "nodes": 6}' "\"problem\": \"$problem\", \"block\": 300" \
+        "$r6slots" "$r6hops"
+done <<'TABLE'
+bcast broadcast 4 0 5 4
+reduce reduce 3 0 3 2
+scatter scatter 7 5 7 6
+gather gather 4 5 3 4
+allreduce allreduce 3 0 6 4
+allgather allgather 6 0 12 12
+alltoall alltoall 6 40 6 24
+reduce_scatter_block reduce-scatter 21 5 14 12
+TABLE
+unset COLLECTIVE
+# Under one-port strict contention a conflict stops the run, as for any algorithm.
+run rd_allreduce '{"kind": "hypercube", "dim": 3}, "ports": {"model": "one-port-full"}, "contention": "strict"' \
+    '"problem": "allreduce", "block": 2' 3 0
+
+# On a ring, one-port and strict: the routed exchanges of step 2 meet at node 1 in slot 1, a
+# conflict that stops the run (exit 1), named with the two copies as they were judged.
+printf '{"topology": %s, "ports": {"model": "one-port-full"}, "contention": "strict", "algorithm": {"name": "rd_allreduce", "problem": "allreduce", "block": 2}}\n' "$r8" >"$tmp/c.json"
+rc=0
+(cd "$tmp" && "$hypemu" --plugin ./rd_allreduce.so c.json >out.txt 2>err.txt) || rc=$?
+[ "$rc" = 1 ] && grep -qx 'hypemu: slot 1: node 1 receives twice in one slot under one-port-full: msg 0 on link 0->1 (port 0) and msg 0 on link 2->1 (port 1)' "$tmp/err.txt" ||
+    fail "strict conflict of routed packets: exit $rc: $(cat "$tmp/err.txt")"
+
+# Globals shared by every rank (HM_MPI_SHARED_GLOBALS): the program sees the mix-up.
+printf '{"topology": %s, "algorithm": {"name": "globals", "problem": "broadcast", "block": 3, "root": 1}}\n' "$r8" >"$tmp/c.json"
+rc=0
+(cd "$tmp" && HM_MPI_SHARED_GLOBALS=1 "$hypemu" --plugin ./globals.so c.json >out.txt 2>&1) || rc=$?
+[ "$rc" != 0 ] || fail "globals shared between ranks: the run passed"
+
+# A deadlock names the MPI calls: exit 3.
+printf '{"topology": {"kind": "hypercube", "dim": 2}, "algorithm": {"name": "deadlock"}}\n' >"$tmp/c.json"
+rc=0
+(cd "$tmp" && "$hypemu" --plugin ./deadlock.so c.json >out.txt 2>err.txt) || rc=$?
+[ "$rc" = 3 ] || fail "deadlock: exit $rc, not 3"
+cat >"$tmp/want" <<'WANT'
+hypemu: deadlock at slot 0: every node is blocked and nothing is in flight
+  rank 0 waits in MPI_Recv(source 1, tag 0)
+  rank 1 waits in MPI_Recv(source 2, tag 0)
+  rank 2 waits in MPI_Recv(source 3, tag 0)
+  rank 3 waits in MPI_Recv(source 0, tag 0)
+WANT
+diff "$tmp/want" "$tmp/err.txt" || fail "deadlock: the report differs"
+
+# MPI_Abort names the rank and the code: exit 1, "end": "aborted".
+printf '{"topology": {"kind": "ring", "nodes": 4}, "algorithm": {"name": "abort"}}\n' >"$tmp/c.json"
+rc=0
+(cd "$tmp" && "$hypemu" --plugin ./abort.so --json c.json >out.json 2>err.txt) || rc=$?
+[ "$rc" = 1 ] || fail "abort: exit $rc, not 1"
+[ "$(summary end) $(summary verified)" = "aborted false" ] || fail "abort: $(cat "$tmp/out.json")"
+grep -qx 'hypemu: node 1: rank 1 called MPI_Abort(MPI_COMM_WORLD, 7)' "$tmp/err.txt" ||
+    fail "abort: $(cat "$tmp/err.txt")"
+
+# algorithm.problem names one of the collective problems.
+printf '{"topology": %s, "algorithm": {"name": "globals", "problem": "sort"}}\n' "$r8" >"$tmp/c.json"
+rc=0
+(cd "$tmp" && "$hypemu" --plugin ./globals.so c.json >out.txt 2>err.txt) || rc=$?
+[ "$rc" = 2 ] || fail "problem sort: exit $rc, not 2"
+grep -q 'algorithm.problem: found "sort"; allowed: "broadcast", "allgather", "scatter", "gather", "reduce", "allreduce", "reduce-scatter", "alltoall"' \
+    "$tmp/err.txt" || fail "problem sort: $(cat "$tmp/err.txt")"
+
+# ---- under --sandbox: each rank a node process, the same figures ---------------------------
+if [ "${HM_HAVE_SECCOMP:-no}" = yes ]; then
+    printf '{"topology": {"kind": "hypercube", "dim": 2}, "algorithm": {"name": "deadlock"}}\n' >"$tmp/c.json"
+    rc=0
+    (cd "$tmp" && "$hypemu" --sandbox --plugin ./deadlock.so c.json >out.txt 2>err.txt) || rc=$?
+    [ "$rc" = 3 ] || fail "deadlock under --sandbox: exit $rc, not 3"
+    diff "$tmp/want" "$tmp/err.txt" || fail "deadlock under --sandbox: the report differs"
+    printf '{"topology": %s, "sandbox": true, "algorithm": {"name": "globals", "problem": "broadcast", "block": 3, "root": 1}}\n' "$r8" >"$tmp/c.json"
+    (cd "$tmp" && "$hypemu" --plugin ./globals.so --json c.json >out.json 2>err.txt) ||
+        fail "globals under --sandbox: $(cat "$tmp/err.txt")"
+    got="$(summary verified) $(summary completion_slots) $(summary routed_hops)"
+    [ "$got" = "true 17 37" ] || fail "globals under --sandbox: $got, not true 17 37"
+    printf '{"topology": {"kind": "ring", "nodes": 4}, "algorithm": {"name": "abort"}}\n' >"$tmp/c.json"
+    rc=0
+    (cd "$tmp" && "$hypemu" --sandbox --plugin ./abort.so c.json >out.txt 2>err.txt) || rc=$?
+    [ "$rc" = 1 ] && grep -qx 'hypemu: node 1: rank 1 called MPI_Abort(MPI_COMM_WORLD, 7)' "$tmp/err.txt" ||
+        fail "abort under --sandbox: exit $rc: $(cat "$tmp/err.txt")"
+fi
+
+# ---- the same programs under Open MPI ----------------------------------------------------
+if ! command -v mpicc >/dev/null 2>&1 || [ -z "${MPIRUN:-}" ] || ! [ -x "$MPIRUN" ]; then
+    echo "check_mpiprog.sh: no mpicc or mpirun: the comparison with real MPI is skipped"
+    exit 0
+fi
+# Every program of tests/mpiprog/ but outside.c builds with Open MPI's mpicc as it is.
+for p in $programs; do
+    mpicc -Wall -Wextra -Werror -o "$tmp/$p.mpicc" "$HM_SRCDIR/tests/mpiprog/$p.c" ||
+        fail "mpicc cannot build $p.c"
+done
+# Eight ranks' inputs: three values each, or eight blocks of two for alltoall.
+awk 'BEGIN { for (r = 0; r < 8; r++) print r * 3 + 1, r * 7 + 2, 100 - r }' >"$tmp/in3.txt"
+awk 'BEGIN { for (r = 0; r < 8; r++) { s = ""; for (i = 0; i < 16; i++) s = s (i ? " " : "") r * 100 + i; print s } }' >"$tmp/in16.txt"
+mpi_run() { # mpi_run PROGRAM INPUT: rank lines, sorted, in $tmp/PROGRAM.mpi.out
+    mpicc -Wall -Wextra -o "$tmp/$1.mpi" "$HM_SRCDIR/tests/mpiprog/$1.c" || fail "mpicc $1.c"
+    session=$(mktemp -d "$tmp/oXXXXXX")
+    (cd "$tmp" && env OMPI_MCA_orte_tmpdir_base="$session" timeout 300 "$MPIRUN" \
+        --allow-run-as-root --oversubscribe -np 8 "./$1.mpi" "$2") | sort >"$tmp/$1.mpi.out" ||
+        fail "mpirun $1"
+}
+# The slots and hops on the ring of 8 do not depend on the values.
+slots() { echo 7; }
+hops() { case $1 in ring_allreduce) echo 0 ;; *) echo 32 ;; esac; }
+sums=$(awk '{ for (i = 1; i <= NF; i++) s[i] += $i } END { print s[1], s[2], s[3] }' "$tmp/in3.txt")
+for p in ring_allreduce rd_allreduce allreduce_call; do
+    mpi_run "$p" in3.txt
+    awk -v s="$sums" 'BEGIN { for (r = 0; r < 8; r++) print "rank " r ": " s }' >"$tmp/want"
+    diff "$tmp/want" "$tmp/$p.mpi.out" || fail "$p under mpirun"
+    run "$p" "$r8" '"problem": "allreduce", "block": 3, "inputs": "in3.txt"' "$(slots "$p")" \
+        "$(hops "$p")"
+done
+mpi_run alltoall_nb in16.txt
+awk '{ for (i = 1; i <= NF; i++) v[NR - 1, i - 1] = $i }
+     END { for (x = 0; x < 8; x++) { s = "rank " x ":"; for (y = 0; y < 8; y++) s = s " " v[y, 2 * x] " " v[y, 2 * x + 1]; print s } }' \
+    "$tmp/in16.txt" >"$tmp/want"
+diff "$tmp/want" "$tmp/alltoall_nb.mpi.out" || fail "alltoall_nb under mpirun"
+run alltoall_nb "$r8" '"problem": "alltoall", "block": 2, "inputs": "in16.txt"' 10 72
+echo "check_mpiprog.sh: all passed"
