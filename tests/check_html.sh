@@ -83,6 +83,160 @@ open_page free 'probe=0,1,2,3,4&slot=1&step=2'
 open_page q8 'probe=0,100,517&slot=300&step=1'
 wait
 
+# The machine view, measured in Chromium at every slot (README "Player", doc/pictures.md):
+# a copy of the page runs this script after the player; it steps the slider over every
+# slot and writes, in <pre id="measure">, the label-on-node overlaps (the bounding box of
+# every text outside a <g data-vertex> against every node's circle), the links drawn
+# through a node other than their ends, the packet arrows whose end is not on the
+# receiver's circle edge, where the machine and memory panels end in a 1024x768 window,
+# then per slot: overlaps, "in flight" count, conflict marks, packets drawn (from>to:msg).
+cat >"$tmp/measure.js" <<'JS'
+(function () {
+    var svg = document.querySelector('svg[data-view="machine"]');
+    var circles = [].map.call(svg.querySelectorAll('g[data-vertex] circle'), function (c) {
+        return [Number(c.getAttribute('cx')), Number(c.getAttribute('cy')), Number(c.getAttribute('r'))];
+    });
+    function hits(b, c, slack) {
+        var qx = Math.max(b.x, Math.min(c[0], b.x + b.width)) - c[0];
+        var qy = Math.max(b.y, Math.min(c[1], b.y + b.height)) - c[1];
+        return qx * qx + qy * qy < (c[2] - slack) * (c[2] - slack);
+    }
+    /* Links that pass through a node other than their ends. */
+    var through = 0;
+    [].forEach.call(svg.querySelectorAll('.link'), function (l) {
+        var len = l.getTotalLength(), p0 = l.getPointAtLength(0), p1 = l.getPointAtLength(len);
+        for (var s = 0; s <= len; s += 1.5) {
+            var p = l.getPointAtLength(s);
+            circles.forEach(function (c) {
+                var d0 = Math.hypot(c[0] - p0.x, c[1] - p0.y), d1 = Math.hypot(c[0] - p1.x, c[1] - p1.y);
+                if (d0 > c[2] + 2 && d1 > c[2] + 2 && Math.hypot(c[0] - p.x, c[1] - p.y) < c[2] - 0.5)
+                    through++;
+            });
+        }
+    });
+    var slider = document.getElementById('slider'), last = Number(slider.max), out = [];
+    var overlaps = 0, arrows = 0, badArrows = 0, labelsShown = 0;
+    for (var t = 0; t <= last; t++) {
+        slider.value = t;
+        slider.dispatchEvent(new Event('input'));
+        var texts = [].filter.call(svg.querySelectorAll('text'), function (x) {
+            return !x.closest('g[data-vertex]');
+        });
+        var o = 0;
+        texts.forEach(function (x) {
+            var b = x.getBBox();
+            labelsShown++;
+            circles.forEach(function (c) {
+                if (hits(b, c, 0))
+                    o++;
+            });
+        });
+        overlaps += o;
+        var pk = [].map.call(svg.querySelectorAll('.pkt'), function (p) {
+            if (p.hasAttribute('data-to')) {
+                var e = p.getPointAtLength(p.getTotalLength()), c = circles[Number(p.getAttribute('data-to'))];
+                var d = Math.hypot(e.x - c[0], e.y - c[1]);
+                arrows++;
+                if (d < c[2] - 0.5 || d > c[2] + 1.5)
+                    badArrows++;
+            }
+            return (p.getAttribute('data-from') + '>' + (p.getAttribute('data-to') || 'bus') + ':' +
+                    p.getAttribute('data-msg'));
+        }).sort();
+        var bad = svg.querySelectorAll('.bad').length;
+        out.push(t + ' ' + o + ' ' + document.getElementById('slotlabel').getAttribute('data-inflight') +
+                 ' ' + bad + ' ' + (pk.join(',') || '-'));
+    }
+    var main = document.getElementById('topo').closest('.panel').getBoundingClientRect();
+    var mem = document.getElementById('mem').closest('.panel').getBoundingClientRect();
+    var pre = document.createElement('pre');
+    pre.id = 'measure';
+    pre.textContent = JSON.stringify({overlaps: overlaps, through: through, arrows: arrows,
+        badArrows: badArrows, labels: labelsShown, machineBottom: main.bottom, memBottom: mem.bottom,
+        memRight: mem.right, innerHeight: innerHeight, innerWidth: innerWidth}) + '\n' + out.join('\n');
+    document.body.appendChild(pre);
+    /* The address keeps the slot once stepping pauses. */
+    setTimeout(function () {
+        document.body.setAttribute('data-hash', location.hash);
+    }, 600);
+})();
+JS
+measure() {
+    python3 - "$tmp/$1.html" "$tmp/measure.js" "$tmp/$1.m.html" <<'PY'
+import sys
+page, script = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+i = page.rindex("</body>")
+open(sys.argv[3], "w").write(page[:i] + "<script>\n" + script + "</script>\n" + page[i:])
+PY
+    opened=$((opened + 1))
+    timeout 120 "$browser" --headless $sandbox --disable-gpu --user-data-dir="$tmp/profile$opened" \
+        --virtual-time-budget=2000 --window-size=1024,768 --dump-dom "file://$tmp/$1.m.html" \
+        >"$tmp/$1.measure" 2>"$tmp/browser$opened.err" &
+    [ $((opened % 2)) = 1 ] || wait
+}
+page sbt3 "$cfgs/q4_sbt_broadcast.json" --set topology.dim=3
+page ring8 "$cfgs/ring7_allreduce_ring.json" --set topology.nodes=8
+page mesh4 "$cfgs/mesh_st.json" --set topology.cols=4
+page allgather "$cfgs/q4_allgather_recursive_doubling.json"
+for name in q4 sbt3 ring8 mesh4 bus allgather queue q8; do
+    measure $name
+done
+wait
+python3 - "$tmp" <<'PY'
+import html, json, re, sys
+
+tmp = sys.argv[1]
+def fail(msg):
+    sys.exit("FAIL: " + msg)
+
+for name in ("q4", "sbt3", "ring8", "mesh4", "bus", "allgather", "queue", "q8"):
+    dom = open("%s/%s.measure" % (tmp, name)).read()
+    m = re.search(r'<pre id="measure">([^<]*)</pre>', dom)
+    if not m:
+        fail("%s: the measure script wrote nothing: %s" % (name, dom[-300:]))
+    head, *slots = html.unescape(m.group(1)).split("\n")
+    g = json.loads(head)
+    if g["overlaps"] or g["through"] or g["badArrows"]:
+        fail("%s: %d label-on-node overlaps, %d link samples through nodes, %d of %d arrows "
+             "not ending on the circle's edge" % (name, g["overlaps"], g["through"],
+                                                  g["badArrows"], g["arrows"]))
+    if max(g["machineBottom"], g["memBottom"]) > g["innerHeight"] or g["memRight"] > g["innerWidth"]:
+        fail("%s: machine and memory end at %s and %s px, the window is %sx%s" % (
+            name, g["machineBottom"], g["memBottom"], g["innerWidth"], g["innerHeight"]))
+    if ('data-hash="#slot=%d"' % (len(slots) - 1)) not in dom:
+        fail("%s: the address does not say the last slot: %s" % (
+            name, re.search(r"<body[^>]*>", dom).group(0)))
+    log = [json.loads(l) for l in open("%s/%s.jsonl" % (tmp, name))]
+    bus = name == "bus"
+    want, bad = {}, {}
+    for e in log:
+        if e["event"] == "recv":
+            u = e.get("slots", 1)
+            for t in range(e["slot"] - u + 1, e["slot"] + 1):
+                key = ("%d>bus:%d" % (e["from"], e["msg"]) if bus else
+                       "%d>%d:%d" % (e["from"], e["node"], e["msg"]))
+                want.setdefault(t, set()).add(key)
+        elif e["event"] in ("conflict", "delay"):
+            bad[e["slot"]] = 1
+    for line in slots:
+        t, over, fly, marks, pk = line.split(" ")
+        t, fly, marks = int(t), int(fly), int(marks)
+        drawn = set() if pk == "-" else set(pk.split(","))
+        if fly != len(want.get(t, ())):
+            fail("%s: slot %d: %d in flight, the log has %d" % (name, t, fly, len(want.get(t, ()))))
+        if name != "q8" and drawn != want.get(t, set()):
+            fail("%s: slot %d: packets drawn %s, the log says %s" % (
+                name, t, sorted(drawn), sorted(want.get(t, ()))))
+        if name != "q8" and (marks > 0) != (t in bad):
+            fail("%s: slot %d: %d conflict marks, the log %s" % (
+                name, t, marks, "has a conflict or delay" if t in bad else "has none"))
+    print("%s: %d slots, %d labels and %d arrows: no overlap, every packet in the slot it "
+          "crossed" % (name, len(slots), g["labels"], g["arrows"]))
+PY
+# The queued packet: 7->6 msg 2 is delayed at slot 4 and crosses in slot 5.
+grep -q '^4 .*13&gt;12:2' "$tmp/queue.measure" && ! grep -q '^4 .*7&gt;6:2' "$tmp/queue.measure" &&
+    grep -q '^5 .*7&gt;6:2' "$tmp/queue.measure" || fail "queue: msg 2 on 7->6 not drawn in slot 5 only"
+
 # Refused beyond the limit: an alltoall of 4,000-value blocks on Q_4 stores 16 x 16 x
 # 4,000 values (1,024,128 events in all): exit 4, the message, no file.
 rc=0

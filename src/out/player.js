@@ -89,8 +89,9 @@
         return lower(a, v + 1);
     }
     function hue(key) {
-        var h = Math.abs(Number(key) * 137.508) % 360;
-        return 'hsl(' + h.toFixed(0) + ',70%,42%)';
+        /* Hues 35..315: red (conflicts) is left out. */
+        var h = 35 + Math.abs(Number(key) * 137.508) % 280;
+        return 'hsl(' + h.toFixed(0) + ',70%,40%)';
     }
     function el(tag, attrs, text, ns) {
         var e = ns ? document.createElementNS(SVGNS, tag) : document.createElement(tag);
@@ -160,15 +161,16 @@
         return p;
     }
     var topoPanel = panel('The machine: the links used in this slot, with their packets');
+    var memPanel = panel('Each node\'s memory: what it holds (hm_show), the values it ' +
+                         'stored so far (hm_store), and its log lines in this slot');
     var stPanel = panel('Space-time diagram (click a slot)');
-    var memPanel = panel('Each node\'s memory: the values it stored so far (hm_store), ' +
-                         'and its log lines in this slot');
     var evPanel = panel('Events of this slot');
 
     /* ---- where the nodes are drawn ---- */
     function cubePos(x, d) {
         /* Even address bits along x, odd ones along y; each pair of dimensions 2.4
-         * times as long as the pair below, the upper ones skewed (as output.svg). */
+         * times as long as the pair below, the upper ones skewed (as output.svg), so
+         * that no link crosses a node up to Q_8. */
         var cx = 0, cy = 0, len = 1;
         for (var b = 0; b < d; b++) {
             if (b >= 2 && b % 2 === 0)
@@ -181,14 +183,17 @@
         }
         return [cx, cy];
     }
+    var bus = D.topology === 'bus';
+    /* Beyond Q_6 any drawing of the links passes through nodes: the machine becomes a
+     * heat map, a grid of nodes by address, each coloured by what it sends and
+     * receives in the slot, with no links drawn. */
+    var heat = D.topology === 'hypercube' && D.dim > 6;
+    var heatCols = 1 << Math.ceil(D.dim / 2);
     function place(x) {
-        if (D.topology === 'hypercube') {
-            if (D.dim <= 6)
-                return cubePos(x, D.dim);
-            /* Beyond Q_6: Q_6 sub-cubes side by side, the high bits pick the tile. */
-            var tiles = 1 << Math.ceil((D.dim - 6) / 2), t = x >> 6, p = cubePos(x & 63, 6);
-            return [p[0] + (t % tiles) * 13.5, p[1] + Math.floor(t / tiles) * 13.5];
-        }
+        if (heat) /* low address bits along x, high ones along y */
+            return [x % heatCols, Math.floor(x / heatCols)];
+        if (D.topology === 'hypercube')
+            return cubePos(x, D.dim);
         if (D.topology === 'mesh' || D.topology === 'torus')
             return [x % D.cols, Math.floor(x / D.cols)];
         if (D.topology === 'ring') {
@@ -206,7 +211,6 @@
     }
     var cell = Math.max(8, Math.min(60, 600 / Math.max(maxX, 1)));
     var rad = Math.max(2.5, Math.min(10, cell * 0.3)), pad = 24;
-    var bus = D.topology === 'bus';
     var W = maxX * cell + 2 * pad, H = (maxY + (bus ? 1.6 : 0)) * cell + 2 * pad;
     function px(x) {
         return pad + pos[x][0] * cell;
@@ -214,55 +218,126 @@
     function py(x) {
         return pad + pos[x][1] * cell;
     }
-    var svg = el('svg', {id: 'topo', viewBox: '0 0 ' + W.toFixed(0) + ' ' + H.toFixed(0)},
-                 undefined, true);
-    svg.style.maxHeight = '560px';
+    var svg = el('svg', {id: 'topo', 'data-view': 'machine', 'class': heat ? 'heat' : '',
+                         viewBox: '0 0 ' + W.toFixed(0) + ' ' + H.toFixed(0)}, undefined, true);
     var defs = el('defs', {}, undefined, true);
     var marker = el('marker', {id: 'arr', viewBox: '0 0 6 6', refX: 6, refY: 3,
-                               markerWidth: 5, markerHeight: 5, orient: 'auto'}, undefined, true);
+                               markerWidth: 4, markerHeight: 4, orient: 'auto'}, undefined, true);
     marker.appendChild(el('path', {d: 'M0 0L6 3L0 6z', fill: '#222'}, undefined, true));
     defs.appendChild(marker);
     svg.appendChild(defs);
     var chanY = pad + 1.1 * cell;
     var chan = null;
+    /* The bus as the paper draws it: processors P1..Pk (nodes 0..k-1) and the output
+     * processor (node k) over one channel. */
+    function vname(x) {
+        return bus ? (x === P - 1 ? 'out' : 'P' + (x + 1)) : String(x);
+    }
     if (bus) {
         chan = el('rect', {'class': 'chan', x: pad - 10, y: chanY, width: maxX * cell + 20,
                            height: 8}, undefined, true);
         svg.appendChild(chan);
         for (i = 0; i < P; i++)
-            svg.appendChild(el('line', {'class': 'link', x1: px(i), y1: py(i), x2: px(i),
+            svg.appendChild(el('line', {'class': 'link', x1: px(i), y1: py(i) + rad, x2: px(i),
                                         y2: chanY}, undefined, true));
     }
-    function curve(a, b, cls) {
-        /* A link between neighbours in the drawing is a line; a wrap-around or long
-         * link bends, so that it passes no node. */
+    /* Is b next to a in the drawing (a line), or does the link wrap round (a bend)? */
+    function bends(a, b) {
+        var dx = px(b) - px(a), dy = py(b) - py(a);
+        return !(D.topology === 'hypercube' || D.topology === 'ring') &&
+            Math.sqrt(dx * dx + dy * dy) > 1.5 * cell;
+    }
+    /* One link a->b as a path from circle edge to circle edge, shifted `off` px to the
+     * right of its direction (so that the two directions of a link are apart). */
+    function segment(a, b, off) {
         var x1 = px(a), y1 = py(a), x2 = px(b), y2 = py(b);
-        var dx = x2 - x1, dy = y2 - y1, len = Math.sqrt(dx * dx + dy * dy);
-        if (len <= 1.5 * cell || D.topology === 'hypercube' || D.topology === 'ring')
-            return el('line', {'class': cls, x1: x1, y1: y1, x2: x2, y2: y2}, undefined, true);
-        var bend = 0.18 * len, cx = (x1 + x2) / 2 - dy / len * bend, cy = (y1 + y2) / 2 + dx / len * bend;
-        return el('path', {'class': cls, d: 'M' + x1 + ' ' + y1 + 'Q' + cx + ' ' + cy + ' ' + x2 +
-                           ' ' + y2}, undefined, true);
+        var dx = x2 - x1, dy = y2 - y1, len = Math.sqrt(dx * dx + dy * dy) || 1;
+        var ux = dx / len, uy = dy / len, nx = -uy * off, ny = ux * off;
+        if (!bends(a, b)) {
+            var e = rad + 0.5, s = Math.sqrt(Math.max(0, e * e - off * off));
+            return {d: 'M' + (x1 + ux * s + nx).toFixed(1) + ' ' + (y1 + uy * s + ny).toFixed(1) +
+                    'L' + (x2 - ux * s + nx).toFixed(1) + ' ' + (y2 - uy * s + ny).toFixed(1),
+                    mx: (x1 + x2) / 2 + nx, my: (y1 + y2) / 2 + ny, ux: ux, uy: uy, len: len};
+        }
+        var bend = 0.18 * len, cx = (x1 + x2) / 2 - uy * bend, cy = (y1 + y2) / 2 + ux * bend;
+        var v1x = cx - x1, v1y = cy - y1, l1 = Math.sqrt(v1x * v1x + v1y * v1y);
+        var v2x = x2 - cx, v2y = y2 - cy, l2 = Math.sqrt(v2x * v2x + v2y * v2y);
+        var r = rad + 0.5, sx0 = x1 + v1x / l1 * r - uy * off, sy0 = y1 + v1y / l1 * r + ux * off;
+        var ex = x2 - v2x / l2 * r - uy * off, ey = y2 - v2y / l2 * r + ux * off;
+        return {d: 'M' + sx0.toFixed(1) + ' ' + sy0.toFixed(1) + 'Q' + (cx - uy * off).toFixed(1) +
+                ' ' + (cy + ux * off).toFixed(1) + ' ' + ex.toFixed(1) + ' ' + ey.toFixed(1),
+                mx: (x1 + 2 * cx + x2) / 4 - uy * off, my: (y1 + 2 * cy + y2) / 4 + ux * off,
+                ux: ux, uy: uy, len: len};
+    }
+    function linkPath(a, b, cls) {
+        return el('path', {'class': cls, d: segment(a, b, 0).d}, undefined, true);
+    }
+    /* The nodes a message passes: the link itself under packet routing; under circuit
+     * routing its route (hypemu.h, hm_send_to): a mesh along the row first, then the
+     * column; a hypercube the differing dimensions lowest first; a ring or a torus the
+     * shorter way round. */
+    function step(v, n, dir) {
+        return ((v + dir) % n + n) % n;
+    }
+    function shorter(from, to, n, wrap) {
+        if (!wrap)
+            return to > from ? 1 : -1;
+        var f = ((to - from) % n + n) % n;
+        return f <= n - f ? 1 : -1;
+    }
+    function route(a, b) {
+        if (!D.circuit || b === a)
+            return [a, b];
+        var path = [a], v = a, guard = 0;
+        if (D.topology === 'hypercube') {
+            for (var d = 0; d < D.dim; d++)
+                if (((v ^ b) >> d) & 1)
+                    v ^= 1 << d, path.push(v);
+            return path;
+        }
+        if (D.topology === 'mesh' || D.topology === 'torus') {
+            var wrap = D.topology === 'torus', r = Math.floor(a / D.cols), c = a % D.cols;
+            var tr = Math.floor(b / D.cols), tc = b % D.cols;
+            while (c !== tc && guard++ < P)
+                c = step(c, D.cols, shorter(c, tc, D.cols, wrap)), path.push(r * D.cols + c);
+            while (r !== tr && guard++ < 2 * P)
+                r = step(r, D.rows, shorter(r, tr, D.rows, wrap)), path.push(r * D.cols + c);
+            return path;
+        }
+        if (D.topology === 'ring' || D.topology === 'linear') {
+            var dir = shorter(a, b, P, D.topology === 'ring');
+            while (v !== b && guard++ < P)
+                v = step(v, P, dir), path.push(v);
+            return path;
+        }
+        return [a, b];
     }
     /* The idle links of a very large machine would drown it: past 20,000 only the
      * links of the slot are drawn. */
     var links = D.links.length <= 40000 ? D.links : [];
     for (i = 0; i + 1 < links.length; i += 2) {
-        if (D.topology === 'hypercube' && D.dim > 6 && (links[i] ^ links[i + 1]) >= 64)
-            continue; /* between sub-cubes: drawn only while a packet crosses it */
-        svg.appendChild(curve(links[i], links[i + 1], 'link'));
+        if (heat)
+            break;
+        svg.appendChild(linkPath(links[i], links[i + 1], 'link'));
     }
     var live = el('g', {}, undefined, true);
     svg.appendChild(live);
-    var verts = [];
+    var verts = [], held = [];
     for (i = 0; i < P; i++) {
-        var c = el('circle', {'class': 'vertex', cx: px(i), cy: py(i), r: rad, 'data-v': i},
-                   undefined, true);
-        c.appendChild(el('title', {}, 'node ' + i, true));
-        svg.appendChild(c);
-        verts.push(c);
+        var g = el('g', {'data-vertex': i}, undefined, true);
+        var c = el('circle', {'class': 'vertex', cx: px(i), cy: py(i), r: rad}, undefined, true);
+        g.appendChild(c);
+        g.appendChild(el('title', {}, bus ? vname(i) + ' (node ' + i + ')' : 'node ' + i, true));
         if (rad >= 6)
-            svg.appendChild(el('text', {'class': 'vlabel', x: px(i), y: py(i) + 3}, String(i), true));
+            g.appendChild(el('text', {'class': 'vlabel', x: px(i), y: py(i) + 3,
+                                      'font-size': rad >= 9 ? 9 : 6.5}, vname(i), true));
+        if (bus) {
+            /* Each processor's value (hm_show), over its circle. */
+            held.push(el('text', {'class': 'held', x: px(i), y: py(i) - rad - 4}, '', true));
+            g.appendChild(held[i]);
+        }
+        svg.appendChild(g);
+        verts.push(c);
     }
     var labels = el('g', {}, undefined, true);
     svg.appendChild(labels);
@@ -270,10 +345,55 @@
     var legend = el('div', {'class': 'legend'});
     legend.innerHTML = '<span><i class="sw" style="background:#225ea8"></i>packet (colour: ' +
         'message; label m<i>msg</i>=<i>value</i>)</span><span><i class="sw" ' +
-        'style="background:#d00"></i>conflict or delay</span><span><i class="sw" ' +
-        'style="background:#f08c00"></i>stall</span><span>green node: stored in this ' +
-        'slot; grey: busy</span>';
+        'style="background:#d00"></i>conflict or delay (red means nothing else)</span>' +
+        '<span><i class="sw" style="background:#f08c00"></i>stall</span><span>green node: ' +
+        'stored in this slot; grey: busy</span>';
     topoPanel.appendChild(legend);
+    if (heat)
+        legend.innerHTML = '<span>Q<sub>' + D.dim + '</sub> as a heat map: node x in column ' +
+            'x mod ' + heatCols + ', row x div ' + heatCols + '; a sender is filled with its ' +
+            'message\'s colour, a receiver ringed in it; no links are drawn (any drawing of ' +
+            'them would pass through nodes)</span>';
+
+    /* Packet labels go where they cover no node: a few places along the link, on
+     * either side; a label with no free place is left out (the link's tooltip says it). */
+    var placed = [];
+    function boxFree(x0, y0, x1, y1) {
+        var r = rad + 1.5;
+        if (x0 < 0 || y0 < 0 || x1 > W || y1 > H)
+            return false;
+        for (var v = 0; v < P; v++) {
+            var cx = px(v), cy = py(v);
+            if (cx < x0 - r || cx > x1 + r || cy < y0 - r || cy > y1 + r)
+                continue;
+            var qx = Math.max(x0, Math.min(cx, x1)) - cx, qy = Math.max(y0, Math.min(cy, y1)) - cy;
+            if (qx * qx + qy * qy < r * r)
+                return false;
+        }
+        for (var k = 0; k < placed.length; k++) {
+            var b = placed[k];
+            if (x0 < b[2] && b[0] < x1 && y0 < b[3] && b[1] < y1)
+                return false;
+        }
+        return true;
+    }
+    function putLabel(a, b, off, txt) {
+        var s = segment(a, b, off), w = 5.6 * txt.length + 3, h = 11;
+        var fr = [0.5, 0.35, 0.65, 0.25, 0.75], sides = [1, 2.2, -1, -2.2];
+        for (var f = 0; f < fr.length; f++)
+            for (var k = 0; k < sides.length; k++) {
+                var along = (fr[f] - 0.5) * s.len, side = sides[k] * 7 * (off < 0 ? -1 : 1);
+                var cx = s.mx + s.ux * along - s.uy * side, cy = s.my + s.uy * along + s.ux * side;
+                var x0 = cx - w / 2, y0 = cy - h / 2;
+                if (boxFree(x0, y0, x0 + w, y0 + h)) {
+                    placed.push([x0, y0, x0 + w, y0 + h]);
+                    labels.appendChild(el('text', {'class': 'plabel', x: cx.toFixed(1),
+                                                   y: (cy + 3).toFixed(1)}, txt, true));
+                    return true;
+                }
+            }
+        return false;
+    }
 
     /* ---- the space-time diagram: one row a node, one column a slot ---- */
     var stW = 620, sx = Math.min(24, stW / (last + 1)), rh = Math.min(22, 540 / P);
@@ -324,20 +444,75 @@
     });
 
     /* ---- memory: a row a node ---- */
+    var HELD_SHOWN = 16;
     var memBox = el('div', {id: 'mem'});
     memPanel.appendChild(memBox);
     var useCells = kmax > 0 && kmax <= 64 && kmax * P <= 20000;
-    memPanel.insertBefore(el('div', {'class': 'legend'}, kmax === 0 ? 'No node stored a value.' :
+    memPanel.insertBefore(el('div', {'class': 'legend'}, (kmax === 0 ? 'No node stored a value. ' :
         (useCells ? 'A cell per value, in the order stored, coloured by value; a node ' +
-         'holds up to ' + kmax + ' values; the outlined cells were stored in this slot.' :
+         'stores up to ' + kmax + ' values; the outlined cells were stored in this slot. ' :
          'The share of its values each node has stored (it stores up to ' + kmax +
-         '), then the last value.')), memBox);
+         '), then the last value. ')) + (D.held ? 'Held: the node\'s working buffer ' +
+         '(hm_show), its input until it shows one; its first ' + HELD_SHOWN + ' values.' : '') +
+        (D.knows ? ' Knows: how many nodes\' information has reached it (itself included).' :
+         '')), memBox);
+
+    /* What each node holds (hm_show): D.held[x] is a flat list of changes, each
+     * slot, length, start, n, then n values: from that slot on the buffer has `length`
+     * values, those from `start` replaced by the n given (out/html.c). A node with no
+     * change holds nothing shown. */
+    var hSlot = [], hAt = [];
+    for (i = 0; i < P; i++) {
+        hSlot.push([]), hAt.push([]);
+        var hl = D.held ? D.held[i] || [] : [];
+        for (j = 0; j + 3 < hl.length; j += 4 + hl[j + 3])
+            hSlot[i].push(hl[j]), hAt[i].push(j);
+    }
+    /* The buffer of node x after its first k changes (replayed from the last state). */
+    function heldBuffer(r, x, k) {
+        if (k < r.hk)
+            r.hk = 0, r.buf = [];
+        var hl = D.held[x];
+        for (; r.hk < k; r.hk++) {
+            var o = hAt[x][r.hk], len = hl[o + 1], start = hl[o + 2], cnt = hl[o + 3];
+            r.buf.length = Math.min(r.buf.length, len);
+            for (var q = r.buf.length; q < len; q++)
+                r.buf.push(0);
+            for (q = 0; q < cnt; q++)
+                r.buf[start + q] = hl[o + 4 + q];
+        }
+        return r.buf;
+    }
+    /* The hook for what each node knows: D.knows[x], when the page has it, is a flat
+     * list of pairs slot, count (slots ascending): from that slot on, information from
+     * `count` nodes has reached node x (itself included). Without D.knows nothing is
+     * drawn and the rows carry no data-knows. */
+    function knowsAt(x, t) {
+        var kl = D.knows[x] || [], c = 0;
+        for (var q = 0; q + 1 < kl.length && kl[q] <= t; q += 2)
+            c = kl[q + 1];
+        return c;
+    }
     var rows = [];
     function memRow(x) {
         var row = el('div', {'class': 'mem', 'data-node': x, 'data-stored': 0});
-        row.appendChild(el('span', {'class': 'id'}, String(x)));
+        row.appendChild(el('span', {'class': 'id'}, vname(x)));
         var r = {el: row, k: -1, got: -1, cells: [], fill: null, count: null, log: null,
-                 logText: ''};
+                 logText: '', hk: 0, buf: [], hshown: -1, held: null, knows: null, kfill: null,
+                 kc: -1};
+        if (D.held) {
+            r.held = el('span', {'class': 'heldbuf'});
+            row.appendChild(r.held);
+        }
+        if (D.knows) {
+            var kb = el('span', {'class': 'bar knows'});
+            r.kfill = el('span', {'class': 'fill'});
+            r.kfill.style.display = 'block';
+            kb.appendChild(r.kfill);
+            row.appendChild(kb);
+            r.knows = el('span', {'class': 'count'});
+            row.appendChild(r.knows);
+        }
         if (useCells) {
             var box = el('span', {'class': 'cells'});
             for (var c = 0; c < stSlot[x].length; c++) {
@@ -365,8 +540,36 @@
     }
     for (i = 0; i < P; i++)
         rows.push(memRow(i));
+    function showHeld(x, t) {
+        var r = rows[x], k = upper(hSlot[x], t);
+        if (k === r.hshown)
+            return;
+        r.hshown = k;
+        var buf = heldBuffer(r, x, k), txt = buf.slice(0, HELD_SHOWN).join(' ');
+        if (buf.length > HELD_SHOWN)
+            txt += ' \u2026 (' + buf.length + ')';
+        r.el.setAttribute('data-held', buf.length);
+        r.held.textContent = k ? txt : '';
+        r.held.title = k ? 'holds ' + buf.length + ' values since slot ' + hSlot[x][k - 1] +
+            ': ' + buf.join(' ') : 'nothing shown yet';
+        if (bus)
+            held[x].textContent = k ? String(buf[buf.length - 1]) : '';
+    }
+    function showKnows(x, t) {
+        var r = rows[x], c = knowsAt(x, t);
+        if (c === r.kc)
+            return;
+        r.kc = c;
+        r.el.setAttribute('data-knows', c);
+        r.kfill.style.width = (100 * c / P).toFixed(1) + '%';
+        r.knows.textContent = 'knows ' + c + '/' + P;
+    }
     function showMemory(x, t) {
         var r = rows[x], k = upper(stSlot[x], t), a = stSlot[x], got = upper(rcSlot[x], t);
+        if (D.held)
+            showHeld(x, t);
+        if (D.knows)
+            showKnows(x, t);
         if (k !== r.k || got !== r.got) {
             r.el.setAttribute('data-stored', k);
             r.count.textContent = k + '/' + a.length + ' stored, ' + got + ' received';
@@ -420,58 +623,123 @@
             s += ': ' + T[e];
         return s;
     }
-    function packet(e, t, many) {
-        var a = N[e], b = R[e], col = hue(M[e]), txt = 'm' + M[e] + '=' + V[e];
+    /* The packets crossing a slot are those received in it or later whose crossing
+     * began by it: a receipt at slot s of a transmission of u slots crosses slots
+     * s-u+1..s (a packet a queue delayed is drawn in the slot it crossed). */
+    var rcv = [], rcvS = [], maxRcv = 1;
+    for (j = 0; j < n; j++)
+        if (K[j] === 1 && R[j] >= 0 && R[j] < P)
+            rcv.push(j), rcvS.push(S[j]), maxRcv = Math.max(maxRcv, U[j]);
+    function crossing(t) {
+        var out = [], seen = {};
+        for (var q = lower(rcvS, t); q < rcv.length && rcvS[q] <= t + maxRcv - 1; q++) {
+            var e = rcv[q];
+            if (S[e] - U[e] + 1 > t)
+                continue;
+            if (bus) { /* one broadcast reaches every processor: drawn once */
+                var key = R[e] + ',' + M[e] + ',' + (S[e] - U[e]);
+                if (seen[key])
+                    continue;
+                seen[key] = 1;
+            }
+            out.push(e);
+        }
+        return out;
+    }
+    function text(e) {
+        return 'm' + M[e] + '=' + V[e];
+    }
+    function packet(e, labelled) {
+        /* e is the receipt: node N[e] received from R[e]. */
+        var a = R[e], b = N[e], col = hue(M[e]);
         if (bus) {
-            var ln = el('line', {'class': 'pkt', x1: px(a), y1: py(a), x2: px(a), y2: chanY,
-                                 stroke: col}, undefined, true);
-            live.appendChild(ln);
+            live.appendChild(el('line', {'class': 'pkt', x1: px(a), y1: py(a) + rad, x2: px(a),
+                                         y2: chanY, stroke: col, 'data-from': a,
+                                         'data-msg': M[e]}, undefined, true));
             chan.setAttribute('class', 'chan on');
             labels.appendChild(el('text', {'class': 'plabel', x: px(a) + 4, y: chanY + 20},
-                                  'P' + a + ' ' + txt, true));
+                                  vname(a) + ' broadcasts ' + V[e], true));
             return;
         }
-        if (b < 0 || b >= P)
+        if (heat) { /* the sender filled with the message's colour, the receiver ringed */
+            verts[a].style.fill = col;
+            verts[b].style.stroke = col;
             return;
-        var l = curve(a, b, 'pkt');
-        l.setAttribute('stroke', col);
-        l.setAttribute('marker-end', 'url(#arr)');
+        }
+        var path = route(a, b), d = '', mid = Math.floor((path.length - 2) / 2);
+        for (var q = 0; q + 1 < path.length; q++)
+            d += segment(path[q], path[q + 1], 3).d;
+        var l = el('path', {'class': 'pkt', d: d, stroke: col, 'marker-end': 'url(#arr)',
+                            'data-from': a, 'data-to': b, 'data-msg': M[e]}, undefined, true);
         l.appendChild(el('title', {}, 'node ' + a + ' to node ' + b + ', msg ' + M[e] +
-                         ', value ' + V[e] + (U[e] > 1 ? ', slots ' + S[e] + '..' +
-                         (S[e] + U[e] - 1) : ''), true));
+                         ', value ' + V[e] + (U[e] > 1 ? ', slots ' + (S[e] - U[e] + 1) + '..' +
+                         S[e] : ''), true));
         live.appendChild(l);
-        if (!many)
-            labels.appendChild(el('text', {'class': 'plabel', x: px(a) + 0.6 * (px(b) - px(a)),
-                                           y: py(a) + 0.6 * (py(b) - py(a)) - 3}, txt, true));
+        if (labelled)
+            putLabel(path[mid], path[mid + 1], 3, text(e));
     }
-    function mark(e) {
+    /* A conflict or a delay marks every link involved: its own (its route), the links
+     * its explanation names ("a->b"), and the packets of the slot that share a link or
+     * the receiver with it. */
+    function linksOf(a, b, into) {
+        var p = route(a, b);
+        for (var q = 0; q + 1 < p.length; q++)
+            into[p[q] + '>' + p[q + 1]] = 1;
+    }
+    function mark(e, inSlot) {
         if (R[e] < 0 || R[e] >= P)
             return;
-        var l = curve(N[e], R[e], K[e] === 3 ? 'stall' : 'bad');
+        if (heat) {
+            verts[N[e]].style.stroke = K[e] === 3 ? '#f08c00' : '#d00';
+            return;
+        }
+        var own = {}, all = {}, m, re = /(\d+)->(\d+)/g;
+        linksOf(N[e], R[e], own);
+        for (var k in own)
+            all[k] = 1;
+        while (T[e] && (m = re.exec(T[e])) !== null)
+            if (Number(m[1]) < P && Number(m[2]) < P)
+                linksOf(Number(m[1]), Number(m[2]), all);
+        if (K[e] !== 3)
+            inSlot.forEach(function (f) {
+                var their = {};
+                linksOf(R[f], N[f], their);
+                var share = N[f] === R[e];
+                for (var k2 in their)
+                    share = share || own[k2];
+                if (share)
+                    for (k2 in their)
+                        all[k2] = 1;
+            });
+        var d = '';
+        for (k in all) {
+            var ab = k.split('>');
+            d += segment(Number(ab[0]), Number(ab[1]), 3).d;
+        }
+        var l = el('path', {'class': K[e] === 3 ? 'stall' : 'bad', d: d}, undefined, true);
         l.appendChild(el('title', {}, describe(e), true));
         live.appendChild(l);
     }
-    var cur = -1, playing = null, selected = -1;
+    var cur = -1, playing = null, selected = -1, hashTimer = null;
     function render(t) {
         while (live.firstChild)
             live.removeChild(live.firstChild);
         while (labels.firstChild)
             labels.removeChild(labels.firstChild);
+        placed = [];
+        for (var v = 0; heat && v < P; v++)
+            verts[v].style.fill = verts[v].style.stroke = '';
         if (chan)
             chan.setAttribute('class', 'chan');
-        var from = lower(S, t - maxDur + 1), to = upper(S, t), inflight = 0, nbad = 0;
-        var stored = {}, logs = {}, list = [];
-        for (var e = from; e < to; e++)
-            if (K[e] === 0 && S[e] + U[e] > t)
-                inflight++;
-        for (e = from; e < to; e++) {
-            if (K[e] === 0 && S[e] + U[e] > t)
-                packet(e, t, inflight > 64);
-            if (S[e] !== t)
-                continue;
+        var from = lower(S, t), to = upper(S, t), nbad = 0;
+        var stored = {}, logs = {}, list = [], fly = crossing(t);
+        fly.forEach(function (e) {
+            packet(e, fly.length <= 64);
+        });
+        for (var e = from; e < to; e++) {
             list.push(e);
             if (K[e] >= 3 && K[e] <= 5)
-                mark(e), nbad += K[e] !== 3;
+                mark(e, fly), nbad += K[e] !== 3;
             else if (K[e] === 2)
                 stored[N[e]] = 1;
             else if (K[e] === 7)
@@ -494,12 +762,34 @@
         var shown = list.slice(0, 300).map(describe);
         if (list.length > 300)
             shown.push('... and ' + (list.length - 300) + ' more events in this slot');
+        var still = fly.filter(function (f) {
+            return S[f] !== t;
+        });
+        still.slice(0, 100).forEach(function (f) {
+            shown.push('in flight (slots ' + (S[f] - U[f] + 1) + '..' + S[f] + '): node ' + R[f] +
+                       ' to ' + N[f] + ' msg ' + M[f] + ' value ' + V[f]);
+        });
+        if (still.length > 100)
+            shown.push('... and ' + (still.length - 100) + ' more in flight');
         evBox.textContent = shown.length ? shown.join('\n') : 'nothing happens in this slot';
-        label.textContent = 'slot ' + t + ' of ' + last + ': ' + inflight + ' in flight' +
+        label.textContent = 'slot ' + t + ' of ' + last + ': ' + fly.length +
+            (bus ? ' broadcast' : ' packet') + (fly.length === 1 ? '' : 's') + ' in flight' +
             (nbad ? ', ' + nbad + ' conflicts or delays' : '');
+        label.setAttribute('data-inflight', fly.length);
         cursor.style.left = (t * sx) + 'px';
         slider.value = t;
         document.body.setAttribute('data-slot', t);
+        /* The address keeps the slot (#slot=T), once stepping pauses. */
+        if (hashTimer)
+            clearTimeout(hashTimer);
+        hashTimer = setTimeout(function () {
+            hashTimer = null;
+            try {
+                history.replaceState(null, '', '#slot=' + cur);
+            } catch (err) {
+                /* a page the browser will not let change its address: keep it */
+            }
+        }, 150);
     }
     function go(t) {
         t = Math.max(0, Math.min(last, Math.floor(Number(t) || 0)));
@@ -555,9 +845,9 @@
         go(nextIn(evSlot[selected], cur));
     };
     svg.addEventListener('click', function (ev) {
-        var v = ev.target.getAttribute && ev.target.getAttribute('data-v');
-        if (v !== null && v !== undefined)
-            select(v);
+        var g = ev.target.closest && ev.target.closest('[data-vertex]');
+        if (g)
+            select(g.getAttribute('data-vertex'));
     });
     document.addEventListener('keydown', function (ev) {
         if (ev.target && ev.target.tagName === 'INPUT' && ev.target.type === 'number')
