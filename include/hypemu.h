@@ -181,6 +181,13 @@ int hm_busy(hm_node_t *n, int64_t slots);
 /* Record a value for verification, in order. Shown in the logs as "store". */
 void hm_store(hm_node_t *n, int64_t value);
 
+/* Show what this node holds now (its working buffer: blocks received, partial sums, a
+ * running maximum), `count` values, copied at the call: the player (output.html, README
+ * "Player") draws it in each node's memory row. Recorded as changes from the buffer last
+ * shown; before a node's first call it holds its input (hm_input). A no-op when no
+ * output that records events is asked for, as hm_log; not in the event log. */
+void hm_show(hm_node_t *n, const int64_t *values, size_t count);
+
 /* Log an algorithm event (printf format), shown in the timeline and event logs. */
 void hm_log(hm_node_t *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

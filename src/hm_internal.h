@@ -235,6 +235,10 @@ struct hm_node_s {
     char fail_what[256];        /* hm_fail's reason, copied (the caller's may be on its stack) */
     int64_t refused;            /* refused calls made (engine/refused.c) */
     hm__refusal_t *refusals;    /* the first min(refused, HM__REFUSED_KEEP), or NULL */
+    /* hm_show, when events are recorded: the changes (slot, length, start, n, then n
+     * values: engine/node.c), and the buffer as last shown, to diff the next one. */
+    hm__int64vec_t shows;
+    hm__int64vec_t shown;
 };
 
 /* The inbox is a ring: no allocation once it has grown to its largest backlog, and
@@ -723,6 +727,7 @@ typedef struct hm__outcome_s {
     hm__int64vec_t *stores;      /* per node */
     hm__int64vec_t *store_slots; /* per node: the slot of each store */
     int64_t *words;              /* per node: the words delivered to it (hm__inbox_t) */
+    hm__int64vec_t *shows;       /* per node: hm_show's changes (hm_node_s), or NULL */
     unsigned char *out;          /* per-node output areas, out_size bytes each, or NULL */
     size_t out_size;
     hm__timeline_t timeline;

@@ -66,6 +66,8 @@ page mesh "$cfgs/mesh_st.json"
 page bus "$cfgs/bus_max.json"
 page free "$cfgs/q4_sbt_broadcast.json" --set clock.mode=free
 page q8 "$cfgs/q4_successive.json" --set topology.dim=8
+page allgather "$cfgs/q4_allgather_recursive_doubling.json"
+page ringag "$cfgs/q4_allgather_recursive_doubling.json" --set algorithm.name=allgather-ring
 # The example plugin (README "Writing node programs outside the tree"), built against the
 # source tree's header: hypemu itself provides the API's symbols.
 cp "$HM_SRCDIR/examples/plugin/flood.c" "$HM_SRCDIR/examples/plugin/flood.json" "$tmp/"
@@ -81,6 +83,8 @@ open_page bus 'probe=0,7,8&slot=4'
 open_page plugin 'probe=0,1,2,3,4&slot=1&node=3&next=node'
 open_page free 'probe=0,1,2,3,4&slot=1&step=2'
 open_page q8 'probe=0,100,517&slot=300&step=1'
+open_page allgather 'probe=0,1,2,3,4,5&slot=3&step=1'
+open_page ringag 'probe=0,1,2,3,5,8,14,15&slot=14&step=1'
 wait
 
 # The machine view, measured in Chromium at every slot (README "Player", doc/pictures.md):
@@ -177,7 +181,6 @@ PY
 page sbt3 "$cfgs/q4_sbt_broadcast.json" --set topology.dim=3
 page ring8 "$cfgs/ring7_allreduce_ring.json" --set topology.nodes=8
 page mesh4 "$cfgs/mesh_st.json" --set topology.cols=4
-page allgather "$cfgs/q4_allgather_recursive_doubling.json"
 for name in q4 sbt3 ring8 mesh4 bus allgather queue q8; do
     measure $name
 done
@@ -377,27 +380,42 @@ for path in sorted(glob.glob(tmp + "/*.dom")):
         fail("%s#%s: a step that changes nothing checks nothing" % (name, hash_))
     if "probe" in q:
         probe = re.search(r'<pre id="probe"[^>]*>([^<]*)</pre>', dom).group(1).split("\n")
-        seen = {}
+        seen, held = {}, {}
         for line in probe:
-            t, x, k = map(int, line.split())
+            t, x, k, h = map(int, line.split()[:4])
             seen.setdefault(t, [0] * nodes)[x] = k
+            held.setdefault(t, [0] * nodes)[x] = h
         for t in map(int, q["probe"].split(",")):
             t = min(t, last)
             if seen.get(t) != stored_at(log, nodes, t):
                 fail("%s: slot %d: data-stored %s, the log says %s" % (name, t, seen.get(t),
                                                                      stored_at(log, nodes, t)))
             checked += 1
+            # What each node holds (hm_show), in closed form: recursive doubling on Q_4
+            # 2^t values at slot t, the ring one more each slot (block 1), up to 16.
+            form = {"allgather": min(2 ** t, 16), "ringag": min(t + 1, 16)}.get(name)
+            if form is not None and held[t] != [form] * nodes:
+                fail("%s: slot %d: data-held %s, expected %d on every node" % (
+                    name, t, held[t], form))
     if name == "free" and "logical clocks" not in dom:
         fail("free: the page does not say its slots are logical clocks")
     if name == "bus" and ('<div id="out">' not in dom or "P1 broadcasts" not in open(
             "%s/bus.html" % tmp).read()):
         fail("bus: no output area, or no log line")
+    # The bus as the paper draws it: P1..P8 with their values (hm_show), and the output
+    # processor's running maximum at slot 4: P1, P3 and P4 have spoken (25, 34, 45).
+    held_text = re.findall(r'<text class="held"[^>]*>([^<]*)</text>', dom)
+    if name == "bus" and held_text != ["25", "17", "34", "45", "12", "70", "83", "75", "45"]:
+        fail("bus: the values drawn at slot 4 are %s" % held_text)
+    vnames = re.findall(r'<text class="vlabel"[^>]*>([^<]*)</text>', dom)
+    if name == "bus" and vnames != ["P%d" % i for i in range(1, 9)] + ["out"]:
+        fail("bus: the processors are named %s" % vnames)
     if name == "q8":
         size = os.path.getsize(tmp + "/q8.html")
         if size > 10_000_000 or int(body["data-open-ms"]) >= 5000:
             fail("Q_8: %d bytes, opened in %s ms: expected at most 10 MB and 5 s" % (
                 size, body["data-open-ms"]))
-if len(glob.glob(tmp + "/*.dom")) != 8 or checked < 30:
+if len(glob.glob(tmp + "/*.dom")) != 10 or checked < 45:
     fail("%d pages, %d slots probed" % (len(glob.glob(tmp + "/*.dom")), checked))
 print("%d pages, %d probed slots: every node's data-stored is the log's" % (
     len(glob.glob(tmp + "/*.dom")), checked))

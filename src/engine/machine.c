@@ -263,6 +263,8 @@ void hm__machine_destroy(hm__machine_t *m)
             hm__blob_release(nd->held);
             free(nd->stores.v);
             free(nd->store_slots.v);
+            free(nd->shows.v);
+            free(nd->shown.v);
             free(nd->refusals);
             sem_destroy(&nd->wake);
         }

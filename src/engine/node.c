@@ -344,6 +344,50 @@ void hm_store(hm_node_t *n, int64_t value)
         hm__log_event(n, HM__EV_STORE, n->now, -1, -1, 0, value, 0, 0, NULL);
 }
 
+/* hm_show's record is a list of changes, not copies (out/html.c draws them): the slot, the
+ * new length, the first value that differs from the buffer last shown and the number
+ * that follow up to the last that differs, then those values. */
+static int show_change(hm_node_t *n, int64_t slot, const int64_t *v, size_t count)
+{
+    const hm__int64vec_t *old = &n->shown;
+    size_t start = 0, end = count;
+    while (start < count && start < old->n && old->v[start] == v[start])
+        start++;
+    while (end > start && end <= old->n && old->v[end - 1] == v[end - 1])
+        end--;
+    if (start == end && count == old->n)
+        return 0;
+    int64_t head[4] = {slot, (int64_t)count, (int64_t)start, (int64_t)(end - start)};
+    for (int i = 0; i < 4; i++)
+        if (HM__PUSH(n->shows, head[i]) != 0)
+            return -1;
+    for (size_t i = start; i < end; i++)
+        if (HM__PUSH(n->shows, v[i]) != 0)
+            return -1;
+    n->shown.n = 0;
+    for (size_t i = 0; i < count; i++)
+        if (HM__PUSH(n->shown, v[i]) != 0)
+            return -1;
+    return 0;
+}
+
+/* Before its first hm_show a node holds its input: a first call after slot 0 records the
+ * input at slot 0 first. */
+void hm_show(hm_node_t *n, const int64_t *values, size_t count)
+{
+    CALLER(n, "hm_show", );
+    if (!n->m->opt.record_events || hm__aborted(n->m) || (count && !values))
+        return;
+    if (n->shows.n == 0 && n->now > 0) {
+        size_t k;
+        const int64_t *in = hm_input(n, &k);
+        if (k && show_change(n, 0, in, k) != 0)
+            n->failed = 1;
+    }
+    if (show_change(n, n->now, values, count) != 0)
+        n->failed = 1; /* reported by the machine after the run */
+}
+
 void hm_log(hm_node_t *n, const char *fmt, ...)
 {
     CALLER(n, "hm_log", );

@@ -56,12 +56,13 @@ int hm__outcome_take(hm__machine_t *m, hm__outcome_t **out)
     o->stores = calloc((size_t)m->info.nodes, sizeof *o->stores);
     o->store_slots = calloc((size_t)m->info.nodes, sizeof *o->store_slots);
     o->words = calloc((size_t)m->info.nodes, sizeof *o->words);
+    o->shows = calloc((size_t)m->info.nodes, sizeof *o->shows);
     if (m->tp->summary) {
         o->transport = m->tp->summary(m);
         o->transport_key = m->tp->summary_key;
     }
-    if (!o->stores || !o->store_slots || !o->words || (m->tp->summary && !o->transport) ||
-        merge_logs(m, &o->timeline) != 0) {
+    if (!o->stores || !o->store_slots || !o->words || !o->shows ||
+        (m->tp->summary && !o->transport) || merge_logs(m, &o->timeline) != 0) {
         hm__outcome_free(o);
         return -1;
     }
@@ -79,6 +80,8 @@ int hm__outcome_take(hm__machine_t *m, hm__outcome_t **out)
         m->nodes[i].stores = (hm__int64vec_t){0};
         o->store_slots[i] = m->nodes[i].store_slots;
         m->nodes[i].store_slots = (hm__int64vec_t){0};
+        o->shows[i] = m->nodes[i].shows;
+        m->nodes[i].shows = (hm__int64vec_t){0};
         o->words[i] = m->nodes[i].inbox.words;
     }
     o->out = m->out;
@@ -102,7 +105,10 @@ void hm__outcome_free(hm__outcome_t *o)
             free(o->stores[i].v);
         if (o->store_slots)
             free(o->store_slots[i].v);
+        if (o->shows)
+            free(o->shows[i].v);
     }
+    free(o->shows);
     free(o->stores);
     free(o->store_slots);
     free(o->words);

@@ -14,10 +14,11 @@
  *   stall, delay, conflict:   peer, port, msg, value, text (a string, or 0)
  *   busy:                     slots
  *   log:                      text
- * A value beyond 2^53 is a string (a JavaScript number would round it). The page is
- * about a third of the JSON Lines event log; past HM__HTML_MAX_EVENTS events the writer
- * refuses (hm__html_refusal), naming output.otf2 and output.trace instead. The bytes
- * follow the outcome only (no wall-clock stamps), so hypemu-mpi writes the same page.
+ * What each node holds (hm_show) is "held", per node its changes (put_held). A value beyond 2^53 is
+ * a string (a JavaScript number would round it). The page is about a third of the JSON Lines event
+ * log; past HM__HTML_MAX_EVENTS events the writer refuses (hm__html_refusal), naming output.otf2
+ * and output.trace instead. The bytes follow the outcome only (no wall-clock stamps), so hypemu-mpi
+ * writes the same page.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -162,6 +163,24 @@ static void put_out(FILE *f, const hm__outcome_t *o)
     fputs("]}", f);
 }
 
+/* What each node holds (hm_show), as its changes: per node a flat array of slot, length,
+ * start, n, then n values (player.js replays them). */
+static void put_held(FILE *f, const hm__outcome_t *o)
+{
+    fputs(",\"held\":[", f);
+    for (int x = 0; x < o->info.nodes; x++) {
+        const hm__int64vec_t *h = o->shows ? &o->shows[x] : NULL;
+        fputs(x ? ",[" : "[", f);
+        for (size_t i = 0; h && i < h->n; i++) {
+            if (i)
+                fputc(',', f);
+            put_value(f, h->v[i]);
+        }
+        fputc(']', f);
+    }
+    fputc(']', f);
+}
+
 /* The run as the page's JSON object. */
 static int put_data(FILE *f, const hm__outcome_t *o, const char *title, const char *clock)
 {
@@ -184,6 +203,7 @@ static int put_data(FILE *f, const hm__outcome_t *o, const char *title, const ch
     if (put_links(f, in) != 0)
         return -1;
     put_out(f, o);
+    put_held(f, o);
     fputs(",\"ev\":[", f);
     const hm__timeline_t *tl = &o->timeline;
     int64_t prev = 0;

@@ -875,12 +875,15 @@
     if (q.node !== undefined)
         select(q.node);
     if (q.probe) {
-        /* For tests: the state at each of these slots, as the rows' data-stored. */
+        /* For tests: the state at each of these slots, as the rows' data-stored,
+         * data-held and data-knows (when the page has it). */
         var out = [];
         q.probe.split(',').forEach(function (t) {
             go(t);
             for (var x = 0; x < P; x++)
-                out.push(cur + ' ' + x + ' ' + rows[x].el.getAttribute('data-stored'));
+                out.push(cur + ' ' + x + ' ' + rows[x].el.getAttribute('data-stored') + ' ' +
+                         rows[x].el.getAttribute('data-held') +
+                         (D.knows ? ' ' + rows[x].el.getAttribute('data-knows') : ''));
         });
         app.appendChild(el('pre', {id: 'probe', hidden: ''}, out.join('\n')));
     }
