@@ -105,7 +105,12 @@ typedef struct hm__event_s {
     /* Free mode under circuit routing, a send: its transfer, from its circuit held to
      * just before it is given back (0: none). */
     int64_t start_ns, end_ns;
+    /* A slotted recv whose packet had a payload, for the player (out/html.c): its first
+     * pay_n words (at most HM__PAY_WORDS, owned) of pay_words in all. */
+    int64_t *pay;
+    uint32_t pay_n, pay_words;
 } hm__event_t;
+#define HM__PAY_WORDS 64
 
 typedef HM__VEC(hm__event_t) hm__log_t;
 
@@ -587,6 +592,8 @@ extern const char *const hm__svg_colour_names[];
 
 /* engine/util.c: append an event to node n's own log (its thread, or the clock while
  * every node sleeps). */
+/* engine/util.c: attach the first words of p's payload to e (a recv), when it has one. */
+void hm__event_payload(hm__event_t *e, const hm_packet_t *p);
 void hm__log_event(hm_node_t *n, hm__event_kind_t kind, int64_t slot, int port, int peer, int msg,
                    int64_t value, int64_t dur, uint64_t flow, char *text);
 

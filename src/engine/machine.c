@@ -256,7 +256,7 @@ void hm__machine_destroy(hm__machine_t *m)
         for (int i = 0; i < m->info.nodes; i++) {
             hm_node_t *nd = &m->nodes[i];
             for (size_t k = 0; k < nd->log.n; k++)
-                free(nd->log.v[k].text);
+                free(nd->log.v[k].text), free(nd->log.v[k].pay);
             free(nd->log.v);
             free_copies(&nd->outbox, 0);
             hm__inbox_free(&nd->inbox);

@@ -98,7 +98,7 @@ void hm__outcome_free(hm__outcome_t *o)
     if (!o)
         return;
     for (size_t i = 0; i < o->timeline.n; i++)
-        free(o->timeline.ev[i].text);
+        free(o->timeline.ev[i].text), free(o->timeline.ev[i].pay);
     free(o->timeline.ev);
     for (int i = 0; i < o->info.nodes; i++) {
         if (o->stores)

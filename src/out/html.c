@@ -14,7 +14,8 @@
  *   stall, delay, conflict:   peer, port, msg, value, text (a string, or 0)
  *   busy:                     slots
  *   log:                      text
- * What each node holds (hm_show) is "held", per node its changes (put_held). A value beyond 2^53 is
+ * What each node holds (hm_show) is "held", per node its changes (put_held); the
+ * payloads received, their first words, "pay" (put_payloads). A value beyond 2^53 is
  * a string (a JavaScript number would round it). The page is about a third of the JSON Lines event
  * log; past HM__HTML_MAX_EVENTS events the writer refuses (hm__html_refusal), naming output.otf2
  * and output.trace instead. The bytes follow the outcome only (no wall-clock stamps), so hypemu-mpi
@@ -181,6 +182,26 @@ static void put_held(FILE *f, const hm__outcome_t *o)
     fputc(']', f);
 }
 
+/* The payloads of the receipts that carried one (their first words, hm__event_t):
+ * a flat array of event index, words in all, words given, then those words. */
+static void put_payloads(FILE *f, const hm__timeline_t *tl)
+{
+    fputs(",\"pay\":[", f);
+    int first = 1;
+    for (size_t i = 0; i < tl->n; i++) {
+        const hm__event_t *e = &tl->ev[i];
+        if (!e->pay_n)
+            continue;
+        fprintf(f, "%s%zu,%u,%u", first ? "" : ",\n", i, e->pay_words, e->pay_n);
+        for (uint32_t k = 0; k < e->pay_n; k++) {
+            fputc(',', f);
+            put_value(f, e->pay[k]);
+        }
+        first = 0;
+    }
+    fputc(']', f);
+}
+
 /* The run as the page's JSON object. */
 static int put_data(FILE *f, const hm__outcome_t *o, const char *title, const char *clock)
 {
@@ -213,7 +234,9 @@ static int put_data(FILE *f, const hm__outcome_t *o, const char *title, const ch
         put_event(f, &tl->ev[i], prev);
         prev = tl->ev[i].slot;
     }
-    fputs("]}", f);
+    fputc(']', f);
+    put_payloads(f, tl);
+    fputc('}', f);
     return 0;
 }
 

@@ -42,6 +42,18 @@
         i += recordLength(k);
     }
     raw = D.ev = null;
+    /* Payloads of receipts (out/html.c "pay"): event index -> [words in all, first words]. */
+    var PAY = {};
+    for (i = 0; D.pay && i + 2 < D.pay.length; i += 3 + D.pay[i + 2])
+        PAY[D.pay[i]] = [D.pay[i + 1], D.pay.slice(i + 3, i + 3 + D.pay[i + 2])];
+    D.pay = null;
+    function payload(e, shown) {
+        var p = PAY[e];
+        if (!p)
+            return '';
+        var w = p[1].slice(0, shown), more = p[0] - w.length;
+        return '[' + w.join(' ') + (more > 0 ? ' \u2026 ' + p[0] + ' words' : '') + ']';
+    }
     var last = Math.max(D.slots - 1, n ? S[n - 1] : 0, 0);
 
     /* Per node: the slots and values of its stores, and the slots of all its events. */
@@ -603,6 +615,9 @@
     }
     var evBox = el('div', {id: 'events'});
     evPanel.appendChild(evBox);
+    /* A packet clicked in the machine view: its whole payload (as far as the page has it). */
+    var HM_PAY = 64, pktBox = el('div', {id: 'packet'});
+    evPanel.appendChild(pktBox);
 
     /* ---- one slot ---- */
     function describe(e) {
@@ -610,7 +625,8 @@
         if (k === 0)
             s += ' to ' + R[e] + (O[e] >= 0 ? ' port ' + O[e] : '') + ' msg ' + M[e] + ' value ' + V[e];
         else if (k === 1)
-            s += ' from ' + R[e] + ' msg ' + M[e] + ' value ' + V[e];
+            s += ' from ' + R[e] + ' msg ' + M[e] + ' value ' + V[e] +
+                (PAY[e] ? ' payload ' + payload(e, 8) : '');
         else if (k === 2)
             s += ' value ' + V[e];
         else if (k === 6)
@@ -647,7 +663,7 @@
         return out;
     }
     function text(e) {
-        return 'm' + M[e] + '=' + V[e];
+        return 'm' + M[e] + '=' + V[e] + (PAY[e] ? ' ' + payload(e, 2) : '');
     }
     function packet(e, labelled) {
         /* e is the receipt: node N[e] received from R[e]. */
@@ -673,7 +689,12 @@
                             'data-from': a, 'data-to': b, 'data-msg': M[e]}, undefined, true);
         l.appendChild(el('title', {}, 'node ' + a + ' to node ' + b + ', msg ' + M[e] +
                          ', value ' + V[e] + (U[e] > 1 ? ', slots ' + (S[e] - U[e] + 1) + '..' +
-                         S[e] : ''), true));
+                         S[e] : '') + (PAY[e] ? ', payload ' + payload(e, 8) +
+                         ' (click: all)' : ''), true));
+        l.addEventListener('click', function () {
+            pktBox.textContent = 'Packet ' + describe(e) + (PAY[e] ? '\npayload: ' +
+                payload(e, HM_PAY) : '');
+        });
         live.appendChild(l);
         if (labelled)
             putLabel(path[mid], path[mid + 1], 3, text(e));
