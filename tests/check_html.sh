@@ -240,6 +240,21 @@ PY
 grep -q '^4 .*13&gt;12:2' "$tmp/queue.measure" && ! grep -q '^4 .*7&gt;6:2' "$tmp/queue.measure" &&
     grep -q '^5 .*7&gt;6:2' "$tmp/queue.measure" || fail "queue: msg 2 on 7->6 not drawn in slot 5 only"
 
+# A packet's payload: at slot 2 of the Q_4 allgather every packet carries 4 words (blocks
+# of 1): the labels give the first two, the events panel the receipts with theirs.
+timeout 120 "$browser" --headless $sandbox --disable-gpu --user-data-dir="$tmp/profile-pay" \
+    --virtual-time-budget=2000 --dump-dom "file://$tmp/allgather.html#slot=2" >"$tmp/pay.txt" \
+    2>"$tmp/browser-pay.err"
+python3 - "$tmp/pay.txt" <<'PY'
+import html, re, sys
+dom = html.unescape(open(sys.argv[1]).read())
+labels = re.findall(r'<text class="plabel"[^>]*>([^<]*)</text>', dom)
+recvs = re.findall(r'node \d+ recv from \d+ msg 2 value 4 payload \[(-?\d+) (-?\d+) (-?\d+) (-?\d+)\]', dom)
+if not labels or any(not re.fullmatch(r"m2=4 \[-?\d+ -?\d+ \u2026 4 words\]", l) for l in labels) or \
+        len(recvs) != 16:
+    sys.exit("FAIL: allgather slot 2: labels %s, %d receipts with their payload" % (labels, len(recvs)))
+PY
+
 # Refused beyond the limit: an alltoall of 4,000-value blocks on Q_4 stores 16 x 16 x
 # 4,000 values (1,024,128 events in all): exit 4, the message, no file.
 rc=0
