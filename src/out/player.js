@@ -155,13 +155,14 @@
         speed.appendChild(o);
     });
     bar.appendChild(speed);
+    var bActive = button('nextactive', 'next active', 'next slot in which something happens (A)');
     var bBad = button('nextbad', 'next conflict', 'next slot with a conflict or delay (C)');
     bar.appendChild(el('span', {}, 'node'));
     var nodeIn = el('input', {id: 'node', type: 'number', min: 0, max: P - 1, value: 0});
     bar.appendChild(nodeIn);
     var bNode = button('nextnode', 'next event', 'next slot with an event of this node (N)');
     bar.appendChild(el('span', {'class': 'legend'},
-                        'keys: Space, \u2190 \u2192, Home, End, C, N, + -'));
+                        'keys: Space, \u2190 \u2192, Home, End, A, C, N, + -'));
     app.appendChild(bar);
 
     var main = el('div', {id: 'main'});
@@ -407,52 +408,234 @@
         return false;
     }
 
-    /* ---- the space-time diagram: one row a node, one column a slot ---- */
-    var stW = 620, sx = Math.min(24, stW / (last + 1)), rh = Math.min(22, 540 / P);
-    stW = Math.ceil(sx * (last + 1));
-    var stH = Math.ceil(rh * P) + 4;
+    /* ---- the space-time diagram: one row a node, one column a slot ----
+     * Drawn in a window of slots (zoom: the buttons or the wheel; pan: drag), at the
+     * screen's pixel density, with the slot axis on top and the nodes on the left; a
+     * transmission is an arrow from its sender's row where it started to its receiver's
+     * row where it was received. Beyond HEAT_ROWS nodes the rows are blocks of nodes and
+     * the diagram a heat map of the transmissions each block starts. */
+    var HEAT_ROWS = 256, LEFT = 40, TOP = 20, BOTTOM = 26;
+    var stHeat = P > HEAT_ROWS, per = stHeat ? Math.ceil(P / 128) : 1;
+    var nrows = Math.ceil(P / per);
     var wrap = el('div', {id: 'stwrap'});
-    var canvas = el('canvas', {id: 'st', width: stW, height: stH});
+    var zoomBar = el('div', {'class': 'stbar'});
+    function stButton(id, lbl, title) {
+        var b = el('button', {id: id, type: 'button', title: title}, lbl);
+        zoomBar.appendChild(b);
+        return b;
+    }
+    var bZin = stButton('zoomin', 'zoom +', 'fewer slots (or the mouse wheel)');
+    var bZout = stButton('zoomout', 'zoom \u2212', 'more slots');
+    var bZall = stButton('zoomall', 'all slots', 'the whole run');
+    stPanel.appendChild(zoomBar);
+    var canvas = el('canvas', {id: 'st', 'data-rows': stHeat ? 'heat' : 'nodes'});
     var cursor = el('div', {id: 'cursor'});
-    cursor.style.height = stH + 'px';
-    cursor.style.width = Math.max(2, sx) + 'px';
     wrap.appendChild(canvas);
     wrap.appendChild(cursor);
     stPanel.appendChild(wrap);
-    stPanel.appendChild(el('div', {'class': 'legend'}, 'rows: nodes 0..' + (P - 1) +
-                           ', columns: slots 0..' + last + ' (' + (sx >= 1 ? sx.toFixed(1) +
-                           ' px a slot' : (1 / sx).toFixed(1) + ' slots a pixel') + ')'));
-    function drawSpaceTime() {
-        var g = canvas.getContext('2d');
-        g.fillStyle = '#fff';
-        g.fillRect(0, 0, stW, stH);
-        g.fillStyle = '#f3f3f3';
-        for (var r = 0; r < P && rh >= 4; r += 2)
-            g.fillRect(0, r * rh, stW, rh);
-        g.lineWidth = 1;
-        for (var e = 0; e < n; e++) {
-            var k = K[e], x0 = S[e] * sx, y0 = (N[e] + 0.5) * rh;
-            if (k === 0 && R[e] >= 0 && R[e] < P) {
-                g.strokeStyle = hue(M[e]);
-                g.beginPath();
-                g.moveTo(x0 + 0.15 * sx, y0);
-                g.lineTo((S[e] + U[e] - 0.15) * sx, (R[e] + 0.5) * rh);
-                g.stroke();
-            } else if (k === 2) {
-                g.fillStyle = '#222';
-                g.fillRect(x0 + sx / 2 - 1, y0 - 1, 2, 2);
-            } else if (k === 6) {
-                g.fillStyle = 'rgba(120,120,120,.45)';
-                g.fillRect(x0, y0 - rh * 0.3, U[e] * sx, rh * 0.6);
-            } else if (k >= 3 && k <= 5) {
-                g.strokeStyle = k === 3 ? '#f08c00' : '#d00';
-                g.strokeRect(x0, y0 - rh / 2, Math.max(sx, 2), rh);
-            }
+    stPanel.appendChild(el('div', {'class': 'legend'}, (stHeat ? 'Rows: blocks of ' + per +
+        ' nodes, coloured by the transmissions they start (darker: more); ' : 'Rows: nodes ' +
+        '0..' + (P - 1) + '; arrows: transmissions, from sender to receiver; dots: stores; ' +
+        'grey: busy; orange: stall; red: conflict or delay; ') + 'columns: slots. The strip ' +
+        'below: packets in flight per slot. Drag to pan, wheel or buttons to zoom, click a slot.'));
+    var view = {t0: 0, t1: last + 1}, cssW = 0, cssH = 0, dpr = 1;
+    /* Packets in flight per slot, from the receipts (as the machine view counts them). */
+    var flyN = new Float64Array(last + 2), flyMax = 1;
+    for (j = 0; j < n; j++)
+        if (K[j] === 1 && S[j] <= last) {
+            flyN[Math.max(0, S[j] - U[j] + 1)]++;
+            flyN[S[j] + 1]--;
+        }
+    for (i = 1; i <= last; i++)
+        flyN[i] += flyN[i - 1];
+    for (i = 0; i <= last; i++)
+        flyMax = Math.max(flyMax, flyN[i]);
+    function slotX(t) {
+        return LEFT + (t - view.t0) * (cssW - LEFT - 4) / (view.t1 - view.t0);
+    }
+    function niceStep(span, px) {
+        var raw = span * 60 / Math.max(px, 1), p10 = Math.pow(10, Math.floor(Math.log10(raw)));
+        var m = raw / p10;
+        return Math.max(1, (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p10);
+    }
+    function sizeCanvas() {
+        cssW = Math.max(300, wrap.clientWidth || 600);
+        var rh = Math.max(2, Math.min(22, 420 / nrows));
+        cssH = Math.ceil(TOP + rh * nrows + BOTTOM + 4);
+        dpr = window.devicePixelRatio || 1;
+        canvas.width = Math.round(cssW * dpr);
+        canvas.height = Math.round(cssH * dpr);
+        canvas.style.width = cssW + 'px';
+        canvas.style.height = cssH + 'px';
+        cursor.style.height = (cssH - BOTTOM) + 'px';
+    }
+    function drawAxes(g, rh) {
+        g.fillStyle = '#333';
+        g.strokeStyle = '#999';
+        g.font = '10px sans-serif';
+        g.textAlign = 'center';
+        var step = niceStep(view.t1 - view.t0, cssW - LEFT);
+        g.beginPath();
+        for (var t = Math.ceil(view.t0 / step) * step; t < view.t1; t += step) {
+            var x = slotX(t + 0.5);
+            g.moveTo(x, TOP - 4);
+            g.lineTo(x, TOP);
+            g.fillText(String(t), x, TOP - 6);
+        }
+        g.moveTo(LEFT, TOP);
+        g.lineTo(cssW, TOP);
+        g.stroke();
+        g.textAlign = 'right';
+        var every = Math.ceil(11 / rh);
+        for (var r = 0; r < nrows; r += every)
+            g.fillText(stHeat ? String(r * per) : String(r), LEFT - 4, TOP + (r + 0.5) * rh + 3);
+    }
+    function arrow(g, x1, y1, x2, y2) {
+        g.beginPath();
+        g.moveTo(x1, y1);
+        g.lineTo(x2, y2);
+        g.stroke();
+        var dx = x2 - x1, dy = y2 - y1, len = Math.sqrt(dx * dx + dy * dy);
+        if (len < 8)
+            return;
+        var ux = dx / len, uy = dy / len, h = Math.min(6, len / 3);
+        g.beginPath();
+        g.moveTo(x2, y2);
+        g.lineTo(x2 - ux * h - uy * h / 2, y2 - uy * h + ux * h / 2);
+        g.lineTo(x2 - ux * h + uy * h / 2, y2 - uy * h - ux * h / 2);
+        g.closePath();
+        g.fill();
+    }
+    function drawEvent(g, e, rh, sw) {
+        var k = K[e], y0 = TOP + (N[e] + 0.5) * rh;
+        if (k === 1 && R[e] >= 0 && R[e] < P) { /* a receipt: its transmission */
+            g.strokeStyle = g.fillStyle = hue(M[e]);
+            arrow(g, slotX(S[e] - U[e] + 1) + 0.15 * sw, TOP + (R[e] + 0.5) * rh,
+                  slotX(S[e] + 1) - 0.15 * sw, y0);
+        } else if (k === 2) {
+            g.fillStyle = '#222';
+            g.fillRect(slotX(S[e] + 0.5) - 1, y0 - 1, 2, 2);
+        } else if (k === 6) {
+            g.fillStyle = 'rgba(120,120,120,.45)';
+            g.fillRect(slotX(S[e]), y0 - rh * 0.3, U[e] * sw, rh * 0.6);
+        } else if (k >= 3 && k <= 5) {
+            g.strokeStyle = k === 3 ? '#f08c00' : '#d00';
+            g.strokeRect(slotX(S[e]), y0 - rh / 2, Math.max(sw, 2), rh);
         }
     }
-    canvas.addEventListener('click', function (ev) {
-        var r = canvas.getBoundingClientRect();
-        go(Math.floor((ev.clientX - r.left) * (canvas.width / r.width) / sx));
+    function drawHeat(g, rh, from, to) {
+        var cols = Math.max(1, Math.floor(cssW - LEFT - 4)), cnt = new Float64Array(cols * nrows);
+        var span = view.t1 - view.t0, top = 0;
+        for (var e = from; e < to; e++)
+            if (K[e] === 0 && S[e] >= view.t0 && S[e] < view.t1) {
+                var c = Math.min(cols - 1, Math.floor((S[e] - view.t0) * cols / span));
+                var q = Math.floor(N[e] / per) * cols + c;
+                top = Math.max(top, ++cnt[q]);
+            }
+        for (var r = 0; r < nrows; r++)
+            for (c = 0; c < cols; c++)
+                if (cnt[r * cols + c]) {
+                    var a = 0.15 + 0.85 * cnt[r * cols + c] / top;
+                    g.fillStyle = 'rgba(34,94,168,' + a.toFixed(2) + ')';
+                    g.fillRect(LEFT + c, TOP + r * rh, 1, Math.max(1, rh));
+                }
+    }
+    function drawFlying(g) {
+        var y = cssH - 4, h = BOTTOM - 8;
+        g.fillStyle = '#41b6c4';
+        var t0 = Math.max(0, Math.floor(view.t0)), t1 = Math.min(last, Math.ceil(view.t1));
+        for (var t = t0; t <= t1; t++)
+            if (flyN[t] > 0) {
+                var bh = h * flyN[t] / flyMax;
+                g.fillRect(slotX(t), y - bh, Math.max(1, slotX(t + 1) - slotX(t)), bh);
+            }
+        g.fillStyle = '#555';
+        g.textAlign = 'left';
+        g.fillText('in flight (max ' + flyMax + ')', 2, y - h + 8);
+    }
+    function drawSpaceTime() {
+        if (!cssW)
+            sizeCanvas();
+        var g = canvas.getContext('2d');
+        g.setTransform(dpr, 0, 0, dpr, 0, 0);
+        g.fillStyle = '#fff';
+        g.fillRect(0, 0, cssW, cssH);
+        var rh = (cssH - TOP - BOTTOM - 4) / nrows, sw = slotX(1) - slotX(0);
+        g.fillStyle = '#f3f3f3';
+        for (var r = 0; r < nrows && rh >= 4; r += 2)
+            g.fillRect(LEFT, TOP + r * rh, cssW - LEFT, rh);
+        var from = lower(S, view.t0 - Math.max(maxDur, maxBusy)), to = upper(S, view.t1 + maxDur);
+        g.save();
+        g.beginPath();
+        g.rect(LEFT, 0, cssW - LEFT, cssH - BOTTOM);
+        g.clip();
+        g.lineWidth = sw >= 3 ? 1.2 : 0.8;
+        if (stHeat)
+            drawHeat(g, rh, from, to);
+        else
+            for (var e = from; e < to; e++)
+                drawEvent(g, e, rh, sw);
+        g.restore();
+        drawAxes(g, rh);
+        drawFlying(g);
+        canvas.setAttribute('data-view', Math.floor(view.t0) + '..' + (Math.ceil(view.t1) - 1));
+        placeCursor();
+    }
+    function placeCursor() {
+        if (cur < 0)
+            return;
+        var x = slotX(cur), w = Math.max(2, slotX(cur + 1) - x);
+        cursor.style.display = cur >= view.t0 && cur < view.t1 ? 'block' : 'none';
+        cursor.style.left = x + 'px';
+        cursor.style.width = w + 'px';
+    }
+    function zoom(f, at) {
+        var span = view.t1 - view.t0, ns = Math.max(2, Math.min(last + 1, span * f));
+        if (at === undefined)
+            at = cur >= 0 ? cur + 0.5 : (view.t0 + view.t1) / 2;
+        var t0 = at - (at - view.t0) * ns / span;
+        view.t0 = Math.max(0, Math.min(last + 1 - ns, t0));
+        view.t1 = view.t0 + ns;
+        drawSpaceTime();
+    }
+    bZin.onclick = function () { zoom(0.5); };
+    bZout.onclick = function () { zoom(2); };
+    bZall.onclick = function () {
+        view.t0 = 0, view.t1 = last + 1;
+        drawSpaceTime();
+    };
+    function slotAt(ev) {
+        var r = canvas.getBoundingClientRect(), x = ev.clientX - r.left;
+        return view.t0 + (x - LEFT) * (view.t1 - view.t0) / (cssW - LEFT - 4);
+    }
+    canvas.addEventListener('wheel', function (ev) {
+        ev.preventDefault();
+        zoom(ev.deltaY < 0 ? 0.8 : 1.25, slotAt(ev));
+    });
+    var drag = null;
+    canvas.addEventListener('mousedown', function (ev) {
+        drag = {x: ev.clientX, t0: view.t0, moved: false};
+    });
+    window.addEventListener('mousemove', function (ev) {
+        if (!drag)
+            return;
+        var dt = (ev.clientX - drag.x) * (view.t1 - view.t0) / (cssW - LEFT - 4);
+        if (Math.abs(ev.clientX - drag.x) > 3)
+            drag.moved = true;
+        var span = view.t1 - view.t0;
+        view.t0 = Math.max(0, Math.min(last + 1 - span, drag.t0 - dt));
+        view.t1 = view.t0 + span;
+        if (drag.moved)
+            drawSpaceTime();
+    });
+    window.addEventListener('mouseup', function (ev) {
+        if (drag && !drag.moved && ev.target === canvas && slotAt(ev) >= view.t0)
+            go(Math.floor(slotAt(ev)));
+        drag = null;
+    });
+    window.addEventListener('resize', function () {
+        cssW = 0;
+        drawSpaceTime();
     });
 
     /* ---- memory: a row a node ---- */
@@ -505,6 +688,9 @@
             c = kl[q + 1];
         return c;
     }
+    var anyHeld = D.held && D.held.some(function (h) {
+        return h.length > 0;
+    });
     var rows = [];
     function memRow(x) {
         var row = el('div', {'class': 'mem', 'data-node': x, 'data-stored': 0});
@@ -514,6 +700,8 @@
                  kc: -1};
         if (D.held) {
             r.held = el('span', {'class': 'heldbuf'});
+            if (!anyHeld)
+                r.held.style.display = 'none';
             row.appendChild(r.held);
         }
         if (D.knows) {
@@ -696,8 +884,9 @@
                 payload(e, HM_PAY) : '');
         });
         live.appendChild(l);
-        if (labelled)
-            putLabel(path[mid], path[mid + 1], 3, text(e));
+        /* With its payload's first words if they fit, else without. */
+        if (labelled && !putLabel(path[mid], path[mid + 1], 3, text(e)) && PAY[e])
+            putLabel(path[mid], path[mid + 1], 3, 'm' + M[e] + '=' + V[e]);
     }
     /* A conflict or a delay marks every link involved: its own (its route), the links
      * its explanation names ("a->b"), and the packets of the slot that share a link or
@@ -797,7 +986,7 @@
             (bus ? ' broadcast' : ' packet') + (fly.length === 1 ? '' : 's') + ' in flight' +
             (nbad ? ', ' + nbad + ' conflicts or delays' : '');
         label.setAttribute('data-inflight', fly.length);
-        cursor.style.left = (t * sx) + 'px';
+        placeCursor();
         slider.value = t;
         document.body.setAttribute('data-slot', t);
         /* The address keeps the slot (#slot=T), once stepping pauses. */
@@ -859,6 +1048,7 @@
             stop(), play();
     };
     bBad.onclick = function () { go(nextIn(bad, cur)); };
+    bActive.onclick = function () { go(nextIn(S, cur)); };
     nodeIn.onchange = function () { select(nodeIn.value); };
     bNode.onclick = function () {
         if (selected < 0)
@@ -874,7 +1064,7 @@
         if (ev.target && ev.target.tagName === 'INPUT' && ev.target.type === 'number')
             return;
         var keys = {' ': bPlay, ArrowLeft: bBack, ArrowRight: bFwd, Home: bFirst, End: bLast,
-                    c: bBad, n: bNode};
+                    a: bActive, c: bBad, n: bNode};
         if (keys[ev.key]) {
             keys[ev.key].click();
             ev.preventDefault();
@@ -914,6 +1104,8 @@
         (steps > 0 ? bFwd : bBack).click();
     if (q.next === 'conflict')
         bBad.click();
+    else if (q.next === 'active')
+        bActive.click();
     else if (q.next === 'node')
         bNode.click();
     document.body.setAttribute('data-ready', '1');
