@@ -13,7 +13,11 @@
 # naming the limit and output.otf2/output.trace) and writes no file; the output budget
 # counts the page to the byte but for its title; output.html that is no file name or
 # another output's file is a config error (exit 2); a screenshot of the Q_4 page is a
-# 1400 x 900 picture that is not blank.
+# 1400 x 900 picture that is not blank. What each node holds (hm_show, data-held) follows
+# its closed form (Q_4 recursive doubling 2^t, the ring allgather t+1); the bus shows
+# P1..P8, their values and the running maximum; payloads are on the labels and in the
+# events panel; a page with "knows" data draws data-knows. The machine view and the
+# space-time view are measured in Chromium at every slot of nine runs (below).
 # Skipped (77) where Chromium is missing (setup.sh installs Debian's chromium).
 set -eu
 : "${HM_SRCDIR:?}" "${HM_BUILDDIR:?}"
@@ -283,6 +287,21 @@ full = [l for l in labels if re.fullmatch(r"m2=4 \[-?\d+ -?\d+ \u2026 4 words\]"
 if len(full) < 4 or any(l not in full and l != "m2=4" for l in labels) or len(recvs) != 16:
     sys.exit("FAIL: allgather slot 2: labels %s, %d receipts with their payload" % (labels, len(recvs)))
 PY
+
+# The hook for what each node knows: a page whose data has "knows" (per node, pairs slot,
+# count) draws it, data-knows on each row at the shown slot; a page without has none.
+python3 - "$tmp/bus.html" "$tmp/knows.html" <<'PY'
+import sys
+page = open(sys.argv[1]).read()
+knows = ",".join("[0,1,%d,%d]" % (x + 1, 2 + x % 3) for x in range(9))
+open(sys.argv[2], "w").write(page.replace('"held":', '"knows":[%s],"held":' % knows, 1))
+PY
+timeout 120 "$browser" --headless $sandbox --disable-gpu --user-data-dir="$tmp/profile-knows" \
+    --virtual-time-budget=2000 --dump-dom "file://$tmp/knows.html#slot=3" >"$tmp/knows.txt" \
+    2>"$tmp/browser-knows.err"
+got=$(grep -o 'data-knows="[0-9]*"' "$tmp/knows.txt" | tr -d 'a-z="-' | tr '\n' ' ')
+[ "$got" = "2 3 4 1 1 1 1 1 1 " ] || fail "knows: data-knows at slot 3: $got, expected 2 3 4 1 1 1 1 1 1"
+! grep -q 'data-knows="' "$tmp"/bus.*.dom || fail "knows: a page without knows has data-knows"
 
 # Refused beyond the limit: an alltoall of 4,000-value blocks on Q_4 stores 16 x 16 x
 # 4,000 values (1,024,128 events in all): exit 4, the message, no file.
