@@ -184,7 +184,7 @@ void hm_store(hm_node_t *n, int64_t value);
 /* Show what this node holds now (its working buffer: blocks received, partial sums, a
  * running maximum), `count` values, copied at the call: the player (output.html, README
  * "Player") draws it in each node's memory row. Recorded as changes from the buffer last
- * shown; before a node's first call it holds its input (hm_input). A no-op when no
+ * shown; from slot 0 to its first call a node holds its input (hm_input). A no-op when no
  * output that records events is asked for, as hm_log; not in the event log. */
 void hm_show(hm_node_t *n, const int64_t *values, size_t count);
 

@@ -592,6 +592,8 @@ extern const char *const hm__svg_colour_names[];
 
 /* engine/util.c: append an event to node n's own log (its thread, or the clock while
  * every node sleeps). */
+/* engine/node.c: a node holds its input (hm_show) from slot 0, when events are recorded. */
+void hm__show_input(hm_node_t *n);
 /* engine/util.c: attach the first words of p's payload to e (a recv), when it has one. */
 void hm__event_payload(hm__event_t *e, const hm_packet_t *p);
 void hm__log_event(hm_node_t *n, hm__event_kind_t kind, int64_t slot, int port, int peer, int msg,

@@ -49,6 +49,7 @@ static void *node_thread(void *arg)
         hm__self = n;
         hm__wd_run(n);
         pthread_cleanup_push(hm__rules_thread_left, n);
+        hm__show_input(n);
         m->algo->node_main(n, m->state);
         pthread_cleanup_pop(0);
         hm__self = NULL;

@@ -371,19 +371,19 @@ static int show_change(hm_node_t *n, int64_t slot, const int64_t *v, size_t coun
     return 0;
 }
 
-/* Before its first hm_show a node holds its input: a first call after slot 0 records the
- * input at slot 0 first. */
+void hm__show_input(hm_node_t *n)
+{
+    size_t k;
+    const int64_t *in = n->m->opt.record_events ? hm_input(n, &k) : NULL;
+    if (in && k && show_change(n, 0, in, k) != 0)
+        n->failed = 1;
+}
+
 void hm_show(hm_node_t *n, const int64_t *values, size_t count)
 {
     CALLER(n, "hm_show", );
     if (!n->m->opt.record_events || hm__aborted(n->m) || (count && !values))
         return;
-    if (n->shows.n == 0 && n->now > 0) {
-        size_t k;
-        const int64_t *in = hm_input(n, &k);
-        if (k && show_change(n, 0, in, k) != 0)
-            n->failed = 1;
-    }
     if (show_change(n, n->now, values, count) != 0)
         n->failed = 1; /* reported by the machine after the run */
 }

@@ -163,6 +163,7 @@ int hma_prob_fold_in(hm_node_t *n, const hma_prob_t *pb, int r, int keep_odd, in
         if (rc != HM_OK)
             return rc;
         hma_prob_combine(pb, buf, tmp, k);
+        hm_show(n, buf, b); /* the partial sums */
     }
     return hma_prob_wait(n, pb->step_at[1]);
 }
@@ -186,6 +187,7 @@ int hma_prob_halving_fold(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_o
         if (rc != HM_OK)
             return rc;
         hma_prob_combine(pb, buf + mlo, tmp, k);
+        hm_show(n, buf + mlo, mn); /* the half it keeps, partly summed */
     }
     return HM_OK;
 }
@@ -281,6 +283,7 @@ int hma_prob_scatter_tree(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *bu
         int rc = hma_prob_recv(n, buf + lo, hi - lo, &k, NULL);
         if (rc != HM_OK)
             return rc;
+        hm_show(n, buf + lo, hi - lo); /* its subtree's parts */
     }
     /* Received in slot d-1-j (now d-j); children r + 2^i, i = j-1 .. 0, one a slot (those
      * below p: every node receives once, so a node may send earlier than in its slot). */
@@ -296,6 +299,7 @@ int hma_prob_scatter_tree(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *bu
                                buf + off[c], off[e] - off[c]);
         if (rc != HM_OK)
             return rc;
+        hm_show(n, buf + off[r], off[c] - off[r]); /* what is left once c has its parts */
     }
     return HM_OK;
 }
@@ -311,6 +315,7 @@ int hma_prob_gather_tree(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf
         int rc = hma_prob_recv(n, buf + off[c], off[e] - off[c], &k, NULL);
         if (rc != HM_OK)
             return rc;
+        hm_show(n, buf + off[r], off[e] - off[r]); /* its parts and its children's so far */
     }
     if (!r)
         return HM_OK;
