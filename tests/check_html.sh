@@ -172,7 +172,9 @@ cat >"$tmp/measure.js" <<'JS'
     slider.value = 0;
     slider.dispatchEvent(new Event('input'));
     document.getElementById('nextactive').click();
+    var mat = document.getElementById('matrix');
     pre.textContent = JSON.stringify({views: views, rows: st.getAttribute('data-rows'),
+        matrix: mat ? Number(mat.getAttribute('data-packets')) : null,
         density: st.width / parseFloat(st.style.width), dpr: devicePixelRatio,
         active: Number(document.body.getAttribute('data-slot'))}) + '\n' + pre.textContent;
     document.body.appendChild(pre);
@@ -239,6 +241,11 @@ for name in ("q4", "sbt3", "ring8", "mesh4", "bus", "allgather", "queue", "q8", 
         fail("%s: space-time windows %s for slots 0..%d" % (name, st["views"], last))
     if st["density"] != 2 or st["dpr"] != 2 or st["rows"] != ("heat" if name == "sbt9" else "nodes"):
         fail("%s: space-time canvas %s" % (name, st))
+    # The communication matrix (at most 64 nodes, not the bus) counts every packet received.
+    recvs = sum(1 for e in log if e["event"] == "recv")
+    if st["matrix"] != (recvs if len({e["node"] for e in log}) <= 64 and name != "bus" else None):
+        fail("%s: the communication matrix counts %s packets, the log has %d" % (
+            name, st["matrix"], recvs))
     active = min([e["slot"] for e in log if e["slot"] > 0] or [0])
     if st["active"] != active:
         fail("%s: next active from slot 0 went to %d, the log's is %d" % (name, st["active"], active))

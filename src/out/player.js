@@ -633,6 +633,47 @@
             go(Math.floor(slotAt(ev)));
         drag = null;
     });
+    /* The communication matrix (up to 64 nodes): row the sender, column the receiver, the
+     * packets received over the whole run, darker for more. */
+    if (P <= 64 && !bus) {
+        var cnt = new Float64Array(P * P), top = 0, total = 0;
+        for (j = 0; j < n; j++)
+            if (K[j] === 1 && R[j] >= 0 && R[j] < P)
+                top = Math.max(top, ++cnt[R[j] * P + N[j]]), total++;
+        var cs = Math.max(3, Math.min(12, Math.floor(240 / P))), mpx = 22 + cs * P;
+        var mat = el('canvas', {id: 'matrix', 'data-packets': total});
+        var mdpr = window.devicePixelRatio || 1;
+        mat.width = Math.round(mpx * mdpr), mat.height = Math.round(mpx * mdpr);
+        mat.style.width = mat.style.height = mpx + 'px';
+        var mg = mat.getContext('2d');
+        mg.setTransform(mdpr, 0, 0, mdpr, 0, 0);
+        mg.fillStyle = '#fff';
+        mg.fillRect(0, 0, mpx, mpx);
+        for (var a = 0; a < P; a++)
+            for (var b = 0; b < P; b++)
+                if (cnt[a * P + b]) {
+                    var op = 0.15 + 0.85 * cnt[a * P + b] / top;
+                    mg.fillStyle = 'rgba(34,94,168,' + op.toFixed(2) + ')';
+                    mg.fillRect(20 + b * cs, 20 + a * cs, cs - (cs > 4), cs - (cs > 4));
+                }
+        mg.fillStyle = '#333';
+        mg.font = '9px sans-serif';
+        mg.fillText('to \u2192', 20, 10);
+        mg.fillText('from \u2193', 0, 18);
+        mat.title = 'packets from node (row) to node (column) over the run: ' + total +
+            ' in all, at most ' + top + ' for one pair';
+        mat.addEventListener('mousemove', function (ev) {
+            var r = mat.getBoundingClientRect(), col = Math.floor((ev.clientX - r.left - 20) / cs);
+            var row = Math.floor((ev.clientY - r.top - 20) / cs);
+            if (row >= 0 && row < P && col >= 0 && col < P)
+                mat.title = 'node ' + row + ' to node ' + col + ': ' + cnt[row * P + col] + ' packets';
+        });
+        var mbox = el('div', {'class': 'matrix'});
+        mbox.appendChild(el('div', {'class': 'legend'}, 'Communication matrix: packets from ' +
+                            'each node (row) to each node (column) over the run.'));
+        mbox.appendChild(mat);
+        stPanel.appendChild(mbox);
+    }
     window.addEventListener('resize', function () {
         cssW = 0;
         drawSpaceTime();
@@ -745,9 +786,9 @@
         if (k === r.hshown)
             return;
         r.hshown = k;
-        var buf = heldBuffer(r, x, k), txt = buf.slice(0, HELD_SHOWN).join(' ');
+        var buf = heldBuffer(r, x, k), txt = buf.length + ': ' + buf.slice(0, HELD_SHOWN).join(' ');
         if (buf.length > HELD_SHOWN)
-            txt += ' \u2026 (' + buf.length + ')';
+            txt += ' \u2026';
         r.el.setAttribute('data-held', buf.length);
         r.held.textContent = k ? txt : '';
         r.held.title = k ? 'holds ' + buf.length + ' values since slot ' + hSlot[x][k - 1] +
