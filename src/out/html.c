@@ -15,7 +15,8 @@
  *   busy:                     slots
  *   log:                      text
  * What each node holds (hm_show) is "held", per node its changes (put_held); the
- * payloads received, their first words, "pay" (put_payloads). A value beyond 2^53 is
+ * payloads received, their first words, "pay" (put_payloads); the mailbox depth after
+ * each receipt, "depth" (put_depths). A value beyond 2^53 is
  * a string (a JavaScript number would round it). The page is about a third of the JSON Lines event
  * log; past HM__HTML_MAX_EVENTS events the writer refuses (hm__html_refusal), naming output.otf2
  * and output.trace instead. The bytes follow the outcome only (no wall-clock stamps), so hypemu-mpi
@@ -202,6 +203,20 @@ static void put_payloads(FILE *f, const hm__timeline_t *tl)
     fputc(']', f);
 }
 
+/* The receiver's unread packets just after each receipt (hm__event_t.depth; 0: not
+ * known), in the order of the receipts. */
+static void put_depths(FILE *f, const hm__timeline_t *tl)
+{
+    fputs(",\"depth\":[", f);
+    int first = 1;
+    for (size_t i = 0; i < tl->n; i++)
+        if (tl->ev[i].kind == HM__EV_RECV) {
+            fprintf(f, "%s%d", first ? "" : ",", tl->ev[i].depth);
+            first = 0;
+        }
+    fputc(']', f);
+}
+
 /* The run as the page's JSON object. */
 static int put_data(FILE *f, const hm__outcome_t *o, const char *title, const char *clock)
 {
@@ -236,6 +251,7 @@ static int put_data(FILE *f, const hm__outcome_t *o, const char *title, const ch
     }
     fputc(']', f);
     put_payloads(f, tl);
+    put_depths(f, tl);
     fputc('}', f);
     return 0;
 }

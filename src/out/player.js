@@ -437,7 +437,8 @@
         ' nodes, coloured by the transmissions they start (darker: more); ' : 'Rows: nodes ' +
         '0..' + (P - 1) + '; arrows: transmissions, from sender to receiver; dots: stores; ' +
         'grey: busy; orange: stall; red: conflict or delay; ') + 'columns: slots. The strip ' +
-        'below: packets in flight per slot. Drag to pan, wheel or buttons to zoom, click a slot.'));
+        'below: packets in flight per slot (bars, the link use) and the deepest mailbox, ' +
+        'sampled at receipts as the OTF2 trace does (orange line). Drag to pan, wheel or buttons to zoom, click a slot.'));
     var view = {t0: 0, t1: last + 1}, cssW = 0, cssH = 0, dpr = 1;
     /* Packets in flight per slot, from the receipts (as the machine view counts them). */
     var flyN = new Float64Array(last + 2), flyMax = 1;
@@ -448,6 +449,17 @@
         }
     for (i = 1; i <= last; i++)
         flyN[i] += flyN[i - 1];
+    /* The deepest mailbox per slot, from the depth after each receipt (out/html.c). */
+    var deep = new Float64Array(last + 1), deepMax = 0;
+    for (j = 0, i = 0; j < n; j++)
+        if (K[j] === 1) {
+            var dq = D.depth && i < D.depth.length ? D.depth[i] : 0;
+            i++;
+            if (S[j] <= last && dq > deep[S[j]])
+                deep[S[j]] = dq, deepMax = Math.max(deepMax, dq);
+        }
+    D.depth = null;
+    canvas.setAttribute('data-mailbox', deepMax);
     for (i = 0; i <= last; i++)
         flyMax = Math.max(flyMax, flyN[i]);
     function slotX(t) {
@@ -549,9 +561,18 @@
                 var bh = h * flyN[t] / flyMax;
                 g.fillRect(slotX(t), y - bh, Math.max(1, slotX(t + 1) - slotX(t)), bh);
             }
+        if (deepMax > 0) { /* the deepest mailbox, a line over the bars */
+            g.strokeStyle = '#e07000';
+            g.lineWidth = 1.2;
+            g.beginPath();
+            for (t = t0; t <= t1; t++)
+                g[t === t0 ? 'moveTo' : 'lineTo'](slotX(t + 0.5), y - h * deep[t] / deepMax);
+            g.stroke();
+        }
         g.fillStyle = '#555';
         g.textAlign = 'left';
-        g.fillText('in flight (max ' + flyMax + ')', 2, y - h + 8);
+        g.fillText('in flight (max ' + flyMax + ')' + (deepMax ? ', mailbox (max ' + deepMax +
+                   ')' : ''), 2, y - h + 8);
     }
     function drawSpaceTime() {
         if (!cssW)
