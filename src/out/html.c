@@ -166,18 +166,32 @@ static void put_out(FILE *f, const hm__outcome_t *o)
 }
 
 /* What each node holds (hm_show), as its changes: per node a flat array of slot, length,
- * start, n, then n values (player.js replays them). */
+ * start, n, then n values (player.js replays them), the values past the first
+ * HM__HTML_HELD_WORDS of the buffer left out (the page shows no more), so that a large
+ * buffer does not swell the page. */
+#define HM__HTML_HELD_WORDS 64
+static void put_changes(FILE *f, const hm__int64vec_t *h)
+{
+    for (size_t i = 0; i + 3 < h->n; i += 4 + (size_t)h->v[i + 3]) {
+        int64_t start = h->v[i + 2], end = start + h->v[i + 3];
+        if (end > HM__HTML_HELD_WORDS)
+            end = start < HM__HTML_HELD_WORDS ? HM__HTML_HELD_WORDS : start;
+        fprintf(f, "%s%lld,%lld,%lld,%lld", i ? "," : "", (long long)h->v[i],
+                (long long)h->v[i + 1], (long long)start, (long long)(end - start));
+        for (int64_t k = 0; k < end - start; k++) {
+            fputc(',', f);
+            put_value(f, h->v[i + 4 + (size_t)k]);
+        }
+    }
+}
+
 static void put_held(FILE *f, const hm__outcome_t *o)
 {
     fputs(",\"held\":[", f);
     for (int x = 0; x < o->info.nodes; x++) {
-        const hm__int64vec_t *h = o->shows ? &o->shows[x] : NULL;
         fputs(x ? ",[" : "[", f);
-        for (size_t i = 0; h && i < h->n; i++) {
-            if (i)
-                fputc(',', f);
-            put_value(f, h->v[i]);
-        }
+        if (o->shows)
+            put_changes(f, &o->shows[x]);
         fputc(']', f);
     }
     fputc(']', f);

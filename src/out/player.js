@@ -813,7 +813,8 @@
         r.el.setAttribute('data-held', buf.length);
         r.held.textContent = k ? txt : '';
         r.held.title = k ? 'holds ' + buf.length + ' values since slot ' + hSlot[x][k - 1] +
-            ': ' + buf.join(' ') : 'nothing shown yet';
+            ': ' + buf.slice(0, 64).join(' ') + (buf.length > 64 ? ' \u2026 (the page has the ' +
+            'first 64)' : '') : 'nothing shown yet';
         if (bus)
             held[x].textContent = k ? String(buf[buf.length - 1]) : '';
     }
