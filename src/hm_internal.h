@@ -241,10 +241,13 @@ struct hm_node_s {
     int64_t refused;            /* refused calls made (engine/refused.c) */
     hm__refusal_t *refusals;    /* the first min(refused, HM__REFUSED_KEEP), or NULL */
     /* hm_show, when events are recorded: the changes (slot, length, start, n, then n
-     * values: engine/node.c), and the buffer as last shown, to diff the next one. */
+     * values: engine/node.c), and the buffer as last shown, to diff the next one, with
+     * its length. */
     hm__int64vec_t shows;
-    hm__int64vec_t shown;
+    hm__int64vec_t shown; /* its first HM__SHOW_KEEP values */
+    int64_t shown_len;
 };
+#define HM__SHOW_KEEP 64
 
 /* The inbox is a ring: no allocation once it has grown to its largest backlog, and
  * no copying of what is left when the oldest packet is read. */

@@ -346,16 +346,18 @@ void hm_store(hm_node_t *n, int64_t value)
 
 /* hm_show's record is a list of changes, not copies (out/html.c draws them): the slot, the
  * new length, the first value that differs from the buffer last shown and the number
- * that follow up to the last that differs, then those values. */
+ * that follow up to the last that differs, then those values. Only the first
+ * HM__SHOW_KEEP values are kept and compared (the player shows no more), so that a call
+ * costs little whatever the buffer. */
 static int show_change(hm_node_t *n, int64_t slot, const int64_t *v, size_t count)
 {
     const hm__int64vec_t *old = &n->shown;
-    size_t start = 0, end = count;
-    while (start < count && start < old->n && old->v[start] == v[start])
+    size_t keep = count < HM__SHOW_KEEP ? count : HM__SHOW_KEEP, start = 0, end = keep;
+    while (start < keep && start < old->n && old->v[start] == v[start])
         start++;
     while (end > start && end <= old->n && old->v[end - 1] == v[end - 1])
         end--;
-    if (start == end && count == old->n)
+    if (start == end && keep == old->n && (int64_t)count == n->shown_len)
         return 0;
     int64_t head[4] = {slot, (int64_t)count, (int64_t)start, (int64_t)(end - start)};
     for (int i = 0; i < 4; i++)
@@ -365,9 +367,10 @@ static int show_change(hm_node_t *n, int64_t slot, const int64_t *v, size_t coun
         if (HM__PUSH(n->shows, v[i]) != 0)
             return -1;
     n->shown.n = 0;
-    for (size_t i = 0; i < count; i++)
+    for (size_t i = 0; i < keep; i++)
         if (HM__PUSH(n->shown, v[i]) != 0)
             return -1;
+    n->shown_len = (int64_t)count;
     return 0;
 }
 
