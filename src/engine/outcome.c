@@ -145,6 +145,7 @@ hm__outcome_t *hm__outcome_copy(const hm__outcome_t *o)
     c->timeline = (hm__timeline_t){0};
     c->reason = NULL;
     c->transport = NULL;
+    c->shows = NULL; /* what verify may read has no hm_show record */
     int n = o->info.nodes, bad = 0;
     size_t out = o->out ? (size_t)n * o->out_size : 0;
     c->stores = copy_vecs(o->stores, n, &bad);
