@@ -151,9 +151,11 @@ cat >"$tmp/measure.js" <<'JS'
             return (p.getAttribute('data-from') + '>' + (p.getAttribute('data-to') || 'bus') + ':' +
                     p.getAttribute('data-msg'));
         }).sort();
-        var bad = svg.querySelectorAll('.bad').length;
+        var bad = svg.querySelectorAll('.bad'), links = [].map.call(bad, function (b) {
+            return b.getAttribute('data-links').replace(/ /g, ',');
+        });
         out.push(t + ' ' + o + ' ' + document.getElementById('slotlabel').getAttribute('data-inflight') +
-                 ' ' + bad + ' ' + (pk.join(',') || '-'));
+                 ' ' + bad.length + ' ' + (pk.join(',') || '-') + ' ' + (links.join(';') || '-'));
     }
     var main = document.getElementById('topo').closest('.panel').getBoundingClientRect();
     var mem = document.getElementById('mem').closest('.panel').getBoundingClientRect();
@@ -261,7 +263,7 @@ for name in ("q4", "sbt3", "ring8", "mesh4", "bus", "allgather", "queue", "q8", 
         elif e["event"] in ("conflict", "delay"):
             bad[e["slot"]] = 1
     for line in slots:
-        t, over, fly, marks, pk = line.split(" ")
+        t, over, fly, marks, pk, marked = line.split(" ")
         t, fly, marks = int(t), int(fly), int(marks)
         drawn = set() if pk == "-" else set(pk.split(","))
         if fly != len(want.get(t, ())):
@@ -275,6 +277,10 @@ for name in ("q4", "sbt3", "ring8", "mesh4", "bus", "allgather", "queue", "q8", 
     print("%s: %d slots, %d labels and %d arrows: no overlap, every packet in the slot it "
           "crossed" % (name, len(slots), g["labels"], g["arrows"]))
 PY
+# A conflict marks every link involved: at slot 4 node 7 cannot emit msg 2 on 7->6 while
+# it receives msg 3 on 3->7 (shout): one mark covers both links.
+grep -q '^4 .* \([^ ]*;\)\?\([^ ;]*,\)\?3&gt;7,7&gt;6\(,[^ ;]*\)\?\(;[^ ]*\)\?$' "$tmp/queue.measure" ||
+    fail "queue: the delay at slot 4 does not mark both 3->7 and 7->6: $(grep '^4 ' "$tmp/queue.measure")"
 # The queued packet: 7->6 msg 2 is delayed at slot 4 and crosses in slot 5.
 grep -q '^4 .*13&gt;12:2' "$tmp/queue.measure" && ! grep -q '^4 .*7&gt;6:2' "$tmp/queue.measure" &&
     grep -q '^5 .*7&gt;6:2' "$tmp/queue.measure" || fail "queue: msg 2 on 7->6 not drawn in slot 5 only"

@@ -16,7 +16,10 @@
  *   log:                      text
  * What each node holds (hm_show) is "held", per node its changes (put_held); the
  * payloads received, their first words, "pay" (put_payloads); the mailbox depth after
- * each receipt, "depth" (put_depths). A value beyond 2^53 is
+ * each receipt, "depth" (put_depths). The player also draws "knows", when the object
+ * has it: per node a flat array of pairs slot, count (slots ascending), from that slot
+ * on `count` nodes' information has reached the node (player.js, memory rows'
+ * data-knows). A value beyond 2^53 is
  * a string (a JavaScript number would round it). The page is about a third of the JSON Lines event
  * log; past HM__HTML_MAX_EVENTS events the writer refuses (hm__html_refusal), naming output.otf2
  * and output.trace instead. The bytes follow the outcome only (no wall-clock stamps), so hypemu-mpi

@@ -989,7 +989,8 @@
             var ab = k.split('>');
             d += segment(Number(ab[0]), Number(ab[1]), 3).d;
         }
-        var l = el('path', {'class': K[e] === 3 ? 'stall' : 'bad', d: d}, undefined, true);
+        var l = el('path', {'class': K[e] === 3 ? 'stall' : 'bad', d: d,
+                            'data-links': Object.keys(all).sort().join(' ')}, undefined, true);
         l.appendChild(el('title', {}, describe(e), true));
         live.appendChild(l);
     }
