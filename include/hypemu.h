@@ -185,8 +185,8 @@ void hm_store(hm_node_t *n, int64_t value);
  * running maximum), `count` values, copied at the call: the player (output.html, README
  * "Player") draws it in each node's memory row. Recorded as changes from the buffer last
  * shown, its length and its first 64 values only (the player shows no more); from slot 0
- * to its first call a node holds its input (hm_input). A no-op when no output that
- * records events is asked for, as hm_log; not in the event log. */
+ * to its first call a node holds its input (hm_input). A no-op when no player page is
+ * asked for (as hm_log without its outputs); not in the event log. */
 void hm_show(hm_node_t *n, const int64_t *values, size_t count);
 
 /* Log an algorithm event (printf format), shown in the timeline and event logs. */

@@ -105,8 +105,9 @@ typedef struct hm__event_s {
     /* Free mode under circuit routing, a send: its transfer, from its circuit held to
      * just before it is given back (0: none). */
     int64_t start_ns, end_ns;
-    /* A slotted recv whose packet had a payload, for the player (out/html.c): its first
-     * pay_n words (at most HM__PAY_WORDS, owned) of pay_words in all. */
+    /* A slotted recv whose packet had a payload, when a page is written (record_page), for
+     * the player (out/html.c): its first pay_n words (at most HM__PAY_WORDS, owned) of
+     * pay_words in all. */
     int64_t *pay;
     uint32_t pay_n, pay_words;
 } hm__event_t;
@@ -240,7 +241,7 @@ struct hm_node_s {
     char fail_what[256];        /* hm_fail's reason, copied (the caller's may be on its stack) */
     int64_t refused;            /* refused calls made (engine/refused.c) */
     hm__refusal_t *refusals;    /* the first min(refused, HM__REFUSED_KEEP), or NULL */
-    /* hm_show, when events are recorded: the changes (slot, length, start, n, then n
+    /* hm_show, when a page is written (record_page): the changes (slot, length, start, n, then n
      * values: engine/node.c), and the buffer as last shown, to diff the next one, with
      * its length. */
     hm__int64vec_t shows;
@@ -309,6 +310,7 @@ typedef struct hm__options_s {
     int64_t max_slots;
     double slot_timeout; /* clock.slot_timeout: seconds of wall time a slot may take, 0: off */
     int record_events;
+    int record_page; /* output.html: payloads and hm_show kept for the player (out/html.c) */
     size_t stack_size;
     hm_clock_mode_t clock; /* clock.mode (HM_CLOCK_MAP): slotted (engine/clock.c), free
                               (engine/free.c) or local (engine/local.c) */
@@ -595,7 +597,7 @@ extern const char *const hm__svg_colour_names[];
 
 /* engine/util.c: append an event to node n's own log (its thread, or the clock while
  * every node sleeps). */
-/* engine/node.c: a node holds its input (hm_show) from slot 0, when events are recorded. */
+/* engine/node.c: a node holds its input (hm_show) from slot 0, when a page is written. */
 void hm__show_input(hm_node_t *n);
 /* engine/util.c: attach the first words of p's payload to e (a recv), when it has one. */
 void hm__event_payload(hm__event_t *e, const hm_packet_t *p);

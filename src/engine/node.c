@@ -377,7 +377,7 @@ static int show_change(hm_node_t *n, int64_t slot, const int64_t *v, size_t coun
 void hm__show_input(hm_node_t *n)
 {
     size_t k;
-    const int64_t *in = n->m->opt.record_events ? hm_input(n, &k) : NULL;
+    const int64_t *in = n->m->opt.record_page ? hm_input(n, &k) : NULL;
     if (in && k && show_change(n, 0, in, k) != 0)
         n->failed = 1;
 }
@@ -385,7 +385,7 @@ void hm__show_input(hm_node_t *n)
 void hm_show(hm_node_t *n, const int64_t *values, size_t count)
 {
     CALLER(n, "hm_show", );
-    if (!n->m->opt.record_events || hm__aborted(n->m) || (count && !values))
+    if (!n->m->opt.record_page || hm__aborted(n->m) || (count && !values))
         return;
     if (show_change(n, n->now, values, count) != 0)
         n->failed = 1; /* reported by the machine after the run */

@@ -274,7 +274,8 @@ int hm__deliver_copy(hm__machine_t *m, hm__copy_t *c, int64_t t, hm__stats_t *st
          * for the player (out/html.c). */
         if (r->log.n > 0 && r->log.v[r->log.n - 1].kind == HM__EV_RECV) {
             r->log.v[r->log.n - 1].depth = (int32_t)r->inbox.n;
-            hm__event_payload(&r->log.v[r->log.n - 1], &c->pkt);
+            if (m->opt.record_page)
+                hm__event_payload(&r->log.v[r->log.n - 1], &c->pkt);
         }
     }
     if (r->wait == HM__WAIT_PACKET && r->stalled == 0) {
