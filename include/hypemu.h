@@ -204,6 +204,14 @@ int hm_busy(hm_node_t *n, int64_t slots);
 /* Record a value for verification, in order. Shown in the logs as "store". */
 void hm_store(hm_node_t *n, int64_t value);
 
+/* Show what this node holds now (its working buffer: blocks received, partial sums, a
+ * running maximum), `count` values, copied at the call: the player (output.html, README
+ * "Player") draws it in each node's memory row. Recorded as changes from the buffer last
+ * shown, its length and its first 64 values only (the player shows no more); from slot 0
+ * to its first call a node holds its input (hm_input). A no-op when no player page is
+ * asked for (as hm_log without its outputs); not in the event log. */
+void hm_show(hm_node_t *n, const int64_t *values, size_t count);
+
 /* Log an algorithm event (printf format), shown in the timeline and event logs. */
 void hm_log(hm_node_t *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -105,7 +105,13 @@ typedef struct hm__event_s {
     /* Free mode under circuit routing, a send: its transfer, from its circuit held to
      * just before it is given back (0: none). */
     int64_t start_ns, end_ns;
+    /* A slotted recv whose packet had a payload, when a page is written (record_page), for
+     * the player (out/html.c): its first pay_n words (at most HM__PAY_WORDS, owned) of
+     * pay_words in all. */
+    int64_t *pay;
+    uint32_t pay_n, pay_words;
 } hm__event_t;
+#define HM__PAY_WORDS 64
 
 typedef HM__VEC(hm__event_t) hm__log_t;
 
@@ -254,7 +260,14 @@ struct hm_node_s {
     char wait_note[160];        /* hm_wait_note: what a deadlock report says it waits in, or "" */
     int64_t refused;            /* refused calls made (engine/refused.c) */
     hm__refusal_t *refusals;    /* the first min(refused, HM__REFUSED_KEEP), or NULL */
+    /* hm_show, when a page is written (record_page): the changes (slot, length, start, n, then n
+     * values: engine/node.c), and the buffer as last shown, to diff the next one, with
+     * its length. */
+    hm__int64vec_t shows;
+    hm__int64vec_t shown; /* its first HM__SHOW_KEEP values */
+    int64_t shown_len;
 };
+#define HM__SHOW_KEEP 64
 
 /* The inbox is a ring: no allocation once it has grown to its largest backlog, and
  * no copying of what is left when the oldest packet is read. */
@@ -321,6 +334,7 @@ typedef struct hm__options_s {
     /* Record what each node reads (hm__heard_t) for the judge's causal past: the packets
      * (record_reads) and the words they carry (record_words). engine/causal.c. */
     int record_reads, record_words;
+    int record_page; /* output.html: payloads and hm_show kept for the player (out/html.c) */
     size_t stack_size;
     hm_clock_mode_t clock; /* clock.mode (HM_CLOCK_MAP): slotted (engine/clock.c), free
                               (engine/free.c) or local (engine/local.c) */
@@ -610,6 +624,10 @@ extern const char *const hm__svg_colour_names[];
 
 /* engine/util.c: append an event to node n's own log (its thread, or the clock while
  * every node sleeps). */
+/* engine/node.c: a node holds its input (hm_show) from slot 0, when a page is written. */
+void hm__show_input(hm_node_t *n);
+/* engine/util.c: attach the first words of p's payload to e (a recv), when it has one. */
+void hm__event_payload(hm__event_t *e, const hm_packet_t *p);
 void hm__log_event(hm_node_t *n, hm__event_kind_t kind, int64_t slot, int port, int peer, int msg,
                    int64_t value, int64_t dur, uint64_t flow, char *text);
 
@@ -753,6 +771,7 @@ typedef struct hm__outcome_s {
     hm__int64vec_t *store_slots; /* per node: the slot of each store */
     int64_t *words;              /* per node: the words delivered to it (hm__inbox_t) */
     hm__heard_t *heard;          /* per node: what it read, or NULL (not recorded) */
+    hm__int64vec_t *shows;       /* per node: hm_show's changes (hm_node_s), or NULL */
     unsigned char *out;          /* per-node output areas, out_size bytes each, or NULL */
     size_t out_size;
     hm__timeline_t timeline;

@@ -13,7 +13,11 @@
 # naming the limit and output.otf2/output.trace) and writes no file; the output budget
 # counts the page to the byte but for its title; output.html that is no file name or
 # another output's file is a config error (exit 2); a screenshot of the Q_4 page is a
-# 1400 x 900 picture that is not blank.
+# 1400 x 900 picture that is not blank. What each node holds (hm_show, data-held) follows
+# its closed form (Q_4 recursive doubling 2^t, the ring allgather t+1); the bus shows
+# P1..P8, their values and the running maximum; payloads are on the labels and in the
+# events panel; what each node knows (data-knows) follows the same closed forms. The machine view and the
+# space-time view are measured in Chromium at every slot of nine runs (below).
 # Skipped (77) where Chromium is missing (setup.sh installs Debian's chromium).
 set -eu
 : "${HM_SRCDIR:?}" "${HM_BUILDDIR:?}"
@@ -32,6 +36,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bin="$HM_BUILDDIR/hypemu"
 cfgs="$HM_SRCDIR/configs"
+# The configs' own outputs (timelines, traces) land here, not in the build directory.
+cd "$tmp"
 fail() {
     echo "FAIL: $*" >&2
     exit 1
@@ -66,6 +72,8 @@ page mesh "$cfgs/mesh_st.json"
 page bus "$cfgs/bus_max.json"
 page free "$cfgs/q4_sbt_broadcast.json" --set clock.mode=free
 page q8 "$cfgs/q4_successive.json" --set topology.dim=8
+page allgather "$cfgs/q4_allgather_recursive_doubling.json"
+page ringag "$cfgs/q4_allgather_recursive_doubling.json" --set algorithm.name=allgather-ring
 # The example plugin (README "Writing node programs outside the tree"), built against the
 # source tree's header: hypemu itself provides the API's symbols.
 cp "$HM_SRCDIR/examples/plugin/flood.c" "$HM_SRCDIR/examples/plugin/flood.json" "$tmp/"
@@ -81,7 +89,219 @@ open_page bus 'probe=0,7,8&slot=4'
 open_page plugin 'probe=0,1,2,3,4&slot=1&node=3&next=node'
 open_page free 'probe=0,1,2,3,4&slot=1&step=2'
 open_page q8 'probe=0,100,517&slot=300&step=1'
+open_page allgather 'probe=0,1,2,3,4,5&slot=3&step=1'
+open_page ringag 'probe=0,1,2,3,5,8,14,15&slot=14&step=1'
 wait
+
+# The machine view, measured in Chromium at every slot (README "Player", doc/pictures.md):
+# a copy of the page runs this script after the player; it steps the slider over every
+# slot and writes, in <pre id="measure">, the label-on-node overlaps (the bounding box of
+# every text outside a <g data-vertex> against every node's circle), the links drawn
+# through a node other than their ends, the packet arrows whose end is not on the
+# receiver's circle edge, where the machine and memory panels end in a 1024x768 window,
+# then per slot: overlaps, "in flight" count, conflict marks, packets drawn (from>to:msg).
+cat >"$tmp/measure.js" <<'JS'
+(function () {
+    var svg = document.querySelector('svg[data-view="machine"]');
+    var circles = [].map.call(svg.querySelectorAll('g[data-vertex] circle'), function (c) {
+        return [Number(c.getAttribute('cx')), Number(c.getAttribute('cy')), Number(c.getAttribute('r'))];
+    });
+    function hits(b, c, slack) {
+        var qx = Math.max(b.x, Math.min(c[0], b.x + b.width)) - c[0];
+        var qy = Math.max(b.y, Math.min(c[1], b.y + b.height)) - c[1];
+        return qx * qx + qy * qy < (c[2] - slack) * (c[2] - slack);
+    }
+    /* Links that pass through a node other than their ends. */
+    var through = 0;
+    [].forEach.call(svg.querySelectorAll('.link'), function (l) {
+        var len = l.getTotalLength(), p0 = l.getPointAtLength(0), p1 = l.getPointAtLength(len);
+        for (var s = 0; s <= len; s += 1.5) {
+            var p = l.getPointAtLength(s);
+            circles.forEach(function (c) {
+                var d0 = Math.hypot(c[0] - p0.x, c[1] - p0.y), d1 = Math.hypot(c[0] - p1.x, c[1] - p1.y);
+                if (d0 > c[2] + 2 && d1 > c[2] + 2 && Math.hypot(c[0] - p.x, c[1] - p.y) < c[2] - 0.5)
+                    through++;
+            });
+        }
+    });
+    var slider = document.getElementById('slider'), last = Number(slider.max), out = [];
+    var overlaps = 0, arrows = 0, badArrows = 0, labelsShown = 0;
+    for (var t = 0; t <= last; t++) {
+        slider.value = t;
+        slider.dispatchEvent(new Event('input'));
+        var texts = [].filter.call(svg.querySelectorAll('text'), function (x) {
+            return !x.closest('g[data-vertex]');
+        });
+        var o = 0;
+        texts.forEach(function (x) {
+            var b = x.getBBox();
+            labelsShown++;
+            circles.forEach(function (c) {
+                if (hits(b, c, 0))
+                    o++;
+            });
+        });
+        overlaps += o;
+        var pk = [].map.call(svg.querySelectorAll('.pkt'), function (p) {
+            if (p.hasAttribute('data-to')) {
+                var e = p.getPointAtLength(p.getTotalLength()), c = circles[Number(p.getAttribute('data-to'))];
+                var d = Math.hypot(e.x - c[0], e.y - c[1]);
+                arrows++;
+                if (d < c[2] - 0.5 || d > c[2] + 1.5)
+                    badArrows++;
+            }
+            return (p.getAttribute('data-from') + '>' + (p.getAttribute('data-to') || 'bus') + ':' +
+                    p.getAttribute('data-msg'));
+        }).sort();
+        var bad = svg.querySelectorAll('.bad'), links = [].map.call(bad, function (b) {
+            return b.getAttribute('data-links').replace(/ /g, ',');
+        });
+        out.push(t + ' ' + o + ' ' + document.getElementById('slotlabel').getAttribute('data-inflight') +
+                 ' ' + bad.length + ' ' + (pk.join(',') || '-') + ' ' + (links.join(';') || '-'));
+    }
+    var main = document.getElementById('topo').closest('.panel').getBoundingClientRect();
+    var mem = document.getElementById('mem').closest('.panel').getBoundingClientRect();
+    var pre = document.createElement('pre');
+    pre.id = 'measure';
+    pre.textContent = JSON.stringify({overlaps: overlaps, through: through, arrows: arrows,
+        badArrows: badArrows, labels: labelsShown, machineBottom: main.bottom, memBottom: mem.bottom,
+        memRight: mem.right, innerHeight: innerHeight, innerWidth: innerWidth}) + '\n' + out.join('\n');
+    /* The space-time view: its window of slots, zoomed in, then all; its pixels per CSS
+     * pixel; the slot "next active" leads to from slot 0. */
+    var st = document.getElementById('st'), views = [st.getAttribute('data-view')];
+    document.getElementById('zoomin').click();
+    views.push(st.getAttribute('data-view'));
+    document.getElementById('zoomall').click();
+    views.push(st.getAttribute('data-view'));
+    slider.value = 0;
+    slider.dispatchEvent(new Event('input'));
+    document.getElementById('nextactive').click();
+    var mat = document.getElementById('matrix');
+    pre.textContent = JSON.stringify({views: views, rows: st.getAttribute('data-rows'),
+        matrix: mat ? Number(mat.getAttribute('data-packets')) : null,
+        density: st.width / parseFloat(st.style.width), dpr: devicePixelRatio,
+        active: Number(document.body.getAttribute('data-slot'))}) + '\n' + pre.textContent;
+    document.body.appendChild(pre);
+    /* The address keeps the slot once stepping pauses. */
+    setTimeout(function () {
+        document.body.setAttribute('data-hash', location.hash);
+    }, 600);
+})();
+JS
+measure() {
+    python3 - "$tmp/$1.html" "$tmp/measure.js" "$tmp/$1.m.html" <<'PY'
+import sys
+page, script = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+i = page.rindex("</body>")
+open(sys.argv[3], "w").write(page[:i] + "<script>\n" + script + "</script>\n" + page[i:])
+PY
+    opened=$((opened + 1))
+    timeout 120 "$browser" --headless $sandbox --disable-gpu --user-data-dir="$tmp/profile$opened" \
+        --virtual-time-budget=2000 --window-size=1024,768 --force-device-scale-factor=2 \
+        --dump-dom "file://$tmp/$1.m.html" \
+        >"$tmp/$1.measure" 2>"$tmp/browser$opened.err" &
+    [ $((opened % 2)) = 1 ] || wait
+}
+page sbt3 "$cfgs/q4_sbt_broadcast.json" --set topology.dim=3
+page ring8 "$cfgs/ring7_allreduce_ring.json" --set topology.nodes=8
+page mesh4 "$cfgs/mesh_st.json" --set topology.cols=4
+page sbt9 "$cfgs/q4_sbt_broadcast.json" --set topology.dim=9
+for name in q4 sbt3 ring8 mesh4 bus allgather queue q8 sbt9; do
+    measure $name
+done
+wait
+python3 - "$tmp" <<'PY'
+import html, json, re, sys
+
+tmp = sys.argv[1]
+def fail(msg):
+    sys.exit("FAIL: " + msg)
+
+for name in ("q4", "sbt3", "ring8", "mesh4", "bus", "allgather", "queue", "q8", "sbt9"):
+    dom = open("%s/%s.measure" % (tmp, name)).read()
+    m = re.search(r'<pre id="measure">([^<]*)</pre>', dom)
+    if not m:
+        fail("%s: the measure script wrote nothing: %s" % (name, dom[-300:]))
+    st, head, *slots = html.unescape(m.group(1)).split("\n")
+    g, st = json.loads(head), json.loads(st)
+    if g["overlaps"] or g["through"] or g["badArrows"]:
+        fail("%s: %d label-on-node overlaps, %d link samples through nodes, %d of %d arrows "
+             "not ending on the circle's edge" % (name, g["overlaps"], g["through"],
+                                                  g["badArrows"], g["arrows"]))
+    if max(g["machineBottom"], g["memBottom"]) > g["innerHeight"] or g["memRight"] > g["innerWidth"]:
+        fail("%s: machine and memory end at %s and %s px, the window is %sx%s" % (
+            name, g["machineBottom"], g["memBottom"], g["innerWidth"], g["innerHeight"]))
+    if ('data-hash="#slot=%d"' % st["active"]) not in dom:
+        fail("%s: the address does not say the slot shown last: %s" % (
+            name, re.search(r"<body[^>]*>", dom).group(0)))
+    log = [json.loads(l) for l in open("%s/%s.jsonl" % (tmp, name))]
+    # The space-time view: the run, half of it zoomed in (about the shown slot), the run
+    # again; drawn at the screen's density (2 here); a heat map beyond 256 nodes; "next
+    # active" from slot 0 reaches the log's next slot with an event.
+    last, n0 = len(slots) - 1, len(slots)
+    whole = "0..%d" % last
+    lo, hi = map(int, st["views"][1].split(".."))
+    if st["views"][0] != whole or st["views"][2] != whole or hi - lo + 1 > n0 // 2 + 2:
+        fail("%s: space-time windows %s for slots 0..%d" % (name, st["views"], last))
+    if st["density"] != 2 or st["dpr"] != 2 or st["rows"] != ("heat" if name == "sbt9" else "nodes"):
+        fail("%s: space-time canvas %s" % (name, st))
+    # The communication matrix (at most 64 nodes, not the bus) counts every packet received.
+    recvs = sum(1 for e in log if e["event"] == "recv")
+    if st["matrix"] != (recvs if len({e["node"] for e in log}) <= 64 and name != "bus" else None):
+        fail("%s: the communication matrix counts %s packets, the log has %d" % (
+            name, st["matrix"], recvs))
+    active = min([e["slot"] for e in log if e["slot"] > 0] or [0])
+    if st["active"] != active:
+        fail("%s: next active from slot 0 went to %d, the log's is %d" % (name, st["active"], active))
+    bus = name == "bus"
+    want, bad = {}, {}
+    for e in log:
+        if e["event"] == "recv":
+            u = e.get("slots", 1)
+            for t in range(e["slot"] - u + 1, e["slot"] + 1):
+                key = ("%d>bus:%d" % (e["from"], e["msg"]) if bus else
+                       "%d>%d:%d" % (e["from"], e["node"], e["msg"]))
+                want.setdefault(t, set()).add(key)
+        elif e["event"] in ("conflict", "delay"):
+            bad[e["slot"]] = 1
+    for line in slots:
+        t, over, fly, marks, pk, marked = line.split(" ")
+        t, fly, marks = int(t), int(fly), int(marks)
+        drawn = set() if pk == "-" else set(pk.split(","))
+        if fly != len(want.get(t, ())):
+            fail("%s: slot %d: %d in flight, the log has %d" % (name, t, fly, len(want.get(t, ()))))
+        if name not in ("q8", "sbt9") and drawn != want.get(t, set()):
+            fail("%s: slot %d: packets drawn %s, the log says %s" % (
+                name, t, sorted(drawn), sorted(want.get(t, ()))))
+        if name not in ("q8", "sbt9") and (marks > 0) != (t in bad):
+            fail("%s: slot %d: %d conflict marks, the log %s" % (
+                name, t, marks, "has a conflict or delay" if t in bad else "has none"))
+    print("%s: %d slots, %d labels and %d arrows: no overlap, every packet in the slot it "
+          "crossed" % (name, len(slots), g["labels"], g["arrows"]))
+PY
+# A conflict marks every link involved: at slot 4 node 7 cannot emit msg 2 on 7->6 while
+# it receives msg 3 on 3->7 (shout): one mark covers both links.
+grep -q '^4 .* \([^ ]*;\)\?\([^ ;]*,\)\?3&gt;7,7&gt;6\(,[^ ;]*\)\?\(;[^ ]*\)\?$' "$tmp/queue.measure" ||
+    fail "queue: the delay at slot 4 does not mark both 3->7 and 7->6: $(grep '^4 ' "$tmp/queue.measure")"
+# The queued packet: 7->6 msg 2 is delayed at slot 4 and crosses in slot 5.
+grep -q '^4 .*13&gt;12:2' "$tmp/queue.measure" && ! grep -q '^4 .*7&gt;6:2' "$tmp/queue.measure" &&
+    grep -q '^5 .*7&gt;6:2' "$tmp/queue.measure" || fail "queue: msg 2 on 7->6 not drawn in slot 5 only"
+
+# A packet's payload: at slot 2 of the Q_4 allgather every packet carries 4 words (blocks
+# of 1): the labels give the first two (or, where such a label finds no room off the
+# nodes, none), the events panel the receipts with theirs.
+timeout 120 "$browser" --headless $sandbox --disable-gpu --user-data-dir="$tmp/profile-pay" \
+    --virtual-time-budget=2000 --dump-dom "file://$tmp/allgather.html#slot=2" >"$tmp/pay.txt" \
+    2>"$tmp/browser-pay.err"
+python3 - "$tmp/pay.txt" <<'PY'
+import html, re, sys
+dom = html.unescape(open(sys.argv[1]).read())
+labels = re.findall(r'<text class="plabel"[^>]*>([^<]*)</text>', dom)
+recvs = re.findall(r'node \d+ recv from \d+ msg 2 value 4 payload \[(-?\d+) (-?\d+) (-?\d+) (-?\d+)\]', dom)
+full = [l for l in labels if re.fullmatch(r"m2=4 \[-?\d+ -?\d+ \u2026 4 words\]", l)]
+if len(full) < 4 or any(l not in full and l != "m2=4" for l in labels) or len(recvs) != 16:
+    sys.exit("FAIL: allgather slot 2: labels %s, %d receipts with their payload" % (labels, len(recvs)))
+PY
 
 # Refused beyond the limit: an alltoall of 4,000-value blocks on Q_4 stores 16 x 16 x
 # 4,000 values (1,024,128 events in all): exit 4, the message, no file.
@@ -223,27 +443,54 @@ for path in sorted(glob.glob(tmp + "/*.dom")):
         fail("%s#%s: a step that changes nothing checks nothing" % (name, hash_))
     if "probe" in q:
         probe = re.search(r'<pre id="probe"[^>]*>([^<]*)</pre>', dom).group(1).split("\n")
-        seen = {}
+        seen, held, knows = {}, {}, {}
         for line in probe:
-            t, x, k = map(int, line.split())
+            if len(line.split()) != 5:
+                fail("%s: a probe line without data-knows: %s" % (name, line))
+            t, x, k, h, w = map(int, line.split())
             seen.setdefault(t, [0] * nodes)[x] = k
+            held.setdefault(t, [0] * nodes)[x] = h
+            knows.setdefault(t, [0] * nodes)[x] = w
         for t in map(int, q["probe"].split(",")):
             t = min(t, last)
             if seen.get(t) != stored_at(log, nodes, t):
                 fail("%s: slot %d: data-stored %s, the log says %s" % (name, t, seen.get(t),
                                                                      stored_at(log, nodes, t)))
             checked += 1
+            # What each node holds (hm_show), in closed form: recursive doubling on Q_4
+            # 2^t values at slot t, the ring one more each slot (block 1), up to 16.
+            form = {"allgather": min(2 ** t, 16), "ringag": min(t + 1, 16)}.get(name)
+            if form is not None and held[t] != [form] * nodes:
+                fail("%s: slot %d: data-held %s, expected %d on every node" % (
+                    name, t, held[t], form))
+            # What each node knows (the causal past of the packets it read): the same
+            # closed forms, counted up to the shown slot; a broadcast's root (node 5 of
+            # the SBT run) hears from no one.
+            if form is not None and knows[t] != [form] * nodes:
+                fail("%s: slot %d: data-knows %s, expected %d on every node" % (
+                    name, t, knows[t], form))
+            if name == "free" and knows[t][5] != 1:
+                fail("free: slot %d: the root knows %d nodes, expected itself alone" % (
+                    t, knows[t][5]))
     if name == "free" and "logical clocks" not in dom:
         fail("free: the page does not say its slots are logical clocks")
     if name == "bus" and ('<div id="out">' not in dom or "P1 broadcasts" not in open(
             "%s/bus.html" % tmp).read()):
         fail("bus: no output area, or no log line")
+    # The bus as the paper draws it: P1..P8 with their values (hm_show), and the output
+    # processor's running maximum at slot 4: P1, P3 and P4 have spoken (25, 34, 45).
+    held_text = re.findall(r'<text class="held"[^>]*>([^<]*)</text>', dom)
+    if name == "bus" and held_text != ["25", "17", "34", "45", "12", "70", "83", "75", "45"]:
+        fail("bus: the values drawn at slot 4 are %s" % held_text)
+    vnames = re.findall(r'<text class="vlabel"[^>]*>([^<]*)</text>', dom)
+    if name == "bus" and vnames != ["P%d" % i for i in range(1, 9)] + ["out"]:
+        fail("bus: the processors are named %s" % vnames)
     if name == "q8":
         size = os.path.getsize(tmp + "/q8.html")
         if size > 10_000_000 or int(body["data-open-ms"]) >= 5000:
             fail("Q_8: %d bytes, opened in %s ms: expected at most 10 MB and 5 s" % (
                 size, body["data-open-ms"]))
-if len(glob.glob(tmp + "/*.dom")) != 8 or checked < 30:
+if len(glob.glob(tmp + "/*.dom")) != 10 or checked < 45:
     fail("%d pages, %d slots probed" % (len(glob.glob(tmp + "/*.dom")), checked))
 print("%d pages, %d probed slots: every node's data-stored is the log's" % (
     len(glob.glob(tmp + "/*.dom")), checked))

@@ -717,6 +717,7 @@ static void check_document(hm__config_t *c)
     c->opt.record_events = c->out_timeline || c->out_trace || c->out_events || c->out_svg ||
                            c->out_otf2 || c->out_html;
     judged_reads(c);
+    c->opt.record_page = c->out_html != NULL;
     if (c->algo && c->topology_ok)
         check_fit(c);
 }

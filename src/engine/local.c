@@ -813,7 +813,7 @@ static void cut_node(hm_node_t *n, lnode_t *x, int64_t h)
     size_t keep = 0;
     for (size_t k = 0; k < n->log.n; k++) {
         if (n->log.v[k].slot > h)
-            free(n->log.v[k].text);
+            free(n->log.v[k].text), free(n->log.v[k].pay);
         else
             n->log.v[keep++] = n->log.v[k];
     }

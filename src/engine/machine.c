@@ -49,6 +49,7 @@ static void *node_thread(void *arg)
         hm__self = n;
         hm__wd_run(n);
         pthread_cleanup_push(hm__rules_thread_left, n);
+        hm__show_input(n);
         m->algo->node_main(n, m->state);
         pthread_cleanup_pop(0);
         hm__self = NULL;
@@ -257,7 +258,7 @@ void hm__machine_destroy(hm__machine_t *m)
         for (int i = 0; i < m->info.nodes; i++) {
             hm_node_t *nd = &m->nodes[i];
             for (size_t k = 0; k < nd->log.n; k++)
-                free(nd->log.v[k].text);
+                free(nd->log.v[k].text), free(nd->log.v[k].pay);
             free(nd->log.v);
             free_copies(&nd->outbox, 0);
             hm__inbox_free(&nd->inbox);
@@ -269,6 +270,8 @@ void hm__machine_destroy(hm__machine_t *m)
                 free(nd->heard->words.v);
                 free(nd->heard);
             }
+            free(nd->shows.v);
+            free(nd->shown.v);
             free(nd->refusals);
             sem_destroy(&nd->wake);
         }

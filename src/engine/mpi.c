@@ -487,10 +487,55 @@ static void pack_node(bytes_t *b, const hm__machine_t *m, const hm_node_t *n, si
         hm__event_t e = n->log.v[k];
         uint32_t len = e.text ? (uint32_t)strlen(e.text) : UINT32_MAX;
         e.text = NULL;
+        e.pay = NULL;
         put(b, &e, sizeof e);
         put(b, &len, sizeof len);
         if (len != UINT32_MAX)
             put(b, n->log.v[k].text, len);
+        if (e.pay_n) /* a recv's payload, for the player (out/html.c) */
+            put(b, n->log.v[k].pay, e.pay_n * sizeof *e.pay);
+    }
+    /* What it showed (hm_show), for the player. */
+    int64_t shows = (int64_t)n->shows.n;
+    put(b, &shows, sizeof shows);
+    if (shows)
+        put(b, n->shows.v, n->shows.n * sizeof *n->shows.v);
+}
+
+/* One event as pack_node put it: the record, its text, its payload's first words. */
+static void get_event(const unsigned char **p, hm_node_t *n)
+{
+    hm__event_t e;
+    uint32_t len;
+    get(p, &e, sizeof e);
+    get(p, &len, sizeof len);
+    if (len != UINT32_MAX) {
+        e.text = malloc((size_t)len + 1);
+        if (!e.text)
+            abort_all("out of memory gathering the logs");
+        get(p, e.text, len);
+        e.text[len] = 0;
+    }
+    if (e.pay_n) {
+        e.pay = malloc(e.pay_n * sizeof *e.pay);
+        if (!e.pay)
+            abort_all("out of memory gathering the logs");
+        get(p, e.pay, e.pay_n * sizeof *e.pay);
+    }
+    if (HM__PUSH(n->log, e) != 0)
+        abort_all("out of memory gathering the logs");
+}
+
+static void get_shows(const unsigned char **p, hm_node_t *n)
+{
+    int64_t shows;
+    get(p, &shows, sizeof shows);
+    n->shows.n = 0;
+    for (int64_t k = 0; k < shows; k++) {
+        int64_t v;
+        get(p, &v, sizeof v);
+        if (HM__PUSH(n->shows, v) != 0)
+            abort_all("out of memory gathering the logs");
     }
 }
 
@@ -534,21 +579,9 @@ static void unpack_node(const unsigned char **p, hm__machine_t *m, hm_node_t *n,
         get(p, m->out + (size_t)n->id * out_size, out_size);
     if (m->opt.record_reads)
         unpack_heard(p, n);
-    for (int64_t k = 0; k < head[3]; k++) {
-        hm__event_t e;
-        uint32_t len;
-        get(p, &e, sizeof e);
-        get(p, &len, sizeof len);
-        if (len != UINT32_MAX) {
-            e.text = malloc((size_t)len + 1);
-            if (!e.text)
-                abort_all("out of memory gathering the logs");
-            get(p, e.text, len);
-            e.text[len] = 0;
-        }
-        if (HM__PUSH(n->log, e) != 0)
-            abort_all("out of memory gathering the logs");
-    }
+    for (int64_t k = 0; k < head[3]; k++)
+        get_event(p, n);
+    get_shows(p, n);
 }
 
 /* HM_MPI_STATS=1: the slot exchanges, the time in MPI (slowest rank), the copies that

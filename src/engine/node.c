@@ -438,6 +438,53 @@ void hm_store(hm_node_t *n, int64_t value)
         hm__log_event(n, HM__EV_STORE, n->now, -1, -1, 0, value, 0, 0, NULL);
 }
 
+/* hm_show's record is a list of changes, not copies (out/html.c draws them): the slot, the
+ * new length, the first value that differs from the buffer last shown and the number
+ * that follow up to the last that differs, then those values. Only the first
+ * HM__SHOW_KEEP values are kept and compared (the player shows no more), so that a call
+ * costs little whatever the buffer. */
+static int show_change(hm_node_t *n, int64_t slot, const int64_t *v, size_t count)
+{
+    const hm__int64vec_t *old = &n->shown;
+    size_t keep = count < HM__SHOW_KEEP ? count : HM__SHOW_KEEP, start = 0, end = keep;
+    while (start < keep && start < old->n && old->v[start] == v[start])
+        start++;
+    while (end > start && end <= old->n && old->v[end - 1] == v[end - 1])
+        end--;
+    if (start == end && keep == old->n && (int64_t)count == n->shown_len)
+        return 0;
+    int64_t head[4] = {slot, (int64_t)count, (int64_t)start, (int64_t)(end - start)};
+    for (int i = 0; i < 4; i++)
+        if (HM__PUSH(n->shows, head[i]) != 0)
+            return -1;
+    for (size_t i = start; i < end; i++)
+        if (HM__PUSH(n->shows, v[i]) != 0)
+            return -1;
+    n->shown.n = 0;
+    for (size_t i = 0; i < keep; i++)
+        if (HM__PUSH(n->shown, v[i]) != 0)
+            return -1;
+    n->shown_len = (int64_t)count;
+    return 0;
+}
+
+void hm__show_input(hm_node_t *n)
+{
+    size_t k;
+    const int64_t *in = n->m->opt.record_page ? hm_input(n, &k) : NULL;
+    if (in && k && show_change(n, 0, in, k) != 0)
+        n->failed = 1;
+}
+
+void hm_show(hm_node_t *n, const int64_t *values, size_t count)
+{
+    CALLER(n, "hm_show", );
+    if (!n->m->opt.record_page || hm__aborted(n->m) || (count && !values))
+        return;
+    if (show_change(n, n->now, values, count) != 0)
+        n->failed = 1; /* reported by the machine after the run */
+}
+
 void hm_log(hm_node_t *n, const char *fmt, ...)
 {
     CALLER(n, "hm_log", );

@@ -104,12 +104,14 @@ int hm__outcome_take(hm__machine_t *m, hm__outcome_t **out)
     o->stores = calloc((size_t)m->info.nodes, sizeof *o->stores);
     o->store_slots = calloc((size_t)m->info.nodes, sizeof *o->store_slots);
     o->words = calloc((size_t)m->info.nodes, sizeof *o->words);
+    o->shows = calloc((size_t)m->info.nodes, sizeof *o->shows);
     if (m->tp->summary) {
         o->transport = m->tp->summary(m);
         o->transport_key = m->tp->summary_key;
     }
-    if (!o->stores || !o->store_slots || !o->words || (m->tp->summary && !o->transport) ||
-        merge_logs(m, &o->timeline) != 0 || (m->opt.record_reads && take_heard(m, o) != 0)) {
+    if (!o->stores || !o->store_slots || !o->words || !o->shows ||
+        (m->tp->summary && !o->transport) || merge_logs(m, &o->timeline) != 0 ||
+        (m->opt.record_reads && take_heard(m, o) != 0)) {
         hm__outcome_free(o);
         return -1;
     }
@@ -127,6 +129,8 @@ int hm__outcome_take(hm__machine_t *m, hm__outcome_t **out)
         m->nodes[i].stores = (hm__int64vec_t){0};
         o->store_slots[i] = m->nodes[i].store_slots;
         m->nodes[i].store_slots = (hm__int64vec_t){0};
+        o->shows[i] = m->nodes[i].shows;
+        m->nodes[i].shows = (hm__int64vec_t){0};
         o->words[i] = m->nodes[i].inbox.words;
     }
     o->out = m->out;
@@ -143,14 +147,17 @@ void hm__outcome_free(hm__outcome_t *o)
     if (!o)
         return;
     for (size_t i = 0; i < o->timeline.n; i++)
-        free(o->timeline.ev[i].text);
+        free(o->timeline.ev[i].text), free(o->timeline.ev[i].pay);
     free(o->timeline.ev);
     for (int i = 0; i < o->info.nodes; i++) {
         if (o->stores)
             free(o->stores[i].v);
         if (o->store_slots)
             free(o->store_slots[i].v);
+        if (o->shows)
+            free(o->shows[i].v);
     }
+    free(o->shows);
     free(o->stores);
     free(o->store_slots);
     free(o->words);
@@ -188,6 +195,7 @@ hm__outcome_t *hm__outcome_copy(const hm__outcome_t *o)
     c->timeline = (hm__timeline_t){0};
     c->reason = NULL;
     c->transport = NULL;
+    c->shows = NULL; /* what verify may read has no hm_show record */
     int n = o->info.nodes, bad = 0;
     size_t out = o->out ? (size_t)n * o->out_size : 0;
     c->stores = copy_vecs(o->stores, n, &bad);

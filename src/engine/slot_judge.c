@@ -312,9 +312,13 @@ int hm__deliver_copy(hm__machine_t *m, hm__copy_t *c, int64_t t, hm__stats_t *st
     if (m->opt.record_events) {
         hm__log_event(r, HM__EV_RECV, t, c->dport, c->src, c->pkt.msg, c->pkt.value, c->dur,
                       c->flow, NULL);
-        /* Its mailbox depth, for the traces (out/otf2.c). */
-        if (r->log.n > 0 && r->log.v[r->log.n - 1].kind == HM__EV_RECV)
+        /* Its mailbox depth, for the traces (out/otf2.c), and its payload's first words
+         * for the player (out/html.c). */
+        if (r->log.n > 0 && r->log.v[r->log.n - 1].kind == HM__EV_RECV) {
             r->log.v[r->log.n - 1].depth = (int32_t)r->inbox.n;
+            if (m->opt.record_page)
+                hm__event_payload(&r->log.v[r->log.n - 1], &c->pkt);
+        }
     }
     if (r->wait == HM__WAIT_PACKET && r->stalled == 0) {
         r->wait = HM__WAIT_NONE;

@@ -78,6 +78,20 @@ void hm__log_event(hm_node_t *n, hm__event_kind_t kind, int64_t slot, int port, 
     }
 }
 
+void hm__event_payload(hm__event_t *e, const hm_packet_t *p)
+{
+    if (!p->data || p->len == 0)
+        return;
+    uint32_t words = (p->len + 7) / 8, keep = words < HM__PAY_WORDS ? words : HM__PAY_WORDS;
+    size_t bytes = (size_t)keep * 8 < p->len ? (size_t)keep * 8 : p->len;
+    e->pay = calloc(keep, sizeof *e->pay);
+    if (!e->pay)
+        return; /* a picture only: the page shows the packet without its payload */
+    memcpy(e->pay, p->data, bytes);
+    e->pay_n = keep;
+    e->pay_words = words;
+}
+
 char *hm__fail_message(const hm_node_t *n)
 {
     return hm__strdup_printf("node %d: %s", n->id,

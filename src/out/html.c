@@ -14,10 +14,17 @@
  *   stall, delay, conflict:   peer, port, msg, value, text (a string, or 0)
  *   busy:                     slots
  *   log:                      text
- * A value beyond 2^53 is a string (a JavaScript number would round it). The page is
- * about a third of the JSON Lines event log; past HM__HTML_MAX_EVENTS events the writer
- * refuses (hm__html_refusal), naming output.otf2 and output.trace instead. The bytes
- * follow the outcome only (no wall-clock stamps), so hypemu-mpi writes the same page.
+ * What each node holds (hm_show) is "held", per node its changes (put_held); the
+ * payloads received, their first words, "pay" (put_payloads); the mailbox depth after
+ * each receipt, "depth" (put_depths). What each node knows is "knows" (put_knows,
+ * out/knows.c), when the run recorded what its nodes read (every run with a page does) on
+ * at most HM__KNOWS_NODES nodes: per node a flat array of pairs slot, count (slots
+ * ascending), from that slot on `count` nodes' information has reached the node
+ * (player.js, memory rows' data-knows). A value beyond 2^53 is
+ * a string (a JavaScript number would round it). The page is about a third of the JSON Lines event
+ * log; past HM__HTML_MAX_EVENTS events the writer refuses (hm__html_refusal), naming output.otf2
+ * and output.trace instead. The bytes follow the outcome only (no wall-clock stamps), so hypemu-mpi
+ * writes the same page.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -162,6 +169,95 @@ static void put_out(FILE *f, const hm__outcome_t *o)
     fputs("]}", f);
 }
 
+/* What each node holds (hm_show), as its changes: per node a flat array of slot, length,
+ * start, n, then n values (player.js replays them), the values past the first
+ * HM__HTML_HELD_WORDS of the buffer left out (the page shows no more), so that a large
+ * buffer does not swell the page. */
+#define HM__HTML_HELD_WORDS 64
+static void put_changes(FILE *f, const hm__int64vec_t *h)
+{
+    for (size_t i = 0; i + 3 < h->n; i += 4 + (size_t)h->v[i + 3]) {
+        int64_t start = h->v[i + 2], end = start + h->v[i + 3];
+        if (end > HM__HTML_HELD_WORDS)
+            end = start < HM__HTML_HELD_WORDS ? HM__HTML_HELD_WORDS : start;
+        fprintf(f, "%s%lld,%lld,%lld,%lld", i ? "," : "", (long long)h->v[i],
+                (long long)h->v[i + 1], (long long)start, (long long)(end - start));
+        for (int64_t k = 0; k < end - start; k++) {
+            fputc(',', f);
+            put_value(f, h->v[i + 4 + (size_t)k]);
+        }
+    }
+}
+
+static void put_held(FILE *f, const hm__outcome_t *o)
+{
+    fputs(",\"held\":[", f);
+    for (int x = 0; x < o->info.nodes; x++) {
+        fputs(x ? ",[" : "[", f);
+        if (o->shows)
+            put_changes(f, &o->shows[x]);
+        fputc(']', f);
+    }
+    fputc(']', f);
+}
+
+/* The payloads of the receipts that carried one (their first words, hm__event_t):
+ * a flat array of event index, words in all, words given, then those words. */
+static void put_payloads(FILE *f, const hm__timeline_t *tl)
+{
+    fputs(",\"pay\":[", f);
+    int first = 1;
+    for (size_t i = 0; i < tl->n; i++) {
+        const hm__event_t *e = &tl->ev[i];
+        if (!e->pay_n)
+            continue;
+        fprintf(f, "%s%zu,%u,%u", first ? "" : ",\n", i, e->pay_words, e->pay_n);
+        for (uint32_t k = 0; k < e->pay_n; k++) {
+            fputc(',', f);
+            put_value(f, e->pay[k]);
+        }
+        first = 0;
+    }
+    fputc(']', f);
+}
+
+/* The receiver's unread packets just after each receipt (hm__event_t.depth; 0: not
+ * known), in the order of the receipts. */
+static void put_depths(FILE *f, const hm__timeline_t *tl)
+{
+    fputs(",\"depth\":[", f);
+    int first = 1;
+    for (size_t i = 0; i < tl->n; i++)
+        if (tl->ev[i].kind == HM__EV_RECV) {
+            fprintf(f, "%s%d", first ? "" : ",", tl->ev[i].depth);
+            first = 0;
+        }
+    fputc(']', f);
+}
+
+/* What each node knows (out/knows.c), per node its changes: slot, count pairs. Left out
+ * when the run holds no reads or is too large for the walk; -1 when out of memory. */
+static int put_knows(FILE *f, const hm__outcome_t *o)
+{
+    hm__knows_t k;
+    int rc = hm__knows(o, o->stats.last_activity + 1, &k);
+    if (rc == -2)
+        return 0;
+    if (rc != 0)
+        return -1;
+    fputs(",\"knows\":[", f);
+    for (int x = 0; x < k.p; x++) {
+        fputs(x ? ",[" : "[", f);
+        for (size_t i = 0; i < k.changes[x].n; i++)
+            fprintf(f, "%s%lld,%lld", i ? "," : "", (long long)k.changes[x].v[i].slot,
+                    (long long)k.changes[x].v[i].count);
+        fputc(']', f);
+    }
+    fputc(']', f);
+    hm__knows_free(&k);
+    return 0;
+}
+
 /* The run as the page's JSON object. */
 static int put_data(FILE *f, const hm__outcome_t *o, const char *title, const char *clock)
 {
@@ -184,6 +280,9 @@ static int put_data(FILE *f, const hm__outcome_t *o, const char *title, const ch
     if (put_links(f, in) != 0)
         return -1;
     put_out(f, o);
+    put_held(f, o);
+    if (put_knows(f, o) != 0)
+        return -1;
     fputs(",\"ev\":[", f);
     const hm__timeline_t *tl = &o->timeline;
     int64_t prev = 0;
@@ -193,7 +292,10 @@ static int put_data(FILE *f, const hm__outcome_t *o, const char *title, const ch
         put_event(f, &tl->ev[i], prev);
         prev = tl->ev[i].slot;
     }
-    fputs("]}", f);
+    fputc(']', f);
+    put_payloads(f, tl);
+    put_depths(f, tl);
+    fputc('}', f);
     return 0;
 }
 

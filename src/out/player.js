@@ -42,6 +42,18 @@
         i += recordLength(k);
     }
     raw = D.ev = null;
+    /* Payloads of receipts (out/html.c "pay"): event index -> [words in all, first words]. */
+    var PAY = {};
+    for (i = 0; D.pay && i + 2 < D.pay.length; i += 3 + D.pay[i + 2])
+        PAY[D.pay[i]] = [D.pay[i + 1], D.pay.slice(i + 3, i + 3 + D.pay[i + 2])];
+    D.pay = null;
+    function payload(e, shown) {
+        var p = PAY[e];
+        if (!p)
+            return '';
+        var w = p[1].slice(0, shown), more = p[0] - w.length;
+        return '[' + w.join(' ') + (more > 0 ? ' \u2026 ' + p[0] + ' words' : '') + ']';
+    }
     var last = Math.max(D.slots - 1, n ? S[n - 1] : 0, 0);
 
     /* Per node: the slots and values of its stores, and the slots of all its events. */
@@ -89,8 +101,9 @@
         return lower(a, v + 1);
     }
     function hue(key) {
-        var h = Math.abs(Number(key) * 137.508) % 360;
-        return 'hsl(' + h.toFixed(0) + ',70%,42%)';
+        /* Hues 35..315: red (conflicts) is left out. */
+        var h = 35 + Math.abs(Number(key) * 137.508) % 280;
+        return 'hsl(' + h.toFixed(0) + ',70%,40%)';
     }
     function el(tag, attrs, text, ns) {
         var e = ns ? document.createElementNS(SVGNS, tag) : document.createElement(tag);
@@ -142,13 +155,14 @@
         speed.appendChild(o);
     });
     bar.appendChild(speed);
+    var bActive = button('nextactive', 'next active', 'next slot in which something happens (A)');
     var bBad = button('nextbad', 'next conflict', 'next slot with a conflict or delay (C)');
     bar.appendChild(el('span', {}, 'node'));
     var nodeIn = el('input', {id: 'node', type: 'number', min: 0, max: P - 1, value: 0});
     bar.appendChild(nodeIn);
     var bNode = button('nextnode', 'next event', 'next slot with an event of this node (N)');
     bar.appendChild(el('span', {'class': 'legend'},
-                        'keys: Space, \u2190 \u2192, Home, End, C, N, + -'));
+                        'keys: Space, \u2190 \u2192, Home, End, A, C, N, + -'));
     app.appendChild(bar);
 
     var main = el('div', {id: 'main'});
@@ -160,15 +174,16 @@
         return p;
     }
     var topoPanel = panel('The machine: the links used in this slot, with their packets');
+    var memPanel = panel('Each node\'s memory: what it holds (hm_show), the values it ' +
+                         'stored so far (hm_store), and its log lines in this slot');
     var stPanel = panel('Space-time diagram (click a slot)');
-    var memPanel = panel('Each node\'s memory: the values it stored so far (hm_store), ' +
-                         'and its log lines in this slot');
     var evPanel = panel('Events of this slot');
 
     /* ---- where the nodes are drawn ---- */
     function cubePos(x, d) {
         /* Even address bits along x, odd ones along y; each pair of dimensions 2.4
-         * times as long as the pair below, the upper ones skewed (as output.svg). */
+         * times as long as the pair below, the upper ones skewed (as output.svg), so
+         * that no link crosses a node up to Q_8. */
         var cx = 0, cy = 0, len = 1;
         for (var b = 0; b < d; b++) {
             if (b >= 2 && b % 2 === 0)
@@ -181,14 +196,17 @@
         }
         return [cx, cy];
     }
+    var bus = D.topology === 'bus';
+    /* Beyond Q_6 any drawing of the links passes through nodes: the machine becomes a
+     * heat map, a grid of nodes by address, each coloured by what it sends and
+     * receives in the slot, with no links drawn. */
+    var heat = D.topology === 'hypercube' && D.dim > 6;
+    var heatCols = 1 << Math.ceil(D.dim / 2);
     function place(x) {
-        if (D.topology === 'hypercube') {
-            if (D.dim <= 6)
-                return cubePos(x, D.dim);
-            /* Beyond Q_6: Q_6 sub-cubes side by side, the high bits pick the tile. */
-            var tiles = 1 << Math.ceil((D.dim - 6) / 2), t = x >> 6, p = cubePos(x & 63, 6);
-            return [p[0] + (t % tiles) * 13.5, p[1] + Math.floor(t / tiles) * 13.5];
-        }
+        if (heat) /* low address bits along x, high ones along y */
+            return [x % heatCols, Math.floor(x / heatCols)];
+        if (D.topology === 'hypercube')
+            return cubePos(x, D.dim);
         if (D.topology === 'mesh' || D.topology === 'torus')
             return [x % D.cols, Math.floor(x / D.cols)];
         if (D.topology === 'ring') {
@@ -206,7 +224,6 @@
     }
     var cell = Math.max(8, Math.min(60, 600 / Math.max(maxX, 1)));
     var rad = Math.max(2.5, Math.min(10, cell * 0.3)), pad = 24;
-    var bus = D.topology === 'bus';
     var W = maxX * cell + 2 * pad, H = (maxY + (bus ? 1.6 : 0)) * cell + 2 * pad;
     function px(x) {
         return pad + pos[x][0] * cell;
@@ -214,55 +231,126 @@
     function py(x) {
         return pad + pos[x][1] * cell;
     }
-    var svg = el('svg', {id: 'topo', viewBox: '0 0 ' + W.toFixed(0) + ' ' + H.toFixed(0)},
-                 undefined, true);
-    svg.style.maxHeight = '560px';
+    var svg = el('svg', {id: 'topo', 'data-view': 'machine', 'class': heat ? 'heat' : '',
+                         viewBox: '0 0 ' + W.toFixed(0) + ' ' + H.toFixed(0)}, undefined, true);
     var defs = el('defs', {}, undefined, true);
     var marker = el('marker', {id: 'arr', viewBox: '0 0 6 6', refX: 6, refY: 3,
-                               markerWidth: 5, markerHeight: 5, orient: 'auto'}, undefined, true);
+                               markerWidth: 4, markerHeight: 4, orient: 'auto'}, undefined, true);
     marker.appendChild(el('path', {d: 'M0 0L6 3L0 6z', fill: '#222'}, undefined, true));
     defs.appendChild(marker);
     svg.appendChild(defs);
     var chanY = pad + 1.1 * cell;
     var chan = null;
+    /* The bus as the paper draws it: processors P1..Pk (nodes 0..k-1) and the output
+     * processor (node k) over one channel. */
+    function vname(x) {
+        return bus ? (x === P - 1 ? 'out' : 'P' + (x + 1)) : String(x);
+    }
     if (bus) {
         chan = el('rect', {'class': 'chan', x: pad - 10, y: chanY, width: maxX * cell + 20,
                            height: 8}, undefined, true);
         svg.appendChild(chan);
         for (i = 0; i < P; i++)
-            svg.appendChild(el('line', {'class': 'link', x1: px(i), y1: py(i), x2: px(i),
+            svg.appendChild(el('line', {'class': 'link', x1: px(i), y1: py(i) + rad, x2: px(i),
                                         y2: chanY}, undefined, true));
     }
-    function curve(a, b, cls) {
-        /* A link between neighbours in the drawing is a line; a wrap-around or long
-         * link bends, so that it passes no node. */
+    /* Is b next to a in the drawing (a line), or does the link wrap round (a bend)? */
+    function bends(a, b) {
+        var dx = px(b) - px(a), dy = py(b) - py(a);
+        return !(D.topology === 'hypercube' || D.topology === 'ring') &&
+            Math.sqrt(dx * dx + dy * dy) > 1.5 * cell;
+    }
+    /* One link a->b as a path from circle edge to circle edge, shifted `off` px to the
+     * right of its direction (so that the two directions of a link are apart). */
+    function segment(a, b, off) {
         var x1 = px(a), y1 = py(a), x2 = px(b), y2 = py(b);
-        var dx = x2 - x1, dy = y2 - y1, len = Math.sqrt(dx * dx + dy * dy);
-        if (len <= 1.5 * cell || D.topology === 'hypercube' || D.topology === 'ring')
-            return el('line', {'class': cls, x1: x1, y1: y1, x2: x2, y2: y2}, undefined, true);
-        var bend = 0.18 * len, cx = (x1 + x2) / 2 - dy / len * bend, cy = (y1 + y2) / 2 + dx / len * bend;
-        return el('path', {'class': cls, d: 'M' + x1 + ' ' + y1 + 'Q' + cx + ' ' + cy + ' ' + x2 +
-                           ' ' + y2}, undefined, true);
+        var dx = x2 - x1, dy = y2 - y1, len = Math.sqrt(dx * dx + dy * dy) || 1;
+        var ux = dx / len, uy = dy / len, nx = -uy * off, ny = ux * off;
+        if (!bends(a, b)) {
+            var e = rad + 0.5, s = Math.sqrt(Math.max(0, e * e - off * off));
+            return {d: 'M' + (x1 + ux * s + nx).toFixed(1) + ' ' + (y1 + uy * s + ny).toFixed(1) +
+                    'L' + (x2 - ux * s + nx).toFixed(1) + ' ' + (y2 - uy * s + ny).toFixed(1),
+                    mx: (x1 + x2) / 2 + nx, my: (y1 + y2) / 2 + ny, ux: ux, uy: uy, len: len};
+        }
+        var bend = 0.18 * len, cx = (x1 + x2) / 2 - uy * bend, cy = (y1 + y2) / 2 + ux * bend;
+        var v1x = cx - x1, v1y = cy - y1, l1 = Math.sqrt(v1x * v1x + v1y * v1y);
+        var v2x = x2 - cx, v2y = y2 - cy, l2 = Math.sqrt(v2x * v2x + v2y * v2y);
+        var r = rad + 0.5, sx0 = x1 + v1x / l1 * r - uy * off, sy0 = y1 + v1y / l1 * r + ux * off;
+        var ex = x2 - v2x / l2 * r - uy * off, ey = y2 - v2y / l2 * r + ux * off;
+        return {d: 'M' + sx0.toFixed(1) + ' ' + sy0.toFixed(1) + 'Q' + (cx - uy * off).toFixed(1) +
+                ' ' + (cy + ux * off).toFixed(1) + ' ' + ex.toFixed(1) + ' ' + ey.toFixed(1),
+                mx: (x1 + 2 * cx + x2) / 4 - uy * off, my: (y1 + 2 * cy + y2) / 4 + ux * off,
+                ux: ux, uy: uy, len: len};
+    }
+    function linkPath(a, b, cls) {
+        return el('path', {'class': cls, d: segment(a, b, 0).d}, undefined, true);
+    }
+    /* The nodes a message passes: the link itself under packet routing; under circuit
+     * routing its route (hypemu.h, hm_send_to): a mesh along the row first, then the
+     * column; a hypercube the differing dimensions lowest first; a ring or a torus the
+     * shorter way round. */
+    function step(v, n, dir) {
+        return ((v + dir) % n + n) % n;
+    }
+    function shorter(from, to, n, wrap) {
+        if (!wrap)
+            return to > from ? 1 : -1;
+        var f = ((to - from) % n + n) % n;
+        return f <= n - f ? 1 : -1;
+    }
+    function route(a, b) {
+        if (!D.circuit || b === a)
+            return [a, b];
+        var path = [a], v = a, guard = 0;
+        if (D.topology === 'hypercube') {
+            for (var d = 0; d < D.dim; d++)
+                if (((v ^ b) >> d) & 1)
+                    v ^= 1 << d, path.push(v);
+            return path;
+        }
+        if (D.topology === 'mesh' || D.topology === 'torus') {
+            var wrap = D.topology === 'torus', r = Math.floor(a / D.cols), c = a % D.cols;
+            var tr = Math.floor(b / D.cols), tc = b % D.cols;
+            while (c !== tc && guard++ < P)
+                c = step(c, D.cols, shorter(c, tc, D.cols, wrap)), path.push(r * D.cols + c);
+            while (r !== tr && guard++ < 2 * P)
+                r = step(r, D.rows, shorter(r, tr, D.rows, wrap)), path.push(r * D.cols + c);
+            return path;
+        }
+        if (D.topology === 'ring' || D.topology === 'linear') {
+            var dir = shorter(a, b, P, D.topology === 'ring');
+            while (v !== b && guard++ < P)
+                v = step(v, P, dir), path.push(v);
+            return path;
+        }
+        return [a, b];
     }
     /* The idle links of a very large machine would drown it: past 20,000 only the
      * links of the slot are drawn. */
     var links = D.links.length <= 40000 ? D.links : [];
     for (i = 0; i + 1 < links.length; i += 2) {
-        if (D.topology === 'hypercube' && D.dim > 6 && (links[i] ^ links[i + 1]) >= 64)
-            continue; /* between sub-cubes: drawn only while a packet crosses it */
-        svg.appendChild(curve(links[i], links[i + 1], 'link'));
+        if (heat)
+            break;
+        svg.appendChild(linkPath(links[i], links[i + 1], 'link'));
     }
     var live = el('g', {}, undefined, true);
     svg.appendChild(live);
-    var verts = [];
+    var verts = [], held = [];
     for (i = 0; i < P; i++) {
-        var c = el('circle', {'class': 'vertex', cx: px(i), cy: py(i), r: rad, 'data-v': i},
-                   undefined, true);
-        c.appendChild(el('title', {}, 'node ' + i, true));
-        svg.appendChild(c);
-        verts.push(c);
+        var g = el('g', {'data-vertex': i}, undefined, true);
+        var c = el('circle', {'class': 'vertex', cx: px(i), cy: py(i), r: rad}, undefined, true);
+        g.appendChild(c);
+        g.appendChild(el('title', {}, bus ? vname(i) + ' (node ' + i + ')' : 'node ' + i, true));
         if (rad >= 6)
-            svg.appendChild(el('text', {'class': 'vlabel', x: px(i), y: py(i) + 3}, String(i), true));
+            g.appendChild(el('text', {'class': 'vlabel', x: px(i), y: py(i) + 3,
+                                      'font-size': rad >= 9 ? 9 : 6.5}, vname(i), true));
+        if (bus) {
+            /* Each processor's value (hm_show), over its circle. */
+            held.push(el('text', {'class': 'held', x: px(i), y: py(i) - rad - 4}, '', true));
+            g.appendChild(held[i]);
+        }
+        svg.appendChild(g);
+        verts.push(c);
     }
     var labels = el('g', {}, undefined, true);
     svg.appendChild(labels);
@@ -270,74 +358,422 @@
     var legend = el('div', {'class': 'legend'});
     legend.innerHTML = '<span><i class="sw" style="background:#225ea8"></i>packet (colour: ' +
         'message; label m<i>msg</i>=<i>value</i>)</span><span><i class="sw" ' +
-        'style="background:#d00"></i>conflict or delay</span><span><i class="sw" ' +
-        'style="background:#f08c00"></i>stall</span><span>green node: stored in this ' +
-        'slot; grey: busy</span>';
+        'style="background:#d00"></i>conflict or delay (red means nothing else)</span>' +
+        '<span><i class="sw" style="background:#f08c00"></i>stall</span><span>green node: ' +
+        'stored in this slot; grey: busy</span>';
     topoPanel.appendChild(legend);
+    if (heat)
+        legend.innerHTML = '<span>Q<sub>' + D.dim + '</sub> as a heat map: node x in column ' +
+            'x mod ' + heatCols + ', row x div ' + heatCols + '; a sender is filled with its ' +
+            'message\'s colour, a receiver ringed in it; no links are drawn (any drawing of ' +
+            'them would pass through nodes)</span>';
 
-    /* ---- the space-time diagram: one row a node, one column a slot ---- */
-    var stW = 620, sx = Math.min(24, stW / (last + 1)), rh = Math.min(22, 540 / P);
-    stW = Math.ceil(sx * (last + 1));
-    var stH = Math.ceil(rh * P) + 4;
+    /* Packet labels go where they cover no node: a few places along the link, on
+     * either side; a label with no free place is left out (the link's tooltip says it). */
+    var placed = [];
+    function boxFree(x0, y0, x1, y1) {
+        var r = rad + 1.5;
+        if (x0 < 0 || y0 < 0 || x1 > W || y1 > H)
+            return false;
+        for (var v = 0; v < P; v++) {
+            var cx = px(v), cy = py(v);
+            if (cx < x0 - r || cx > x1 + r || cy < y0 - r || cy > y1 + r)
+                continue;
+            var qx = Math.max(x0, Math.min(cx, x1)) - cx, qy = Math.max(y0, Math.min(cy, y1)) - cy;
+            if (qx * qx + qy * qy < r * r)
+                return false;
+        }
+        for (var k = 0; k < placed.length; k++) {
+            var b = placed[k];
+            if (x0 < b[2] && b[0] < x1 && y0 < b[3] && b[1] < y1)
+                return false;
+        }
+        return true;
+    }
+    function putLabel(a, b, off, txt) {
+        var s = segment(a, b, off), w = 5.6 * txt.length + 3, h = 11;
+        var fr = [0.5, 0.35, 0.65, 0.25, 0.75], sides = [1, 2.2, -1, -2.2];
+        for (var f = 0; f < fr.length; f++)
+            for (var k = 0; k < sides.length; k++) {
+                var along = (fr[f] - 0.5) * s.len, side = sides[k] * 7 * (off < 0 ? -1 : 1);
+                var cx = s.mx + s.ux * along - s.uy * side, cy = s.my + s.uy * along + s.ux * side;
+                var x0 = cx - w / 2, y0 = cy - h / 2;
+                if (boxFree(x0, y0, x0 + w, y0 + h)) {
+                    placed.push([x0, y0, x0 + w, y0 + h]);
+                    labels.appendChild(el('text', {'class': 'plabel', x: cx.toFixed(1),
+                                                   y: (cy + 3).toFixed(1)}, txt, true));
+                    return true;
+                }
+            }
+        return false;
+    }
+
+    /* ---- the space-time diagram: one row a node, one column a slot ----
+     * Drawn in a window of slots (zoom: the buttons or the wheel; pan: drag), at the
+     * screen's pixel density, with the slot axis on top and the nodes on the left; a
+     * transmission is an arrow from its sender's row where it started to its receiver's
+     * row where it was received. Beyond HEAT_ROWS nodes the rows are blocks of nodes and
+     * the diagram a heat map of the transmissions each block starts. */
+    var HEAT_ROWS = 256, LEFT = 40, TOP = 20, BOTTOM = 26;
+    var stHeat = P > HEAT_ROWS, per = stHeat ? Math.ceil(P / 128) : 1;
+    var nrows = Math.ceil(P / per);
     var wrap = el('div', {id: 'stwrap'});
-    var canvas = el('canvas', {id: 'st', width: stW, height: stH});
+    var zoomBar = el('div', {'class': 'stbar'});
+    function stButton(id, lbl, title) {
+        var b = el('button', {id: id, type: 'button', title: title}, lbl);
+        zoomBar.appendChild(b);
+        return b;
+    }
+    var bZin = stButton('zoomin', 'zoom +', 'fewer slots (or the mouse wheel)');
+    var bZout = stButton('zoomout', 'zoom \u2212', 'more slots');
+    var bZall = stButton('zoomall', 'all slots', 'the whole run');
+    stPanel.appendChild(zoomBar);
+    var canvas = el('canvas', {id: 'st', 'data-rows': stHeat ? 'heat' : 'nodes'});
     var cursor = el('div', {id: 'cursor'});
-    cursor.style.height = stH + 'px';
-    cursor.style.width = Math.max(2, sx) + 'px';
     wrap.appendChild(canvas);
     wrap.appendChild(cursor);
     stPanel.appendChild(wrap);
-    stPanel.appendChild(el('div', {'class': 'legend'}, 'rows: nodes 0..' + (P - 1) +
-                           ', columns: slots 0..' + last + ' (' + (sx >= 1 ? sx.toFixed(1) +
-                           ' px a slot' : (1 / sx).toFixed(1) + ' slots a pixel') + ')'));
-    function drawSpaceTime() {
-        var g = canvas.getContext('2d');
-        g.fillStyle = '#fff';
-        g.fillRect(0, 0, stW, stH);
-        g.fillStyle = '#f3f3f3';
-        for (var r = 0; r < P && rh >= 4; r += 2)
-            g.fillRect(0, r * rh, stW, rh);
-        g.lineWidth = 1;
-        for (var e = 0; e < n; e++) {
-            var k = K[e], x0 = S[e] * sx, y0 = (N[e] + 0.5) * rh;
-            if (k === 0 && R[e] >= 0 && R[e] < P) {
-                g.strokeStyle = hue(M[e]);
-                g.beginPath();
-                g.moveTo(x0 + 0.15 * sx, y0);
-                g.lineTo((S[e] + U[e] - 0.15) * sx, (R[e] + 0.5) * rh);
-                g.stroke();
-            } else if (k === 2) {
-                g.fillStyle = '#222';
-                g.fillRect(x0 + sx / 2 - 1, y0 - 1, 2, 2);
-            } else if (k === 6) {
-                g.fillStyle = 'rgba(120,120,120,.45)';
-                g.fillRect(x0, y0 - rh * 0.3, U[e] * sx, rh * 0.6);
-            } else if (k >= 3 && k <= 5) {
-                g.strokeStyle = k === 3 ? '#f08c00' : '#d00';
-                g.strokeRect(x0, y0 - rh / 2, Math.max(sx, 2), rh);
-            }
+    stPanel.appendChild(el('div', {'class': 'legend'}, (stHeat ? 'Rows: blocks of ' + per +
+        ' nodes, coloured by the transmissions they start (darker: more); ' : 'Rows: nodes ' +
+        '0..' + (P - 1) + '; arrows: transmissions, from sender to receiver; dots: stores; ' +
+        'grey: busy; orange: stall; red: conflict or delay; ') + 'columns: slots. The strip ' +
+        'below: packets in flight per slot (bars, the link use) and the deepest mailbox, ' +
+        'sampled at receipts as the OTF2 trace does (orange line). Drag to pan, wheel or buttons to zoom, click a slot.'));
+    var view = {t0: 0, t1: last + 1}, cssW = 0, cssH = 0, dpr = 1;
+    /* Packets in flight per slot, from the receipts (as the machine view counts them). */
+    var flyN = new Float64Array(last + 2), flyMax = 1;
+    for (j = 0; j < n; j++)
+        if (K[j] === 1 && S[j] <= last) {
+            flyN[Math.max(0, S[j] - U[j] + 1)]++;
+            flyN[S[j] + 1]--;
+        }
+    for (i = 1; i <= last; i++)
+        flyN[i] += flyN[i - 1];
+    /* The deepest mailbox per slot, from the depth after each receipt (out/html.c). */
+    var deep = new Float64Array(last + 1), deepMax = 0;
+    for (j = 0, i = 0; j < n; j++)
+        if (K[j] === 1) {
+            var dq = D.depth && i < D.depth.length ? D.depth[i] : 0;
+            i++;
+            if (S[j] <= last && dq > deep[S[j]])
+                deep[S[j]] = dq, deepMax = Math.max(deepMax, dq);
+        }
+    D.depth = null;
+    canvas.setAttribute('data-mailbox', deepMax);
+    for (i = 0; i <= last; i++)
+        flyMax = Math.max(flyMax, flyN[i]);
+    function slotX(t) {
+        return LEFT + (t - view.t0) * (cssW - LEFT - 4) / (view.t1 - view.t0);
+    }
+    function niceStep(span, px) {
+        var raw = span * 60 / Math.max(px, 1), p10 = Math.pow(10, Math.floor(Math.log10(raw)));
+        var m = raw / p10;
+        return Math.max(1, (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p10);
+    }
+    function sizeCanvas() {
+        cssW = Math.max(300, wrap.clientWidth || 600);
+        var rh = Math.max(2, Math.min(22, 420 / nrows));
+        cssH = Math.ceil(TOP + rh * nrows + BOTTOM + 4);
+        dpr = window.devicePixelRatio || 1;
+        canvas.width = Math.round(cssW * dpr);
+        canvas.height = Math.round(cssH * dpr);
+        canvas.style.width = cssW + 'px';
+        canvas.style.height = cssH + 'px';
+        cursor.style.height = (cssH - BOTTOM) + 'px';
+    }
+    function drawAxes(g, rh) {
+        g.fillStyle = '#333';
+        g.strokeStyle = '#999';
+        g.font = '10px sans-serif';
+        g.textAlign = 'center';
+        var step = niceStep(view.t1 - view.t0, cssW - LEFT);
+        g.beginPath();
+        for (var t = Math.ceil(view.t0 / step) * step; t < view.t1; t += step) {
+            var x = slotX(t + 0.5);
+            g.moveTo(x, TOP - 4);
+            g.lineTo(x, TOP);
+            g.fillText(String(t), x, TOP - 6);
+        }
+        g.moveTo(LEFT, TOP);
+        g.lineTo(cssW, TOP);
+        g.stroke();
+        g.textAlign = 'right';
+        var every = Math.ceil(11 / rh);
+        for (var r = 0; r < nrows; r += every)
+            g.fillText(stHeat ? String(r * per) : String(r), LEFT - 4, TOP + (r + 0.5) * rh + 3);
+    }
+    function arrow(g, x1, y1, x2, y2) {
+        g.beginPath();
+        g.moveTo(x1, y1);
+        g.lineTo(x2, y2);
+        g.stroke();
+        var dx = x2 - x1, dy = y2 - y1, len = Math.sqrt(dx * dx + dy * dy);
+        if (len < 8)
+            return;
+        var ux = dx / len, uy = dy / len, h = Math.min(6, len / 3);
+        g.beginPath();
+        g.moveTo(x2, y2);
+        g.lineTo(x2 - ux * h - uy * h / 2, y2 - uy * h + ux * h / 2);
+        g.lineTo(x2 - ux * h + uy * h / 2, y2 - uy * h - ux * h / 2);
+        g.closePath();
+        g.fill();
+    }
+    function drawEvent(g, e, rh, sw) {
+        var k = K[e], y0 = TOP + (N[e] + 0.5) * rh;
+        if (k === 1 && R[e] >= 0 && R[e] < P) { /* a receipt: its transmission */
+            g.strokeStyle = g.fillStyle = hue(M[e]);
+            arrow(g, slotX(S[e] - U[e] + 1) + 0.15 * sw, TOP + (R[e] + 0.5) * rh,
+                  slotX(S[e] + 1) - 0.15 * sw, y0);
+        } else if (k === 2) {
+            g.fillStyle = '#222';
+            g.fillRect(slotX(S[e] + 0.5) - 1, y0 - 1, 2, 2);
+        } else if (k === 6) {
+            g.fillStyle = 'rgba(120,120,120,.45)';
+            g.fillRect(slotX(S[e]), y0 - rh * 0.3, U[e] * sw, rh * 0.6);
+        } else if (k >= 3 && k <= 5) {
+            g.strokeStyle = k === 3 ? '#f08c00' : '#d00';
+            g.strokeRect(slotX(S[e]), y0 - rh / 2, Math.max(sw, 2), rh);
         }
     }
-    canvas.addEventListener('click', function (ev) {
-        var r = canvas.getBoundingClientRect();
-        go(Math.floor((ev.clientX - r.left) * (canvas.width / r.width) / sx));
+    function drawHeat(g, rh, from, to) {
+        var cols = Math.max(1, Math.floor(cssW - LEFT - 4)), cnt = new Float64Array(cols * nrows);
+        var span = view.t1 - view.t0, top = 0;
+        for (var e = from; e < to; e++)
+            if (K[e] === 0 && S[e] >= view.t0 && S[e] < view.t1) {
+                var c = Math.min(cols - 1, Math.floor((S[e] - view.t0) * cols / span));
+                var q = Math.floor(N[e] / per) * cols + c;
+                top = Math.max(top, ++cnt[q]);
+            }
+        for (var r = 0; r < nrows; r++)
+            for (c = 0; c < cols; c++)
+                if (cnt[r * cols + c]) {
+                    var a = 0.15 + 0.85 * cnt[r * cols + c] / top;
+                    g.fillStyle = 'rgba(34,94,168,' + a.toFixed(2) + ')';
+                    g.fillRect(LEFT + c, TOP + r * rh, 1, Math.max(1, rh));
+                }
+    }
+    function drawFlying(g) {
+        var y = cssH - 4, h = BOTTOM - 8;
+        g.fillStyle = '#41b6c4';
+        var t0 = Math.max(0, Math.floor(view.t0)), t1 = Math.min(last, Math.ceil(view.t1));
+        for (var t = t0; t <= t1; t++)
+            if (flyN[t] > 0) {
+                var bh = h * flyN[t] / flyMax;
+                g.fillRect(slotX(t), y - bh, Math.max(1, slotX(t + 1) - slotX(t)), bh);
+            }
+        if (deepMax > 0) { /* the deepest mailbox, a line over the bars */
+            g.strokeStyle = '#e07000';
+            g.lineWidth = 1.2;
+            g.beginPath();
+            for (t = t0; t <= t1; t++)
+                g[t === t0 ? 'moveTo' : 'lineTo'](slotX(t + 0.5), y - h * deep[t] / deepMax);
+            g.stroke();
+        }
+        g.fillStyle = '#555';
+        g.textAlign = 'left';
+        g.fillText('in flight (max ' + flyMax + ')' + (deepMax ? ', mailbox (max ' + deepMax +
+                   ')' : ''), 2, y - h + 8);
+    }
+    function drawSpaceTime() {
+        if (!cssW)
+            sizeCanvas();
+        var g = canvas.getContext('2d');
+        g.setTransform(dpr, 0, 0, dpr, 0, 0);
+        g.fillStyle = '#fff';
+        g.fillRect(0, 0, cssW, cssH);
+        var rh = (cssH - TOP - BOTTOM - 4) / nrows, sw = slotX(1) - slotX(0);
+        g.fillStyle = '#f3f3f3';
+        for (var r = 0; r < nrows && rh >= 4; r += 2)
+            g.fillRect(LEFT, TOP + r * rh, cssW - LEFT, rh);
+        var from = lower(S, view.t0 - Math.max(maxDur, maxBusy)), to = upper(S, view.t1 + maxDur);
+        g.save();
+        g.beginPath();
+        g.rect(LEFT, 0, cssW - LEFT, cssH - BOTTOM);
+        g.clip();
+        g.lineWidth = sw >= 3 ? 1.2 : 0.8;
+        if (stHeat)
+            drawHeat(g, rh, from, to);
+        else
+            for (var e = from; e < to; e++)
+                drawEvent(g, e, rh, sw);
+        g.restore();
+        drawAxes(g, rh);
+        drawFlying(g);
+        canvas.setAttribute('data-view', Math.floor(view.t0) + '..' + (Math.ceil(view.t1) - 1));
+        placeCursor();
+    }
+    function placeCursor() {
+        if (cur < 0)
+            return;
+        var x = slotX(cur), w = Math.max(2, slotX(cur + 1) - x);
+        cursor.style.display = cur >= view.t0 && cur < view.t1 ? 'block' : 'none';
+        cursor.style.left = x + 'px';
+        cursor.style.width = w + 'px';
+    }
+    function zoom(f, at) {
+        var span = view.t1 - view.t0, ns = Math.max(2, Math.min(last + 1, span * f));
+        if (at === undefined)
+            at = cur >= 0 ? cur + 0.5 : (view.t0 + view.t1) / 2;
+        var t0 = at - (at - view.t0) * ns / span;
+        view.t0 = Math.max(0, Math.min(last + 1 - ns, t0));
+        view.t1 = view.t0 + ns;
+        drawSpaceTime();
+    }
+    bZin.onclick = function () { zoom(0.5); };
+    bZout.onclick = function () { zoom(2); };
+    bZall.onclick = function () {
+        view.t0 = 0, view.t1 = last + 1;
+        drawSpaceTime();
+    };
+    function slotAt(ev) {
+        var r = canvas.getBoundingClientRect(), x = ev.clientX - r.left;
+        return view.t0 + (x - LEFT) * (view.t1 - view.t0) / (cssW - LEFT - 4);
+    }
+    canvas.addEventListener('wheel', function (ev) {
+        ev.preventDefault();
+        zoom(ev.deltaY < 0 ? 0.8 : 1.25, slotAt(ev));
+    });
+    var drag = null;
+    canvas.addEventListener('mousedown', function (ev) {
+        drag = {x: ev.clientX, t0: view.t0, moved: false};
+    });
+    window.addEventListener('mousemove', function (ev) {
+        if (!drag)
+            return;
+        var dt = (ev.clientX - drag.x) * (view.t1 - view.t0) / (cssW - LEFT - 4);
+        if (Math.abs(ev.clientX - drag.x) > 3)
+            drag.moved = true;
+        var span = view.t1 - view.t0;
+        view.t0 = Math.max(0, Math.min(last + 1 - span, drag.t0 - dt));
+        view.t1 = view.t0 + span;
+        if (drag.moved)
+            drawSpaceTime();
+    });
+    window.addEventListener('mouseup', function (ev) {
+        if (drag && !drag.moved && ev.target === canvas && slotAt(ev) >= view.t0)
+            go(Math.floor(slotAt(ev)));
+        drag = null;
+    });
+    /* The communication matrix (up to 64 nodes): row the sender, column the receiver, the
+     * packets received over the whole run, darker for more. */
+    if (P <= 64 && !bus) {
+        var cnt = new Float64Array(P * P), top = 0, total = 0;
+        for (j = 0; j < n; j++)
+            if (K[j] === 1 && R[j] >= 0 && R[j] < P)
+                top = Math.max(top, ++cnt[R[j] * P + N[j]]), total++;
+        var cs = Math.max(3, Math.min(12, Math.floor(240 / P))), mpx = 22 + cs * P;
+        var mat = el('canvas', {id: 'matrix', 'data-packets': total});
+        var mdpr = window.devicePixelRatio || 1;
+        mat.width = Math.round(mpx * mdpr), mat.height = Math.round(mpx * mdpr);
+        mat.style.width = mat.style.height = mpx + 'px';
+        var mg = mat.getContext('2d');
+        mg.setTransform(mdpr, 0, 0, mdpr, 0, 0);
+        mg.fillStyle = '#fff';
+        mg.fillRect(0, 0, mpx, mpx);
+        for (var a = 0; a < P; a++)
+            for (var b = 0; b < P; b++)
+                if (cnt[a * P + b]) {
+                    var op = 0.15 + 0.85 * cnt[a * P + b] / top;
+                    mg.fillStyle = 'rgba(34,94,168,' + op.toFixed(2) + ')';
+                    mg.fillRect(20 + b * cs, 20 + a * cs, cs - (cs > 4), cs - (cs > 4));
+                }
+        mg.fillStyle = '#333';
+        mg.font = '9px sans-serif';
+        mg.fillText('to \u2192', 20, 10);
+        mg.fillText('from \u2193', 0, 18);
+        mat.title = 'packets from node (row) to node (column) over the run: ' + total +
+            ' in all, at most ' + top + ' for one pair';
+        mat.addEventListener('mousemove', function (ev) {
+            var r = mat.getBoundingClientRect(), col = Math.floor((ev.clientX - r.left - 20) / cs);
+            var row = Math.floor((ev.clientY - r.top - 20) / cs);
+            if (row >= 0 && row < P && col >= 0 && col < P)
+                mat.title = 'node ' + row + ' to node ' + col + ': ' + cnt[row * P + col] + ' packets';
+        });
+        var mbox = el('div', {'class': 'matrix'});
+        mbox.appendChild(el('div', {'class': 'legend'}, 'Communication matrix: packets from ' +
+                            'each node (row) to each node (column) over the run.'));
+        mbox.appendChild(mat);
+        stPanel.appendChild(mbox);
+    }
+    window.addEventListener('resize', function () {
+        cssW = 0;
+        drawSpaceTime();
     });
 
     /* ---- memory: a row a node ---- */
+    var HELD_SHOWN = 16;
     var memBox = el('div', {id: 'mem'});
     memPanel.appendChild(memBox);
     var useCells = kmax > 0 && kmax <= 64 && kmax * P <= 20000;
-    memPanel.insertBefore(el('div', {'class': 'legend'}, kmax === 0 ? 'No node stored a value.' :
+    memPanel.insertBefore(el('div', {'class': 'legend'}, (kmax === 0 ? 'No node stored a value. ' :
         (useCells ? 'A cell per value, in the order stored, coloured by value; a node ' +
-         'holds up to ' + kmax + ' values; the outlined cells were stored in this slot.' :
+         'stores up to ' + kmax + ' values; the outlined cells were stored in this slot. ' :
          'The share of its values each node has stored (it stores up to ' + kmax +
-         '), then the last value.')), memBox);
+         '), then the last value. ')) + (D.held ? 'Held: its buffer (hm_show; its ' +
+         'input until then), first ' + HELD_SHOWN + ' values.' : '') +
+        (D.knows ? ' Knows: nodes heard from, itself included.' : '')), memBox);
+
+    /* What each node holds (hm_show): D.held[x] is a flat list of changes, each
+     * slot, length, start, n, then n values: from that slot on the buffer has `length`
+     * values, those from `start` replaced by the n given (out/html.c). A node with no
+     * change holds nothing shown. */
+    var hSlot = [], hAt = [];
+    for (i = 0; i < P; i++) {
+        hSlot.push([]), hAt.push([]);
+        var hl = D.held ? D.held[i] || [] : [];
+        for (j = 0; j + 3 < hl.length; j += 4 + hl[j + 3])
+            hSlot[i].push(hl[j]), hAt[i].push(j);
+    }
+    /* The buffer of node x after its first k changes (replayed from the last state). */
+    function heldBuffer(r, x, k) {
+        if (k < r.hk)
+            r.hk = 0, r.buf = [];
+        var hl = D.held[x];
+        for (; r.hk < k; r.hk++) {
+            var o = hAt[x][r.hk], len = hl[o + 1], start = hl[o + 2], cnt = hl[o + 3];
+            r.buf.length = Math.min(r.buf.length, len);
+            for (var q = r.buf.length; q < len; q++)
+                r.buf.push(0);
+            for (q = 0; q < cnt; q++)
+                r.buf[start + q] = hl[o + 4 + q];
+        }
+        return r.buf;
+    }
+    /* The hook for what each node knows: D.knows[x], when the page has it, is a flat
+     * list of pairs slot, count (slots ascending): from that slot on, information from
+     * `count` nodes has reached node x (itself included). Without D.knows nothing is
+     * drawn and the rows carry no data-knows. */
+    function knowsAt(x, t) {
+        var kl = D.knows[x] || [], c = 0;
+        for (var q = 0; q + 1 < kl.length && kl[q] <= t; q += 2)
+            c = kl[q + 1];
+        return c;
+    }
+    var anyHeld = D.held && D.held.some(function (h) {
+        return h.length > 0;
+    });
     var rows = [];
     function memRow(x) {
         var row = el('div', {'class': 'mem', 'data-node': x, 'data-stored': 0});
-        row.appendChild(el('span', {'class': 'id'}, String(x)));
+        row.appendChild(el('span', {'class': 'id'}, vname(x)));
         var r = {el: row, k: -1, got: -1, cells: [], fill: null, count: null, log: null,
-                 logText: ''};
+                 logText: '', hk: 0, buf: [], hshown: -1, held: null, knows: null, kfill: null,
+                 kc: -1};
+        if (D.held) {
+            r.held = el('span', {'class': 'heldbuf'});
+            if (!anyHeld)
+                r.held.style.display = 'none';
+            row.appendChild(r.held);
+        }
+        if (D.knows) {
+            var kb = el('span', {'class': 'bar knows'});
+            r.kfill = el('span', {'class': 'fill'});
+            r.kfill.style.display = 'block';
+            kb.appendChild(r.kfill);
+            row.appendChild(kb);
+            r.knows = el('span', {'class': 'count kcount'});
+            row.appendChild(r.knows);
+        }
         if (useCells) {
             var box = el('span', {'class': 'cells'});
             for (var c = 0; c < stSlot[x].length; c++) {
@@ -365,8 +801,37 @@
     }
     for (i = 0; i < P; i++)
         rows.push(memRow(i));
+    function showHeld(x, t) {
+        var r = rows[x], k = upper(hSlot[x], t);
+        if (k === r.hshown)
+            return;
+        r.hshown = k;
+        var buf = heldBuffer(r, x, k), txt = buf.length + ': ' + buf.slice(0, HELD_SHOWN).join(' ');
+        if (buf.length > HELD_SHOWN)
+            txt += ' \u2026';
+        r.el.setAttribute('data-held', buf.length);
+        r.held.textContent = k ? txt : '';
+        r.held.title = k ? 'holds ' + buf.length + ' values since slot ' + hSlot[x][k - 1] +
+            ': ' + buf.slice(0, 64).join(' ') + (buf.length > 64 ? ' \u2026 (the page has the ' +
+            'first 64)' : '') : 'nothing shown yet';
+        if (bus)
+            held[x].textContent = k ? String(buf[buf.length - 1]) : '';
+    }
+    function showKnows(x, t) {
+        var r = rows[x], c = knowsAt(x, t);
+        if (c === r.kc)
+            return;
+        r.kc = c;
+        r.el.setAttribute('data-knows', c);
+        r.kfill.style.width = (100 * c / P).toFixed(1) + '%';
+        r.knows.textContent = 'knows ' + c + '/' + P;
+    }
     function showMemory(x, t) {
         var r = rows[x], k = upper(stSlot[x], t), a = stSlot[x], got = upper(rcSlot[x], t);
+        if (D.held)
+            showHeld(x, t);
+        if (D.knows)
+            showKnows(x, t);
         if (k !== r.k || got !== r.got) {
             r.el.setAttribute('data-stored', k);
             r.count.textContent = k + '/' + a.length + ' stored, ' + got + ' received';
@@ -400,6 +865,9 @@
     }
     var evBox = el('div', {id: 'events'});
     evPanel.appendChild(evBox);
+    /* A packet clicked in the machine view: its whole payload (as far as the page has it). */
+    var HM_PAY = 64, pktBox = el('div', {id: 'packet'});
+    evPanel.appendChild(pktBox);
 
     /* ---- one slot ---- */
     function describe(e) {
@@ -407,7 +875,8 @@
         if (k === 0)
             s += ' to ' + R[e] + (O[e] >= 0 ? ' port ' + O[e] : '') + ' msg ' + M[e] + ' value ' + V[e];
         else if (k === 1)
-            s += ' from ' + R[e] + ' msg ' + M[e] + ' value ' + V[e];
+            s += ' from ' + R[e] + ' msg ' + M[e] + ' value ' + V[e] +
+                (PAY[e] ? ' payload ' + payload(e, 8) : '');
         else if (k === 2)
             s += ' value ' + V[e];
         else if (k === 6)
@@ -420,58 +889,130 @@
             s += ': ' + T[e];
         return s;
     }
-    function packet(e, t, many) {
-        var a = N[e], b = R[e], col = hue(M[e]), txt = 'm' + M[e] + '=' + V[e];
+    /* The packets crossing a slot are those received in it or later whose crossing
+     * began by it: a receipt at slot s of a transmission of u slots crosses slots
+     * s-u+1..s (a packet a queue delayed is drawn in the slot it crossed). */
+    var rcv = [], rcvS = [], maxRcv = 1;
+    for (j = 0; j < n; j++)
+        if (K[j] === 1 && R[j] >= 0 && R[j] < P)
+            rcv.push(j), rcvS.push(S[j]), maxRcv = Math.max(maxRcv, U[j]);
+    function crossing(t) {
+        var out = [], seen = {};
+        for (var q = lower(rcvS, t); q < rcv.length && rcvS[q] <= t + maxRcv - 1; q++) {
+            var e = rcv[q];
+            if (S[e] - U[e] + 1 > t)
+                continue;
+            if (bus) { /* one broadcast reaches every processor: drawn once */
+                var key = R[e] + ',' + M[e] + ',' + (S[e] - U[e]);
+                if (seen[key])
+                    continue;
+                seen[key] = 1;
+            }
+            out.push(e);
+        }
+        return out;
+    }
+    function text(e) {
+        return 'm' + M[e] + '=' + V[e] + (PAY[e] ? ' ' + payload(e, 2) : '');
+    }
+    function packet(e, labelled) {
+        /* e is the receipt: node N[e] received from R[e]. */
+        var a = R[e], b = N[e], col = hue(M[e]);
         if (bus) {
-            var ln = el('line', {'class': 'pkt', x1: px(a), y1: py(a), x2: px(a), y2: chanY,
-                                 stroke: col}, undefined, true);
-            live.appendChild(ln);
+            live.appendChild(el('line', {'class': 'pkt', x1: px(a), y1: py(a) + rad, x2: px(a),
+                                         y2: chanY, stroke: col, 'data-from': a,
+                                         'data-msg': M[e]}, undefined, true));
             chan.setAttribute('class', 'chan on');
             labels.appendChild(el('text', {'class': 'plabel', x: px(a) + 4, y: chanY + 20},
-                                  'P' + a + ' ' + txt, true));
+                                  vname(a) + ' broadcasts ' + V[e], true));
             return;
         }
-        if (b < 0 || b >= P)
+        if (heat) { /* the sender filled with the message's colour, the receiver ringed */
+            verts[a].style.fill = col;
+            verts[b].style.stroke = col;
             return;
-        var l = curve(a, b, 'pkt');
-        l.setAttribute('stroke', col);
-        l.setAttribute('marker-end', 'url(#arr)');
+        }
+        var path = route(a, b), d = '', mid = Math.floor((path.length - 2) / 2);
+        for (var q = 0; q + 1 < path.length; q++)
+            d += segment(path[q], path[q + 1], 3).d;
+        var l = el('path', {'class': 'pkt', d: d, stroke: col, 'marker-end': 'url(#arr)',
+                            'data-from': a, 'data-to': b, 'data-msg': M[e]}, undefined, true);
         l.appendChild(el('title', {}, 'node ' + a + ' to node ' + b + ', msg ' + M[e] +
-                         ', value ' + V[e] + (U[e] > 1 ? ', slots ' + S[e] + '..' +
-                         (S[e] + U[e] - 1) : ''), true));
+                         ', value ' + V[e] + (U[e] > 1 ? ', slots ' + (S[e] - U[e] + 1) + '..' +
+                         S[e] : '') + (PAY[e] ? ', payload ' + payload(e, 8) +
+                         ' (click: all)' : ''), true));
+        l.addEventListener('click', function () {
+            pktBox.textContent = 'Packet ' + describe(e) + (PAY[e] ? '\npayload: ' +
+                payload(e, HM_PAY) : '');
+        });
         live.appendChild(l);
-        if (!many)
-            labels.appendChild(el('text', {'class': 'plabel', x: px(a) + 0.6 * (px(b) - px(a)),
-                                           y: py(a) + 0.6 * (py(b) - py(a)) - 3}, txt, true));
+        /* With its payload's first words if they fit, else without. */
+        if (labelled && !putLabel(path[mid], path[mid + 1], 3, text(e)) && PAY[e])
+            putLabel(path[mid], path[mid + 1], 3, 'm' + M[e] + '=' + V[e]);
     }
-    function mark(e) {
+    /* A conflict or a delay marks every link involved: its own (its route), the links
+     * its explanation names ("a->b"), and the packets of the slot that share a link or
+     * the receiver with it. */
+    function linksOf(a, b, into) {
+        var p = route(a, b);
+        for (var q = 0; q + 1 < p.length; q++)
+            into[p[q] + '>' + p[q + 1]] = 1;
+    }
+    function mark(e, inSlot) {
         if (R[e] < 0 || R[e] >= P)
             return;
-        var l = curve(N[e], R[e], K[e] === 3 ? 'stall' : 'bad');
+        if (heat) {
+            verts[N[e]].style.stroke = K[e] === 3 ? '#f08c00' : '#d00';
+            return;
+        }
+        var own = {}, all = {}, m, re = /(\d+)->(\d+)/g;
+        linksOf(N[e], R[e], own);
+        for (var k in own)
+            all[k] = 1;
+        while (T[e] && (m = re.exec(T[e])) !== null)
+            if (Number(m[1]) < P && Number(m[2]) < P)
+                linksOf(Number(m[1]), Number(m[2]), all);
+        if (K[e] !== 3)
+            inSlot.forEach(function (f) {
+                var their = {};
+                linksOf(R[f], N[f], their);
+                var share = N[f] === R[e];
+                for (var k2 in their)
+                    share = share || own[k2];
+                if (share)
+                    for (k2 in their)
+                        all[k2] = 1;
+            });
+        var d = '';
+        for (k in all) {
+            var ab = k.split('>');
+            d += segment(Number(ab[0]), Number(ab[1]), 3).d;
+        }
+        var l = el('path', {'class': K[e] === 3 ? 'stall' : 'bad', d: d,
+                            'data-links': Object.keys(all).sort().join(' ')}, undefined, true);
         l.appendChild(el('title', {}, describe(e), true));
         live.appendChild(l);
     }
-    var cur = -1, playing = null, selected = -1;
+    var cur = -1, playing = null, selected = -1, hashTimer = null;
     function render(t) {
         while (live.firstChild)
             live.removeChild(live.firstChild);
         while (labels.firstChild)
             labels.removeChild(labels.firstChild);
+        placed = [];
+        for (var v = 0; heat && v < P; v++)
+            verts[v].style.fill = verts[v].style.stroke = '';
         if (chan)
             chan.setAttribute('class', 'chan');
-        var from = lower(S, t - maxDur + 1), to = upper(S, t), inflight = 0, nbad = 0;
-        var stored = {}, logs = {}, list = [];
-        for (var e = from; e < to; e++)
-            if (K[e] === 0 && S[e] + U[e] > t)
-                inflight++;
-        for (e = from; e < to; e++) {
-            if (K[e] === 0 && S[e] + U[e] > t)
-                packet(e, t, inflight > 64);
-            if (S[e] !== t)
-                continue;
+        var from = lower(S, t), to = upper(S, t), nbad = 0;
+        var stored = {}, logs = {}, list = [], fly = crossing(t);
+        fly.forEach(function (e) {
+            packet(e, fly.length <= 64);
+        });
+        for (var e = from; e < to; e++) {
             list.push(e);
             if (K[e] >= 3 && K[e] <= 5)
-                mark(e), nbad += K[e] !== 3;
+                mark(e, fly), nbad += K[e] !== 3;
             else if (K[e] === 2)
                 stored[N[e]] = 1;
             else if (K[e] === 7)
@@ -494,12 +1035,34 @@
         var shown = list.slice(0, 300).map(describe);
         if (list.length > 300)
             shown.push('... and ' + (list.length - 300) + ' more events in this slot');
+        var still = fly.filter(function (f) {
+            return S[f] !== t;
+        });
+        still.slice(0, 100).forEach(function (f) {
+            shown.push('in flight (slots ' + (S[f] - U[f] + 1) + '..' + S[f] + '): node ' + R[f] +
+                       ' to ' + N[f] + ' msg ' + M[f] + ' value ' + V[f]);
+        });
+        if (still.length > 100)
+            shown.push('... and ' + (still.length - 100) + ' more in flight');
         evBox.textContent = shown.length ? shown.join('\n') : 'nothing happens in this slot';
-        label.textContent = 'slot ' + t + ' of ' + last + ': ' + inflight + ' in flight' +
+        label.textContent = 'slot ' + t + ' of ' + last + ': ' + fly.length +
+            (bus ? ' broadcast' : ' packet') + (fly.length === 1 ? '' : 's') + ' in flight' +
             (nbad ? ', ' + nbad + ' conflicts or delays' : '');
-        cursor.style.left = (t * sx) + 'px';
+        label.setAttribute('data-inflight', fly.length);
+        placeCursor();
         slider.value = t;
         document.body.setAttribute('data-slot', t);
+        /* The address keeps the slot (#slot=T), once stepping pauses. */
+        if (hashTimer)
+            clearTimeout(hashTimer);
+        hashTimer = setTimeout(function () {
+            hashTimer = null;
+            try {
+                history.replaceState(null, '', '#slot=' + cur);
+            } catch (err) {
+                /* a page the browser will not let change its address: keep it */
+            }
+        }, 150);
     }
     function go(t) {
         t = Math.max(0, Math.min(last, Math.floor(Number(t) || 0)));
@@ -548,6 +1111,7 @@
             stop(), play();
     };
     bBad.onclick = function () { go(nextIn(bad, cur)); };
+    bActive.onclick = function () { go(nextIn(S, cur)); };
     nodeIn.onchange = function () { select(nodeIn.value); };
     bNode.onclick = function () {
         if (selected < 0)
@@ -555,15 +1119,15 @@
         go(nextIn(evSlot[selected], cur));
     };
     svg.addEventListener('click', function (ev) {
-        var v = ev.target.getAttribute && ev.target.getAttribute('data-v');
-        if (v !== null && v !== undefined)
-            select(v);
+        var g = ev.target.closest && ev.target.closest('[data-vertex]');
+        if (g)
+            select(g.getAttribute('data-vertex'));
     });
     document.addEventListener('keydown', function (ev) {
         if (ev.target && ev.target.tagName === 'INPUT' && ev.target.type === 'number')
             return;
         var keys = {' ': bPlay, ArrowLeft: bBack, ArrowRight: bFwd, Home: bFirst, End: bLast,
-                    c: bBad, n: bNode};
+                    a: bActive, c: bBad, n: bNode};
         if (keys[ev.key]) {
             keys[ev.key].click();
             ev.preventDefault();
@@ -585,12 +1149,15 @@
     if (q.node !== undefined)
         select(q.node);
     if (q.probe) {
-        /* For tests: the state at each of these slots, as the rows' data-stored. */
+        /* For tests: the state at each of these slots, as the rows' data-stored,
+         * data-held and data-knows (when the page has it). */
         var out = [];
         q.probe.split(',').forEach(function (t) {
             go(t);
             for (var x = 0; x < P; x++)
-                out.push(cur + ' ' + x + ' ' + rows[x].el.getAttribute('data-stored'));
+                out.push(cur + ' ' + x + ' ' + rows[x].el.getAttribute('data-stored') + ' ' +
+                         rows[x].el.getAttribute('data-held') +
+                         (D.knows ? ' ' + rows[x].el.getAttribute('data-knows') : ''));
         });
         app.appendChild(el('pre', {id: 'probe', hidden: ''}, out.join('\n')));
     }
@@ -600,6 +1167,8 @@
         (steps > 0 ? bFwd : bBack).click();
     if (q.next === 'conflict')
         bBad.click();
+    else if (q.next === 'active')
+        bActive.click();
     else if (q.next === 'node')
         bNode.click();
     document.body.setAttribute('data-ready', '1');

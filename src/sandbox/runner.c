@@ -299,6 +299,15 @@ int hm_busy(hm_node_t *n, int64_t slots)
     return (int)call(HM__SBX_BUSY);
 }
 
+/* A sandboxed node's buffer is not shown (README "Player"): the call is kept so that a
+ * plugin that makes it runs sandboxed as it runs in the program. */
+void hm_show(hm_node_t *n, const int64_t *values, size_t count)
+{
+    (void)n;
+    (void)values;
+    (void)count;
+}
+
 void hm_store(hm_node_t *n, int64_t value)
 {
     (void)n;

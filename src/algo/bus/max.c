@@ -204,7 +204,9 @@ static void proc_hear(void *ctx, const hm_packet_t *p)
 
 static void output_hear(void *ctx, const hm_packet_t *p)
 {
-    for_entries(ctx, p, keep_best);
+    max_node_t *c = ctx;
+    for_entries(c, p, keep_best);
+    hm_show(c->n, c->best, 1); /* the running maximum (of instance 0) */
 }
 
 /* The turn: broadcast this processor's value in every instance where it is still in
@@ -255,6 +257,7 @@ static hma_bus_round_t max_round(const max_state_t *st, int turn)
 static void processor(hm_node_t *n, const max_state_t *st)
 {
     max_node_t c = {.n = n, .st = st, .in_race = malloc((size_t)st->trials)};
+    hm_show(n, st->v + hm_id(n), 1); /* its value (of instance 0) */
     if (st->trials > 1)
         c.e = malloc((size_t)st->trials * sizeof *c.e);
     if (c.in_race && (st->trials == 1 || c.e)) {

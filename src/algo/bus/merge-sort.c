@@ -428,6 +428,7 @@ static void msort_node(hm_node_t *n, void *state)
         if ((cy.held = sort_block(n, st, &mine)) < 0)
             goto out;
         cy.mine = mine;
+        hm_show(n, mine, (size_t)cy.held); /* its sorted block */
     } else {
         cy.turn_val = malloc((size_t)k * sizeof *cy.turn_val);
         cy.turn_on = malloc((size_t)k);
@@ -457,8 +458,10 @@ static void msort_node(hm_node_t *n, void *state)
         char why = replica_end_cycle(&r, &owner, &value);
         if (!why)
             goto out;
-        if (owner == me)
+        if (owner == me) {
             cy.top++;
+            hm_show(n, cy.mine + cy.top, (size_t)(cy.held - cy.top)); /* what it has left */
+        }
         if (is_output) {
             hm_store(n, value);
             log_cycle(n, &r, cy.cycle, order, cy.turn_val, cy.turn_on, owner, value, why,

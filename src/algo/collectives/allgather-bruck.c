@@ -72,6 +72,7 @@ static void ag_bruck_node(hm_node_t *n, void *state)
         size_t c = (size_t)(dist < p - dist ? dist : p - dist) * b;
         if (hma_prob_bruck_step(n, pb, pos, dist, k, buf, buf + (size_t)dist * b, c) != HM_OK)
             goto done;
+        hm_show(n, buf, (size_t)(2 * dist < p ? 2 * dist : p) * b); /* the blocks so far */
     }
     hma_prob_bruck_store(n, pb, pos, buf);
 done:

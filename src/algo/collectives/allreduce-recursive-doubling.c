@@ -52,6 +52,7 @@ static int allreduce_fold(hm_node_t *n, const hma_prob_t *pb, int64_t *acc, int6
         if (hma_prob_recv(n, tmp, (size_t)b, &count, NULL) != HM_OK)
             return HM_EABORT;
         hma_prob_combine(pb, acc, tmp, count);
+        hm_show(n, acc, (size_t)b); /* the partial sums */
     }
     if (hma_prob_wait(n, pb->step_at[1]) != HM_OK)
         return HM_EABORT;
@@ -60,6 +61,7 @@ static int allreduce_fold(hm_node_t *n, const hma_prob_t *pb, int64_t *acc, int6
             hma_prob_recv(n, tmp, (size_t)b, &count, NULL) != HM_OK)
             return HM_EABORT;
         hma_prob_combine(pb, acc, tmp, count);
+        hm_show(n, acc, (size_t)b); /* the partial sums */
     }
     if (x < rem)
         return hma_prob_send(n, pb, hm_port_to(n, x + q), pb->lg, acc, (size_t)b);
@@ -88,6 +90,7 @@ static void allreduce_rd_node(hm_node_t *n, void *state)
             hma_prob_recv(n, tmp, b, &count, NULL) != HM_OK)
             goto done;
         hma_prob_combine(pb, acc, tmp, count);
+        hm_show(n, acc, (size_t)b); /* the partial sums */
     }
     hma_prob_store(n, acc, b);
 done:

@@ -51,6 +51,7 @@ static void allreduce_ring_node(hm_node_t *n, void *state)
             hma_prob_recv(n, tmp, off[c + 1] - off[c], &count, NULL) != HM_OK)
             goto done;
         hma_prob_combine(pb, buf + off[c], tmp, count);
+        hm_show(n, buf, b); /* the partial sums */
     }
     if (hma_prob_allgather_ring(n, pb, pos, 1, buf, off) == HM_OK)
         hma_prob_store(n, buf, b);

@@ -47,6 +47,7 @@ static void bcast_binomial_node(hm_node_t *n, void *state)
     } else {
         if (hma_prob_recv(n, buf, b, &k, NULL) != HM_OK)
             goto done;
+        hm_show(n, buf, b);
         first = 32 - __builtin_clz((unsigned)r); /* h(r) + 1 */
     }
     hma_prob_store(n, buf, b);

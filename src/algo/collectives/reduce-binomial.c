@@ -58,6 +58,7 @@ static void reduce_binomial_node(hm_node_t *n, void *state)
         if (hma_prob_recv(n, tmp, b, &count, NULL) != HM_OK)
             goto done;
         hma_prob_combine(pb, acc, tmp, count);
+        hm_show(n, acc, b); /* the partial sums */
     }
     if (r && (hma_prob_pow2(pb) || hma_prob_wait(n, pb->step_at[j]) == HM_OK))
         hma_prob_send(n, pb, pb->full ? hma_prob_port_rel(n, pb, r - (1 << j)) : j, j, acc, b);

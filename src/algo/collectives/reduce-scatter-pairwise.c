@@ -67,6 +67,7 @@ static void rs_pw_node(hm_node_t *n, void *state)
                 : hma_prob_xor_route(n, pb, s, in + (size_t)to * b, tmp, b) != HM_OK)
             goto done;
         hma_prob_combine(pb, acc, tmp, b);
+        hm_show(n, acc, b); /* its block's partial sum */
     }
     hma_prob_store(n, acc, b);
 done:

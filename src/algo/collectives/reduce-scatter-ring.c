@@ -55,6 +55,7 @@ static void rs_ring_node(hm_node_t *n, void *state)
             hma_prob_recv(n, tmp, b, &count, NULL) != HM_OK)
             goto done;
         hma_prob_combine(pb, buf + (size_t)c * b, tmp, count);
+        hm_show(n, buf, (size_t)p * b); /* the partial sums */
     }
     hma_prob_store(n, buf + (size_t)pos * b, b);
 done:

@@ -420,6 +420,20 @@ typedef struct run_s {
     int held;
 } run_t;
 
+/* Show (hm_show) the numbers of the pieces the node holds. */
+static void show_pieces(hm_node_t *n, const run_t *r)
+{
+    int64_t *v = malloc((size_t)r->held * sizeof *v + 1);
+    if (!v)
+        return; /* a picture only: the run goes on without it */
+    size_t k = 0;
+    for (int i = 0; i < r->p->pieces && k < (size_t)r->held; i++)
+        if (r->have[i])
+            v[k++] = i;
+    hm_show(n, v, k);
+    free(v);
+}
+
 /* Take one packet (waiting for it if need be) and put its pieces in place. */
 static int take(hm_node_t *n, run_t *r)
 {
@@ -446,6 +460,7 @@ static int take(hm_node_t *n, run_t *r)
             r->held++;
         }
     } while (sub);
+    show_pieces(n, r);
     return HM_OK;
 }
 

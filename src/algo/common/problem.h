@@ -193,6 +193,10 @@ int64_t *hma_prob_alloc(hm_node_t *n, size_t count);
 
 /* Store k values. */
 void hma_prob_store(hm_node_t *n, const int64_t *v, size_t k);
+/* Show (hm_show) parts lo, lo+1, .., lo+count-1 (mod p) of buf, whose part i is at
+ * off[i] .. off[i+1]-1: a copy only when they wrap round. */
+void hma_prob_show_parts(hm_node_t *n, const hma_prob_t *pb, const int64_t *buf, const size_t *off,
+                         int lo, int count);
 
 /* The value node x must store at index i, and how many it must store. */
 size_t hma_prob_expected_count(const hma_prob_t *pb, int x);

@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 int64_t hma_prob_msg_slots(const hm_machine_info_t *mi, size_t k)
 {
@@ -162,6 +163,7 @@ int hma_prob_fold_in(hm_node_t *n, const hma_prob_t *pb, int r, int keep_odd, in
         if (rc != HM_OK)
             return rc;
         hma_prob_combine(pb, buf, tmp, k);
+        hm_show(n, buf, b); /* the partial sums */
     }
     return hma_prob_wait(n, pb->step_at[1]);
 }
@@ -185,6 +187,7 @@ int hma_prob_halving_fold(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_o
         if (rc != HM_OK)
             return rc;
         hma_prob_combine(pb, buf + mlo, tmp, k);
+        hm_show(n, buf + mlo, mn); /* the half it keeps, partly summed */
     }
     return HM_OK;
 }
@@ -202,6 +205,9 @@ static int doubling_step(hm_node_t *n, const hma_prob_t *pb, int port, int r, in
     int rc = hma_prob_send(n, pb, port, step, buf + off[mine], off[mine + (1 << i)] - off[mine]);
     if (rc == HM_OK)
         rc = hma_prob_recv(n, buf + off[theirs], off[theirs + (1 << i)] - off[theirs], &k, NULL);
+    int lo = r >> (i + 1) << (i + 1); /* the 2^(i+1) parts now held, side by side */
+    if (rc == HM_OK)
+        hm_show(n, buf + off[lo], off[lo + (2 << i)] - off[lo]);
     return rc;
 }
 
@@ -277,6 +283,7 @@ int hma_prob_scatter_tree(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *bu
         int rc = hma_prob_recv(n, buf + lo, hi - lo, &k, NULL);
         if (rc != HM_OK)
             return rc;
+        hm_show(n, buf + lo, hi - lo); /* its subtree's parts */
     }
     /* Received in slot d-1-j (now d-j); children r + 2^i, i = j-1 .. 0, one a slot (those
      * below p: every node receives once, so a node may send earlier than in its slot). */
@@ -292,6 +299,7 @@ int hma_prob_scatter_tree(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *bu
                                buf + off[c], off[e] - off[c]);
         if (rc != HM_OK)
             return rc;
+        hm_show(n, buf + off[r], off[c] - off[r]); /* what is left once c has its parts */
     }
     return HM_OK;
 }
@@ -307,6 +315,7 @@ int hma_prob_gather_tree(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf
         int rc = hma_prob_recv(n, buf + off[c], off[e] - off[c], &k, NULL);
         if (rc != HM_OK)
             return rc;
+        hm_show(n, buf + off[r], off[e] - off[r]); /* its parts and its children's so far */
     }
     if (!r)
         return HM_OK;
@@ -330,6 +339,25 @@ int hma_prob_allgather_rd(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *bu
     return HM_OK;
 }
 
+void hma_prob_show_parts(hm_node_t *n, const hma_prob_t *pb, const int64_t *buf, const size_t *off,
+                         int lo, int count)
+{
+    int p = pb->p;
+    lo = (lo % p + p) % p;
+    if (lo + count <= p) {
+        hm_show(n, buf + off[lo], off[lo + count] - off[lo]);
+        return;
+    }
+    size_t head = off[p] - off[lo], tail = off[lo + count - p];
+    int64_t *v = malloc((head + tail + 1) * sizeof *v);
+    if (!v)
+        return; /* a picture only: the run goes on without it */
+    memcpy(v, buf + off[lo], head * sizeof *v);
+    memcpy(v + head, buf, tail * sizeof *v);
+    hm_show(n, v, head + tail);
+    free(v);
+}
+
 int hma_prob_allgather_ring(hm_node_t *n, const hma_prob_t *pb, int pos, int shift, int64_t *buf,
                             const size_t *off)
 {
@@ -342,6 +370,8 @@ int hma_prob_allgather_ring(hm_node_t *n, const hma_prob_t *pb, int pos, int shi
             rc = hma_prob_recv(n, buf + off[in], off[in + 1] - off[in], &k, NULL);
         if (rc != HM_OK)
             return rc;
+        /* An allgather holds the parts in..pos so far; an allreduce its whole vector. */
+        hma_prob_show_parts(n, pb, buf, off, shift ? 0 : in, shift ? p : s + 2);
     }
     return HM_OK;
 }

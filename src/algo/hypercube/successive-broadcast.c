@@ -186,12 +186,15 @@ static void succ_node(hm_node_t *n, void *state)
     int me = st->index[hm_id(n)];
     int64_t my_start = me == 1 ? 0 : -1; /* known once mu_(me-1) arrives */
     int stored = 0;
+    int64_t *got = malloc((size_t)st->p * sizeof *got); /* what it holds, for hm_show */
 
     for (;;) {
         /* "<=": under the free-running clock a packet read can move the node's
          * logical clock past its turn (in slotted mode my_start is never behind). */
         if (my_start >= 0 && my_start <= hm_now(n)) {
             hm_store(n, me);
+            if (got && stored < st->p)
+                got[stored] = me, hm_show(n, got, (size_t)stored + 1);
             stored++;
             emit(n, st, me, me);
             my_start = -2; /* done */
@@ -200,18 +203,21 @@ static void succ_node(hm_node_t *n, void *state)
         hm_packet_t pk;
         while (hm_recv(n, &pk) == HM_OK) {
             hm_store(n, pk.msg);
+            if (got && stored < st->p)
+                got[stored] = pk.msg, hm_show(n, got, (size_t)stored + 1);
             stored++;
             emit(n, st, pk.msg, pk.msg);
             if (pk.msg == me - 1)
                 my_start = pk.recv_slot + st->gap;
         }
         if (stored == st->p && my_start == -2)
-            return;
+            break;
         /* Sleep until a packet or this node's own turn; the packet stays in the
          * mailbox and is read at the top of the loop. */
         if (hm_wait_packet_until(n, NULL, my_start >= 0 ? my_start : -1) == HM_EABORT)
-            return;
+            break;
     }
+    free(got);
 }
 
 static void succ_verify(hm_report_t *r)
