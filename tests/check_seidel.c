@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algo/common/circuit_plan.h"
+#include "algo/seidel/circuit_plan.h"
 #include "helpers.h"
 
 #define ABAR 3

@@ -27,8 +27,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "algo/common/stamoulis.h"
-#include "algo/common/stamoulis_trees.h"
+#include "algo/hypercube/stamoulis.h"
+#include "algo/hypercube/stamoulis_trees.h"
 #include "helpers.h"
 
 static int64_t ceil_div(int64_t a, int64_t b)

@@ -7,8 +7,8 @@
  */
 #include <stdlib.h>
 
-#include "algo/common/portq.h"
 #include "algo/common/trees.h"
+#include "algo/hypercube/portq.h"
 #include "helpers.h"
 
 START_TEST(test_sbt_is_spanning_tree)

@@ -49,8 +49,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/bus.h"
 #include "../common/rng.h"
+#include "bus.h"
 #include "hypemu.h"
 
 #define MAX_SCHEDULE_MAP(XX)                                                                       \

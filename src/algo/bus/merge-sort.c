@@ -72,8 +72,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/bus.h"
 #include "../common/rng.h"
+#include "bus.h"
 #include "hypemu.h"
 
 typedef struct msort_state_s {

@@ -5,7 +5,7 @@
  *   stamoulis  Stamoulis-Tsitsiklis section 3.2 with K = 2^d: no prefix phase, since
  *              r_x = 2^d - x is known; phase 2 routes node x's packet to e_j,
  *              j = (2^d - x - 1) mod d + 1, along the reversed T^(j); phase 3
- *              broadcasts along the d edge-disjoint trees (src/algo/common/stamoulis.c).
+ *              broadcasts along the d edge-disjoint trees (src/algo/hypercube/stamoulis.c).
  *              At most 2 ceil(2^d/d) + 2d - 1 slots, all-port, no conflict.
  *   esbt       the lecture notes' collision-avoiding trees, ceil((2^d - 1)/d) slots:
  *              src/algo/hypercube/esbt.c (hm_esbt_setup, hm_esbt_node,
@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/stamoulis.h"
 #include "esbt.h"
+#include "stamoulis.h"
 
 static int stamoulis_setup(hm_setup_t *s)
 {

@@ -10,7 +10,7 @@
  *   prefix        section 3.2: parallel prefix (2d + 1 slots, node 0 passing K to
  *                 e_1..e_d), routing of every packet to the root e_j(x) of one of the
  *                 d edge-disjoint trees T^(j), pipelined broadcasts along T^(j) with
- *                 termination packets (src/algo/common/stamoulis.c).
+ *                 termination packets (src/algo/hypercube/stamoulis.c).
  *                 2 ceil(K/d) + 4d slots.
  *   randomized    section 3.2, last paragraph but two: j(x) drawn at random with the
  *                 seed, no prefix phase, the paper's guaranteed termination ("run
@@ -18,7 +18,7 @@
  *                 correct, time 2 ceil(C* K/d) + 2d + 1 when max N_j fits the window
  *                 (with high probability), 2 max(ceil(C* K/d), max N_j) + 2d + 1 for
  *                 every draw (the bound verify checks; derivation in
- *                 src/algo/common/stamoulis.c). The paper states no time for a draw
+ *                 src/algo/hypercube/stamoulis.c). The paper states no time for a draw
  *                 that misses the window: a bound that held only with high probability
  *                 could not be checked on every run.
  *   randomized-window  the same paragraph, first option: fixed windows, phase 2 for
@@ -47,11 +47,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/portq.h"
-#include "../common/prefix.h"
 #include "../common/rng.h"
-#include "../common/stamoulis.h"
-#include "../common/stamoulis_trees.h"
+#include "portq.h"
+#include "prefix.h"
+#include "stamoulis.h"
+#include "stamoulis_trees.h"
 
 /* The K a variant needs: any, exactly 2 (section 3.3.2), or exactly d (3.3.3). */
 enum { K_ANY, K_TWO, K_DIM };

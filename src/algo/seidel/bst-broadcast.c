@@ -31,7 +31,7 @@
  */
 #include <stdlib.h>
 
-#include "../common/seidel.h"
+#include "seidel.h"
 
 static const hm_param_spec_t bst_specs[] = {
     HMA_SEIDEL_SPECS_COMMON,

@@ -35,7 +35,7 @@
  */
 #include <stdlib.h>
 
-#include "../common/seidel.h"
+#include "seidel.h"
 
 static const hm_param_spec_t rh_specs[] = {
     HMA_SEIDEL_SPECS_COMMON,

@@ -6,7 +6,7 @@
  * One file per registered name, for both topologies: the mesh algorithms are built
  * from the linear ones (a column, then rows) and share their code, and the three
  * Seidel broadcasts share their parameters, sizing and node program through
- * src/algo/common/seidel.c and circuit_plan.c. This is why they live in
+ * src/algo/seidel/seidel.c and circuit_plan.c. This is why they live in
  * src/algo/seidel/ rather than under one topology.
  *
  * Linear array of 2^d nodes, nu = min(log2 link_capacity, d - 1):
@@ -53,7 +53,7 @@
  */
 #include <stdlib.h>
 
-#include "../common/seidel.h"
+#include "seidel.h"
 
 static const hm_param_spec_t st_specs[] = {
     HMA_SEIDEL_SPECS_COMMON,

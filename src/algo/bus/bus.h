@@ -12,8 +12,8 @@
 
 #include <stdint.h>
 
+#include "../common/rng.h"
 #include "hypemu.h"
-#include "rng.h"
 
 /* The parameters that hma_bus_read_values reads: the list "values", its length bounds
  * given as constants (lo, hi) or machine quantities (lo_of, hi_of, HM_QTY_NONE for

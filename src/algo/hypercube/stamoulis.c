@@ -50,9 +50,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/rng.h"
 #include "portq.h"
 #include "prefix.h"
-#include "rng.h"
 #include "stamoulis.h"
 #include "stamoulis_trees.h"
 
