@@ -16,8 +16,9 @@
 # 1400 x 900 picture that is not blank. What each node holds (hm_show, data-held) follows
 # its closed form (Q_4 recursive doubling 2^t, the ring allgather t+1); the bus shows
 # P1..P8, their values and the running maximum; payloads are on the labels and in the
-# events panel; what each node knows (data-knows) follows the same closed forms. The machine view and the
-# space-time view are measured in Chromium at every slot of nine runs (below).
+# events panel; what each node knows (data-knows) follows the same closed forms, and so do
+# the rows of the "who knows whom" matrix (a root's row one cell); the trail of the SBT
+# broadcast on Q_3 is a spanning tree from its root. The machine view and the space-time view are measured in Chromium at every slot of nine runs (below).
 # Skipped (77) where Chromium is missing (setup.sh installs Debian's chromium).
 set -eu
 : "${HM_SRCDIR:?}" "${HM_BUILDDIR:?}"
@@ -303,6 +304,24 @@ if len(full) < 4 or any(l not in full and l != "m2=4" for l in labels) or len(re
     sys.exit("FAIL: allgather slot 2: labels %s, %d receipts with their payload" % (labels, len(recvs)))
 PY
 
+# The broadcast tree's trail (the "trail" control) on the SBT broadcast of Q_3 from node 5:
+# at the last slot seven edges, one into each node but the root, along hypercube links,
+# each a packet of the log that crossed before its receiver first learned something.
+timeout 120 "$browser" --headless $sandbox --disable-gpu --user-data-dir="$tmp/profile-trail" \
+    --virtual-time-budget=2000 --dump-dom "file://$tmp/sbt3.html#slot=3&trail=1" >"$tmp/trail.txt" \
+    2>"$tmp/browser-trail.err"
+python3 - "$tmp/trail.txt" "$tmp/sbt3.jsonl" <<'PY'
+import html, json, re, sys
+dom = html.unescape(open(sys.argv[1]).read())
+m = re.search(r'<path class="trail"[^>]*data-edges="([^"]*)"', dom)
+edges = [tuple(map(int, e.split(">"))) for e in (m.group(1).split() if m else [])]
+sent = {(e["from"], e["node"]) for e in map(json.loads, open(sys.argv[2])) if e["event"] == "recv"}
+if (sorted(b for a, b in edges) != [0, 1, 2, 3, 4, 6, 7] or
+        any(bin(a ^ b).count("1") != 1 or (a, b) not in sent for a, b in edges)):
+    sys.exit("FAIL: sbt3: the trail at slot 3 is %s" % edges)
+print("sbt3: the trail is a spanning tree from node 5: %s" % edges)
+PY
+
 # Refused beyond the limit: an alltoall of 4,000-value blocks on Q_4 stores 16 x 16 x
 # 4,000 values (1,024,128 events in all): exit 4, the message, no file.
 rc=0
@@ -443,14 +462,17 @@ for path in sorted(glob.glob(tmp + "/*.dom")):
         fail("%s#%s: a step that changes nothing checks nothing" % (name, hash_))
     if "probe" in q:
         probe = re.search(r'<pre id="probe"[^>]*>([^<]*)</pre>', dom).group(1).split("\n")
-        seen, held, knows = {}, {}, {}
+        seen, held, knows, cells = {}, {}, {}, {}
         for line in probe:
-            if len(line.split()) != 5:
-                fail("%s: a probe line without data-knows: %s" % (name, line))
-            t, x, k, h, w = map(int, line.split())
+            # On at most 64 nodes a sixth number: the cells filled in the
+            # node's row of the "who knows whom" matrix.
+            if len(line.split()) != (6 if nodes <= 64 else 5):
+                fail("%s: a probe line without data-knows or matrix cells: %s" % (name, line))
+            t, x, k, h, w, *c = map(int, line.split())
             seen.setdefault(t, [0] * nodes)[x] = k
             held.setdefault(t, [0] * nodes)[x] = h
             knows.setdefault(t, [0] * nodes)[x] = w
+            cells.setdefault(t, [0] * nodes)[x] = c[0] if c else w
         for t in map(int, q["probe"].split(",")):
             t = min(t, last)
             if seen.get(t) != stored_at(log, nodes, t):
@@ -469,9 +491,14 @@ for path in sorted(glob.glob(tmp + "/*.dom")):
             if form is not None and knows[t] != [form] * nodes:
                 fail("%s: slot %d: data-knows %s, expected %d on every node" % (
                     name, t, knows[t], form))
-            if name == "free" and knows[t][5] != 1:
-                fail("free: slot %d: the root knows %d nodes, expected itself alone" % (
-                    t, knows[t][5]))
+            if name == "free" and (knows[t][5] != 1 or cells[t][5] != 1):
+                fail("free: slot %d: the root knows %d nodes, its matrix row has %d cells, "
+                     "expected itself alone" % (t, knows[t][5], cells[t][5]))
+            # Who knows whom: each row has as many cells as the node knows nodes (Q_4
+            # recursive doubling: 2^t).
+            if cells[t] != knows[t]:
+                fail("%s: slot %d: matrix rows with %s cells, data-knows %s" % (
+                    name, t, cells[t], knows[t]))
     if name == "free" and "logical clocks" not in dom:
         fail("free: the page does not say its slots are logical clocks")
     if name == "bus" and ('<div id="out">' not in dom or "P1 broadcasts" not in open(
