@@ -15,7 +15,8 @@
 # another output's file is a config error (exit 2); a screenshot of the Q_4 page is a
 # 1400 x 900 picture that is not blank. What each node holds (hm_show, data-held) follows
 # its closed form (Q_4 recursive doubling 2^t, the ring allgather t+1); the bus shows
-# P1..P8, their values and the running maximum; payloads are on the labels and in the
+# P1..P8, their values and the running maximum; the linear gather's root and the chain
+# broadcast hold what has come so far; payloads are on the labels and in the
 # events panel; what each node knows (data-knows) follows the same closed forms, and so do
 # the rows of the "who knows whom" matrix (a root's row one cell); the trail of the SBT
 # broadcast on Q_3 is a spanning tree from its root. The machine view and the space-time view are measured in Chromium at every slot of nine runs (below).
@@ -75,6 +76,10 @@ page free "$cfgs/q4_sbt_broadcast.json" --set clock.mode=free
 page q8 "$cfgs/q4_successive.json" --set topology.dim=8
 page allgather "$cfgs/q4_allgather_recursive_doubling.json"
 page ringag "$cfgs/q4_allgather_recursive_doubling.json" --set algorithm.name=allgather-ring
+page gather "$cfgs/q4_allgather_recursive_doubling.json" --set algorithm.name=gather-linear \
+    --set algorithm.block=2
+page chain "$cfgs/q4_allgather_recursive_doubling.json" --set algorithm.name=bcast-chain \
+    --set algorithm.block=4
 # The example plugin (README "Writing node programs outside the tree"), built against the
 # source tree's header: hypemu itself provides the API's symbols.
 cp "$HM_SRCDIR/examples/plugin/flood.c" "$HM_SRCDIR/examples/plugin/flood.json" "$tmp/"
@@ -92,6 +97,8 @@ open_page free 'probe=0,1,2,3,4&slot=1&step=2'
 open_page q8 'probe=0,100,517&slot=300&step=1'
 open_page allgather 'probe=0,1,2,3,4,5&slot=3&step=1'
 open_page ringag 'probe=0,1,2,3,5,8,14,15&slot=14&step=1'
+open_page gather 'probe=0,1,2,7,14,15'
+open_page chain 'probe=0,1,2,3,4,8,15,18'
 wait
 
 # The machine view, measured in Chromium at every slot (README "Player", doc/pictures.md):
@@ -425,6 +432,13 @@ def stored_at(log, nodes, t):
             k[e["node"]] += 1
     return k
 
+def inv_gray(g):
+    x = 0
+    while g:
+        x ^= g
+        g >>= 1
+    return x
+
 checked = 0
 for path in sorted(glob.glob(tmp + "/*.dom")):
     name, hash_ = os.path.basename(path)[:-4].split(".", 1)
@@ -485,6 +499,14 @@ for path in sorted(glob.glob(tmp + "/*.dom")):
             if form is not None and held[t] != [form] * nodes:
                 fail("%s: slot %d: data-held %s, expected %d on every node" % (
                     name, t, held[t], form))
+            # The linear gather's root (node 0, blocks of 2) holds the blocks that have
+            # come, its own first: 2(t+1) values; the others the block they pass on. The
+            # chain's node at position q of the Gray-code ring (q = the inverse Gray code
+            # of its number) holds the values come so far, min(t-q+1, 4) (block 4).
+            per = {"gather": [min(2 * (t + 1), 32)] + [2] * 15,
+                   "chain": [4] + [min(max(t - inv_gray(x) + 1, 0), 4) for x in range(1, 16)]}
+            if name in per and held[t] != per[name]:
+                fail("%s: slot %d: data-held %s, expected %s" % (name, t, held[t], per[name]))
             # What each node knows (the causal past of the packets it read): the same
             # closed forms, counted up to the shown slot; a broadcast's root (node 5 of
             # the SBT run) hears from no one.
@@ -517,7 +539,7 @@ for path in sorted(glob.glob(tmp + "/*.dom")):
         if size > 10_000_000 or int(body["data-open-ms"]) >= 5000:
             fail("Q_8: %d bytes, opened in %s ms: expected at most 10 MB and 5 s" % (
                 size, body["data-open-ms"]))
-if len(glob.glob(tmp + "/*.dom")) != 10 or checked < 45:
+if len(glob.glob(tmp + "/*.dom")) != 12 or checked < 55:
     fail("%d pages, %d slots probed" % (len(glob.glob(tmp + "/*.dom")), checked))
 print("%d pages, %d probed slots: every node's data-stored is the log's" % (
     len(glob.glob(tmp + "/*.dom")), checked))
