@@ -182,10 +182,20 @@
     var evPanel = panel('Events of this slot');
 
     /* ---- where the nodes are drawn ---- */
+    /* Q_5: one step per dimension, found by a search so that every link keeps more
+     * than its nodes' radius away from every other node (the pairs of cubePos pass
+     * links through nodes from Q_5 on). */
+    var Q5 = [[1, 0], [0, 1], [3.78, 1.89], [-2.14, 4.28], [2.99, -1.49]];
     function cubePos(x, d) {
+        if (d === 5) {
+            var qx = 2.14, qy = 1.49; /* every coordinate at least 0 */
+            for (var q = 0; q < 5; q++)
+                if ((x >> q) & 1)
+                    qx += Q5[q][0], qy += Q5[q][1];
+            return [qx, qy];
+        }
         /* Even address bits along x, odd ones along y; each pair of dimensions 2.4
-         * times as long as the pair below, the upper ones skewed (as output.svg), so
-         * that no link crosses a node up to Q_8. */
+         * times as long as the pair below, the upper ones skewed (as output.svg). */
         var cx = 0, cy = 0, len = 1;
         for (var b = 0; b < d; b++) {
             if (b >= 2 && b % 2 === 0)
@@ -199,10 +209,10 @@
         return [cx, cy];
     }
     var bus = D.topology === 'bus';
-    /* Beyond Q_6 any drawing of the links passes through nodes: the machine becomes a
+    /* From Q_6 on the drawings tried pass links through nodes: the machine becomes a
      * heat map, a grid of nodes by address, each coloured by what it sends and
      * receives in the slot, with no links drawn. */
-    var heat = D.topology === 'hypercube' && D.dim > 6;
+    var heat = D.topology === 'hypercube' && D.dim > 5;
     var heatCols = 1 << Math.ceil(D.dim / 2);
     function place(x) {
         if (heat) /* low address bits along x, high ones along y */
