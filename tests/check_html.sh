@@ -15,9 +15,12 @@
 # another output's file is a config error (exit 2); a screenshot of the Q_4 page is a
 # 1400 x 900 picture that is not blank. What each node holds (hm_show, data-held) follows
 # its closed form (Q_4 recursive doubling 2^t, the ring allgather t+1); the bus shows
-# P1..P8, their values and the running maximum; payloads are on the labels and in the
-# events panel; what each node knows (data-knows) follows the same closed forms. The machine view and the
-# space-time view are measured in Chromium at every slot of nine runs (below).
+# P1..P8, their values and the running maximum; the linear gather's root and the chain
+# broadcast hold what has come so far; payloads are on the labels and in the
+# events panel; what each node knows (data-knows) follows the same closed forms, and so do
+# the rows of the "who knows whom" matrix (a root's row one cell); the trail of the SBT
+# broadcast on Q_3 is a spanning tree from its root. The machine view and the space-time view are measured in Chromium at every slot of eleven runs (below; Q_5 drawn with its links, Q_6 and
+# larger as heat maps).
 # Skipped (77) where Chromium is missing (setup.sh installs Debian's chromium).
 set -eu
 : "${HM_SRCDIR:?}" "${HM_BUILDDIR:?}"
@@ -74,6 +77,10 @@ page free "$cfgs/q4_sbt_broadcast.json" --set clock.mode=free
 page q8 "$cfgs/q4_successive.json" --set topology.dim=8
 page allgather "$cfgs/q4_allgather_recursive_doubling.json"
 page ringag "$cfgs/q4_allgather_recursive_doubling.json" --set algorithm.name=allgather-ring
+page gather "$cfgs/q4_allgather_recursive_doubling.json" --set algorithm.name=gather-linear \
+    --set algorithm.block=2
+page chain "$cfgs/q4_allgather_recursive_doubling.json" --set algorithm.name=bcast-chain \
+    --set algorithm.block=4
 # The example plugin (README "Writing node programs outside the tree"), built against the
 # source tree's header: hypemu itself provides the API's symbols.
 cp "$HM_SRCDIR/examples/plugin/flood.c" "$HM_SRCDIR/examples/plugin/flood.json" "$tmp/"
@@ -91,6 +98,8 @@ open_page free 'probe=0,1,2,3,4&slot=1&step=2'
 open_page q8 'probe=0,100,517&slot=300&step=1'
 open_page allgather 'probe=0,1,2,3,4,5&slot=3&step=1'
 open_page ringag 'probe=0,1,2,3,5,8,14,15&slot=14&step=1'
+open_page gather 'probe=0,1,2,7,14,15'
+open_page chain 'probe=0,1,2,3,4,8,15,18'
 wait
 
 # The machine view, measured in Chromium at every slot (README "Player", doc/pictures.md):
@@ -206,7 +215,9 @@ page sbt3 "$cfgs/q4_sbt_broadcast.json" --set topology.dim=3
 page ring8 "$cfgs/ring7_allreduce_ring.json" --set topology.nodes=8
 page mesh4 "$cfgs/mesh_st.json" --set topology.cols=4
 page sbt9 "$cfgs/q4_sbt_broadcast.json" --set topology.dim=9
-for name in q4 sbt3 ring8 mesh4 bus allgather queue q8 sbt9; do
+page q5 "$cfgs/q4_successive.json" --set topology.dim=5
+page q6 "$cfgs/q4_successive.json" --set topology.dim=6
+for name in q4 sbt3 ring8 mesh4 bus allgather queue q8 sbt9 q5 q6; do
     measure $name
 done
 wait
@@ -217,7 +228,7 @@ tmp = sys.argv[1]
 def fail(msg):
     sys.exit("FAIL: " + msg)
 
-for name in ("q4", "sbt3", "ring8", "mesh4", "bus", "allgather", "queue", "q8", "sbt9"):
+for name in ("q4", "sbt3", "ring8", "mesh4", "bus", "allgather", "queue", "q8", "sbt9", "q5", "q6"):
     dom = open("%s/%s.measure" % (tmp, name)).read()
     m = re.search(r'<pre id="measure">([^<]*)</pre>', dom)
     if not m:
@@ -270,10 +281,10 @@ for name in ("q4", "sbt3", "ring8", "mesh4", "bus", "allgather", "queue", "q8", 
         drawn = set() if pk == "-" else set(pk.split(","))
         if fly != len(want.get(t, ())):
             fail("%s: slot %d: %d in flight, the log has %d" % (name, t, fly, len(want.get(t, ()))))
-        if name not in ("q8", "sbt9") and drawn != want.get(t, set()):
+        if name not in ("q8", "sbt9", "q6") and drawn != want.get(t, set()):
             fail("%s: slot %d: packets drawn %s, the log says %s" % (
                 name, t, sorted(drawn), sorted(want.get(t, ()))))
-        if name not in ("q8", "sbt9") and (marks > 0) != (t in bad):
+        if name not in ("q8", "sbt9", "q6") and (marks > 0) != (t in bad):
             fail("%s: slot %d: %d conflict marks, the log %s" % (
                 name, t, marks, "has a conflict or delay" if t in bad else "has none"))
     print("%s: %d slots, %d labels and %d arrows: no overlap, every packet in the slot it "
@@ -301,6 +312,24 @@ recvs = re.findall(r'node \d+ recv from \d+ msg 2 value 4 payload \[(-?\d+) (-?\
 full = [l for l in labels if re.fullmatch(r"m2=4 \[-?\d+ -?\d+ \u2026 4 words\]", l)]
 if len(full) < 4 or any(l not in full and l != "m2=4" for l in labels) or len(recvs) != 16:
     sys.exit("FAIL: allgather slot 2: labels %s, %d receipts with their payload" % (labels, len(recvs)))
+PY
+
+# The broadcast tree's trail (the "trail" control) on the SBT broadcast of Q_3 from node 5:
+# at the last slot seven edges, one into each node but the root, along hypercube links,
+# each a packet of the log that crossed before its receiver first learned something.
+timeout 120 "$browser" --headless $sandbox --disable-gpu --user-data-dir="$tmp/profile-trail" \
+    --virtual-time-budget=2000 --dump-dom "file://$tmp/sbt3.html#slot=3&trail=1" >"$tmp/trail.txt" \
+    2>"$tmp/browser-trail.err"
+python3 - "$tmp/trail.txt" "$tmp/sbt3.jsonl" <<'PY'
+import html, json, re, sys
+dom = html.unescape(open(sys.argv[1]).read())
+m = re.search(r'<path class="trail"[^>]*data-edges="([^"]*)"', dom)
+edges = [tuple(map(int, e.split(">"))) for e in (m.group(1).split() if m else [])]
+sent = {(e["from"], e["node"]) for e in map(json.loads, open(sys.argv[2])) if e["event"] == "recv"}
+if (sorted(b for a, b in edges) != [0, 1, 2, 3, 4, 6, 7] or
+        any(bin(a ^ b).count("1") != 1 or (a, b) not in sent for a, b in edges)):
+    sys.exit("FAIL: sbt3: the trail at slot 3 is %s" % edges)
+print("sbt3: the trail is a spanning tree from node 5: %s" % edges)
 PY
 
 # Refused beyond the limit: an alltoall of 4,000-value blocks on Q_4 stores 16 x 16 x
@@ -406,6 +435,13 @@ def stored_at(log, nodes, t):
             k[e["node"]] += 1
     return k
 
+def inv_gray(g):
+    x = 0
+    while g:
+        x ^= g
+        g >>= 1
+    return x
+
 checked = 0
 for path in sorted(glob.glob(tmp + "/*.dom")):
     name, hash_ = os.path.basename(path)[:-4].split(".", 1)
@@ -443,14 +479,17 @@ for path in sorted(glob.glob(tmp + "/*.dom")):
         fail("%s#%s: a step that changes nothing checks nothing" % (name, hash_))
     if "probe" in q:
         probe = re.search(r'<pre id="probe"[^>]*>([^<]*)</pre>', dom).group(1).split("\n")
-        seen, held, knows = {}, {}, {}
+        seen, held, knows, cells = {}, {}, {}, {}
         for line in probe:
-            if len(line.split()) != 5:
-                fail("%s: a probe line without data-knows: %s" % (name, line))
-            t, x, k, h, w = map(int, line.split())
+            # On at most 64 nodes a sixth number: the cells filled in the
+            # node's row of the "who knows whom" matrix.
+            if len(line.split()) != (6 if nodes <= 64 else 5):
+                fail("%s: a probe line without data-knows or matrix cells: %s" % (name, line))
+            t, x, k, h, w, *c = map(int, line.split())
             seen.setdefault(t, [0] * nodes)[x] = k
             held.setdefault(t, [0] * nodes)[x] = h
             knows.setdefault(t, [0] * nodes)[x] = w
+            cells.setdefault(t, [0] * nodes)[x] = c[0] if c else w
         for t in map(int, q["probe"].split(",")):
             t = min(t, last)
             if seen.get(t) != stored_at(log, nodes, t):
@@ -463,15 +502,28 @@ for path in sorted(glob.glob(tmp + "/*.dom")):
             if form is not None and held[t] != [form] * nodes:
                 fail("%s: slot %d: data-held %s, expected %d on every node" % (
                     name, t, held[t], form))
+            # The linear gather's root (node 0, blocks of 2) holds the blocks that have
+            # come, its own first: 2(t+1) values; the others the block they pass on. The
+            # chain's node at position q of the Gray-code ring (q = the inverse Gray code
+            # of its number) holds the values come so far, min(t-q+1, 4) (block 4).
+            per = {"gather": [min(2 * (t + 1), 32)] + [2] * 15,
+                   "chain": [4] + [min(max(t - inv_gray(x) + 1, 0), 4) for x in range(1, 16)]}
+            if name in per and held[t] != per[name]:
+                fail("%s: slot %d: data-held %s, expected %s" % (name, t, held[t], per[name]))
             # What each node knows (the causal past of the packets it read): the same
             # closed forms, counted up to the shown slot; a broadcast's root (node 5 of
             # the SBT run) hears from no one.
             if form is not None and knows[t] != [form] * nodes:
                 fail("%s: slot %d: data-knows %s, expected %d on every node" % (
                     name, t, knows[t], form))
-            if name == "free" and knows[t][5] != 1:
-                fail("free: slot %d: the root knows %d nodes, expected itself alone" % (
-                    t, knows[t][5]))
+            if name == "free" and (knows[t][5] != 1 or cells[t][5] != 1):
+                fail("free: slot %d: the root knows %d nodes, its matrix row has %d cells, "
+                     "expected itself alone" % (t, knows[t][5], cells[t][5]))
+            # Who knows whom: each row has as many cells as the node knows nodes (Q_4
+            # recursive doubling: 2^t).
+            if cells[t] != knows[t]:
+                fail("%s: slot %d: matrix rows with %s cells, data-knows %s" % (
+                    name, t, cells[t], knows[t]))
     if name == "free" and "logical clocks" not in dom:
         fail("free: the page does not say its slots are logical clocks")
     if name == "bus" and ('<div id="out">' not in dom or "P1 broadcasts" not in open(
@@ -490,7 +542,7 @@ for path in sorted(glob.glob(tmp + "/*.dom")):
         if size > 10_000_000 or int(body["data-open-ms"]) >= 5000:
             fail("Q_8: %d bytes, opened in %s ms: expected at most 10 MB and 5 s" % (
                 size, body["data-open-ms"]))
-if len(glob.glob(tmp + "/*.dom")) != 10 or checked < 45:
+if len(glob.glob(tmp + "/*.dom")) != 12 or checked < 55:
     fail("%d pages, %d slots probed" % (len(glob.glob(tmp + "/*.dom")), checked))
 print("%d pages, %d probed slots: every node's data-stored is the log's" % (
     len(glob.glob(tmp + "/*.dom")), checked))

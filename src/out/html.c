@@ -20,7 +20,9 @@
  * out/knows.c), when the run recorded what its nodes read (every run with a page does) on
  * at most HM__KNOWS_NODES nodes: per node a flat array of pairs slot, count (slots
  * ascending), from that slot on `count` nodes' information has reached the node
- * (player.js, memory rows' data-knows). A value beyond 2^53 is
+ * (player.js, memory rows' data-knows); on at most 64 nodes also "knowset", per node pairs
+ * slot, set (a hex string, bit u for node u: the "who knows whom" matrix). A value beyond
+ * 2^53 is
  * a string (a JavaScript number would round it). The page is about a third of the JSON Lines event
  * log; past HM__HTML_MAX_EVENTS events the writer refuses (hm__html_refusal), naming output.otf2
  * and output.trace instead. The bytes follow the outcome only (no wall-clock stamps), so hypemu-mpi
@@ -235,8 +237,26 @@ static void put_depths(FILE *f, const hm__timeline_t *tl)
     fputc(']', f);
 }
 
-/* What each node knows (out/knows.c), per node its changes: slot, count pairs. Left out
- * when the run holds no reads or is too large for the walk; -1 when out of memory. */
+/* Who knows whom, on at most 64 nodes: per node its changes as pairs slot, set, the set a
+ * hex string (bit u for node u: a JavaScript number holds only 53 bits exactly). */
+static void put_knowset(FILE *f, const hm__knows_t *k)
+{
+    if (k->p > 64)
+        return;
+    fputs(",\"knowset\":[", f);
+    for (int x = 0; x < k->p; x++) {
+        fputs(x ? ",[" : "[", f);
+        for (size_t i = 0; i < k->changes[x].n; i++)
+            fprintf(f, "%s%lld,\"%llx\"", i ? "," : "", (long long)k->changes[x].v[i].slot,
+                    (unsigned long long)k->changes[x].v[i].set);
+        fputc(']', f);
+    }
+    fputc(']', f);
+}
+
+/* What each node knows (out/knows.c), per node its changes: slot, count pairs (and the
+ * sets, put_knowset). Left out when the run holds no reads or is too large for the walk;
+ * -1 when out of memory. */
 static int put_knows(FILE *f, const hm__outcome_t *o)
 {
     hm__knows_t k;
@@ -254,6 +274,7 @@ static int put_knows(FILE *f, const hm__outcome_t *o)
         fputc(']', f);
     }
     fputc(']', f);
+    put_knowset(f, &k);
     hm__knows_free(&k);
     return 0;
 }

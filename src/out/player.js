@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The hypemu player (README "Player"): plays the run embedded in #hm-data slot by slot.
  * Written once per page by out/html.c; no network, no library. The address's hash
- * (#slot=T&step=N&next=conflict|node&node=X&probe=T1,T2) opens the page at slot T and
+ * (#slot=T&step=N&next=conflict|node&node=X&probe=T1,T2&trail=1) opens the page at slot T and
  * then presses the controls, so that a test reads the state from the DOM. */
 (function () {
     'use strict';
@@ -155,6 +155,8 @@
         speed.appendChild(o);
     });
     bar.appendChild(speed);
+    var bTrail = button('trail', 'trail', 'the broadcast tree\'s trail in the machine view: ' +
+                        'the packet that first brought each node news, from its slot on (T)');
     var bActive = button('nextactive', 'next active', 'next slot in which something happens (A)');
     var bBad = button('nextbad', 'next conflict', 'next slot with a conflict or delay (C)');
     bar.appendChild(el('span', {}, 'node'));
@@ -162,7 +164,7 @@
     bar.appendChild(nodeIn);
     var bNode = button('nextnode', 'next event', 'next slot with an event of this node (N)');
     bar.appendChild(el('span', {'class': 'legend'},
-                        'keys: Space, \u2190 \u2192, Home, End, A, C, N, + -'));
+                        'keys: Space, \u2190 \u2192, Home, End, A, C, N, T, + -'));
     app.appendChild(bar);
 
     var main = el('div', {id: 'main'});
@@ -180,10 +182,20 @@
     var evPanel = panel('Events of this slot');
 
     /* ---- where the nodes are drawn ---- */
+    /* Q_5: one step per dimension, found by a search so that every link keeps more
+     * than its nodes' radius away from every other node (the pairs of cubePos pass
+     * links through nodes from Q_5 on). */
+    var Q5 = [[1, 0], [0, 1], [3.78, 1.89], [-2.14, 4.28], [2.99, -1.49]];
     function cubePos(x, d) {
+        if (d === 5) {
+            var qx = 2.14, qy = 1.49; /* every coordinate at least 0 */
+            for (var q = 0; q < 5; q++)
+                if ((x >> q) & 1)
+                    qx += Q5[q][0], qy += Q5[q][1];
+            return [qx, qy];
+        }
         /* Even address bits along x, odd ones along y; each pair of dimensions 2.4
-         * times as long as the pair below, the upper ones skewed (as output.svg), so
-         * that no link crosses a node up to Q_8. */
+         * times as long as the pair below, the upper ones skewed (as output.svg). */
         var cx = 0, cy = 0, len = 1;
         for (var b = 0; b < d; b++) {
             if (b >= 2 && b % 2 === 0)
@@ -197,10 +209,10 @@
         return [cx, cy];
     }
     var bus = D.topology === 'bus';
-    /* Beyond Q_6 any drawing of the links passes through nodes: the machine becomes a
+    /* From Q_6 on the drawings tried pass links through nodes: the machine becomes a
      * heat map, a grid of nodes by address, each coloured by what it sends and
      * receives in the slot, with no links drawn. */
-    var heat = D.topology === 'hypercube' && D.dim > 6;
+    var heat = D.topology === 'hypercube' && D.dim > 5;
     var heatCols = 1 << Math.ceil(D.dim / 2);
     function place(x) {
         if (heat) /* low address bits along x, high ones along y */
@@ -749,6 +761,77 @@
             c = kl[q + 1];
         return c;
     }
+    /* Who knows whom (at most 64 nodes): D.knowset[x] is a flat list of pairs slot, set,
+     * the set a hex string, bit u for node u (out/html.c). The matrix at slot t: row x,
+     * column u filled when u's information has reached x; above each column, how many
+     * nodes u has reached (a number where it fits, else a bar). data-filled lists the
+     * filled cells of each row. */
+    function knowsetAt(x, t) {
+        var kl = D.knowset[x] || [], h = '0';
+        for (var q = 0; q + 1 < kl.length && kl[q] <= t; q += 2)
+            h = kl[q + 1];
+        return [parseInt(h.slice(-8), 16), h.length > 8 ? parseInt(h.slice(0, -8), 16) : 0];
+    }
+    function hasBit(w, u) {
+        return ((u < 32 ? w[0] >>> u : w[1] >>> (u - 32)) & 1) === 1;
+    }
+    var kmat = null, kcs = Math.max(3, Math.min(12, Math.floor(240 / P))), KTOP = 40;
+    if (D.knowset && P <= 64) {
+        var kbox = el('div', {'class': 'matrix'});
+        kbox.appendChild(el('div', {'class': 'legend'}, 'Who knows whom at this slot: row x, ' +
+                            'column u filled when u\'s information has reached x; above, ' +
+                            'how many nodes each u has reached.'));
+        kmat = el('canvas', {id: 'knowsmatrix'});
+        var kpx = 22 + kcs * P, kdpr = window.devicePixelRatio || 1;
+        kmat.width = Math.round(kpx * kdpr), kmat.height = Math.round((kpx + KTOP - 20) * kdpr);
+        kmat.style.width = kpx + 'px', kmat.style.height = (kpx + KTOP - 20) + 'px';
+        kbox.appendChild(kmat);
+        stPanel.appendChild(kbox);
+    }
+    function drawKnowsMatrix(t) {
+        var g = kmat.getContext('2d'), dpr = window.devicePixelRatio || 1, w = 22 + kcs * P;
+        var col = new Int32Array(P), filled = [];
+        g.setTransform(dpr, 0, 0, dpr, 0, 0);
+        g.fillStyle = '#fff';
+        g.fillRect(0, 0, w, w + KTOP);
+        g.fillStyle = '#2b8a3e';
+        for (var x = 0; x < P; x++) {
+            var bits = knowsetAt(x, t), f = 0;
+            for (var u = 0; u < P; u++)
+                if (hasBit(bits, u)) {
+                    g.fillRect(20 + u * kcs, KTOP + x * kcs, kcs - (kcs > 4), kcs - (kcs > 4));
+                    f++, col[u]++;
+                }
+            filled.push(f);
+        }
+        g.fillStyle = '#333';
+        g.font = '8px sans-serif';
+        g.fillText('u \u2192', 0, 8);
+        g.fillText('x \u2193', 0, KTOP - 2);
+        for (u = 0; u < P; u++)
+            if (kcs >= 10)
+                g.fillText(String(col[u]), 20 + u * kcs, KTOP - 3);
+            else
+                g.fillRect(20 + u * kcs, KTOP - 2 - 24 * col[u] / P, kcs - (kcs > 4), 24 * col[u] / P);
+        kmat.setAttribute('data-filled', filled.join(','));
+        kmat.setAttribute('data-slot', t);
+        kmat.title = 'slot ' + t + ': nodes heard from per row ' + filled.join(' ');
+    }
+    /* The broadcast tree's trail: for each node the packet that first brought it
+     * information from another node (the last it received before the slot in which what
+     * it knows first grows: a packet is read at the earliest in the slot after it
+     * crossed), drawn from the slot it crossed on when the "trail" control is on. */
+    var trailE = [];
+    for (i = 0; D.knows && i < P; i++) {
+        var kl0 = D.knows[i] || [], grow = -1;
+        for (j = 0; j + 1 < kl0.length && grow < 0; j += 2)
+            if (kl0[j + 1] > 1)
+                grow = kl0[j];
+        trailE.push({grow: grow, e: -1});
+    }
+    for (j = 0; D.knows && j < n; j++)
+        if (K[j] === 1 && N[j] >= 0 && N[j] < P && trailE[N[j]].grow > S[j])
+            trailE[N[j]].e = j;
     var anyHeld = D.held && D.held.some(function (h) {
         return h.length > 0;
     });
@@ -993,6 +1076,22 @@
         l.appendChild(el('title', {}, describe(e), true));
         live.appendChild(l);
     }
+    var trailOn = false;
+    function drawTrail(t) {
+        var d = '', edges = [];
+        for (var x = 0; trailOn && !heat && !bus && x < P; x++) {
+            var e = trailE[x].e;
+            if (e >= 0 && S[e] <= t && R[e] >= 0 && R[e] < P) {
+                var p = route(R[e], x);
+                for (var q = 0; q + 1 < p.length; q++)
+                    d += segment(p[q], p[q + 1], 3).d;
+                edges.push(R[e] + '>' + x);
+            }
+        }
+        if (d)
+            live.appendChild(el('path', {'class': 'trail', d: d, 'data-edges': edges.join(' ')},
+                                undefined, true));
+    }
     var cur = -1, playing = null, selected = -1, hashTimer = null;
     function render(t) {
         while (live.firstChild)
@@ -1006,6 +1105,7 @@
             chan.setAttribute('class', 'chan');
         var from = lower(S, t), to = upper(S, t), nbad = 0;
         var stored = {}, logs = {}, list = [], fly = crossing(t);
+        drawTrail(t);
         fly.forEach(function (e) {
             packet(e, fly.length <= 64);
         });
@@ -1049,6 +1149,8 @@
             (bus ? ' broadcast' : ' packet') + (fly.length === 1 ? '' : 's') + ' in flight' +
             (nbad ? ', ' + nbad + ' conflicts or delays' : '');
         label.setAttribute('data-inflight', fly.length);
+        if (kmat)
+            drawKnowsMatrix(t);
         placeCursor();
         slider.value = t;
         document.body.setAttribute('data-slot', t);
@@ -1112,6 +1214,15 @@
     };
     bBad.onclick = function () { go(nextIn(bad, cur)); };
     bActive.onclick = function () { go(nextIn(S, cur)); };
+    bTrail.onclick = function () {
+        trailOn = !trailOn;
+        bTrail.className = trailOn ? 'on' : '';
+        var c = cur;
+        cur = -1;
+        go(c);
+    };
+    if (!D.knows || heat || bus)
+        bTrail.style.display = 'none';
     nodeIn.onchange = function () { select(nodeIn.value); };
     bNode.onclick = function () {
         if (selected < 0)
@@ -1127,7 +1238,7 @@
         if (ev.target && ev.target.tagName === 'INPUT' && ev.target.type === 'number')
             return;
         var keys = {' ': bPlay, ArrowLeft: bBack, ArrowRight: bFwd, Home: bFirst, End: bLast,
-                    a: bActive, c: bBad, n: bNode};
+                    a: bActive, c: bBad, n: bNode, t: bTrail};
         if (keys[ev.key]) {
             keys[ev.key].click();
             ev.preventDefault();
@@ -1157,7 +1268,8 @@
             for (var x = 0; x < P; x++)
                 out.push(cur + ' ' + x + ' ' + rows[x].el.getAttribute('data-stored') + ' ' +
                          rows[x].el.getAttribute('data-held') +
-                         (D.knows ? ' ' + rows[x].el.getAttribute('data-knows') : ''));
+                         (D.knows ? ' ' + rows[x].el.getAttribute('data-knows') : '') +
+                         (kmat ? ' ' + kmat.getAttribute('data-filled').split(',')[x] : ''));
         });
         app.appendChild(el('pre', {id: 'probe', hidden: ''}, out.join('\n')));
     }
@@ -1171,6 +1283,8 @@
         bActive.click();
     else if (q.next === 'node')
         bNode.click();
+    if (q.trail)
+        bTrail.click();
     document.body.setAttribute('data-ready', '1');
     /* How long the player took to open, for the size check in tests/check_html.sh. */
     document.body.setAttribute('data-open-ms', String(Date.now() - t0));

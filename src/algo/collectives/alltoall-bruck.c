@@ -82,6 +82,7 @@ static void a2a_bruck_node(hm_node_t *n, void *state)
         if (hma_prob_bruck_step(n, pb, pos, dist, k, v, v, c) != HM_OK)
             goto done;
         pack(a, v, p, k, b, 0);
+        hm_show(n, a, all); /* the blocks, rotated, after step k */
     }
     hma_prob_bruck_store(n, pb, pos, a);
 done:

@@ -61,6 +61,7 @@ static void a2a_dx_node(hm_node_t *n, void *state)
             if (!((j ^ x) >> k & 1))
                 for (size_t i = 0; i < b; i++)
                     buf[(size_t)(j ^ (1 << k)) * b + i] = pack[m++];
+        hm_show(n, buf, all); /* the blocks after dimension k */
     }
     hma_prob_store(n, buf, all);
 done:

@@ -66,11 +66,13 @@ static void a2a_pw_node(hm_node_t *n, void *state)
             if (hma_prob_exchange(n, pb, to, s, in + (size_t)to * b, b, buf + (size_t)from * b,
                                   b) != HM_OK)
                 goto done;
+            hm_show(n, buf, all); /* the blocks received so far, by sender */
             continue;
         }
         size_t y = (size_t)(x ^ s);
         if (hma_prob_xor_route(n, pb, s, in + y * b, buf + y * b, b) != HM_OK)
             goto done;
+        hm_show(n, buf, all);
     }
     hma_prob_store(n, buf, all);
 done:

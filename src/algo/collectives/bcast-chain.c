@@ -19,6 +19,8 @@
  * ceil(8a*v + b) (hma_prob_msg_slots), any block, on the hypercube's Gray chain, a
  * ring or a torus.
  */
+#include <stdlib.h>
+
 #include "../common/problem.h"
 #include "../common/trees.h"
 
@@ -40,19 +42,24 @@ static void bcast_chain_node(hm_node_t *n, void *state)
     int next = hma_prob_next(pb, pos, hm_root(n)), last = pos == pb->p - 1;
     size_t count;
     const int64_t *in = hm_input(n, &count);
-    for (int k = 0; k < pb->block; k++) {
+    int64_t *buf = hma_prob_alloc(n, (size_t)pb->block);
+    for (int k = 0; buf && k < pb->block; k++) {
         int64_t v;
         if (pos == 0) {
             v = in[k];
             if (k > 0 && hm_next_slot(n) != HM_OK)
-                return;
+                break;
         } else if (hma_prob_recv(n, &v, 1, &count, NULL) != HM_OK) {
-            return;
+            break;
+        } else {
+            buf[k] = v;
+            hm_show(n, buf, (size_t)k + 1); /* the values so far */
         }
         hm_store(n, v);
         if (!last && hma_prob_send(n, pb, next, k, &v, 1) != HM_OK)
-            return;
+            break;
     }
+    free(buf);
 }
 
 static void bcast_chain_verify(hm_report_t *r)

@@ -157,6 +157,7 @@ static void msbt_circuit(hm_node_t *n, const hma_prob_t *pb, int r, const int64_
         if (m < 0)
             break;
         got += m;
+        hm_show(n, buf, (size_t)b);
         for (int i = 0; i < d && got <= b; i++)
             for (int e = 0; e < m; e++)
                 if (round_send(n, pb, r, slot, i, ks[e], buf[b + e]) != HM_OK)
@@ -202,6 +203,7 @@ static void bcast_msbt_node(hm_node_t *n, void *state)
         if (hma_prob_recv(n, &v, 1, &count, &pk) != HM_OK || pk.msg < 0 || pk.msg >= b)
             goto done;
         buf[pk.msg] = v;
+        hm_show(n, buf, (size_t)b); /* the values so far, by index */
         if (forward(n, pb, r, pk.msg, v) != HM_OK)
             goto done;
     }

@@ -35,6 +35,25 @@ static int gather_linear_setup(hm_setup_t *s)
     return hma_prob_ready(s, hma_prob_setup(s, HM_PROBLEM_GATHER));
 }
 
+/* The root: the blocks in the order they arrive (shown as they come, its own first),
+ * then by absolute node number; position q is node root XOR gray(q). */
+static void gather_root(hm_node_t *n, const hma_prob_t *pb, const int64_t *in, int64_t *buf)
+{
+    size_t b = (size_t)pb->block, count, all = (size_t)pb->p * b;
+    int64_t *arr = buf + all;
+    for (size_t i = 0; i < b; i++)
+        arr[i] = in[i];
+    for (int q = 1; q < pb->p; q++) {
+        if (hma_prob_recv(n, arr + (size_t)q * b, b, &count, NULL) != HM_OK)
+            return;
+        hm_show(n, arr, (size_t)(q + 1) * b);
+    }
+    for (int q = 0; q < pb->p; q++)
+        for (size_t i = 0; i < b; i++)
+            buf[(size_t)hma_prob_node(pb, q, hm_root(n)) * b + i] = arr[(size_t)q * b + i];
+    hma_prob_store(n, buf, all);
+}
+
 static void gather_linear_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
@@ -42,26 +61,20 @@ static void gather_linear_node(hm_node_t *n, void *state)
     int root = hm_root(n), p = pb->p;
     int pos = hma_prob_pos(pb, hm_id(n), root), prev = hma_prob_prev(pb, pos, root);
     const int64_t *in = hm_input(n, &count);
-    int64_t *buf = hma_prob_alloc(n, pos == 0 ? (size_t)p * b : b);
+    int64_t *buf = hma_prob_alloc(n, pos == 0 ? 2 * (size_t)p * b : b);
     if (!buf)
         return;
     if (pos == 0) {
-        /* Blocks by absolute node number; position q is node root XOR gray(q). */
-        for (size_t i = 0; i < b; i++)
-            buf[(size_t)root * b + i] = in[i];
-        for (int q = 1; q < p; q++) {
-            size_t x = (size_t)hma_prob_node(pb, q, root);
-            if (hma_prob_recv(n, buf + x * b, b, &count, NULL) != HM_OK)
-                goto done;
-        }
-        hma_prob_store(n, buf, (size_t)p * b);
+        gather_root(n, pb, in, buf);
         goto done;
     }
     if (hma_prob_send(n, pb, prev, pos, in, b) != HM_OK)
         goto done;
     for (int t = 1; pos + t < p; t++) {
-        if (hma_prob_recv(n, buf, b, &count, NULL) != HM_OK ||
-            hma_prob_send(n, pb, prev, pos + t, buf, b) != HM_OK)
+        if (hma_prob_recv(n, buf, b, &count, NULL) != HM_OK)
+            goto done;
+        hm_show(n, buf, b); /* the block it passes on */
+        if (hma_prob_send(n, pb, prev, pos + t, buf, b) != HM_OK)
             goto done;
     }
 done:

@@ -162,6 +162,7 @@ static void scatter_bst_node(hm_node_t *n, void *state)
         size_t got;
         if (hma_prob_recv(n, buf, (size_t)pb->block, &got, &pk) != HM_OK)
             break;
+        hm_show(n, buf, got); /* the block on its way through */
         if (pk.msg == r) {
             hma_prob_store(n, buf, got);
             continue;

@@ -62,6 +62,7 @@ static void scatter_linear_node(hm_node_t *n, void *state)
     for (int j = pb->p - 1; j >= pos; j--) {
         if (hma_prob_recv(n, buf, b, &count, NULL) != HM_OK)
             goto done;
+        hm_show(n, buf, b); /* the block on its way down, its own last */
         if (j > pos && hma_prob_send(n, pb, next, j, buf, b) != HM_OK)
             goto done;
     }

@@ -70,6 +70,7 @@ static void sbt_node(hm_node_t *n, void *state)
     if (me != root && hm_wait_packet(n, &p) != HM_OK)
         return;
     hm_store(n, p.value);
+    hm_show(n, &p.value, 1); /* the message, once it has it */
 
     uint64_t children = hma_sbt_children(st->d, root, st->rot, me);
     if (!children)

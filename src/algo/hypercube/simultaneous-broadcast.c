@@ -317,6 +317,7 @@ static void rank_node(hm_node_t *n, void *state)
             hm_store(n, pk.value);
             held++;
         }
+        hm_show(n, id, (size_t)held); /* the packets it holds, by identifier */
         if (s == d)
             break;
         /* Slot m = s + 1 of every packet: rank r crosses dimension (r + m - 2) mod d + 1
