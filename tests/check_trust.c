@@ -226,7 +226,7 @@ END_TEST
 /* ---- the causal past: what the packets read carried ---------------------------------- */
 
 /* Every node's inputs, published through memory. */
-static _Atomic(const int64_t *) inputs_of[8];
+static _Atomic(const int64_t *) inputs_of[16];
 
 static void publish_mine(hm_node_t *n)
 {
