@@ -62,16 +62,6 @@ done:
     free(buf);
 }
 
-static void bcast_binomial_verify(hm_report_t *r)
-{
-    const hma_prob_t *pb = r->state;
-    if (r->machine->circuit) /* ceil(log2 p) messages of b values one after the other */
-        hma_prob_verify(r, pb->full ? "ceil(log2(p))*ceil(8a*block+b)" : "log2(p)*ceil(8a*block+b)",
-                        pb->lg * hma_prob_msg_slots(r->machine, (size_t)pb->block), pb->block > 1);
-    else
-        hma_prob_verify(r, pb->full ? "ceil(log2(p))" : "log2(p)", pb->lg, pb->block > 1);
-}
-
 const hm_algorithm_t hm_algo_bcast_binomial = {
     .name = "bcast-binomial",
     .description = "broadcast: binomial tree, the whole block in every packet, log2 p slots",
@@ -86,7 +76,7 @@ const hm_algorithm_t hm_algo_bcast_binomial = {
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = bcast_binomial_setup,
     .node_main = bcast_binomial_node,
-    .verify = bcast_binomial_verify,
+    .verify = hma_prob_verify_tree,
     .teardown = hma_prob_free,
     HMA_PROB_IO,
 };

@@ -68,16 +68,6 @@ done:
     free(acc);
 }
 
-static void reduce_binomial_verify(hm_report_t *r)
-{
-    const hma_prob_t *pb = r->state;
-    if (r->machine->circuit) /* ceil(log2 p) messages of b values one after the other */
-        hma_prob_verify(r, pb->full ? "ceil(log2(p))*ceil(8a*block+b)" : "log2(p)*ceil(8a*block+b)",
-                        pb->lg * hma_prob_msg_slots(r->machine, (size_t)pb->block), pb->block > 1);
-    else
-        hma_prob_verify(r, pb->full ? "ceil(log2(p))" : "log2(p)", pb->lg, pb->block > 1);
-}
-
 const hm_algorithm_t hm_algo_reduce_binomial = {
     .name = "reduce-binomial",
     .description = "reduce: binomial tree, partial results of b values, log2 p slots",
@@ -92,7 +82,7 @@ const hm_algorithm_t hm_algo_reduce_binomial = {
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = reduce_binomial_setup,
     .node_main = reduce_binomial_node,
-    .verify = reduce_binomial_verify,
+    .verify = hma_prob_verify_tree,
     .teardown = hma_prob_free,
     HMA_PROB_IO,
 };

@@ -227,6 +227,10 @@ int64_t hma_prob_lower_any(const hma_prob_t *pb, const hm_machine_info_t *mi, co
  * summary's extra keys (problem, block, root, op, packets, values, combining). */
 void hma_prob_verify(hm_report_t *r, const char *expr, int64_t bound, int combining);
 
+/* The verify of the binomial trees that carry the whole block each step (bcast-binomial,
+ * reduce-binomial): exactly ceil(log2 p) steps, one message of b values each. */
+void hma_prob_verify_tree(hm_report_t *r);
+
 /* Under circuit routing to neighbours (Seidel's a*m + b, doc/config.md,
  * ports.cost): the slots one message of k int64 values (8k bytes) lasts on a link of
  * its own, max(1, ceil(a*8k + b)), as src/engine/circuit.c counts them. */

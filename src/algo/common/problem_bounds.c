@@ -328,3 +328,13 @@ void hma_prob_verify(hm_report_t *r, const char *expr, int64_t bound, int combin
     json_object_set_new(r->extra, "max_values_per_packet", json_integer(maxv));
     json_object_set_new(r->extra, "combining", json_boolean(combining));
 }
+
+void hma_prob_verify_tree(hm_report_t *r)
+{
+    const hma_prob_t *pb = r->state;
+    if (r->machine->circuit) /* ceil(log2 p) messages of b values one after the other */
+        hma_prob_verify(r, pb->full ? "ceil(log2(p))*ceil(8a*block+b)" : "log2(p)*ceil(8a*block+b)",
+                        pb->lg * hma_prob_msg_slots(r->machine, (size_t)pb->block), pb->block > 1);
+    else
+        hma_prob_verify(r, pb->full ? "ceil(log2(p))" : "log2(p)", pb->lg, pb->block > 1);
+}
