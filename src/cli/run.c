@@ -348,6 +348,7 @@ static int run_machine(const hm__config_t *cfg, const hm_setup_t *setup, hm__res
     res->wall_seconds = seconds_now() - t0;
     if (hm__outcome_take(m, &res->outcome) != 0)
         res->message = strdup("out of memory merging the node logs");
+    res->abandoned = m->abandoned;
     hm__machine_destroy(m);
     if (!res->outcome)
         return -1;
@@ -427,7 +428,9 @@ int hm__run_config(const hm__config_t *cfg, hm__result_t *res)
         res->message = strdup("out of memory building the summary");
         res->exit_code = HM_EXIT_SYSTEM;
     }
-    if (algo->teardown)
+    /* A node thread left running may still read the state: it stays, reachable from
+     * the machine kept with that thread (engine/watchdog.c). */
+    if (algo->teardown && !res->abandoned)
         algo->teardown(setup.state);
     res->report.state = NULL;
     return res->exit_code;

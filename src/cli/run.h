@@ -20,6 +20,9 @@ typedef struct hm__result_s {
      * means"): the problem's name, the name of a built-in algorithm that declares none,
      * "plugin" or "none". */
     const char *checked_by;
+    /* Node threads the run left running (engine/watchdog.c): they may still read the
+     * algorithm's state, which is then kept, not torn down. */
+    int abandoned;
 } hm__result_t;
 
 /* Run cfg; fills res. Writes the output files named in the config, also when the
