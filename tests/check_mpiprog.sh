@@ -49,10 +49,20 @@ HM_MPICC_SHIM=$HM_SRCDIR/src/mpiprog/plugin.c
 export HM_MPICC_INCLUDE HM_MPICC_LIB HM_MPICC_SHIM
 # The suite's CFLAGS too: the MPI library was built with them (a sanitizer's runtime, then,
 # resolves its calls: hypemu-mpicc links with -Wl,--no-undefined).
-mpicc_hm() { # mpicc_hm NAME: $tmp/NAME.so from tests/mpiprog/NAME.c
+# A program's source: tests/mpiprog/NAME.c, or examples/mpi/NAME.c for the examples the
+# suite runs as they are shipped (their io.h serves both: -I examples/mpi).
+src_of() {
+    if [ -f "$HM_SRCDIR/tests/mpiprog/$1.c" ]; then
+        echo "$HM_SRCDIR/tests/mpiprog/$1.c"
+    else
+        echo "$HM_SRCDIR/examples/mpi/$1.c"
+    fi
+}
+mpicc_hm() { # mpicc_hm NAME: $tmp/NAME.so from NAME.c (src_of)
     # shellcheck disable=SC2086 # word splitting of the flags is intended
-    sh "$HM_SRCDIR/scripts/hypemu-mpicc.in" -o "$tmp/$1.so" "$HM_SRCDIR/tests/mpiprog/$1.c" \
-        -Wall -Wextra -Werror -I"$HM_BUILDDIR/include" -L"$HM_BUILDDIR/lib/.libs" ${HM_CFLAGS:-}
+    sh "$HM_SRCDIR/scripts/hypemu-mpicc.in" -o "$tmp/$1.so" "$(src_of "$1")" \
+        -I"$HM_SRCDIR/examples/mpi" -Wall -Wextra -Werror -I"$HM_BUILDDIR/include" \
+        -L"$HM_BUILDDIR/lib/.libs" ${HM_CFLAGS:-}
 }
 programs="collectives poll ring_allreduce rd_allreduce gather_any alltoall_nb allreduce_call reduce_scatter_call globals deadlock abort"
 for p in $programs; do
@@ -187,14 +197,14 @@ if ! command -v mpicc >/dev/null 2>&1 || [ -z "${MPIRUN:-}" ] || ! [ -x "$MPIRUN
 fi
 # Every program of tests/mpiprog/ but outside.c builds with Open MPI's mpicc as it is.
 for p in $programs; do
-    mpicc -Wall -Wextra -Werror -o "$tmp/$p.mpicc" "$HM_SRCDIR/tests/mpiprog/$p.c" ||
+    mpicc -Wall -Wextra -Werror -I"$HM_SRCDIR/examples/mpi" -o "$tmp/$p.mpicc" "$(src_of "$p")" ||
         fail "mpicc cannot build $p.c"
 done
 # Eight ranks' inputs: three values each, or eight blocks of two for alltoall.
 awk 'BEGIN { for (r = 0; r < 8; r++) print r * 3 + 1, r * 7 + 2, 100 - r }' >"$tmp/in3.txt"
 awk 'BEGIN { for (r = 0; r < 8; r++) { s = ""; for (i = 0; i < 16; i++) s = s (i ? " " : "") r * 100 + i; print s } }' >"$tmp/in16.txt"
 mpi_run() { # mpi_run PROGRAM INPUT: rank lines, sorted, in $tmp/PROGRAM.mpi.out
-    mpicc -Wall -Wextra -o "$tmp/$1.mpi" "$HM_SRCDIR/tests/mpiprog/$1.c" || fail "mpicc $1.c"
+    mpicc -Wall -Wextra -I"$HM_SRCDIR/examples/mpi" -o "$tmp/$1.mpi" "$(src_of "$1")" || fail "mpicc $1.c"
     session=$(mktemp -d "$tmp/oXXXXXX")
     (cd "$tmp" && env OMPI_MCA_orte_tmpdir_base="$session" timeout 300 "$MPIRUN" \
         --allow-run-as-root --oversubscribe -np 8 "./$1.mpi" "$2") | sort >"$tmp/$1.mpi.out" ||

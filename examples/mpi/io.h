@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define MAXV 256
+#define MAXV 4096
 
 #ifdef HYPEMU
 static int read_input(int rank, long long *v, char **argv)
