@@ -136,11 +136,14 @@ int hm__refuse_emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p
     return refuse(n, missing ? -1 : port, -1, call, why);
 }
 
-int hm__refuse_send_to(hm_node_t *n, int dest, const hm_packet_t *p)
+/* A send to node dest refused: the call's name, and why when dest exists, is another
+ * node and the packet is fine (`far`, which names dest and the sender). */
+static int refuse_dest(hm_node_t *n, const char *name, int dest, const hm_packet_t *p,
+                       const char *far)
 {
     const hm__machine_t *m = n->m;
     char call[64], reason[200];
-    snprintf(call, sizeof call, "hm_send_to(n, %d, %s)", dest, packet_arg(p));
+    snprintf(call, sizeof call, "%s(n, %d, %s)", name, dest, packet_arg(p));
     int other = dest >= 0 && dest < m->info.nodes && dest != n->id;
     const char *why = bad_packet(p, reason, sizeof reason);
     if (why)
@@ -151,33 +154,23 @@ int hm__refuse_send_to(hm_node_t *n, int dest, const hm_packet_t *p)
     else if (dest == n->id)
         snprintf(reason, sizeof reason, "node %d is the sender itself", dest);
     else
-        snprintf(reason, sizeof reason,
-                 "node %d is not a neighbour of node %d: under packet routing hm_send_to reaches "
-                 "neighbours only (ports.routing \"circuit\" routes to any node)",
-                 dest, n->id);
+        snprintf(reason, sizeof reason, "node %d is not a neighbour of node %d: %s", dest, n->id,
+                 far);
     return refuse(n, -1, other ? dest : -1, call, why ? why : reason);
+}
+
+int hm__refuse_send_to(hm_node_t *n, int dest, const hm_packet_t *p)
+{
+    return refuse_dest(n, "hm_send_to", dest, p,
+                       "under packet routing hm_send_to reaches neighbours only "
+                       "(ports.routing \"circuit\" routes to any node)");
 }
 
 int hm__refuse_send_routed(hm_node_t *n, int dest, const hm_packet_t *p)
 {
-    const hm__machine_t *m = n->m;
-    char call[64], reason[200];
-    snprintf(call, sizeof call, "hm_send_routed(n, %d, %s)", dest, packet_arg(p));
-    int other = dest >= 0 && dest < m->info.nodes && dest != n->id;
-    const char *why = bad_packet(p, reason, sizeof reason);
-    if (why)
-        ;
-    else if (dest < 0 || dest >= m->info.nodes)
-        snprintf(reason, sizeof reason, "node %d does not exist (nodes 0..%d)", dest,
-                 m->info.nodes - 1);
-    else if (dest == n->id)
-        snprintf(reason, sizeof reason, "node %d is the sender itself", dest);
-    else
-        snprintf(reason, sizeof reason,
-                 "node %d is not a neighbour of node %d: under packet routing only the slotted "
-                 "clock routes packets (clock.mode \"slotted\")",
-                 dest, n->id);
-    return refuse(n, -1, other ? dest : -1, call, why ? why : reason);
+    return refuse_dest(n, "hm_send_routed", dest, p,
+                       "under packet routing only the slotted clock routes packets "
+                       "(clock.mode \"slotted\")");
 }
 
 int hm__refuse_wait_until(hm_node_t *n, int64_t slot)
