@@ -6,11 +6,13 @@
 #
 # 1. Installs the Debian packages the build needs, when some are missing (with sudo
 #    unless run as root): build-essential autoconf automake libtool pkg-config
-#    libjansson-dev check clang-format python3 python3-jsonschema
+#    libjansson-dev check libseccomp-dev clang-format python3 python3-jsonschema
 #    librsvg2-bin libopen-trace-format2-dev otf2-tools man-db
+#    pmccabe (tests/check_functions.sh).
 #    libopenmpi-dev openmpi-bin (hypemu-mpi, doc/mpi.md).
 #    libsimgrid-dev (bench/bench_simgrid: make bench-simgrid, doc/performance.md).
 #    chromium (tests/check_html.sh, make doc-figures: the player, README "Player").
+#    libdw-dev (a crash line's FILE:LINE, README "Exit codes").
 # 2. Bootstraps (autoreconf -fi), configures and builds in the source tree.
 # 3. Runs ./hypemu configs/q4_successive.json: the successive broadcasts on the
 #    4-cube, 34 slots, which writes q4_successive.{timeline.txt,trace.json,events.jsonl}.
@@ -34,6 +36,7 @@ packages="$packages pmccabe" # tests/check_functions.sh: function length and com
 packages="$packages libopenmpi-dev openmpi-bin" # hypemu-mpi (doc/mpi.md)
 packages="$packages libsimgrid-dev" # bench/bench_simgrid, make bench-simgrid (doc/performance.md)
 packages="$packages chromium" # tests/check_html.sh and make doc-figures open the player (README "Player")
+packages="$packages libdw-dev" # a crash line names FILE:LINE of a plugin built with -g (README "Exit codes")
 
 installed() {
     dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null | grep -qx installed
