@@ -1,13 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# check_contention_sweep.sh — scripts/contention-sweep (doc/contention.md) on a tiny sweep:
-# the traffic example (4x4 torus), 1 and 2 cores, three placements, every clock mode, one
-# warm-up and 2 runs a point. The CSV has one row per mode, core count and placement, with
-# the median inside its interval; the free rows carry the waiting share, the p99 latency and
-# the kernel's figures, the slotted ones none; the machine record names the machine and
-# the version; the SVG is well-formed with its four panels. A placement's CPUs are applied:
-# while a run goes, /proc shows every node thread pinned to one CPU of the list and the
-# process confined to it. A core count the process may not use is refused with a message.
+# check_contention_sweep.sh — scripts/contention-sweep (doc/contention.md, "The sweep") on a
+# tiny sweep: the traffic example (4x4 torus), 1 and 2 cores, the four placements, every
+# clock mode, one warm-up and 2 runs a point. The CSV has one row per mode, core count and
+# placement (placements with the same CPUs merged, saying so), with the median inside its
+# interval; the free rows carry the waiting share, the p99 latency and hypemu's kernel
+# figures, every row the OS's context switches; the A/A control is a row of its own; the
+# runs CSV has one row per counted run; the machine record names the machine, the version,
+# the build, the arguments and the config's SHA-256; the SVG is well-formed with its four
+# panels. A placement's CPUs are applied: while a run goes, /proc shows every node thread
+# pinned to one CPU of the list and the process confined to it. A hypemu that exits 1 (a
+# failed verification) makes every run a failed one, shown, and the sweep exit 1; bad
+# arguments (a core count the process may not use, an unknown placement or mode, a size
+# the topology has not) exit 2 naming them.
 set -eu
 tmp=$(mktemp -d)
 pid=
@@ -18,32 +23,46 @@ ncpu=$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')
 cores=1
 [ "$ncpu" -lt 2 ] || cores=1,2
 python3 "$sweep" --hypemu "$HM_BUILDDIR/hypemu" --config "$cfg" --cores "$cores" \
-    --placements compact,scatter,cores --repeat 2 --warmup 1 --out "$tmp" >"$tmp/out" 2>"$tmp/err" ||
+    --placements compact,scatter,cores,none --repeat 2 --warmup 1 --out "$tmp" >"$tmp/out" 2>"$tmp/err" ||
     { cat "$tmp/err" >&2; echo "FAIL: contention-sweep" >&2; exit 1; }
-python3 - "$tmp" "$cores" <<'PY'
-import csv, json, sys
+python3 - "$tmp" "$cores" "$cfg" <<'PY'
+import csv, hashlib, json, sys
 import xml.etree.ElementTree as ET
-tmp, cores = sys.argv[1], sys.argv[2].split(",")
+tmp, cores, cfg = sys.argv[1], sys.argv[2].split(","), sys.argv[3]
 rows = list(csv.DictReader(open(tmp + "/contention-sweep.csv")))
 head = open(tmp + "/contention-sweep.csv").readline().strip().split(",")
 figs = ["wall_s", "ns_per_packet", "wait_share", "p99_latency_ns", "lock_waits",
-        "involuntary_switches", "migrations"]
+        "involuntary_switches", "migrations", "os_voluntary_switches",
+        "os_involuntary_switches"]
 want = (["mode", "nodes", "size", "cores", "placement", "cpus", "runs", "failed"] +
-        [f + s for f in figs for s in ("_median", "_lo", "_hi")] + ["interval_level", "note"])
+        [f + s for f in figs for s in ("_median", "_lo", "_hi")] +
+        ["interval_level", "passes", "between_pass_spread", "within_pass_spread", "note"])
 if head != want:
     sys.exit("FAIL: CSV header %r" % head)
+control = [r for r in rows if r["note"].startswith("A/A control")]
+rows = [r for r in rows if r not in control]
 got = sorted((r["mode"], r["cores"], r["placement"]) for r in rows)
 if got != sorted((m, c, p) for m in ("slotted", "local", "free") for c in cores
-                 for p in ("compact", "scatter", "cores")):
+                 for p in ("compact", "scatter", "cores", "none")):
     sys.exit("FAIL: CSV rows %s" % got)
-for r in rows:
+if len(control) != 1 or control[0]["runs"] != "2":
+    sys.exit("FAIL: the A/A control rows %s" % control)
+measured = 0
+for r in rows + control:
     if r["note"].startswith("skipped"):
         continue
+    if r["note"].startswith("merged: the same CPUs as "):
+        base = [b for b in rows if (b["mode"], b["cores"]) == (r["mode"], r["cores"])
+                and b["placement"] == r["note"].rsplit(" ", 1)[1]]
+        if len(base) != 1 or base[0]["cpus"] != r["cpus"] or r["runs"] != "0":
+            sys.exit("FAIL: merged row %s" % r)
+        continue
+    measured += 1
     if r["runs"] != "2" or r["failed"] != "0" or r["nodes"] != "16" or r["size"] != "4x4":
         sys.exit("FAIL: row %s" % r)
     if len(r["cpus"].split(",")) != int(r["cores"]):
         sys.exit("FAIL: %s cores on CPUs %s" % (r["cores"], r["cpus"]))
-    for f in ("wall_s", "ns_per_packet"):
+    for f in ("wall_s", "ns_per_packet", "os_voluntary_switches"):
         if not float(r[f + "_lo"]) <= float(r[f + "_median"]) <= float(r[f + "_hi"]):
             sys.exit("FAIL: %s median outside its interval: %s" % (f, r))
     if r["interval_level"] != "0.5":
@@ -54,13 +73,23 @@ for r in rows:
             sys.exit("FAIL: %s in a %s row: %s" % (f, r["mode"], r))
     if free and not 0 < float(r["wait_share_median"]) <= 1:
         sys.exit("FAIL: waiting share %s" % r["wait_share_median"])
+    if float(r["os_voluntary_switches_median"]) < 16:  # every node thread sleeps at least once
+        sys.exit("FAIL: the OS's switches of a %s run: %s" % (r["mode"], r))
+runs = list(csv.DictReader(open(tmp + "/contention-sweep.runs.csv")))
+if len(runs) != 2 * measured or any(x["exit"] != "0" or x["pass"] != "1" for x in runs):
+    sys.exit("FAIL: %d runs kept for %d points of 2 runs: %s" % (len(runs), measured, runs[:2]))
+if any(x["runnable_before"] == "" or x["steal_ticks"] == "" or x["wall_s"] == "" for x in runs):
+    sys.exit("FAIL: a run row without the host's state or its figures: %s" % runs[0])
 rec = json.load(open(tmp + "/contention-sweep.machine.json"))
 for k in ("host", "cpu_model", "sockets", "numa_nodes", "threads_per_core", "governor",
-          "kernel", "hypemu_version", "hypemu_commit", "date", "load_before", "load_after",
-          "repeat", "warmup", "config"):
+          "kernel", "virtualization", "hypemu_version", "hypemu_commit", "tree_dirty", "build",
+          "arguments", "config", "config_sha256", "date", "runnable_before", "runnable_after",
+          "steal_before", "steal_after", "repeat", "warmup", "passes"):
     if k not in rec:
         sys.exit("FAIL: machine record lacks %s" % k)
-if not rec["hypemu_version"].startswith("hypemu ") or rec["repeat"] != 2 or rec["warmup"] != 1:
+if (not rec["hypemu_version"].startswith("hypemu ") or rec["repeat"] != 2 or rec["warmup"] != 1
+        or rec["config_sha256"] != hashlib.sha256(open(cfg, "rb").read()).hexdigest()
+        or "--placements" not in rec["arguments"] or not rec["build"].get("cc")):
     sys.exit("FAIL: machine record %s" % rec)
 svg = ET.parse(tmp + "/contention-sweep.svg").getroot()
 texts = [t.text for t in svg.iter("{http://www.w3.org/2000/svg}text")]
@@ -69,7 +98,7 @@ for title in ("wall time, 16 nodes", "time per packet, 16 nodes", "waiting share
               "time per packet, %s cores" % most):
     if title not in texts:
         sys.exit("FAIL: SVG lacks the panel %r" % title)
-print("contention-sweep: %d rows" % len(rows))
+print("contention-sweep: %d rows, %d measured points, %d runs" % (len(rows), measured, len(runs)))
 PY
 if command -v rsvg-convert >/dev/null 2>&1; then
     rsvg-convert "$tmp/contention-sweep.svg" -o "$tmp/s.png" || { echo "FAIL: rsvg-convert" >&2; exit 1; }
@@ -124,12 +153,57 @@ PY
     wait "$pid" 2>/dev/null || true
     pid=
 fi
+# A hypemu whose every run exits 1 (a failed verification): failed runs, shown; exit 1.
+cat >"$tmp/fails" <<EOF
+#!/bin/sh
+case " \$* " in *" --validate "* | *" --version "*) exec "$HM_BUILDDIR/hypemu" "\$@" ;; esac
+"$HM_BUILDDIR/hypemu" "\$@"
+exit 1
+EOF
+chmod +x "$tmp/fails"
 rc=0
-python3 "$sweep" --hypemu "$HM_BUILDDIR/hypemu" --cores 4096 --out "$tmp" >/dev/null 2>"$tmp/err" || rc=$?
-[ "$rc" -eq 1 ] && grep -q "^contention-sweep: --cores: found 4096; allowed: 1\.\." "$tmp/err" ||
-    { echo "FAIL: --cores 4096 (rc $rc): $(cat "$tmp/err")" >&2; exit 1; }
-rc=0
-python3 "$sweep" --hypemu "$HM_BUILDDIR/hypemu" --placements nearby --out "$tmp" >/dev/null 2>"$tmp/err" || rc=$?
-[ "$rc" -eq 1 ] && grep -q "^contention-sweep: --placements: found nearby; allowed: compact, scatter, cores$" "$tmp/err" ||
-    { echo "FAIL: --placements nearby (rc $rc): $(cat "$tmp/err")" >&2; exit 1; }
-echo "contention-sweep: CSV, machine record, SVG and placements as expected"
+python3 "$sweep" --hypemu "$tmp/fails" --config "$cfg" --cores 1 --placements compact \
+    --modes slotted --repeat 2 --warmup 0 --out "$tmp/f" >/dev/null 2>"$tmp/err" || rc=$?
+python3 - "$tmp/f" <<'PY' || exit 1
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1] + "/contention-sweep.csv")))
+runs = list(csv.DictReader(open(sys.argv[1] + "/contention-sweep.runs.csv")))
+r = [x for x in rows if not x["note"].startswith("A/A")][0]
+if r["failed"] != "2" or r["runs"] != "0" or "FAILED: 2 of 2 runs failed" not in r["note"]:
+    sys.exit("FAIL: a failing run counted as good: %s" % r)
+if len(runs) != 4 or any(x["exit"] != "1" for x in runs):
+    sys.exit("FAIL: the failed runs are not kept with their exit status: %s" % runs)
+PY
+[ "$rc" -eq 1 ] && grep -q "^contention-sweep: 4 of 4 runs failed" "$tmp/err" ||
+    { echo "FAIL: a sweep of failing runs exited $rc: $(cat "$tmp/err")" >&2; exit 1; }
+# Two passes: the spread between them beside the spread within, for every measured point.
+python3 "$sweep" --hypemu "$HM_BUILDDIR/hypemu" --config "$cfg" --cores 1 --placements compact \
+    --modes free --repeat 2 --warmup 0 --passes 2 --pass-gap 0 --out "$tmp/p" >/dev/null 2>"$tmp/err" ||
+    { cat "$tmp/err" >&2; echo "FAIL: --passes 2" >&2; exit 1; }
+python3 - "$tmp/p" <<'PY' || exit 1
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1] + "/contention-sweep.csv")))
+runs = list(csv.DictReader(open(sys.argv[1] + "/contention-sweep.runs.csv")))
+if len(rows) != 2 or any(r["passes"] != "2" or r["runs"] != "4" or
+                         float(r["between_pass_spread"]) < 0 or float(r["within_pass_spread"]) < 0
+                         for r in rows):
+    sys.exit("FAIL: --passes 2: %s" % rows)
+if sorted(x["pass"] for x in runs) != ["1"] * 4 + ["2"] * 4:
+    sys.exit("FAIL: --passes 2: runs of passes %s" % [x["pass"] for x in runs])
+PY
+# Bad arguments: exit 2, named, before any run.
+bad() { # bad 'EXPECTED STDERR LINE' ARGS...
+    want=$1
+    shift
+    rc=0
+    python3 "$sweep" --hypemu "$HM_BUILDDIR/hypemu" "$@" --out "$tmp/bad" >/dev/null 2>"$tmp/err" || rc=$?
+    [ "$rc" -eq 2 ] && grep -qxF "$want" "$tmp/err" && [ ! -e "$tmp/bad" ] ||
+        { echo "FAIL: $* (rc $rc): $(cat "$tmp/err"), expected: $want" >&2; exit 1; }
+}
+ncpus=$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')
+bad "contention-sweep: --cores: found 4096; allowed: 1..$ncpus (the CPUs this process may use)" --cores 4096
+bad "contention-sweep: --placements: found nearby; allowed: compact, scatter, cores, none" --placements nearby
+bad "contention-sweep: --modes: found slottted; allowed: slotted, local, free" --modes slotted,slottted
+bad "contention-sweep: --sizes: 16: a torus's size is RxC, rows x columns (4x4)" --sizes 16
+bad "contention-sweep: --repeat: found 0; allowed: 1 or more" --repeat 0
+echo "contention-sweep: CSV, runs, machine record, SVG, placements, failures and bad arguments as expected"
