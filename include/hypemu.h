@@ -189,6 +189,20 @@ int hm_wait_packet_until(hm_node_t *n, hm_packet_t *out, int64_t deadline);
 /* hm_wait_packet_until without a deadline. */
 int hm_wait_packet(hm_node_t *n, hm_packet_t *out);
 
+/* Wall time: nanoseconds (CLOCK_MONOTONIC) since the run's node threads were started, in
+ * every clock mode. For measuring and for pacing under the free clock: a slotted or local
+ * run's result must not depend on it, or it is not deterministic. */
+int64_t hm_clock_ns(hm_node_t *n);
+
+/* The free-running clock's timed wait: sleep until a packet can be read (then take it
+ * into out, or leave it for hm_recv when out is NULL) or until the wall time deadline_ns
+ * (hm_clock_ns's scale), whichever comes first. Returns 0 with a packet, HM_ENOENT at
+ * the deadline without one (the node's logical slot unchanged), HM_EABORT when the run
+ * stops. A node in this wait is not blocked for the deadlock check: its deadline wakes
+ * it. Under the slotted and local clocks a refused call (HM_EINVAL): there is no wall
+ * time to wait for, hm_wait_packet_until waits for a slot. */
+int hm_wait_packet_ns(hm_node_t *n, hm_packet_t *out, int64_t deadline_ns);
+
 /* End this node's slot and sleep until slot `slot` (> now). Packets arriving meanwhile
  * wait in the mailboxes. Returns 0, HM_EINVAL when slot is not after the current slot (a
  * refused call: the slot does not end) or HM_EABORT. */

@@ -389,7 +389,10 @@ typedef struct hm__transport_s {
     int (*recv)(hm_node_t *n, hm_packet_t *out);
     int (*wait_packet)(hm_node_t *n, hm_packet_t *out, int64_t deadline);
     int (*wait_until)(hm_node_t *n, int64_t slot); /* slot > n->now */
-    void (*finish)(hm_node_t *n);                  /* the node program returned */
+    /* A packet, or none by the wall time deadline_ns (hm_clock_ns's scale): the free clock
+     * only (NULL: hm_wait_packet_ns is refused). */
+    int (*wait_packet_ns)(hm_node_t *n, hm_packet_t *out, int64_t deadline_ns);
+    void (*finish)(hm_node_t *n); /* the node program returned */
     /* From the main thread, while nodes may run but no slot can end: stop the run (end
      * cause system, takes reason; after an hm__stop, reason NULL only wakes) and make
      * every node that sleeps see it (engine/watchdog.c). */
@@ -493,6 +496,8 @@ struct hm__machine_s {
     atomic_int exited;
     int abandoned;
     struct hm__machine_s *next_abandoned;
+    /* CLOCK_MONOTONIC ns when the node threads were started: hm_clock_ns's zero. */
+    int64_t start_ns;
 };
 
 /* engine/machine.c */
@@ -733,6 +738,7 @@ int hm__refuse_emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *p
 int hm__refuse_send_to(hm_node_t *n, int dest, const hm_packet_t *p);
 int hm__refuse_send_routed(hm_node_t *n, int dest, const hm_packet_t *p);
 int hm__refuse_wait_until(hm_node_t *n, int64_t slot);
+int hm__refuse_wait_ns(hm_node_t *n, int64_t deadline_ns); /* not under the free clock */
 /* " (made N refused calls; first: slot S CALL: REASON)" for a deadlock report's line of
  * node n, "" when it made none. */
 void hm__refused_note(const hm_node_t *n, char *buf, size_t len);

@@ -93,6 +93,83 @@ START_TEST(test_traffic_load_curve)
 }
 END_TEST
 
+/* The traffic block's window (doc/contention.md, "Offered load"): json number k of it. */
+static double win(const hm_trun_t *r, const char *key)
+{
+    json_t *w = json_object_get(json_object_get(r->summary, "traffic"), "window");
+    json_t *v = json_object_get(w, key);
+    ck_assert_msg(v != NULL, "traffic.window has no %s", key);
+    return json_number_value(v);
+}
+
+static double win_lat(const hm_trun_t *r, const char *unit, const char *q)
+{
+    json_t *w = json_object_get(json_object_get(r->summary, "traffic"), "window");
+    return json_number_value(json_object_get(json_object_get(w, unit), q));
+}
+
+/* Steady state in slots, on the 4x4 torus, a random phase per node, packets 20..79 of 120
+ * measured: below saturation (rate 10%) the accepted load is the offered one and the
+ * latency the route's; at 100% the network accepts less than it is offered and less than
+ * the capacity the routes allow (the channel-load bound). Deterministic, and the local
+ * clock gives the same figures. */
+START_TEST(test_traffic_window)
+{
+    const char *sets[] = {"algorithm.packets=120", "algorithm.warmup_packets=20",
+                          "algorithm.measure_packets=60", "algorithm.phase=\"random\"", NULL};
+    for (int m = 0; m < 2; m++) {
+        hm_trun_t lo = hm_t_run(traffic_cfg(topologies[2], modes[m], "uniform", 10), sets);
+        hm_trun_t hi = hm_t_run(traffic_cfg(topologies[2], modes[m], "uniform", 100), sets);
+        ck_assert_int_eq(lo.rc, 0);
+        ck_assert_int_eq(hi.rc, 0);
+        ck_assert_int_eq((int64_t)win(&lo, "window_from"), 200); /* packet 20 at 10% */
+        ck_assert_int_eq((int64_t)win(&lo, "window_to"), 809);   /* packet 79, one gap on */
+        ck_assert(fabs(win(&lo, "offered_per_slot") - 960.0 / 16 / 609) < 1e-9);
+        ck_assert(fabs(win(&lo, "accepted_per_slot") - win(&lo, "offered_per_slot")) < 0.002);
+        ck_assert_int_eq((int64_t)win_lat(&lo, "latency_slots", "p50"), 2);
+        ck_assert_int_eq((int64_t)win_lat(&lo, "latency_slots", "p99"), 6);
+        ck_assert(win(&hi, "offered_per_slot") == 1.0);
+        double acc = win(&hi, "accepted_per_slot"), cap = win(&hi, "capacity_per_slot");
+        ck_assert_msg(acc < cap && cap < 1.0, "accepted %g, capacity %g", acc, cap);
+        ck_assert_int_eq((int64_t)win(&hi, "last_measured_in"), 429);
+        ck_assert_int_eq((int64_t)win_lat(&hi, "latency_slots", "max"), 351);
+        hm_t_free(&lo);
+        hm_t_free(&hi);
+    }
+}
+END_TEST
+
+/* Offered load in wall time (free clock, inject_per_s): at 200 packets per second per
+ * node the network accepts what it is offered, with end-to-end latencies of data packets
+ * (credits counted on their own); offered 10^7 per second it saturates far below. */
+START_TEST(test_traffic_inject_per_s)
+{
+    const char *lo_sets[] = {"algorithm.packets=60",         "algorithm.warmup_packets=10",
+                             "algorithm.measure_packets=40", "algorithm.phase=\"random\"",
+                             "algorithm.inject_per_s=200",   NULL};
+    hm_trun_t lo = hm_t_run(traffic_cfg(topologies[2], "free", "uniform", 10), lo_sets);
+    ck_assert_msg(lo.rc == 0, "rc %d %s", lo.rc, lo.message ? lo.message : "");
+    double off = win(&lo, "offered_per_s"), acc = win(&lo, "accepted_per_s");
+    ck_assert_msg(off > 190 && off <= 200.0001, "offered %g per s", off);
+    ck_assert_msg(acc > 0.8 * off && acc < 1.2 * off, "offered %g, accepted %g", off, acc);
+    double p50 = win_lat(&lo, "latency_ns", "p50"), p99 = win_lat(&lo, "latency_ns", "p99");
+    ck_assert_msg(p50 > 0 && p99 >= p50, "latency p50 %g p99 %g", p50, p99);
+    json_t *tr = json_object_get(lo.summary, "traffic");
+    ck_assert_int_eq(json_integer_value(json_object_get(tr, "delivered")), 16 * 60);
+    ck_assert(json_integer_value(json_object_get(tr, "credits")) > 0);
+    const char *hi_sets[] = {"algorithm.packets=60", "algorithm.warmup_packets=10",
+                             "algorithm.measure_packets=40", "algorithm.inject_per_s=10000000",
+                             NULL};
+    hm_trun_t hi = hm_t_run(traffic_cfg(topologies[2], "free", "uniform", 10), hi_sets);
+    ck_assert_int_eq(hi.rc, 0);
+    off = win(&hi, "offered_per_s");
+    acc = win(&hi, "accepted_per_s");
+    ck_assert_msg(acc < 0.05 * off, "offered %g, accepted %g: no saturation", off, acc);
+    hm_t_free(&lo);
+    hm_t_free(&hi);
+}
+END_TEST
+
 /* Refusals: the exact messages. */
 START_TEST(test_traffic_refusals)
 {
@@ -107,6 +184,20 @@ START_TEST(test_traffic_refusals)
     ck_assert_str_eq(r.message, "test.json: ports.link_capacity: traffic needs at least 4 on a "
                                 "torus under the free clock (2 virtual channels, data and "
                                 "credits: doc/contention.md), found 3");
+    hm_t_free(&r);
+    r = hm_t_run(traffic_cfg(topologies[2], "slotted", "uniform", 10),
+                 (const char *[]){"algorithm.inject_per_s=100", NULL});
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_str_eq(r.message, "test.json: algorithm.inject_per_s: a load in wall time needs "
+                                "clock.mode \"free\"; under the slotted clock rate_percent sets "
+                                "the load per slot");
+    hm_t_free(&r);
+    r = hm_t_run(
+        traffic_cfg(topologies[2], "slotted", "uniform", 10),
+        (const char *[]){"algorithm.warmup_packets=10", "algorithm.measure_packets=3", NULL});
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_str_eq(r.message, "test.json: algorithm.warmup_packets + measure_packets: 10 + 3; "
+                                "allowed: at most packets (12), at least one packet measured");
     hm_t_free(&r);
 }
 END_TEST
@@ -353,6 +444,8 @@ static Suite *contention_suite(void)
     tcase_add_test(tc, test_traffic_load_curve);
     tcase_add_test(tc, test_traffic_refusals);
     tcase_add_test(tc, test_traffic_defaults);
+    tcase_add_test(tc, test_traffic_window);
+    tcase_add_test(tc, test_traffic_inject_per_s);
     suite_add_tcase(s, tc);
     tc = tcase_create("figures");
     tcase_set_timeout(tc, 60);

@@ -810,6 +810,82 @@ START_TEST(test_logical_clock)
 }
 END_TEST
 
+/* hm_wait_packet_ns (README "Writing a node program", hypemu(3)): node 1 waits 50 ms for
+ * a packet that has not been sent (HM_ENOENT, its logical slot unchanged), while node 0
+ * waits 100 ms by the same call, so that both are in timed waits and neither is blocked for
+ * the deadlock check; then node 0 sends, and node 1, waiting with a 10 s deadline, has it
+ * long before. Node 1 stores its two waits' outcomes and their wall times in ms. */
+static void timed_waits(hm_node_t *n, void *s)
+{
+    (void)s;
+    hm_packet_t p = {.msg = 3};
+    if (hm_id(n) == 0) {
+        if (hm_wait_packet_ns(n, NULL, hm_clock_ns(n) + 100000000) == HM_ENOENT)
+            (void)hm_send(n, 0, &p);
+        return;
+    }
+    int64_t t0 = hm_clock_ns(n), slot = hm_now(n);
+    int a = hm_wait_packet_ns(n, &p, t0 + 50000000);
+    int64_t t1 = hm_clock_ns(n);
+    int b = hm_wait_packet_ns(n, &p, t1 + 10000000000);
+    int64_t t2 = hm_clock_ns(n);
+    hm_store(n, a == HM_ENOENT && hm_now(n) >= slot);
+    hm_store(n, (t1 - t0) / 1000000);
+    hm_store(n, b == HM_OK && p.msg == 3);
+    hm_store(n, (t2 - t1) / 1000000);
+}
+
+static void verify_timed(hm_report_t *r)
+{
+    size_t k;
+    const int64_t *v = hm_report_stores(r, 1, &k);
+    r->verified = k == 4 && v[0] == 1 && v[1] >= 50 && v[2] == 1 && v[3] < 5000;
+    snprintf(r->verification, sizeof r->verification, "%lld %lld %lld %lld",
+             (long long)(k > 0 ? v[0] : -1), (long long)(k > 1 ? v[1] : -1),
+             (long long)(k > 2 ? v[2] : -1), (long long)(k > 3 ? v[3] : -1));
+}
+
+START_TEST(test_wait_packet_ns)
+{
+    hm_algorithm_t a = hm_t_algo(timed_waits, verify_timed);
+    hm_trun_t r = hm_t_run_algo(cube(1, "all-port", "sbt-broadcast", NULL), &a);
+    ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.message ? r.message : "");
+    ck_assert_msg(hm_t_int(&r, "verified") == 1, "%s", hm_t_str(&r, "verification"));
+    hm_t_free(&r);
+}
+END_TEST
+
+/* Under the slotted clock hm_wait_packet_ns is a refused call: HM_EINVAL, the slot goes
+ * on; hm_clock_ns still reads the wall time. */
+static void refused_ns(hm_node_t *n, void *s)
+{
+    (void)s;
+    int64_t t = hm_clock_ns(n);
+    if (hm_wait_packet_ns(n, NULL, t + 1000) == HM_EINVAL && t >= 0 && hm_now(n) == 0)
+        hm_store(n, 1);
+}
+
+static void verify_both_stored(hm_report_t *r)
+{
+    size_t a, b;
+    (void)hm_report_stores(r, 0, &a);
+    (void)hm_report_stores(r, 1, &b);
+    r->verified = a == 1 && b == 1;
+    snprintf(r->verification, sizeof r->verification, "%zu %zu", a, b);
+}
+
+START_TEST(test_wait_packet_ns_slotted)
+{
+    hm_algorithm_t a = hm_t_algo(refused_ns, verify_both_stored);
+    hm_trun_t r = hm_t_run_algo("{\"topology\":{\"kind\":\"hypercube\",\"dim\":1},"
+                                "\"algorithm\":{\"name\":\"sbt-broadcast\"}}",
+                                &a);
+    ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.message ? r.message : "");
+    ck_assert_int_eq(hm_t_int(&r, "refused_calls"), 2);
+    hm_t_free(&r);
+}
+END_TEST
+
 /* clock.max_slots bounds the logical clocks: node 0 ticks forever, node 1 waits. */
 static void tick_forever(hm_node_t *n, void *s)
 {
@@ -1137,6 +1213,8 @@ Suite *hm_suite_free(void)
     tcase_add_test(engine, test_affinity_config);
     tcase_add_test(engine, test_repeat);
     tcase_add_test(engine, test_logical_clock);
+    tcase_add_test(engine, test_wait_packet_ns);
+    tcase_add_test(engine, test_wait_packet_ns_slotted);
     tcase_add_test(engine, test_max_slots);
     tcase_add_test(engine, test_max_slots_during_startup);
     tcase_add_test(engine, test_config_errors);

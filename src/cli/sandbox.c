@@ -559,6 +559,10 @@ static int serve_packet(hm_node_t *n, hm__sbx_chan_t *c, const hm__sbx_call_t *c
             call->want)
             put_packet(c, &in);
         return 1;
+    case HM__SBX_WAIT_PACKET_NS:
+        if ((*rc = hm_wait_packet_ns(n, call->want ? &in : NULL, call->arg64)) == 0 && call->want)
+            put_packet(c, &in);
+        return 1;
     default:
         return 0;
     }
@@ -587,6 +591,8 @@ static int64_t serve(hm_node_t *n, hm__sbx_chan_t *c, const hm__sbx_call_t *call
     switch (call->op) {
     case HM__SBX_PENDING:
         return hm_pending(n);
+    case HM__SBX_CLOCK_NS:
+        return hm_clock_ns(n);
     case HM__SBX_WAIT_UNTIL:
         return hm_wait_until(n, call->arg64);
     case HM__SBX_BUSY:

@@ -36,9 +36,11 @@
  * mailbox lock once, so that every sleeper that missed the abort flag is inside its
  * wait, then broadcasts every condition variable.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "free.h"
 
@@ -65,10 +67,15 @@ static int create(hm__machine_t *m)
         return -1;
     }
     memset(F->nodes, 0, (size_t)n * sizeof *F->nodes);
+    /* hm_wait_packet_ns's deadlines are CLOCK_MONOTONIC, as hm__now_ns. */
+    pthread_condattr_t mono;
+    pthread_condattr_init(&mono);
+    pthread_condattr_setclock(&mono, CLOCK_MONOTONIC);
     for (int i = 0; i < n; i++) {
         fnode_t *f = &F->nodes[i];
         f->last_send = -1;
-        if (pthread_mutex_init(&f->lock, NULL) != 0 || pthread_cond_init(&f->cv, NULL) != 0) {
+        if (pthread_mutex_init(&f->lock, NULL) != 0 || pthread_cond_init(&f->cv, &mono) != 0) {
+            pthread_condattr_destroy(&mono);
             /* Leaves the created ones to the OS: the run does not start. */
             free(F->nodes);
             free(F->links);
@@ -79,6 +86,7 @@ static int create(hm__machine_t *m)
             return -1;
         }
     }
+    pthread_condattr_destroy(&mono);
     F->running = n;
     return m->info.circuit ? res_create(m, F) : 0;
 }
@@ -440,6 +448,9 @@ static int deliver(hm_node_t *n, hm__copy_t *c, size_t ev)
         rf->recv_blocked = 0;
         unblock(m, me, c->dst);
         pthread_cond_signal(&rf->cv);
+    } else if (rf->recv_timed) {
+        rf->recv_timed = 0; /* hm_wait_packet_ns: not counted as blocked */
+        pthread_cond_signal(&rf->cv);
     }
     unlock_counted(me, &rf->lock);
     if (ev < n->log.n && n->log.v[ev].flow == c->flow)
@@ -603,6 +614,36 @@ static int wait_packet(hm_node_t *n, hm_packet_t *out, int64_t deadline)
     return out ? recv(n, out) : HM_OK;
 }
 
+/* hm_wait_packet_ns: a packet, or none by the CLOCK_MONOTONIC time `deadline` (ns). The
+ * node is not blocked for the deadlock count (its deadline wakes it): a sender that finds
+ * recv_timed set only signals. */
+static int wait_packet_ns(hm_node_t *n, hm_packet_t *out, int64_t deadline)
+{
+    hm__machine_t *m = n->m;
+    hm__free_t *F = m->tp_priv;
+    fnode_t *f = &F->nodes[n->id];
+    if (aborted(m) || check_interrupt(n) != HM_OK)
+        return HM_EABORT;
+    hm__blob_release(n->held);
+    n->held = NULL;
+    struct timespec at = {.tv_sec = (time_t)(deadline / 1000000000),
+                          .tv_nsec = (long)(deadline % 1000000000)};
+    lock_counted(f, &f->lock);
+    int64_t t0 = hm__now_ns();
+    f->recv_timed = n->inbox.n == 0 && deadline > t0;
+    while (f->recv_timed && !aborted(m))
+        if (pthread_cond_timedwait(&f->cv, &f->lock, &at) == ETIMEDOUT)
+            f->recv_timed = 0;
+    f->recv_ns += hm__now_ns() - t0;
+    int got = n->inbox.n > 0;
+    unlock_counted(f, &f->lock);
+    if (aborted(m))
+        return HM_EABORT;
+    if (!got)
+        return HM_ENOENT;
+    return out ? recv(n, out) : HM_OK;
+}
+
 static int wait_until(hm_node_t *n, int64_t slot)
 {
     if (aborted(n->m) || check_interrupt(n) != HM_OK)
@@ -745,6 +786,9 @@ static int circ_post(hm_node_t *n, int dest, const hm_packet_t *p, size_t l0)
         rf->recv_blocked = 0;
         unblock(m, me, dest);
         pthread_cond_signal(&rf->cv);
+    } else if (rf->recv_timed) {
+        rf->recv_timed = 0;
+        pthread_cond_signal(&rf->cv);
     }
     unlock_counted(me, &rf->lock);
     if (ev < n->log.n && n->log.v[ev].flow == c.flow)
@@ -815,8 +859,8 @@ static int circ_emit(hm_node_t *n, const hm__ports_t *ports, const hm_packet_t *
 #define FREE_CLOCK                                                                                 \
     .name = "the free-running clock", .create = create, .destroy = destroy, .pending = pending,    \
     .recv = recv, .wait_packet = wait_packet, .wait_until = wait_until, .finish = finish,          \
-    .abort = abort_run, .collect = hm__free_collect, .summary = hm__free_summary,                  \
-    .summary_key = "free"
+    .wait_packet_ns = wait_packet_ns, .abort = abort_run, .collect = hm__free_collect,             \
+    .summary = hm__free_summary, .summary_key = "free"
 
 const hm__transport_t hm__transport_free = {
     FREE_CLOCK,

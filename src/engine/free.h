@@ -45,6 +45,8 @@ typedef struct fnode_s {
                              and its own port (packets in flight) */
     pthread_cond_t cv;    /* only this node's thread waits on it */
     int recv_blocked;     /* under lock: the node sleeps until a packet comes */
+    int recv_timed;       /* under lock: it sleeps until a packet or its deadline
+                             (hm_wait_packet_ns), not counted as blocked */
     int port_blocked;     /* under lock: the node sleeps until its port is free */
     int32_t inflight;     /* under lock: its packets sent and not yet read */
     uint32_t inflight_em; /* under lock: the emission the last of them belongs to */

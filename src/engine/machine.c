@@ -169,6 +169,7 @@ static int start_threads(hm__machine_t *m)
     pthread_sigmask(SIG_BLOCK, &async, &old);
     int cpus[HM__AFFINITY_MAX], ncpus = hm__allowed_cpus(cpus);
     int created = 0;
+    m->start_ns = hm__now_ns(); /* hm_clock_ns's zero, before any node runs */
     for (; created < n; created++) {
         hm_node_t *nd = &m->nodes[m->lo + created];
         pin(m, &attr, cpus, ncpus, m->lo + created);

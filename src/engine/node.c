@@ -359,6 +359,25 @@ int hm_wait_packet_until(hm_node_t *n, hm_packet_t *out, int64_t deadline)
     return wait_packet(n, out, deadline);
 }
 
+int64_t hm_clock_ns(hm_node_t *n)
+{
+    CALLER(n, "hm_clock_ns", 0);
+    return hm__now_ns() - n->m->start_ns;
+}
+
+int hm_wait_packet_ns(hm_node_t *n, hm_packet_t *out, int64_t deadline_ns)
+{
+    CALLER(n, "hm_wait_packet_ns", HM_EABORT);
+    if (!n->m->tp->wait_packet_ns)
+        return hm__refuse_wait_ns(n, deadline_ns);
+    hm__wd_sleep(n);
+    int rc = n->m->tp->wait_packet_ns(n, out, deadline_ns + n->m->start_ns);
+    hm__wd_run(n);
+    if (rc == HM_OK && out)
+        heard(n, out);
+    return rc;
+}
+
 int hm_wait_packet(hm_node_t *n, hm_packet_t *out)
 {
     CALLER(n, "hm_wait_packet", HM_EABORT);

@@ -182,6 +182,15 @@ int hm__refuse_wait_until(hm_node_t *n, int64_t slot)
     return refuse(n, -1, -1, call, reason);
 }
 
+int hm__refuse_wait_ns(hm_node_t *n, int64_t deadline_ns)
+{
+    char call[64];
+    snprintf(call, sizeof call, "hm_wait_packet_ns(n, p, %lld)", (long long)deadline_ns);
+    return refuse(n, -1, -1, call,
+                  "only under the free-running clock (clock.mode \"free\"); a slotted or local "
+                  "run has no wall time to wait for: hm_wait_packet_until");
+}
+
 void hm__refused_note(const hm_node_t *n, char *buf, size_t len)
 {
     buf[0] = 0;

@@ -61,7 +61,9 @@ typedef enum { HM__SBX_DESCRIBE = 1, HM__SBX_SETUP, HM__SBX_RUN, HM__SBX_VERIFY 
     XX(DONE, "the end of node_main")                                                               \
     XX(SEND_ROUTED, "hm_send_routed")                                                              \
     XX(WAIT_NOTE, "hm_wait_note")                                                                  \
-    XX(ABORT, "hm_abort")
+    XX(ABORT, "hm_abort")                                                                          \
+    XX(CLOCK_NS, "hm_clock_ns")                                                                    \
+    XX(WAIT_PACKET_NS, "hm_wait_packet_ns")
 
 typedef enum {
     HM__SBX_NONE,

@@ -273,6 +273,24 @@ int hm_wait_packet_until(hm_node_t *n, hm_packet_t *out, int64_t deadline)
     return rc;
 }
 
+int64_t hm_clock_ns(hm_node_t *n)
+{
+    (void)n;
+    return call(HM__SBX_CLOCK_NS);
+}
+
+int hm_wait_packet_ns(hm_node_t *n, hm_packet_t *out, int64_t deadline_ns)
+{
+    (void)n;
+    chan->len = 0;
+    chan->want = out != NULL;
+    chan->arg64 = deadline_ns;
+    int rc = (int)call(HM__SBX_WAIT_PACKET_NS);
+    if (rc == 0 && out)
+        take_packet(out);
+    return rc;
+}
+
 int hm_wait_packet(hm_node_t *n, hm_packet_t *out)
 {
     return hm_wait_packet_until(n, out, -1);

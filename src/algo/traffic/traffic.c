@@ -4,10 +4,25 @@
  * classic patterns of network simulators, injected at a set rate and routed hop by hop, so
  * that load can be swept like a latency-versus-offered-load curve, in every clock mode.
  *
- * Each node generates `packets` packets, packet k in slot ceil(100 k / rate_percent) (a
- * node's own logical slot in free mode), to a destination the pattern gives (below). A
- * generated packet waits in its source's queue (unbounded, as in a network simulator:
- * the latency counts the time there) until the first link of its route takes it.
+ * Each node generates `packets` packets, packet k in slot phase + ceil(100 k / rate_percent)
+ * (a node's own logical slot in free mode), to a destination the pattern gives (below);
+ * `phase` "random" draws each node's phase in 0 .. ceil(100 / rate_percent) - 1, so that
+ * the nodes do not inject in step. Under the free clock `inject_per_s` > 0 sets the load
+ * in wall time instead: node x's packet k is due at a clock time (hm_clock_ns), one every
+ * 1/inject_per_s seconds (`arrivals` "fixed") or with exponential gaps of that mean
+ * ("poisson"), after a random phase; the node waits for it with hm_wait_packet_ns. A
+ * generated packet waits in its source's queue (unbounded, as in a network simulator: the
+ * latency counts the time there) until the first link of its route takes it.
+ *
+ * Steady state (doc/contention.md, "Offered load"): the packets of index k in
+ * warmup_packets .. warmup_packets + measure_packets - 1 of every node are the measured
+ * ones; the others load the network before and while they drain. Over the window from the
+ * first measured packet's due time to the last one's plus one interval, the summary gives
+ * the offered load (measured packets due per node per slot, or per second) and the
+ * accepted load (packets delivered in the window per node and time), the latency of the
+ * measured packets, due time to delivery (p50, p99, mean, max), and in slots the capacity,
+ * the channel-load bound of this run's routes: a link carries a packet's data one way and
+ * its credit the other, link_capacity per slot in all (below).
  *
  * Routing: dimension order, hop by hop. Q_d: the lowest differing bit first. Mesh, linear:
  * the column first, then the row. Torus, ring: the same, the shorter way round (ties: the
@@ -30,6 +45,7 @@
  * Verified: every packet reaches its destination exactly once; node x stores, for every
  * packet it received, its number src * packets + k, which comes from node src.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,17 +65,27 @@ static const char *const tr_patterns[] = {TRAFFIC_PATTERN_MAP(HM_ENUM_NAME) NULL
 
 enum { TR_DATA = 1, TR_CREDIT = 2 };
 
+static const char *const tr_arrivals[] = {"fixed", "poisson", NULL};
+static const char *const tr_phases[] = {"none", "random", NULL};
+
 typedef struct tr_state_s {
     hm_topology_kind_t topo;
     int p, d, rows, cols, packets, rate, pattern, hotspot, hot_pct, vcs, cap;
-    int32_t *dest;    /* p * packets: packet k of node x goes to dest[x * packets + k] */
-    int32_t *expect;  /* p: packets delivered to x */
-    int32_t *transit; /* p: packets x forwards */
+    int64_t inject; /* inject_per_s; 0: rate_percent's slots */
+    int arrivals, phase, warm, measure;
+    int32_t *dest;     /* p * packets: packet k of node x goes to dest[x * packets + k] */
+    int32_t *expect;   /* p: packets delivered to x */
+    int32_t *transit;  /* p: packets x forwards */
+    int64_t *due;      /* p * packets: when packet k of node x is due (slot, or ns) */
+    int64_t *done;     /* p * packets: when it was delivered, written by its destination */
+    int64_t *linkload; /* p * links per node * vcs: packets each directed link carries on
+                          each virtual channel (tr_links_per_node's numbering) */
 } tr_state_t;
 
-/* What a node leaves for verify: latency in slots of the packets it received. */
+/* What a node leaves for verify: latency in slots of the packets it received, and the
+ * credits it sent. */
 typedef struct tr_out_s {
-    int64_t delivered, lat_sum, lat_max;
+    int64_t delivered, lat_sum, lat_max, credits;
 } tr_out_t;
 
 static const hm_param_spec_t tr_specs[] = {
@@ -81,6 +107,35 @@ static const hm_param_spec_t tr_specs[] = {
      .max = 100,
      .def = 10,
      .help = "offered load: packets per node per 100 slots"},
+    {.name = "phase",
+     .type = HM_PARAM_ENUM,
+     .choices = tr_phases,
+     .def = 0,
+     .help = "each node's first packet: none (all in step), random (within one interval)"},
+    {.name = "inject_per_s",
+     .type = HM_PARAM_INT,
+     .min = 0,
+     .max = 100000000,
+     .def = 0,
+     .help = "free clock: offered load in wall time, packets per second per node (0: "
+             "rate_percent)"},
+    {.name = "arrivals",
+     .type = HM_PARAM_ENUM,
+     .choices = tr_arrivals,
+     .def = 0,
+     .help = "with inject_per_s: fixed intervals or poisson (exponential gaps)"},
+    {.name = "warmup_packets",
+     .type = HM_PARAM_INT,
+     .min = 0,
+     .max = 4095,
+     .def = 0,
+     .help = "each node's first packets, not measured"},
+    {.name = "measure_packets",
+     .type = HM_PARAM_INT,
+     .min = 0,
+     .max = 4096,
+     .def = 0,
+     .help = "each node's packets measured after the warm-up (0: all the rest)"},
     {.name = "hotspot",
      .type = HM_PARAM_INT,
      .max_of = HM_QTY_NODES_MINUS_1,
@@ -115,14 +170,15 @@ static int log2_exact(int p)
 }
 
 /* One step along a row or column of k nodes from a towards b (a != b); *wrap: the step
- * takes the wrap-around link. */
-static int step(const tr_state_t *st, int a, int b, int k, int *wrap)
+ * takes the wrap-around link; *back: it goes the negative way. */
+static int step(const tr_state_t *st, int a, int b, int k, int *wrap, int *back)
 {
     int fwd = ((b - a) % k + k) % k;
     *wrap = 0;
+    *back = !wraps(st) ? b < a : fwd > k - fwd;
     if (!wraps(st))
         return b > a ? a + 1 : a - 1;
-    if (fwd <= k - fwd) {
+    if (!*back) {
         *wrap = a == k - 1;
         return (a + 1) % k;
     }
@@ -130,23 +186,39 @@ static int step(const tr_state_t *st, int a, int b, int k, int *wrap)
     return (a + k - 1) % k;
 }
 
-/* The next node on x's route to dst (x != dst), the dimension of that hop, and whether it
- * crosses the dateline (a wrap-around link). */
-static int next_hop(const tr_state_t *st, int x, int dst, int *dim, int *wrap)
+/* The next node on x's route to dst (x != dst), the dimension of that hop, whether it
+ * crosses the dateline (a wrap-around link), and the directed link it takes: a number
+ * below tr_links_per_node (the dimension on Q_d; 2 dim + back on a grid). */
+static int next_hop_on(const tr_state_t *st, int x, int dst, int *dim, int *wrap, int *link)
 {
+    int back = 0;
     if (!is_grid(st)) {
         int b = __builtin_ctz((unsigned)(x ^ dst));
-        *dim = b;
+        *dim = *link = b;
         *wrap = 0;
         return x ^ (1 << b);
     }
-    int c = st->cols, i = x / c, j = x % c, di = dst / c, dj = dst % c;
+    int c = st->cols, i = x / c, j = x % c, di = dst / c, dj = dst % c, y;
     if (j != dj) {
         *dim = 0;
-        return i * c + step(st, j, dj, c, wrap);
+        y = i * c + step(st, j, dj, c, wrap, &back);
+    } else {
+        *dim = 1;
+        y = step(st, i, di, st->rows, wrap, &back) * c + j;
     }
-    *dim = 1;
-    return step(st, i, di, st->rows, wrap) * c + j;
+    *link = 2 * *dim + back;
+    return y;
+}
+
+static int next_hop(const tr_state_t *st, int x, int dst, int *dim, int *wrap)
+{
+    int link;
+    return next_hop_on(st, x, dst, dim, wrap, &link);
+}
+
+static int tr_links_per_node(const tr_state_t *st)
+{
+    return is_grid(st) ? 4 : (st->d ? st->d : 1);
 }
 
 /* The dimension of the hop from node a to its neighbour b. */
@@ -204,28 +276,64 @@ static int pattern_dest(const tr_state_t *st, int x, int k, hma_rng_t *g)
     }
 }
 
-/* Every packet's destination, and what each node delivers and forwards. */
+/* When node x's packets are due: slots phase + ceil(100 k / rate), or, with inject_per_s,
+ * clock times in ns: a random phase within one interval, then fixed or exponential gaps.
+ * A stream of its own, so that the destinations do not depend on the timing. */
+static void tr_due(tr_state_t *st, int x, uint64_t seed)
+{
+    hma_rng_t g;
+    hma_rng_seed(&g, seed ^ (0xd1b54a32d192ed03u * (uint64_t)(x + 1)));
+    int64_t *due = st->due + (size_t)x * (size_t)st->packets;
+    if (!st->inject) {
+        int64_t gap = (100 + st->rate - 1) / st->rate;
+        int64_t phase = st->phase ? (int64_t)hma_rng_below(&g, (uint64_t)gap) : 0;
+        for (int k = 0; k < st->packets; k++)
+            due[k] = phase + ((int64_t)k * 100 + st->rate - 1) / st->rate;
+        return;
+    }
+    double gap = 1e9 / (double)st->inject,
+           t = st->phase ? gap * (double)(hma_rng_next(&g) >> 11) / 9007199254740992.0 : 0.0;
+    for (int k = 0; k < st->packets; k++) {
+        due[k] = (int64_t)t;
+        double u = (double)(hma_rng_next(&g) >> 11) / 9007199254740992.0; /* [0, 1) */
+        t += st->arrivals ? -log1p(-u) * gap : gap;
+    }
+}
+
+/* Every packet's destination and due time, what each node delivers and forwards, and the
+ * packets each directed link carries. */
 static int tr_plan(tr_state_t *st, uint64_t seed)
 {
     size_t total = (size_t)st->p * (size_t)st->packets;
+    size_t links = (size_t)st->p * (size_t)tr_links_per_node(st) * (size_t)st->vcs;
     st->dest = malloc(total * sizeof *st->dest);
     st->expect = calloc((size_t)st->p, sizeof *st->expect);
     st->transit = calloc((size_t)st->p, sizeof *st->transit);
-    if (!st->dest || !st->expect || !st->transit)
+    st->due = malloc(total * sizeof *st->due);
+    st->done = calloc(total, sizeof *st->done);
+    st->linkload = calloc(links, sizeof *st->linkload);
+    if (!st->dest || !st->expect || !st->transit || !st->due || !st->done || !st->linkload)
         return -1;
     for (int x = 0; x < st->p; x++) {
         hma_rng_t g;
         hma_rng_seed(&g, seed ^ (0x9e3779b97f4a7c15u * (uint64_t)(x + 1)));
         for (int k = 0; k < st->packets; k++) {
-            int dst = pattern_dest(st, x, k, &g), at = x, dim, wrap;
+            int dst = pattern_dest(st, x, k, &g), at = x, dim, wrap, link, vc = 0, last = -1;
             st->dest[(size_t)x * (size_t)st->packets + (size_t)k] = dst;
             st->expect[dst]++;
             while (at != dst) {
-                at = next_hop(st, at, dst, &dim, &wrap);
+                int from = at;
+                at = next_hop_on(st, at, dst, &dim, &wrap, &link);
+                vc = wrap || (vc == 1 && last == dim); /* as forward() chooses it */
+                last = dim;
+                st->linkload[((size_t)from * (size_t)tr_links_per_node(st) + (size_t)link) *
+                                 (size_t)st->vcs +
+                             (size_t)vc]++;
                 if (at != dst)
                     st->transit[at]++;
             }
         }
+        tr_due(st, x, seed);
     }
     return 0;
 }
@@ -238,7 +346,32 @@ static void tr_free(void *state)
     free(st->dest);
     free(st->expect);
     free(st->transit);
+    free(st->due);
+    free(st->done);
+    free(st->linkload);
     free(st);
+}
+
+/* inject_per_s under the free clock only; the measured packets within `packets`. */
+static int tr_check_window(hm_setup_t *s, tr_state_t *st)
+{
+    if (st->inject && s->machine->clock != HM_CLOCK_FREE) {
+        snprintf(s->error, sizeof s->error,
+                 "%s: algorithm.inject_per_s: a load in wall time needs clock.mode \"free\"; "
+                 "under the %s clock rate_percent sets the load per slot",
+                 s->file, s->machine->clock == HM_CLOCK_LOCAL ? "local" : "slotted");
+        return -1;
+    }
+    if (!st->measure)
+        st->measure = st->packets - st->warm;
+    if (st->warm + st->measure > st->packets || st->measure < 1) {
+        snprintf(s->error, sizeof s->error,
+                 "%s: algorithm.warmup_packets + measure_packets: %d + %d; allowed: at most "
+                 "packets (%d), at least one packet measured",
+                 s->file, st->warm, st->measure, st->packets);
+        return -1;
+    }
+    return 0;
 }
 
 /* Setup's work on st: 0, or -1 with the message in s->error. */
@@ -257,6 +390,13 @@ static int tr_fill(hm_setup_t *s, tr_state_t *st)
     st->hot_pct = (int)hm_param_get_int(s, "hotspot_percent");
     st->vcs = wraps(st) ? 2 : 1;
     st->cap = mi->link_capacity;
+    st->phase = hm_param_get_enum(s, "phase");
+    st->inject = hm_param_get_int(s, "inject_per_s");
+    st->arrivals = hm_param_get_enum(s, "arrivals");
+    st->warm = (int)hm_param_get_int(s, "warmup_packets");
+    st->measure = (int)hm_param_get_int(s, "measure_packets");
+    if (tr_check_window(s, st) != 0)
+        return -1;
     if (st->pattern == BIT_REVERSAL && log2_exact(st->p) < 0) {
         snprintf(s->error, sizeof s->error,
                  "%s: algorithm.pattern: \"bit-reversal\" needs a power-of-two number of nodes, "
@@ -338,20 +478,22 @@ static int pay(tr_node_t *t)
                 if (tr_send(t, q, &c) != HM_OK)
                     return -1;
                 t->owe[q * t->vcs + v]--;
+                t->out->credits++;
                 made++;
             }
     return made;
 }
 
-static int64_t gen_slot(const tr_state_t *st, int k)
+/* The node's time: its slot, or the clock under inject_per_s. */
+static int64_t tr_time(tr_node_t *t)
 {
-    return ((int64_t)k * 100 + st->rate - 1) / st->rate;
+    return t->st->inject ? hm_clock_ns(t->n) : hm_now(t->n);
 }
 
 static void deliver(tr_node_t *t, int64_t id)
 {
-    int k = (int)(id % t->st->packets);
-    int64_t lat = hm_now(t->n) - gen_slot(t->st, k);
+    int64_t now = tr_time(t), lat = now - t->st->due[id];
+    t->st->done[id] = now; /* only its destination writes it; verify reads it */
     hm_store(t->n, id);
     t->delivered++;
     t->out->delivered++;
@@ -461,8 +603,9 @@ static int finished(const tr_node_t *t)
 static int round_once(tr_node_t *t)
 {
     const tr_state_t *st = t->st;
-    int64_t now = hm_now(t->n);
-    while (t->next_gen < st->packets && gen_slot(st, t->next_gen) <= now)
+    int64_t now = hm_now(t->n), clock = tr_time(t);
+    const int64_t *due = st->due + (size_t)t->me * (size_t)st->packets;
+    while (t->next_gen < st->packets && due[t->next_gen] <= clock)
         t->next_gen++;
     if (drain(t) != 0)
         return -1;
@@ -477,14 +620,16 @@ static int round_once(tr_node_t *t)
     /* Something moved or is owed: the next slot. Else sleep until a packet (a credit) or
      * the next generation slot. */
     int64_t deadline = -1;
+    int rc;
     if (moved || paid || owes(t))
         deadline = now + 1;
+    else if (t->next_gen < st->packets && st->inject) /* a packet or the next one's time */
+        return (rc = hm_wait_packet_ns(t->n, NULL, due[t->next_gen])) == HM_OK || rc == HM_ENOENT
+                   ? 1
+                   : -1;
     else if (t->next_gen < st->packets)
-        deadline = gen_slot(st, t->next_gen);
-    else if (t->injected < t->next_gen || t->delivered < st->expect[t->me] ||
-             t->forwarded < st->transit[t->me])
-        deadline = -1;
-    int rc = hm_wait_packet_until(t->n, NULL, deadline);
+        deadline = due[t->next_gen];
+    rc = hm_wait_packet_until(t->n, NULL, deadline);
     return rc == HM_OK || rc == HM_ENOENT ? 1 : -1;
 }
 
@@ -532,6 +677,108 @@ static int check_node(hm_report_t *r, const tr_state_t *st, int x, unsigned char
     return 1;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The value at quantile q of the n sorted values (nearest rank). */
+static int64_t rank_of(const int64_t *v, size_t n, int q)
+{
+    size_t k = (n * (size_t)q + 99) / 100;
+    return v[k ? k - 1 : 0];
+}
+
+/* The packets directed link l of node x carries, on every virtual channel (vc < 0) or one. */
+static int64_t tr_load(const tr_state_t *st, int x, int l, int vc)
+{
+    const int64_t *v =
+        st->linkload + ((size_t)x * (size_t)tr_links_per_node(st) + (size_t)l) * (size_t)st->vcs;
+    int64_t sum = 0;
+    for (int c = 0; c < st->vcs; c++)
+        sum += vc < 0 || vc == c ? v[c] : 0;
+    return sum;
+}
+
+/* The node across link l of node x, and in *back the link that comes back. */
+static int tr_across(const tr_state_t *st, int x, int l, int *back)
+{
+    if (!is_grid(st)) {
+        *back = l;
+        return x ^ (1 << l);
+    }
+    int c = st->cols, i = x / c, j = x % c, dim = l / 2, k = dim ? st->rows : c, a = dim ? i : j;
+    int b = l % 2 ? (wraps(st) ? (a + k - 1) % k : a - 1) : (wraps(st) ? (a + 1) % k : a + 1);
+    *back = l ^ 1;
+    return dim ? b * c + j : i * c + b;
+}
+
+/* The capacity in packets per node per slot, from this run's routes: a link carries the
+ * data of the routes through it and the credits of those through the link back, at most
+ * link_capacity a slot; and on each virtual channel at most one packet every 2 slots (its
+ * buffer at the far end is free again when the credit is back: sent in slot t, read and
+ * passed on in t + 1, the credit read in t + 2). */
+static double tr_capacity(const tr_state_t *st)
+{
+    double best = -1;
+    for (int x = 0; x < st->p; x++)
+        for (int l = 0; l < tr_links_per_node(st); l++) {
+            int back, y;
+            int64_t here = tr_load(st, x, l, -1);
+            if (!here)
+                continue;
+            y = tr_across(st, x, l, &back);
+            double lim = (double)st->cap * st->packets / (double)(here + tr_load(st, y, back, -1));
+            for (int c = 0; c < st->vcs; c++)
+                if (tr_load(st, x, l, c))
+                    lim = fmin(lim, 0.5 * st->packets / (double)tr_load(st, x, l, c));
+            best = best < 0 || lim < best ? lim : best;
+        }
+    return best < 0 ? 0.0 : best;
+}
+
+/* Offered and accepted load over the measurement window, and the measured packets'
+ * latency (doc/contention.md, "Offered load"). */
+static json_t *tr_window(const tr_state_t *st)
+{
+    size_t n = 0, total = (size_t)st->p * (size_t)st->packets;
+    int64_t *lat = malloc((size_t)st->p * (size_t)st->measure * sizeof *lat), t0 = INT64_MAX,
+            t1 = INT64_MIN, end = INT64_MIN, sum = 0, in = 0;
+    if (!lat)
+        return NULL;
+    for (int x = 0; x < st->p; x++)
+        for (int k = st->warm; k < st->warm + st->measure; k++) {
+            size_t id = (size_t)x * (size_t)st->packets + (size_t)k;
+            lat[n++] = st->done[id] - st->due[id];
+            sum += st->done[id] - st->due[id];
+            t0 = st->due[id] < t0 ? st->due[id] : t0;
+            t1 = st->due[id] > t1 ? st->due[id] : t1;
+            end = st->done[id] > end ? st->done[id] : end;
+        }
+    t1 += st->inject ? 1000000000 / st->inject : (100 + st->rate - 1) / st->rate;
+    end = end >= t1 ? end + 1 : t1; /* accepted: until the last measured packet is in */
+    for (size_t id = 0; id < total; id++)
+        in += st->done[id] >= t0 && st->done[id] < end;
+    qsort(lat, n, sizeof *lat, cmp_i64);
+    double span = (double)(t1 - t0) / (st->inject ? 1e9 : 1.0), nodes = st->p;
+    double took = (double)(end - t0) / (st->inject ? 1e9 : 1.0);
+    json_t *l = json_pack("{s:I, s:I, s:f, s:I}", "p50", (json_int_t)rank_of(lat, n, 50), "p99",
+                          (json_int_t)rank_of(lat, n, 99), "mean", (double)sum / (double)n, "max",
+                          (json_int_t)lat[n - 1]);
+    free(lat);
+    json_t *w =
+        json_pack("{s:i, s:i, s:I, s:I, s:I, s:f, s:f}", "warmup_packets", st->warm,
+                  "measure_packets", st->measure, "window_from", (json_int_t)t0, "window_to",
+                  (json_int_t)t1, "last_measured_in", (json_int_t)end,
+                  st->inject ? "offered_per_s" : "offered_per_slot", (double)n / nodes / span,
+                  st->inject ? "accepted_per_s" : "accepted_per_slot", (double)in / nodes / took);
+    json_object_set_new(w, st->inject ? "latency_ns" : "latency_slots", l);
+    if (!st->inject)
+        json_object_set_new(w, "capacity_per_slot", json_real(tr_capacity(st)));
+    return w;
+}
+
 static void tr_verify(hm_report_t *r)
 {
     const tr_state_t *st = r->state;
@@ -542,7 +789,7 @@ static void tr_verify(hm_report_t *r)
         return;
     }
     int bad = -1;
-    int64_t lat_sum = 0, lat_max = 0, got = 0;
+    int64_t lat_sum = 0, lat_max = 0, got = 0, credits = 0;
     for (int x = 0; x < st->p && bad < 0; x++) {
         const tr_out_t *o = hm_report_out(r, x);
         if (!check_node(r, st, x, seen))
@@ -551,6 +798,7 @@ static void tr_verify(hm_report_t *r)
             got += o->delivered;
             lat_sum += o->lat_sum;
             lat_max = o->lat_max > lat_max ? o->lat_max : lat_max;
+            credits += o->credits;
         }
     }
     free(seen);
@@ -566,13 +814,20 @@ static void tr_verify(hm_report_t *r)
     r->bound = -1;
     r->lower_expr = NULL;
     r->lower = -1;
-    json_object_set_new(r->extra, "traffic",
-                        json_pack("{s:s, s:i, s:i, s:i, s:I, s:f, s:I}", "pattern",
-                                  tr_patterns[st->pattern], "rate_percent", st->rate,
-                                  "virtual_channels", st->vcs, "packets_per_node", st->packets,
-                                  "delivered", (json_int_t)got, "latency_slots_mean",
-                                  got ? (double)lat_sum / (double)got : 0.0, "latency_slots_max",
-                                  (json_int_t)lat_max));
+    json_t *tr = json_pack(
+        "{s:s, s:i, s:i, s:i, s:I, s:f, s:I}", "pattern", tr_patterns[st->pattern], "rate_percent",
+        st->rate, "virtual_channels", st->vcs, "packets_per_node", st->packets, "delivered",
+        (json_int_t)got, st->inject ? "latency_ns_mean" : "latency_slots_mean",
+        got ? (double)lat_sum / (double)got : 0.0,
+        st->inject ? "latency_ns_max" : "latency_slots_max", (json_int_t)lat_max);
+    if (bad < 0)
+        json_object_set_new(tr, "window", tr_window(st));
+    if (st->inject) {
+        json_object_set_new(tr, "inject_per_s", json_integer((json_int_t)st->inject));
+        json_object_set_new(tr, "arrivals", json_string(tr_arrivals[st->arrivals]));
+    }
+    json_object_set_new(tr, "credits", json_integer((json_int_t)credits));
+    json_object_set_new(r->extra, "traffic", tr);
 }
 
 const hm_algorithm_t hm_algo_traffic = {
