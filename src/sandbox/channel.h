@@ -61,7 +61,8 @@ typedef enum { HM__SBX_DESCRIBE = 1, HM__SBX_SETUP, HM__SBX_RUN, HM__SBX_VERIFY 
     XX(DONE, "the end of node_main")                                                               \
     XX(SEND_ROUTED, "hm_send_routed")                                                              \
     XX(WAIT_NOTE, "hm_wait_note")                                                                  \
-    XX(ABORT, "hm_abort")
+    XX(ABORT, "hm_abort")                                                                          \
+    XX(SHOW, "hm_show")
 
 typedef enum {
     HM__SBX_NONE,
@@ -139,6 +140,10 @@ enum {
     HM__SBX_PKT_NODATA = 2,  /* len > 0 with data NULL; pkt.len is that len */
     HM__SBX_PKT_TOOLONG = 4, /* len beyond the channel (HM__SBX_BUF); pkt.len is that len */
 };
+
+/* hm_show: arg64 is the buffer's length, buf its first values (int64, at most
+ * HM__SBX_SHOW_WORDS: the engine records no more, hm_internal.h HM__SHOW_KEEP). */
+#define HM__SBX_SHOW_WORDS 64
 
 /* The exit status of a node process whose filter refused a system call. */
 #define HM__SBX_REFUSED_STATUS 159
