@@ -20,7 +20,9 @@
 # events panel; what each node knows (data-knows) follows the same closed forms, and so do
 # the rows of the "who knows whom" matrix (a root's row one cell); the trail of the SBT
 # broadcast on Q_3 is a spanning tree from its root. The machine view and the space-time view are measured in Chromium at every slot of eleven runs (below; Q_5 drawn with its links, Q_6 and
-# larger as heat maps).
+# larger as heat maps), with the controls on one row of a 1024 px window and the link use
+# per slot equal to the log's (the binomial broadcast on Q_4: 2^k of 32 links in slot k);
+# a free-clock page shows its payloads as the slotted run's.
 # Skipped (77) where Chromium is missing (setup.sh installs Debian's chromium).
 set -eu
 : "${HM_SRCDIR:?}" "${HM_BUILDDIR:?}"

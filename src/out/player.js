@@ -169,18 +169,21 @@
 
     var main = el('div', {id: 'main'});
     app.appendChild(main);
-    function panel(title) {
+    function panel(title, into) {
         var p = el('div', {'class': 'panel'});
         p.appendChild(el('h2', {}, title));
-        main.appendChild(p);
+        (into || main).appendChild(p);
         return p;
     }
     var topoPanel = panel('The machine: the links used in this slot, with their packets');
     var memPanel = panel('Each node\'s memory: what it holds (hm_show), the values it ' +
                          'stored so far (hm_store), and its log lines in this slot');
     var stPanel = panel('Space-time diagram (click a slot)');
-    var evPanel = panel('Events of this slot');
-    var linkPanel = panel('Link use: the links that carry a packet, per slot');
+    /* Beside the space-time diagram, one column: the link use, then the events. */
+    var side = el('div', {'class': 'side'});
+    main.appendChild(side);
+    var linkPanel = panel('Link use: the links that carry a packet, per slot', side);
+    var evPanel = panel('Events of this slot', side);
 
     /* ---- where the nodes are drawn ---- */
     /* Q_5: one step per dimension, found by a search so that every link keeps more
@@ -450,7 +453,8 @@
         ' nodes, coloured by the transmissions they start (darker: more); ' : 'Rows: nodes ' +
         '0..' + (P - 1) + '; arrows: transmissions, from sender to receiver; dots: stores; ' +
         'grey: busy; orange: stall; red: conflict or delay; ') + 'columns: slots. The strip ' +
-        'below: packets in flight per slot (bars, the link use) and the deepest mailbox, ' +
+        'below: packets in flight per slot (bars; the links they use: the link-use panel) ' +
+        'and the deepest mailbox, ' +
         'sampled at receipts as the OTF2 trace does (orange line). Drag to pan, wheel or buttons to zoom, click a slot.'));
     var view = {t0: 0, t1: last + 1}, cssW = 0, cssH = 0, dpr = 1;
     /* Packets in flight per slot, from the receipts (as the machine view counts them). */
@@ -1101,7 +1105,7 @@
         linkUse[i] = linksUsed(i), linkMax = Math.max(linkMax, linkUse[i]);
     var LW = 600, LH = 90, LL = 34, LB = 14, lcols = Math.min(last + 1, LINK_BARS);
     var lper = Math.ceil((last + 1) / lcols), lbw = (LW - LL - 4) / Math.ceil((last + 1) / lper);
-    var ltop = Math.max(1, nLinks, linkMax);
+    var ltop = Math.max(1, linkMax);
     var lsvg = el('svg', {id: 'linkuse', viewBox: '0 0 ' + LW + ' ' + LH, 'data-links': nLinks,
                           'data-max': linkMax}, undefined, true);
     function lslotX(t) {
@@ -1112,14 +1116,14 @@
         for (j = i; j < i + lper && j <= last; j++)
             lu = Math.max(lu, linkUse[j]);
         var bh = (LH - LB - 6) * lu / ltop;
-        var lbar = el('rect', {'class': 'lbar', x: lslotX(i).toFixed(2), y: (LH - LB - bh).toFixed(2),
+        var lbar = el('rect', {'class': 'lbar', x: lslotX(i).toFixed(2),
+                               y: (LH - LB - bh).toFixed(2),
                                width: Math.max(0.5, lbw - (lbw > 3)).toFixed(2),
                                height: bh.toFixed(2), 'data-links-used': lu}, undefined, true);
-        lbar.setAttribute(lper > 1 ? 'data-slots' : 'data-slot',
-                          lper > 1 ? i + '..' + Math.min(last, i + lper - 1) : i);
-        lbar.appendChild(el('title', {}, (lper > 1 ? 'slots ' + i + '..' + Math.min(last, i + lper - 1) +
-                                          ': at most ' : 'slot ' + i + ': ') + lu + ' of ' +
-                                          nLinks + ' links', true));
+        var lspan = i + '..' + Math.min(last, i + lper - 1);
+        lbar.setAttribute(lper > 1 ? 'data-slots' : 'data-slot', lper > 1 ? lspan : i);
+        lbar.appendChild(el('title', {}, (lper > 1 ? 'slots ' + lspan + ': at most ' : 'slot ' +
+                                          i + ': ') + lu + ' of ' + nLinks + ' links', true));
         lsvg.appendChild(lbar);
     }
     lsvg.appendChild(el('line', {'class': 'laxis', x1: LL, y1: LH - LB, x2: LW - 4, y2: LH - LB},
@@ -1140,7 +1144,8 @@
     linkPanel.appendChild(el('div', {'class': 'legend'}, 'A bar a slot' + (lper > 1 ? ' (here ' +
         'a block of ' + lper + ' slots, its busiest)' : '') + ': the links that carry a packet ' +
         'in either direction' + (D.circuit ? ', or that a circuit holds' : '') + ', of the ' +
-        nLinks + (bus ? ' channel' : ' links') + ' (scale 0..' + ltop + '); the dark band is ' +
+        nLinks + (bus ? ' channel' : ' links') + ' (scale 0..' + ltop + ', the most in a slot); ' +
+        'the dark band is ' +
         'the slot shown. Click a bar to go to its slot.'));
     lsvg.addEventListener('click', function (ev) {
         var r = lsvg.getBoundingClientRect(), x = (ev.clientX - r.left) * LW / r.width;
@@ -1151,8 +1156,9 @@
         lnow.setAttribute('x', lslotX(t).toFixed(2));
         lnote.setAttribute('data-slot', t);
         lnote.setAttribute('data-links-used', linkUse[t]);
+        var share = 100 * linkUse[t] / Math.max(1, nLinks);
         lnote.textContent = 'slot ' + t + ': ' + linkUse[t] + ' of ' + nLinks +
-            (bus ? ' channel' : ' links') + ' used (' + (100 * linkUse[t] / Math.max(1, nLinks)).toFixed(0) +
+            (bus ? ' channel' : ' links') + ' used (' + share.toFixed(0) +
             '%); over the run at most ' + linkMax;
     }
     var trailOn = false;
