@@ -105,7 +105,7 @@ typedef struct hm__event_s {
     /* Free mode under circuit routing, a send: its transfer, from its circuit held to
      * just before it is given back (0: none). */
     int64_t start_ns, end_ns;
-    /* A slotted recv whose packet had a payload, when a page is written (record_page), for
+    /* A recv whose packet had a payload, when a page is written (record_page), for
      * the player (out/html.c): its first pay_n words (at most HM__PAY_WORDS, owned) of
      * pay_words in all. */
     int64_t *pay;

@@ -20,7 +20,9 @@
 # events panel; what each node knows (data-knows) follows the same closed forms, and so do
 # the rows of the "who knows whom" matrix (a root's row one cell); the trail of the SBT
 # broadcast on Q_3 is a spanning tree from its root. The machine view and the space-time view are measured in Chromium at every slot of eleven runs (below; Q_5 drawn with its links, Q_6 and
-# larger as heat maps).
+# larger as heat maps), with the controls on one row of a 1024 px window and the link use
+# per slot equal to the log's (the binomial broadcast on Q_4: 2^k of 32 links in slot k);
+# a free-clock page shows its payloads as the slotted run's.
 # Skipped (77) where Chromium is missing (setup.sh installs Debian's chromium).
 set -eu
 : "${HM_SRCDIR:?}" "${HM_BUILDDIR:?}"
@@ -134,10 +136,19 @@ cat >"$tmp/measure.js" <<'JS'
         }
     });
     var slider = document.getElementById('slider'), last = Number(slider.max), out = [];
-    var overlaps = 0, arrows = 0, badArrows = 0, labelsShown = 0;
+    var overlaps = 0, arrows = 0, badArrows = 0, labelsShown = 0, barWraps = 0, barHeight = 0;
+    var bar = document.getElementById('controls'), first = document.getElementById('first');
     for (var t = 0; t <= last; t++) {
         slider.value = t;
         slider.dispatchEvent(new Event('input'));
+        /* The controls on one row: nothing shown starts below the first button's bottom. */
+        var fb = first.getBoundingClientRect().bottom;
+        [].forEach.call(bar.children, function (c) {
+            var r = c.getBoundingClientRect();
+            if (r.height > 0 && r.top >= fb)
+                barWraps++;
+        });
+        barHeight = Math.max(barHeight, bar.getBoundingClientRect().height);
         var texts = [].filter.call(svg.querySelectorAll('text'), function (x) {
             return !x.closest('g[data-vertex]');
         });
@@ -174,6 +185,7 @@ cat >"$tmp/measure.js" <<'JS'
     pre.id = 'measure';
     pre.textContent = JSON.stringify({overlaps: overlaps, through: through, arrows: arrows,
         badArrows: badArrows, labels: labelsShown, machineBottom: main.bottom, memBottom: mem.bottom,
+        barWraps: barWraps, barHeight: barHeight, buttonHeight: first.getBoundingClientRect().height,
         memRight: mem.right, innerHeight: innerHeight, innerWidth: innerWidth}) + '\n' + out.join('\n');
     /* The space-time view: its window of slots, zoomed in, then all; its pixels per CSS
      * pixel; the slot "next active" leads to from slot 0. */
@@ -228,6 +240,9 @@ tmp = sys.argv[1]
 def fail(msg):
     sys.exit("FAIL: " + msg)
 
+def attrs(dom, tag_re):
+    return [dict(re.findall(r'([a-z-]+)="([^"]*)"', m)) for m in re.findall(tag_re, dom)]
+
 for name in ("q4", "sbt3", "ring8", "mesh4", "bus", "allgather", "queue", "q8", "sbt9", "q5", "q6"):
     dom = open("%s/%s.measure" % (tmp, name)).read()
     m = re.search(r'<pre id="measure">([^<]*)</pre>', dom)
@@ -242,6 +257,10 @@ for name in ("q4", "sbt3", "ring8", "mesh4", "bus", "allgather", "queue", "q8", 
     if max(g["machineBottom"], g["memBottom"]) > g["innerHeight"] or g["memRight"] > g["innerWidth"]:
         fail("%s: machine and memory end at %s and %s px, the window is %sx%s" % (
             name, g["machineBottom"], g["memBottom"], g["innerWidth"], g["innerHeight"]))
+    # The controls stay on one row of the 1024 px window at every slot (README "Player").
+    if g["barWraps"] or g["barHeight"] > g["buttonHeight"] + 16:
+        fail("%s: the controls wrap at 1024 px: %d controls below the first row, the bar %s px "
+             "high for buttons of %s px" % (name, g["barWraps"], g["barHeight"], g["buttonHeight"]))
     if ('data-hash="#slot=%d"' % st["active"]) not in dom:
         fail("%s: the address does not say the slot shown last: %s" % (
             name, re.search(r"<body[^>]*>", dom).group(0)))
@@ -287,8 +306,46 @@ for name in ("q4", "sbt3", "ring8", "mesh4", "bus", "allgather", "queue", "q8", 
         if name not in ("q8", "sbt9", "q6") and (marks > 0) != (t in bad):
             fail("%s: slot %d: %d conflict marks, the log %s" % (
                 name, t, marks, "has a conflict or delay" if t in bad else "has none"))
+    # Link use over time: per slot the links that carry a packet in either direction
+    # (under circuit routing every link of its route, along the row first), from the log;
+    # the chart's link count is the machine's, in closed form.
+    src = open("%s/%s.html" % (tmp, name)).read()
+    data = json.loads(re.search(r'<script id="hm-data" type="application/json">\n(.*?)\n</script>',
+                                src, re.S).group(1))
+    p, r, c, topo = data["nodes"], data["rows"], data["cols"], data["topology"]
+    links = {"hypercube": data["dim"] << max(data["dim"] - 1, 0), "ring": p, "bus": 1,
+             "mesh": r * (c - 1) + c * (r - 1)}[topo]
+    def route(a, b):
+        if not data["circuit"]:
+            return [a, b]
+        if topo != "mesh":
+            fail("%s: no route for a circuit on %s" % (name, topo))
+        path = [a]
+        while path[-1] % c != b % c:
+            path.append(path[-1] + (1 if b % c > path[-1] % c else -1))
+        while path[-1] != b:
+            path.append(path[-1] + (c if b > path[-1] else -c))
+        return path
+    used = {}
+    for e in log:
+        if e["event"] == "recv":
+            path = [0, 1] if bus else route(e["from"], e["node"])
+            for t in range(e["slot"] - e.get("slots", 1) + 1, e["slot"] + 1):
+                used.setdefault(t, set()).update(
+                    (min(x, y), max(x, y)) for x, y in zip(path, path[1:]))
+    chart = attrs(dom, r'<svg id="linkuse"([^>]*)>')
+    bars = {int(b["data-slot"]): int(b["data-links-used"])
+            for b in attrs(dom, r'<rect class="lbar"([^>]*)>')}
+    want_use = {t: len(used.get(t, ())) for t in range(len(slots))}
+    if not chart or int(chart[0]["data-links"]) != links or bars != want_use:
+        fail("%s: link use %s of %s links, the log says %s of %d" % (
+            name, bars, chart and chart[0].get("data-links"), want_use, links))
+    now = attrs(dom, r'<div id="linknow"([^>]*)>')[0]
+    if int(now["data-slot"]) != st["active"] or int(now["data-links-used"]) != want_use[st["active"]]:
+        fail("%s: the link-use mark says %s" % (name, now))
     print("%s: %d slots, %d labels and %d arrows: no overlap, every packet in the slot it "
-          "crossed" % (name, len(slots), g["labels"], g["arrows"]))
+          "crossed; at most %d of %d links used in a slot, as the log says" % (
+              name, len(slots), g["labels"], g["arrows"], max(want_use.values()), links))
 PY
 # A conflict marks every link involved: at slot 4 node 7 cannot emit msg 2 on 7->6 while
 # it receives msg 3 on 3->7 (shout): one mark covers both links.
@@ -312,6 +369,45 @@ recvs = re.findall(r'node \d+ recv from \d+ msg 2 value 4 payload \[(-?\d+) (-?\
 full = [l for l in labels if re.fullmatch(r"m2=4 \[-?\d+ -?\d+ \u2026 4 words\]", l)]
 if len(full) < 4 or any(l not in full and l != "m2=4" for l in labels) or len(recvs) != 16:
     sys.exit("FAIL: allgather slot 2: labels %s, %d receipts with their payload" % (labels, len(recvs)))
+PY
+
+# A payload under the free-running clock (clock.mode free): the ring allgather's receipts
+# at slot 2 (the nodes' logical clocks) carry one word each, the words of the slotted run.
+page ringfree "$cfgs/q4_allgather_recursive_doubling.json" --set algorithm.name=allgather-ring \
+    --set clock.mode=free
+for name in ringfree ringag; do
+    timeout 120 "$browser" --headless $sandbox --disable-gpu --user-data-dir="$tmp/profile-$name" \
+        --virtual-time-budget=2000 --dump-dom "file://$tmp/$name.html#slot=2" >"$tmp/$name.txt" \
+        2>"$tmp/browser-$name.err"
+done
+python3 - "$tmp/ringfree.txt" "$tmp/ringag.txt" <<'PY'
+import html, re, sys
+def receipts(path):
+    dom = html.unescape(open(path).read())
+    return sorted(re.findall(r'node \d+ recv from \d+ msg 2 value 1 payload \[-?\d+\]', dom))
+free, slotted = receipts(sys.argv[1]), receipts(sys.argv[2])
+if len(free) != 16 or free != slotted:
+    sys.exit("FAIL: ringfree slot 2: receipts with payloads %s, the slotted run's %s" % (free, slotted))
+print("ringfree: the 16 receipts of slot 2 show their payloads, as in the slotted run")
+PY
+
+# Link use over time in closed form: the binomial broadcast on Q_4 uses 2^k of the 32
+# links in slot k (k < 4), none after; the mark on the shown slot (2) says 4.
+page bin4 "$cfgs/q4_broadcast_binomial.json"
+timeout 120 "$browser" --headless $sandbox --disable-gpu --user-data-dir="$tmp/profile-bin4" \
+    --virtual-time-budget=2000 --dump-dom "file://$tmp/bin4.html#slot=2" >"$tmp/bin4.txt" \
+    2>"$tmp/browser-bin4.err"
+python3 - "$tmp/bin4.txt" <<'PY'
+import re, sys
+dom = open(sys.argv[1]).read()
+bars = [int(u) for u in re.findall(r'<rect class="lbar"[^>]*data-links-used="(\d+)"', dom)]
+total = re.search(r'<svg id="linkuse"[^>]*data-links="(\d+)"', dom)
+now = re.search(r'<div id="linknow"[^>]*data-links-used="(\d+)"', dom)
+if (bars[:4] != [1, 2, 4, 8] or any(bars[4:]) or not total or total.group(1) != "32" or not now or
+        now.group(1) != "4"):
+    sys.exit("FAIL: bin4: links used per slot %s of %s, %s at slot 2" % (
+        bars, total and total.group(1), now and now.group(1)))
+print("bin4: links used per slot %s of 32" % bars)
 PY
 
 # The broadcast tree's trail (the "trail" control) on the SBT broadcast of Q_3 from node 5:

@@ -109,6 +109,38 @@ for k in ("completion_slots", "transmissions", "conflicts", "verified"):
         sys.exit("%s: %s in the sandbox, %s in threads" % (k, a[k], b[k]))
 PY
 
+# What each node holds (hm_show) reaches the page (output.html) as in threads: the same
+# changes, node by node, slot by slot (the page's "held"); each node shows 70 values from
+# the root's, the page keeping the first 64, then the root's value alone.
+(cd "$tmp" && timeout 60 "$bin" --quiet --sandbox --plugin ./sandbox.so \
+    --set output.html=sbx.html sbx-honest.json) >/dev/null 2>&1 || fail "honest page in the sandbox: exit $?"
+(cd "$tmp" && "$bin" --quiet --plugin ./sandbox.so --set output.html=thr.html sbx-honest.json) \
+    >/dev/null 2>&1 || fail "honest page in threads: exit $?"
+python3 - "$tmp/sbx.html" "$tmp/thr.html" <<'PY' || fail "honest: the pages' hm_show differ"
+import json, re, sys
+def held(path):
+    page = open(path).read()
+    m = re.search(r'<script id="hm-data" type="application/json">\n(.*?)\n</script>', page, re.S)
+    return json.loads(m.group(1))["held"]
+a, b = held(sys.argv[1]), held(sys.argv[2])
+if a != b:
+    sys.exit("held in the sandbox %s, in threads %s" % (a, b))
+for x, h in enumerate(a):
+    # Replayed (slot, length, start, n, then n values): the last two buffers are 70
+    # values v.. (64 kept), then v alone.
+    states, buf, i = [], [], 0
+    while i + 3 < len(h):
+        length, start, k = h[i + 1], h[i + 2], h[i + 3]
+        buf = (buf + [0] * 64)[:min(length, 64)]
+        buf[start:start + k] = h[i + 4:i + 4 + k]
+        states.append((length, list(buf)))
+        i += 4 + k
+    v = states[-1][1][0] if states and states[-1][1] else None
+    if len(states) < 2 or states[-1] != (1, [v]) or states[-2] != (70, list(range(v, v + 64))):
+        sys.exit("node %d holds %s" % (x, states))
+print("hm_show under --sandbox: the page's held equals the threads' on %d nodes" % len(a))
+PY
+
 # A node process holds standard input, output and error, nothing else of hypemu's.
 run sandbox.so sbx-fds 3
 summary fds true done 0

@@ -580,6 +580,22 @@ static int64_t serve_input(hm_node_t *n, hm__sbx_chan_t *c)
     return (int64_t)count;
 }
 
+/* hm_show: the buffer's length (arg64) and its first values, copied out of the request's
+ * bytes (those it lacks are zero), at most HM__SBX_SHOW_WORDS. */
+_Static_assert(HM__SBX_SHOW_WORDS == HM__SHOW_KEEP, "hm_show sends what the engine keeps");
+static void serve_show(hm_node_t *n, const hm__sbx_call_t *call)
+{
+    int64_t v[HM__SBX_SHOW_WORDS] = {0};
+    size_t got = call->len / sizeof *v;
+    if (call->arg64 < 0)
+        return;
+    if (got > HM__SBX_SHOW_WORDS)
+        got = HM__SBX_SHOW_WORDS;
+    if (got && call->pkt.data)
+        memcpy(v, call->pkt.data, got * sizeof *v);
+    hm_show(n, v, (size_t)call->arg64);
+}
+
 /* One request, made; returns the call's value. 1 in *done after the last, when the
  * node's output area comes back (its size is the engine's, never the channel's). */
 static int64_t serve(hm_node_t *n, hm__sbx_chan_t *c, const hm__sbx_call_t *call, int *done)
@@ -618,6 +634,9 @@ static int64_t serve(hm_node_t *n, hm__sbx_chan_t *c, const hm__sbx_call_t *call
         return hm_port_to(n, call->arg);
     case HM__SBX_INPUT:
         return serve_input(n, c);
+    case HM__SBX_SHOW:
+        serve_show(n, call);
+        return 0;
     case HM__SBX_DONE: {
         size_t out = hm__out_size(&n->m->opt, n->m->algo);
         if (n->out && out)

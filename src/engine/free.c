@@ -563,8 +563,13 @@ static int recv(hm_node_t *n, hm_packet_t *out)
     if (m->opt.record_events) {
         hm__log_event(n, HM__EV_RECV, at - 1, c.dport, c.src, c.pkt.msg, c.pkt.value, c.dur, c.flow,
                       NULL);
-        if (n->log.n > 0)
+        /* Its payload's first words for the player (out/html.c), as the slotted judge
+         * records them. */
+        if (n->log.n > 0 && n->log.v[n->log.n - 1].kind == HM__EV_RECV) {
             n->log.v[n->log.n - 1].ns = t;
+            if (m->opt.record_page)
+                hm__event_payload(&n->log.v[n->log.n - 1], &c.pkt);
+        }
     }
     n->held = c.blob;
     if (out)

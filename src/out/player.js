@@ -149,7 +149,7 @@
     bar.appendChild(label);
     var speed = el('select', {id: 'speed', title: 'slots per second (+ and -)'});
     [1, 2, 4, 8, 16, 32, 64].forEach(function (s) {
-        var o = el('option', {value: s}, s + ' slots/s');
+        var o = el('option', {value: s}, s + '/s');
         if (s === 4)
             o.selected = true;
         speed.appendChild(o);
@@ -163,23 +163,27 @@
     var nodeIn = el('input', {id: 'node', type: 'number', min: 0, max: P - 1, value: 0});
     bar.appendChild(nodeIn);
     var bNode = button('nextnode', 'next event', 'next slot with an event of this node (N)');
-    bar.appendChild(el('span', {'class': 'legend'},
-                        'keys: Space, \u2190 \u2192, Home, End, A, C, N, T, + -'));
+    bar.title = 'keys: Space play or pause, \u2190 \u2192 step, Home, End, A next active, ' +
+        'C next conflict, N next event, T trail, + - speed';
     app.appendChild(bar);
 
     var main = el('div', {id: 'main'});
     app.appendChild(main);
-    function panel(title) {
+    function panel(title, into) {
         var p = el('div', {'class': 'panel'});
         p.appendChild(el('h2', {}, title));
-        main.appendChild(p);
+        (into || main).appendChild(p);
         return p;
     }
     var topoPanel = panel('The machine: the links used in this slot, with their packets');
     var memPanel = panel('Each node\'s memory: what it holds (hm_show), the values it ' +
                          'stored so far (hm_store), and its log lines in this slot');
     var stPanel = panel('Space-time diagram (click a slot)');
-    var evPanel = panel('Events of this slot');
+    /* Beside the space-time diagram, one column: the link use, then the events. */
+    var side = el('div', {'class': 'side'});
+    main.appendChild(side);
+    var linkPanel = panel('Link use: the links that carry a packet, per slot', side);
+    var evPanel = panel('Events of this slot', side);
 
     /* ---- where the nodes are drawn ---- */
     /* Q_5: one step per dimension, found by a search so that every link keeps more
@@ -449,7 +453,8 @@
         ' nodes, coloured by the transmissions they start (darker: more); ' : 'Rows: nodes ' +
         '0..' + (P - 1) + '; arrows: transmissions, from sender to receiver; dots: stores; ' +
         'grey: busy; orange: stall; red: conflict or delay; ') + 'columns: slots. The strip ' +
-        'below: packets in flight per slot (bars, the link use) and the deepest mailbox, ' +
+        'below: packets in flight per slot (bars; the links they use: the link-use panel) ' +
+        'and the deepest mailbox, ' +
         'sampled at receipts as the OTF2 trace does (orange line). Drag to pan, wheel or buttons to zoom, click a slot.'));
     var view = {t0: 0, t1: last + 1}, cssW = 0, cssH = 0, dpr = 1;
     /* Packets in flight per slot, from the receipts (as the machine view counts them). */
@@ -1076,6 +1081,86 @@
         l.appendChild(el('title', {}, describe(e), true));
         live.appendChild(l);
     }
+    /* ---- link use over time: per slot, the links that carry a packet ----
+     * A link is used in a slot when a packet crosses it then, in either direction (the
+     * packets of crossing()); under circuit routing every link of a route held counts
+     * (route()); on the bus the channel is the one link. A bar a slot (data-slot,
+     * data-links-used); past LINK_BARS slots a bar is a block of slots, its height the
+     * most links of the block. The chart's data-links is the machine's link count. */
+    var LINK_BARS = 2000, nLinks = bus ? 1 : D.links.length / 2;
+    var linkUse = new Int32Array(last + 1), linkMax = 0;
+    function linksUsed(t) {
+        var fly = crossing(t), seen = {}, c = 0;
+        for (var q = 0; q < fly.length; q++) {
+            var p = bus ? [0, 0] : route(R[fly[q]], N[fly[q]]);
+            for (var h = 0; h + 1 < p.length; h++) {
+                var key = Math.min(p[h], p[h + 1]) * P + Math.max(p[h], p[h + 1]);
+                if (!seen[key])
+                    seen[key] = 1, c++;
+            }
+        }
+        return bus ? Math.min(c, 1) : c;
+    }
+    for (i = 0; i <= last; i++)
+        linkUse[i] = linksUsed(i), linkMax = Math.max(linkMax, linkUse[i]);
+    var LW = 600, LH = 90, LL = 34, LB = 14, lcols = Math.min(last + 1, LINK_BARS);
+    var lper = Math.ceil((last + 1) / lcols), lbw = (LW - LL - 4) / Math.ceil((last + 1) / lper);
+    var ltop = Math.max(1, linkMax);
+    var lsvg = el('svg', {id: 'linkuse', viewBox: '0 0 ' + LW + ' ' + LH, 'data-links': nLinks,
+                          'data-max': linkMax}, undefined, true);
+    function lslotX(t) {
+        return LL + Math.floor(t / lper) * lbw;
+    }
+    for (i = 0; i <= last; i += lper) {
+        var lu = 0;
+        for (j = i; j < i + lper && j <= last; j++)
+            lu = Math.max(lu, linkUse[j]);
+        var bh = (LH - LB - 6) * lu / ltop;
+        var lbar = el('rect', {'class': 'lbar', x: lslotX(i).toFixed(2),
+                               y: (LH - LB - bh).toFixed(2),
+                               width: Math.max(0.5, lbw - (lbw > 3)).toFixed(2),
+                               height: bh.toFixed(2), 'data-links-used': lu}, undefined, true);
+        var lspan = i + '..' + Math.min(last, i + lper - 1);
+        lbar.setAttribute(lper > 1 ? 'data-slots' : 'data-slot', lper > 1 ? lspan : i);
+        lbar.appendChild(el('title', {}, (lper > 1 ? 'slots ' + lspan + ': at most ' : 'slot ' +
+                                          i + ': ') + lu + ' of ' + nLinks + ' links', true));
+        lsvg.appendChild(lbar);
+    }
+    lsvg.appendChild(el('line', {'class': 'laxis', x1: LL, y1: LH - LB, x2: LW - 4, y2: LH - LB},
+                        undefined, true));
+    lsvg.appendChild(el('text', {'class': 'ltick', x: LL - 3, y: 10, 'text-anchor': 'end'},
+                        String(ltop), true));
+    lsvg.appendChild(el('text', {'class': 'ltick', x: LL - 3, y: LH - LB, 'text-anchor': 'end'},
+                        '0', true));
+    lsvg.appendChild(el('text', {'class': 'ltick', x: LL, y: LH - 2}, 'slot 0', true));
+    lsvg.appendChild(el('text', {'class': 'ltick', x: LW - 4, y: LH - 2, 'text-anchor': 'end'},
+                        'slot ' + last, true));
+    var lnow = el('rect', {'class': 'lnow', y: 0, height: LH - LB, width: Math.max(1, lbw)},
+                  undefined, true);
+    lsvg.appendChild(lnow);
+    linkPanel.appendChild(lsvg);
+    var lnote = el('div', {id: 'linknow', 'class': 'legend'});
+    linkPanel.appendChild(lnote);
+    linkPanel.appendChild(el('div', {'class': 'legend'}, 'A bar a slot' + (lper > 1 ? ' (here ' +
+        'a block of ' + lper + ' slots, its busiest)' : '') + ': the links that carry a packet ' +
+        'in either direction' + (D.circuit ? ', or that a circuit holds' : '') + ', of the ' +
+        nLinks + (bus ? ' channel' : ' links') + ' (scale 0..' + ltop + ', the most in a slot); ' +
+        'the dark band is ' +
+        'the slot shown. Click a bar to go to its slot.'));
+    lsvg.addEventListener('click', function (ev) {
+        var r = lsvg.getBoundingClientRect(), x = (ev.clientX - r.left) * LW / r.width;
+        if (x >= LL)
+            go(Math.floor((x - LL) / lbw) * lper);
+    });
+    function showLinkUse(t) {
+        lnow.setAttribute('x', lslotX(t).toFixed(2));
+        lnote.setAttribute('data-slot', t);
+        lnote.setAttribute('data-links-used', linkUse[t]);
+        var share = 100 * linkUse[t] / Math.max(1, nLinks);
+        lnote.textContent = 'slot ' + t + ': ' + linkUse[t] + ' of ' + nLinks +
+            (bus ? ' channel' : ' links') + ' used (' + share.toFixed(0) +
+            '%); over the run at most ' + linkMax;
+    }
     var trailOn = false;
     function drawTrail(t) {
         var d = '', edges = [];
@@ -1145,12 +1230,15 @@
         if (still.length > 100)
             shown.push('... and ' + (still.length - 100) + ' more in flight');
         evBox.textContent = shown.length ? shown.join('\n') : 'nothing happens in this slot';
-        label.textContent = 'slot ' + t + ' of ' + last + ': ' + fly.length +
+        label.textContent = 'slot ' + t + '/' + last + ': ' + fly.length + ' in flight' +
+            (nbad ? ', ' + nbad + ' conflict' + (nbad === 1 ? '' : 's') : '');
+        label.title = 'slot ' + t + ' of ' + last + ': ' + fly.length +
             (bus ? ' broadcast' : ' packet') + (fly.length === 1 ? '' : 's') + ' in flight' +
             (nbad ? ', ' + nbad + ' conflicts or delays' : '');
         label.setAttribute('data-inflight', fly.length);
         if (kmat)
             drawKnowsMatrix(t);
+        showLinkUse(t);
         placeCursor();
         slider.value = t;
         document.body.setAttribute('data-slot', t);

@@ -62,6 +62,7 @@ typedef enum { HM__SBX_DESCRIBE = 1, HM__SBX_SETUP, HM__SBX_RUN, HM__SBX_VERIFY 
     XX(SEND_ROUTED, "hm_send_routed")                                                              \
     XX(WAIT_NOTE, "hm_wait_note")                                                                  \
     XX(ABORT, "hm_abort")                                                                          \
+    XX(SHOW, "hm_show")                                                                            \
     XX(CLOCK_NS, "hm_clock_ns")                                                                    \
     XX(WAIT_PACKET_NS, "hm_wait_packet_ns")
 
@@ -141,6 +142,10 @@ enum {
     HM__SBX_PKT_NODATA = 2,  /* len > 0 with data NULL; pkt.len is that len */
     HM__SBX_PKT_TOOLONG = 4, /* len beyond the channel (HM__SBX_BUF); pkt.len is that len */
 };
+
+/* hm_show: arg64 is the buffer's length, buf its first values (int64, at most
+ * HM__SBX_SHOW_WORDS: the engine records no more, hm_internal.h HM__SHOW_KEEP). */
+#define HM__SBX_SHOW_WORDS 64
 
 /* The exit status of a node process whose filter refused a system call. */
 #define HM__SBX_REFUSED_STATUS 159

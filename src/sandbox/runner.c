@@ -317,13 +317,19 @@ int hm_busy(hm_node_t *n, int64_t slots)
     return (int)call(HM__SBX_BUSY);
 }
 
-/* A sandboxed node's buffer is not shown (README "Player"): the call is kept so that a
- * plugin that makes it runs sandboxed as it runs in the program. */
+/* The buffer's length and its first values (the engine records no more, channel.h); a
+ * NULL buffer of values is ignored, as in threads. */
 void hm_show(hm_node_t *n, const int64_t *values, size_t count)
 {
     (void)n;
-    (void)values;
-    (void)count;
+    if (count && !values)
+        return;
+    size_t k = count < HM__SBX_SHOW_WORDS ? count : HM__SBX_SHOW_WORDS;
+    if (k)
+        memcpy(chan->buf, values, k * sizeof *values);
+    chan->len = (uint32_t)(k * sizeof *values);
+    chan->arg64 = count > (size_t)INT64_MAX ? INT64_MAX : (int64_t)count;
+    call(HM__SBX_SHOW);
 }
 
 void hm_store(hm_node_t *n, int64_t value)

@@ -40,6 +40,12 @@ static int tree(hm_node_t *n, int junk)
             memcpy(&v, p.data, sizeof v);
         start = p.port + 1;
     }
+    /* What it holds for the player (hm_show): 70 values from the one it got, then that one
+     * alone once stored; under --sandbox the page shows the same as in threads. */
+    int64_t held[70];
+    for (int i = 0; i < 70; i++)
+        held[i] = v + i;
+    hm_show(n, held, 70);
     for (int k = start; k < d; k++) {
         int64_t w = junk ? 0 : v;
         hm_packet_t p = {.msg = 0, .origin = hm_root(n), .value = w, .data = &w, .len = sizeof w};
@@ -47,6 +53,7 @@ static int tree(hm_node_t *n, int junk)
             return -1;
     }
     hm_store(n, junk ? shared_value : v);
+    hm_show(n, &v, 1);
     return 0;
 }
 
