@@ -257,8 +257,14 @@ static json_t *summary_base(const hm__machine_t *m)
     }
     json_t *tot = figs_json(&t, latency_json(F->all_lat.v, F->all_lat.n));
     if (tot) {
+        /* packets counts the copies put into mailboxes, the latencies those read: the rest
+         * were never read (credits to a node that had returned), so the two add up. */
+        int64_t unread = 0;
+        for (int i = 0; i < m->info.nodes; i++)
+            unread += (int64_t)m->nodes[i].inbox.n;
         json_object_set_new(tot, "blocked_receives", json_integer(t.recv_waits));
         json_object_set_new(tot, "blocked_receive_ns", json_integer(t.recv_ns));
+        json_object_set_new(tot, "unread_packets", json_integer(unread));
     }
     int64_t max_blocked = 0;
     for (int i = 0; i < m->info.nodes; i++) {
