@@ -12,6 +12,7 @@
 #    libopenmpi-dev openmpi-bin (hypemu-mpi, doc/mpi.md).
 #    libsimgrid-dev (bench/bench_simgrid: make bench-simgrid, doc/performance.md).
 #    chromium (tests/check_html.sh, make doc-figures: the player, README "Player").
+#    python3-matplotlib (the plots: doc/plots.md, doc/contention.md).
 #    libdw-dev (a crash line's FILE:LINE, README "Exit codes").
 # 2. Bootstraps (autoreconf -fi), configures and builds in the source tree.
 # 3. Runs ./hypemu configs/q4_successive.json: the successive broadcasts on the
@@ -36,6 +37,7 @@ packages="$packages pmccabe" # tests/check_functions.sh: function length and com
 packages="$packages libopenmpi-dev openmpi-bin" # hypemu-mpi (doc/mpi.md)
 packages="$packages libsimgrid-dev" # bench/bench_simgrid, make bench-simgrid (doc/performance.md)
 packages="$packages chromium" # tests/check_html.sh and make doc-figures open the player (README "Player")
+packages="$packages python3-matplotlib" # the plots of doc/ (make plots, scripts/contention-sweep; doc/plots.md)
 packages="$packages libdw-dev" # a crash line names FILE:LINE of a plugin built with -g (README "Exit codes")
 
 installed() {
