@@ -20,13 +20,10 @@
 #include <unistd.h>
 
 #include "config_keys.h"
+#include "launcher.h"
 #include "list.h"
 #include "plugin.h"
 #include "run.h"
-#ifdef HM_MPI
-#include "cli/agree.h"
-#include "engine/mpi_transport.h"
-#endif
 
 /* Ctrl-C and SIGTERM: the first raises the engine's interrupt flag, so that the run
  * stops at the end of its slot and the summary and every output are written for what
@@ -192,17 +189,22 @@ static const char *config_arg(int argc, char **argv)
     return file;
 }
 
+/* The launcher the command line runs under (launcher.h): hypemu's or hypemu-mpi's. */
+static const hm__launcher_t *launcher;
+
 /* --sandbox wherever it stands, "sandbox": true in the config or --set sandbox=true
  * (README "Sandbox"): known before any plugin is loaded. A config that cannot be read
  * here is reported when it is loaded. --list reads the plugins' descriptors only: always
  * in the sandbox, where hypemu has one (hypemu-mpi has none). */
 static void sandbox_wanted(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--sandbox") == 0 ||
-#if defined(HM_HAVE_SECCOMP) && !defined(HM_MPI)
-            strcmp(argv[i], "--list") == 0 ||
+#ifdef HM_HAVE_SECCOMP
+    int list = launcher->sandbox;
+#else
+    int list = 0;
 #endif
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--sandbox") == 0 || (list && strcmp(argv[i], "--list") == 0) ||
             (i > 1 && strcmp(argv[i - 1], "--set") == 0 && strcmp(argv[i], "sandbox=true") == 0) ||
             strcmp(argv[i], "--set=sandbox=true") == 0)
             hm__plugin_sandbox(1);
@@ -216,13 +218,13 @@ static void sandbox_wanted(int argc, char **argv)
 static int load_plugins(int argc, char **argv)
 {
     sandbox_wanted(argc, argv);
-#ifdef HM_MPI
-    if (hm__plugin_sandboxed()) {
-        fprintf(stderr, "hypemu-mpi: --sandbox: node processes run under hypemu only; run the "
-                        "plugin with hypemu --sandbox, on one host (doc/mpi.md)\n");
+    if (!launcher->sandbox && hm__plugin_sandboxed()) {
+        fprintf(stderr,
+                "%s: --sandbox: node processes run under hypemu only; run the "
+                "plugin with hypemu --sandbox, on one host (doc/mpi.md)\n",
+                launcher->name);
         return HM_EXIT_USAGE;
     }
-#endif
     for (int i = 1; i < argc; i++) {
         const char *f = NULL;
         if (strcmp(argv[i], "--plugin") == 0) {
@@ -328,103 +330,6 @@ static int parse_one(args_t *g, int argc, char **argv, int *i)
     return -1;
 }
 
-#ifdef HM_MPI
-/* hypemu-mpi (doc/mpi.md): on more than one rank the packet transport runs across
- * them; rank 0 alone writes the outputs. Circuit routing and the free-running clock
- * run on one rank only. Returns HM_EXIT_OK or the exit code of a refusal. */
-static int mpi_prepare(hm__config_t *cfg, const args_t *g)
-{
-    int size = hm__mpi_size();
-    if (size == 1)
-        return HM_EXIT_OK;
-    if (g->repeat) {
-        fprintf(stderr,
-                "hypemu-mpi: --repeat runs on one rank only; found %d ranks (repeat with "
-                "mpirun -np 1, or with hypemu)\n",
-                size);
-        return HM_EXIT_USAGE;
-    }
-    /* What the MPI transport cannot do (doc/mpi.md "What runs across ranks"). */
-    const hm_machine_info_t *info = &cfg->opt.info;
-    int grid = info->topology == HM_TOPO_MESH || info->topology == HM_TOPO_LINEAR;
-    const char *what = NULL, *why = NULL;
-    if (info->circuit) {
-        what = grid ? "ports.routing \"circuit\" (the default on meshes and lines)"
-                    : "ports.routing \"circuit\"";
-        why = "a circuit holds every link of its path for several slots, and the ranks "
-              "exchange single packets at the end of each slot";
-    } else if (cfg->opt.clock == HM_CLOCK_FREE) {
-        what = "clock.mode \"free\"";
-        why = "the free-running clock has no slots, and the ranks exchange their packets "
-              "at the end of each slot";
-    }
-    if (what) {
-        fprintf(stderr,
-                "hypemu-mpi: %s: %s cannot run across ranks (found %d): %s; allowed on more "
-                "than one rank: ports.routing \"packet\" with clock.mode \"slotted\" or "
-                "\"local\"; run this config on one rank (mpirun -np 1, or hypemu)\n",
-                cfg->file, what, size, why);
-        return HM_EXIT_USAGE;
-    }
-    if (size > cfg->opt.info.nodes) {
-        fprintf(stderr,
-                "hypemu-mpi: %s: %d ranks for %d nodes; allowed: at most one rank per node\n",
-                cfg->file, size, cfg->opt.info.nodes);
-        return HM_EXIT_USAGE;
-    }
-    cfg->opt.transport = hm__mpi_transport();
-    if (hm__mpi_rank() != 0) {
-        char **paths[] = {&cfg->out_timeline, &cfg->out_trace, &cfg->out_events,
-                          &cfg->out_svg,      &cfg->out_otf2,  &cfg->out_html};
-        for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
-            free(*paths[i]);
-            *paths[i] = NULL;
-        }
-    }
-    return HM_EXIT_OK;
-}
-
-/* Before anything runs, every rank compares the run it is about to make with the
- * others' (doc/mpi.md, "Every rank runs the same config"): rc is -1 when this rank
- * goes on (cfg loaded), else the code it stops with. On a difference rank 0 names the
- * first one and every rank exits 2 (or with rank 0's own code when rank 0 stops, having
- * said why). Returns rc, or the code every rank stops with. */
-static int mpi_agree(int rc, const hm__config_t *cfg, const args_t *g)
-{
-    if (hm__mpi_size() == 1)
-        return rc;
-    char why[1024];
-    hm__mpi_early_message(why, sizeof why);
-    hm__agree_t a = {g->validate, g->repeat, rc, why[0] ? why : NULL, getenv("HM_MPI_STATS")};
-    char *text = hm__agree_text(rc < 0 ? cfg : NULL, &a), *theirs = NULL;
-    int rank = 0, stop0 = -1;
-    int v = hm__mpi_agree(text, text ? hm__fnv1a(text, strlen(text), HM__FNV_BASIS) : 0, rc,
-                          &theirs, &rank, &stop0);
-    if (v == HM__AGREE_DIFFER && hm__mpi_rank() == 0 && stop0 <= 0) {
-        char *msg = text && theirs ? hm__agree_difference(text, theirs, rank) : NULL;
-        fprintf(stderr, "hypemu-mpi: %s\n",
-                msg ? msg : "the ranks' configs cannot be compared (out of memory)");
-        free(msg);
-    }
-    free(text);
-    free(theirs);
-    if (v != HM__AGREE_DIFFER)
-        return rc;
-    return stop0 > 0 ? stop0 : HM_EXIT_USAGE;
-}
-
-/* Every rank exits with rank 0's code; the summary says how many ranks ran. */
-static int mpi_finish(int rc, hm__result_t *res)
-{
-    rc = hm__mpi_agree_exit(rc);
-    if (res->summary) {
-        json_object_set_new(res->summary, "ranks", json_integer(hm__mpi_size()));
-        json_object_set_new(res->summary, "exit_code", json_integer(rc));
-    }
-    return rc;
-}
-#endif
-
 /* Load the config named on the command line, with its overrides. */
 static int load(args_t *g, hm__config_t *cfg)
 {
@@ -509,19 +414,16 @@ static int run(hm__config_t *cfg, const args_t *g)
     hm__result_t res;
     cfg->opt.interrupt = &interrupt_flag;
     cfg->progress = g->progress;
-#ifdef HM_MPI
-    int mrc = mpi_prepare(cfg, g);
+    int mrc = launcher->prepare ? launcher->prepare(cfg, g->repeat) : HM_EXIT_OK;
     if (mrc != HM_EXIT_OK)
         return mrc;
-#endif
     catch_signals();
     hm__crash_report_install();
     if (g->repeat > 0)
         return repeat(cfg, g);
     int rc = hm__run_config(cfg, &res);
-#ifdef HM_MPI
-    rc = mpi_finish(rc, &res);
-#endif
+    if (launcher->finish)
+        rc = launcher->finish(rc, &res);
     if (rc == HM_EXIT_INTERRUPTED && interrupt_signal == SIGTERM) {
         rc = 128 + SIGTERM;
         if (res.summary)
@@ -553,14 +455,18 @@ static void fresh_stdio(void)
     }
 }
 
+const hm__launcher_t hm__launcher_plain = {.name = "hypemu", .sandbox = 1};
+
 int hm_main(int argc, char **argv)
 {
-#ifdef HM_MPI
-    if (hm__mpi_start(&argc, &argv) != 0) {
-        fprintf(stderr, "hypemu-mpi: MPI cannot start (MPI_Init_thread)\n");
+    return hm__main(argc, argv, &hm__launcher_plain);
+}
+
+int hm__main(int argc, char **argv, const hm__launcher_t *l)
+{
+    launcher = l;
+    if (l->start && l->start(&argc, &argv) != 0)
         return HM_EXIT_SYSTEM;
-    }
-#endif
     args_t g = {0};
     g.sets = calloc((size_t)argc, sizeof *g.sets);
     if (!g.sets)
@@ -575,12 +481,12 @@ int hm_main(int argc, char **argv)
     hm__config_t cfg;
     if (rc < 0 && (rc = load(&g, &cfg)) == HM_EXIT_OK)
         rc = -1; /* loaded: go on */
-#ifdef HM_MPI
-    int agreed = mpi_agree(rc, &cfg, &g);
-    if (rc < 0 && agreed >= 0)
-        hm__config_free(&cfg);
-    rc = agreed;
-#endif
+    if (l->agree) {
+        int agreed = l->agree(rc, &cfg, g.validate, g.repeat);
+        if (rc < 0 && agreed >= 0)
+            hm__config_free(&cfg);
+        rc = agreed;
+    }
     if (rc < 0) {
         rc = g.validate ? stdout_done(validate_config(&cfg, g.file)) : run(&cfg, &g);
         hm__config_free(&cfg);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mpi_transport.h — the MPI transport of hypemu-mpi (engine/mpi.c, doc/mpi.md), as
- * the command line (cli/main.c built with HM_MPI) sees it.
+ * hypemu-mpi's launcher (cli/mpi_launch.c) sees it.
  */
 #ifndef HM_MPI_TRANSPORT_H
 #define HM_MPI_TRANSPORT_H

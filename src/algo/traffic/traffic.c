@@ -77,15 +77,17 @@ typedef struct tr_state_s {
     int32_t *expect;   /* p: packets delivered to x */
     int32_t *transit;  /* p: packets x forwards */
     int64_t *due;      /* p * packets: when packet k of node x is due (slot, or ns) */
-    int64_t *done;     /* p * packets: when it was delivered, written by its destination */
     int64_t *linkload; /* p * links per node * vcs: packets each directed link carries on
                           each virtual channel (tr_links_per_node's numbering) */
 } tr_state_t;
 
-/* What a node leaves for verify: latency in slots of the packets it received, and the
- * credits it sent. */
+/* What a node leaves for verify (its output area, which reaches verify from every rank
+ * under hypemu-mpi): latency of the packets it received, the credits it sent, and for
+ * each packet received its number and when it arrived (rec[2 i], rec[2 i + 1]; setup
+ * sizes the area for the most packets a node receives). */
 typedef struct tr_out_s {
     int64_t delivered, lat_sum, lat_max, credits;
+    int64_t rec[];
 } tr_out_t;
 
 static const hm_param_spec_t tr_specs[] = {
@@ -310,9 +312,8 @@ static int tr_plan(tr_state_t *st, uint64_t seed)
     st->expect = calloc((size_t)st->p, sizeof *st->expect);
     st->transit = calloc((size_t)st->p, sizeof *st->transit);
     st->due = malloc(total * sizeof *st->due);
-    st->done = calloc(total, sizeof *st->done);
     st->linkload = calloc(links, sizeof *st->linkload);
-    if (!st->dest || !st->expect || !st->transit || !st->due || !st->done || !st->linkload)
+    if (!st->dest || !st->expect || !st->transit || !st->due || !st->linkload)
         return -1;
     for (int x = 0; x < st->p; x++) {
         hma_rng_t g;
@@ -347,7 +348,6 @@ static void tr_free(void *state)
     free(st->expect);
     free(st->transit);
     free(st->due);
-    free(st->done);
     free(st->linkload);
     free(st);
 }
@@ -430,6 +430,10 @@ static int tr_setup(hm_setup_t *s)
         tr_free(st);
         return -1;
     }
+    int32_t most = 0; /* each node's output area: room for its deliveries' records */
+    for (int x = 0; x < st->p; x++)
+        most = st->expect[x] > most ? st->expect[x] : most;
+    s->out_size = sizeof(tr_out_t) + (size_t)most * 2 * sizeof(int64_t);
     s->state = st;
     return 0;
 }
@@ -493,7 +497,10 @@ static int64_t tr_time(tr_node_t *t)
 static void deliver(tr_node_t *t, int64_t id)
 {
     int64_t now = tr_time(t), lat = now - t->st->due[id];
-    t->st->done[id] = now; /* only its destination writes it; verify reads it */
+    if (t->out->delivered < t->st->expect[t->me]) { /* the area's room (setup) */
+        t->out->rec[2 * t->out->delivered] = id;
+        t->out->rec[2 * t->out->delivered + 1] = now;
+    }
     hm_store(t->n, id);
     t->delivered++;
     t->out->delivered++;
@@ -740,7 +747,7 @@ static double tr_capacity(const tr_state_t *st)
 
 /* Offered and accepted load over the measurement window, and the measured packets'
  * latency (doc/contention.md, "Offered load"). */
-static json_t *tr_window(const tr_state_t *st)
+static json_t *tr_window(const tr_state_t *st, const int64_t *done)
 {
     size_t n = 0, total = (size_t)st->p * (size_t)st->packets;
     int64_t *lat = malloc((size_t)st->p * (size_t)st->measure * sizeof *lat), t0 = INT64_MAX,
@@ -750,16 +757,16 @@ static json_t *tr_window(const tr_state_t *st)
     for (int x = 0; x < st->p; x++)
         for (int k = st->warm; k < st->warm + st->measure; k++) {
             size_t id = (size_t)x * (size_t)st->packets + (size_t)k;
-            lat[n++] = st->done[id] - st->due[id];
-            sum += st->done[id] - st->due[id];
+            lat[n++] = done[id] - st->due[id];
+            sum += done[id] - st->due[id];
             t0 = st->due[id] < t0 ? st->due[id] : t0;
             t1 = st->due[id] > t1 ? st->due[id] : t1;
-            end = st->done[id] > end ? st->done[id] : end;
+            end = done[id] > end ? done[id] : end;
         }
     t1 += st->inject ? 1000000000 / st->inject : (100 + st->rate - 1) / st->rate;
     end = end >= t1 ? end + 1 : t1; /* accepted: until the last measured packet is in */
     for (size_t id = 0; id < total; id++)
-        in += st->done[id] >= t0 && st->done[id] < end;
+        in += done[id] >= t0 && done[id] < end;
     qsort(lat, n, sizeof *lat, cmp_i64);
     double span = (double)(t1 - t0) / (st->inject ? 1e9 : 1.0), nodes = st->p;
     double took = (double)(end - t0) / (st->inject ? 1e9 : 1.0);
@@ -776,6 +783,24 @@ static json_t *tr_window(const tr_state_t *st)
     json_object_set_new(w, st->inject ? "latency_ns" : "latency_slots", l);
     if (!st->inject)
         json_object_set_new(w, "capacity_per_slot", json_real(tr_capacity(st)));
+    return w;
+}
+
+/* The window's figures, from when each packet arrived (the nodes' records). */
+static json_t *tr_window_of(hm_report_t *r, const tr_state_t *st)
+{
+    size_t total = (size_t)st->p * (size_t)st->packets;
+    int64_t *done = calloc(total, sizeof *done);
+    if (!done)
+        return NULL;
+    for (int x = 0; x < st->p; x++) {
+        const tr_out_t *o = hm_report_out(r, x);
+        for (int64_t i = 0; o && i < o->delivered; i++)
+            if (o->rec[2 * i] >= 0 && (size_t)o->rec[2 * i] < total)
+                done[o->rec[2 * i]] = o->rec[2 * i + 1];
+    }
+    json_t *w = tr_window(st, done);
+    free(done);
     return w;
 }
 
@@ -821,7 +846,7 @@ static void tr_verify(hm_report_t *r)
         got ? (double)lat_sum / (double)got : 0.0,
         st->inject ? "latency_ns_max" : "latency_slots_max", (json_int_t)lat_max);
     if (bad < 0)
-        json_object_set_new(tr, "window", tr_window(st));
+        json_object_set_new(tr, "window", tr_window_of(r, st));
     if (st->inject) {
         json_object_set_new(tr, "inject_per_s", json_integer((json_int_t)st->inject));
         json_object_set_new(tr, "arrivals", json_string(tr_arrivals[st->arrivals]));
