@@ -37,7 +37,7 @@ packages="$packages pmccabe" # tests/check_functions.sh: function length and com
 packages="$packages libopenmpi-dev openmpi-bin" # hypemu-mpi (doc/mpi.md)
 packages="$packages libsimgrid-dev" # bench/bench_simgrid, make bench-simgrid (doc/performance.md)
 packages="$packages chromium" # tests/check_html.sh and make doc-figures open the player (README "Player")
-packages="$packages python3-matplotlib" # the plots of doc/ (make plots, scripts/contention-sweep; doc/plots.md)
+packages="$packages python3-matplotlib" # the plots of doc/ (doc/plots.md, make plot-load, scripts/contention-sweep)
 packages="$packages libdw-dev" # a crash line names FILE:LINE of a plugin built with -g (README "Exit codes")
 
 installed() {

@@ -153,6 +153,11 @@ hypemu: deadlock at slot 0: every node is blocked and nothing is in flight
   rank 3 waits in MPI_Recv(source 0, tag 0)
 WANT
 diff "$tmp/want" "$tmp/err.txt" || fail "deadlock: the report differs"
+# The local clock reports it the same way (one report for both clocks).
+rc=0
+(cd "$tmp" && "$hypemu" --plugin ./deadlock.so --set 'clock.mode="local"' c.json >out.txt 2>err.txt) || rc=$?
+[ "$rc" = 3 ] || fail "deadlock under the local clock: exit $rc, not 3"
+diff "$tmp/want" "$tmp/err.txt" || fail "deadlock under the local clock: the report differs"
 
 # MPI_Abort names the rank and the code: exit 1, "end": "aborted".
 printf '{"topology": {"kind": "ring", "nodes": 4}, "algorithm": {"name": "abort"}}\n' >"$tmp/c.json"

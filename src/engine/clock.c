@@ -223,7 +223,9 @@ static void fail_system(hm__machine_t *m, const char *what)
 
 /* ---- deadlock report ---------------------------------------------------- */
 
-static int blocked_wait(const hm__machine_t *m, int i, char *buf, size_t len)
+/* What node i of a run stopped by deadlock waits for (the barrier and local clocks):
+ * the receiver of its full mailbox (the transport's stalled_on), else a packet. */
+int hm__slot_blocked_wait(const hm__machine_t *m, int i, char *buf, size_t len)
 {
     const hm_node_t *n = &m->nodes[i];
     if (n->stalled > 0) {
@@ -249,7 +251,7 @@ static char *deadlock_report(hm__machine_t *m)
     snprintf(head, sizeof head,
              "deadlock at slot %lld: every node is blocked and nothing is in flight",
              (long long)m->now);
-    return hm__blocked_report(head, m, blocked_wait);
+    return hm__blocked_report(head, m, hm__slot_blocked_wait);
 }
 
 /* ---- commit: the end of a slot ------------------------------------------ */
@@ -505,7 +507,7 @@ static void sleep_on_word(hm_node_t *n)
     atomic_store_explicit(&n->go, 0, memory_order_relaxed);
 }
 
-static int yield(hm_node_t *n)
+static int clock_yield(hm_node_t *n)
 {
     hm__machine_t *m = n->m;
     if (atomic_load(&m->aborted))
@@ -574,12 +576,17 @@ int hm__slot_recv(hm_node_t *n, hm_packet_t *out)
     return HM_OK;
 }
 
-int hm__slot_wait_packet(hm_node_t *n, hm_packet_t *out, int64_t deadline)
+/* The one wait of the slotted clocks, the barrier's and the local one (engine/local.c):
+ * a packet already there is read at once; else the node ends its slot through the
+ * clock's yield and sleeps until a packet or slot `deadline` (< 0: none). */
+int hm__slot_wait(hm_node_t *n, hm_packet_t *out, int64_t deadline, hm__yield_fn yield)
 {
     if (hm__slot_pending(n) > 0)
         return out ? hm__slot_recv(n, out) : HM_OK;
     if (deadline >= 0 && deadline <= n->now)
         return HM_ENOENT;
+    if (hm__aborted(n->m))
+        return HM_EABORT;
     hm__blob_release(n->held);
     n->held = NULL;
     n->wait = HM__WAIT_PACKET;
@@ -592,13 +599,25 @@ int hm__slot_wait_packet(hm_node_t *n, hm_packet_t *out, int64_t deadline)
     return out ? hm__slot_recv(n, out) : HM_OK;
 }
 
-int hm__slot_wait_until(hm_node_t *n, int64_t slot)
+int hm__slot_sleep(hm_node_t *n, int64_t slot, hm__yield_fn yield)
 {
+    if (hm__aborted(n->m))
+        return HM_EABORT;
     hm__blob_release(n->held);
     n->held = NULL;
     n->wait = HM__WAIT_TIMER;
     n->wake_at = slot;
     return yield(n);
+}
+
+int hm__slot_wait_packet(hm_node_t *n, hm_packet_t *out, int64_t deadline)
+{
+    return hm__slot_wait(n, out, deadline, clock_yield);
+}
+
+int hm__slot_wait_until(hm_node_t *n, int64_t slot)
+{
+    return hm__slot_sleep(n, slot, clock_yield);
 }
 
 void hm__clock_progress(hm__machine_t *m, int64_t *slot, int64_t *packets)

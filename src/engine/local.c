@@ -611,21 +611,12 @@ static void step(hm__machine_t *m, local_t *L, int v)
 
 /* ---- nothing moves: the next slot with work, or the end ----------------------- */
 
-static int blocked_wait(const hm__machine_t *m, int i, char *buf, size_t len)
+/* The receiver whose full mailbox node `node` waits on, or -1 (the deadlock report,
+ * hm__slot_blocked_wait, shared with the barrier clock). */
+static int stalled_on(const hm__machine_t *m, int node)
 {
     const local_t *L = m->tp_priv;
-    const hm_node_t *n = &m->nodes[i];
-    if (n->stalled > 0) {
-        if (L->ln[i].stalled.n == 0)
-            return 0;
-        snprintf(buf, len, "\n  node %d waits on node %d (mailbox %d->%d full, capacity %d)", i,
-                 L->ln[i].stalled.v[0].dst, i, L->ln[i].stalled.v[0].dst, m->opt.mailbox_capacity);
-        return 1;
-    }
-    if (n->wait != HM__WAIT_PACKET)
-        return 0;
-    snprintf(buf, len, "\n  node %d waits for a packet from any neighbour", i);
-    return 1;
+    return L->ln[node].stalled.n ? L->ln[node].stalled.v[0].dst : -1;
 }
 
 static int64_t last_opened(const local_t *L)
@@ -670,7 +661,7 @@ static void stuck(hm__machine_t *m, local_t *L)
                  (long long)last_opened(L));
         L->over = 1;
         if (L->done_nodes < n)
-            hm__stop(m, HM__END_DEADLOCK, hm__blocked_report(head, m, blocked_wait));
+            hm__stop(m, HM__END_DEADLOCK, hm__blocked_report(head, m, hm__slot_blocked_wait));
         return wake_all(m, L);
     }
     if (next >= m->opt.max_slots)
@@ -750,35 +741,20 @@ static int yield(hm_node_t *n, int sleep)
     return HM_OK;
 }
 
+static int yield_sleep(hm_node_t *n)
+{
+    return yield(n, 1);
+}
+
+/* The barrier clock's wait (engine/clock.c), with this clock's yield. */
 static int wait_packet(hm_node_t *n, hm_packet_t *out, int64_t deadline)
 {
-    if (hm__slot_pending(n) > 0)
-        return out ? hm__slot_recv(n, out) : HM_OK;
-    if (deadline >= 0 && deadline <= n->now)
-        return HM_ENOENT;
-    if (hm__aborted(n->m))
-        return HM_EABORT;
-    hm__blob_release(n->held);
-    n->held = NULL;
-    n->wait = HM__WAIT_PACKET;
-    n->wake_at = deadline;
-    int rc = yield(n, 1);
-    if (rc != HM_OK)
-        return rc;
-    if (!n->woke_by_packet && hm__slot_pending(n) == 0)
-        return HM_ENOENT;
-    return out ? hm__slot_recv(n, out) : HM_OK;
+    return hm__slot_wait(n, out, deadline, yield_sleep);
 }
 
 static int wait_until(hm_node_t *n, int64_t slot)
 {
-    if (hm__aborted(n->m))
-        return HM_EABORT;
-    hm__blob_release(n->held);
-    n->held = NULL;
-    n->wait = HM__WAIT_TIMER;
-    n->wake_at = slot;
-    return yield(n, 1);
+    return hm__slot_sleep(n, slot, yield_sleep);
 }
 
 static void finish(hm_node_t *n)
@@ -868,7 +844,7 @@ static void progress(hm__machine_t *m, int64_t *slot, int64_t *packets)
 #define LOCAL_CLOCK                                                                                \
     .name = "the local clock", .create = create, .destroy = destroy, .pending = hm__slot_pending,  \
     .recv = hm__slot_recv, .wait_packet = wait_packet, .wait_until = wait_until, .finish = finish, \
-    .abort = abort_run, .collect = collect, .progress = progress
+    .abort = abort_run, .collect = collect, .progress = progress, .stalled_on = stalled_on
 
 const hm__transport_t hm__transport_local = {
     LOCAL_CLOCK,

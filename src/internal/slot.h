@@ -23,6 +23,14 @@ int hm__slot_pending(const hm_node_t *n);
 int hm__slot_recv(hm_node_t *n, hm_packet_t *out);
 int hm__slot_wait_packet(hm_node_t *n, hm_packet_t *out, int64_t deadline);
 int hm__slot_wait_until(hm_node_t *n, int64_t slot);
+/* The one wait loop of the barrier and local clocks, with the clock's yield (end the
+ * node's slot and sleep: HM_OK, or HM_EABORT when the run stops) as a parameter. */
+typedef int (*hm__yield_fn)(hm_node_t *n);
+int hm__slot_wait(hm_node_t *n, hm_packet_t *out, int64_t deadline, hm__yield_fn yield);
+int hm__slot_sleep(hm_node_t *n, int64_t slot, hm__yield_fn yield);
+/* The deadlock report's line for node i under either clock (the transport's stalled_on
+ * names the receiver of a full mailbox). */
+int hm__slot_blocked_wait(const hm__machine_t *m, int i, char *buf, size_t len);
 void hm__slot_finish(hm_node_t *n);
 void hm__slot_abort(hm__machine_t *m, char *reason);
 /* Their rows in a transport's table. */
