@@ -29,7 +29,7 @@ from fractions import Fraction
 
 sys.dont_write_bytecode = True  # no scripts/__pycache__ in the tree (or the tarball)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import svgplot  # noqa: E402
+import hmplot  # noqa: E402
 
 
 def harmonic(k):
@@ -107,7 +107,7 @@ def k_ticks(max_k):
 def plot_max(out, rows, max_k):
     ks = [r["k"] for r in rows]
     trials = rows[0]["trials"]
-    fig = svgplot.Figure("MAX on a broadcast channel: mean comparisons against T(k) = H_k - 1/2",
+    fig = hmplot.Figure("MAX on a broadcast channel: mean comparisons against T(k) = H_k - 1/2",
                          xlabel="processors k", ylabel="per run (mean over the trials)",
                          xscale="log2", xticks=k_ticks(max_k), xlim=(2, max_k),
                          subtitle="Dechter-Kleinrock 1981, section 1, recurrence (1); %d seeded "
@@ -137,7 +137,7 @@ def plot_max(out, rows, max_k):
         "the mean reaches log2 k at k = %s." % ", ".join(str(k) for k in above)))
     fig.save(os.path.join(out, "bus-max.svg"))
 
-    err = svgplot.Figure("MAX: relative error of the mean comparisons against T(k)",
+    err = hmplot.Figure("MAX: relative error of the mean comparisons against T(k)",
                          xlabel="processors k", ylabel="(mean - T(k)) / T(k), percent",
                          xscale="log2", xticks=k_ticks(max_k), xlim=(2, max_k),
                          ylim=(-3, 3) if all(abs(r["error_percent"]) < 3 for r in rows)
@@ -159,7 +159,7 @@ def plot_merge(out, rows, max_k, seeds):
     def pick(kind, f):
         return [f([r for r in rows if r["k"] == k and r["input"] == kind]) for k in ks]
 
-    fig = svgplot.Figure("MERGE-SORT on a broadcast channel: broadcasts S against Theorem 1",
+    fig = hmplot.Figure("MERGE-SORT on a broadcast channel: broadcasts S against Theorem 1",
                          xlabel="processors k (n = 3k values)", ylabel="broadcasts S / n",
                          xscale="log2", xticks=k_ticks(max_k), xlim=(2, max_k),
                          yticks=[1, 1.2, 1.4, 1.6, 1.8, 2], ylim=(0.9, 2.05),
@@ -203,7 +203,9 @@ def main():
                     help="random merge-sort inputs per k (default 10)")
     ap.add_argument("--trials", type=int, default=8000,
                     help="MAX trials per k, 1..100000 (default 8000)")
+    hmplot.add_formats(ap)
     args = ap.parse_args()
+    hmplot.formats_of(ap, args)
     if not 2 <= args.max_k <= 64:
         ap.error("--max-k %d: allowed is 2..64 (a bus has at most 65 nodes)" % args.max_k)
     if args.seeds < 1:
