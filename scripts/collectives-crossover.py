@@ -95,7 +95,7 @@ def main():
         lines.append("%s crossover: block %s (%s bytes): %s below %s from there on"
                      % (prob, x, 8 * x if x else None, bw, lat))
         fig = hmplot.Figure("%s on Q_%d under a*m + b (a = %g, b = %g)" % (prob, o.dim, o.a, o.b),
-                             xlabel="message m (bytes)", ylabel="completion (slots)")
+                            xlabel="message m (bytes)", ylabel="completion (slots)")
         ms = [8 * blk for blk in blocks]
         fig.line(ms, rows[lat], label=lat, color=0, marker="circle")
         fig.line(ms, rows[bw], label=bw, color=1, marker="square")

@@ -257,12 +257,16 @@ class Figure:
     def _axis(self, ax, k, values):
         scale, lim, ticks, fmt = self.scale[k], self.lim[k], self.ticks[k], self.fmt[k]
         pos = [v for v in values if v is not None and v > 0]
+        a = ax.xaxis if k == 0 else ax.yaxis
+        plain = matplotlib.ticker.FuncFormatter(
+            lambda v, _: fmt(v) if fmt else ("%d" % v if v == int(v) else "%.3g" % v))
         if scale != "linear" and pos and max(pos) / min(pos) >= 10:
             (ax.set_xscale if k == 0 else ax.set_yscale)("log", base=2 if scale == "log2"
                                                           else 10)
-        a = ax.xaxis if k == 0 else ax.yaxis
-        a.set_major_formatter(matplotlib.ticker.FuncFormatter(
-            lambda v, _: fmt(v) if fmt else ("%d" % v if v == int(v) else "%.3g" % v)))
+            if scale == "log10" and max(pos) / min(pos) < 1000:  # the 2s and 5s labelled
+                a.set_minor_locator(matplotlib.ticker.LogLocator(subs=(2.0, 5.0)))
+                a.set_minor_formatter(plain)
+        a.set_major_formatter(plain)
         if ticks is not None:
             a.set_minor_locator(matplotlib.ticker.NullLocator())
             (ax.set_xticks if k == 0 else ax.set_yticks)(list(ticks))
@@ -322,7 +326,8 @@ class Figure:
         for i, t in enumerate(self.notes):
             ax.text(0, -0.16 - 0.07 * i, t, transform=ax.transAxes, fontsize=8,
                     color="#444444", va="top")
-        fig.subplots_adjust(left=0.08, right=0.62, top=0.84,
+        longest = max([len(s["label"]) for s in self.series if s["label"]] or [0])
+        fig.subplots_adjust(left=0.08, right=min(0.96, 0.93 - 0.0068 * longest), top=0.84,
                             bottom=0.14 + 0.045 * len(self.notes))
         base = path.rsplit(".", 1)[0] if path.rsplit(".", 1)[-1] in FORMATS else path
         return save(fig, base, fmts)[0]

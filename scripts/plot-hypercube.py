@@ -251,9 +251,9 @@ def plot(path, alg, info, rows, max_dim):
         info["paper"], ", ".join(ports),
         "strict" if contention == ["strict"] else "strict unless the legend says otherwise")
     fig = hmplot.Figure("%s on Q_d: completion slots against the paper's bound" % alg,
-                         xlabel="dimension d (p = 2^d nodes)", ylabel="completion slots",
-                         yscale="log2" if logy else "linear", xticks=ds, xlim=(1, max_dim),
-                         subtitle=sub)
+                        xlabel="dimension d (p = 2^d nodes)", ylabel="completion slots",
+                        yscale="log2" if logy else "linear", xticks=ds, xlim=(1, max_dim),
+                        subtitle=sub)
 
     def series(pts, key):
         by = {r["d"]: r[key] for r in pts}
