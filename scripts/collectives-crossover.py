@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # no scripts/__pycache__ in the tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hmplot  # noqa: E402
 
