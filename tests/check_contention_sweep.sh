@@ -219,4 +219,5 @@ bad "contention-sweep: --placements: found nearby; allowed: compact, scatter, co
 bad "contention-sweep: --modes: found slottted; allowed: slotted, local, free" --modes slotted,slottted
 bad "contention-sweep: --sizes: 16: a torus's size is RxC, rows x columns (4x4)" --sizes 16
 bad "contention-sweep: --repeat: found 0; allowed: 1 or more" --repeat 0
+bad "contention-sweep: --formats: found gif; allowed: svg, pdf, png, comma-separated" --formats gif
 echo "contention-sweep: CSV, runs, machine record, SVG, placements, failures and bad arguments as expected"
