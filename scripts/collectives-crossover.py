@@ -28,8 +28,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # no scripts/__pycache__ in the tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import svgplot  # noqa: E402
+import hmplot  # noqa: E402
 
 PAIRS = [("broadcast", "bcast-binomial", "bcast-scatter-allgather"),
          ("allreduce", "allreduce-recursive-doubling", "allreduce-ring"),
@@ -71,7 +72,9 @@ def main():
     ap.add_argument("--b", type=float, default=100.0)
     ap.add_argument("--kmax", type=int, default=40)
     ap.add_argument("--out", default="doc/figures")
+    hmplot.add_formats(ap)
     o = ap.parse_args()
+    hmplot.formats_of(ap, o)
     if o.dim < 1 or o.dim > 8 or o.kmax < 1 or o.kmax > 4096 or o.a < 0 or o.b < 0:
         ap.error("--dim 1..8, --kmax 1..4096, --a and --b >= 0")
     p = 1 << o.dim
@@ -92,8 +95,8 @@ def main():
         x = crossover(blocks, rows[lat], rows[bw])
         lines.append("%s crossover: block %s (%s bytes): %s below %s from there on"
                      % (prob, x, 8 * x if x else None, bw, lat))
-        fig = svgplot.Figure("%s on Q_%d under a*m + b (a = %g, b = %g)" % (prob, o.dim, o.a, o.b),
-                             xlabel="message m (bytes)", ylabel="completion (slots)")
+        fig = hmplot.Figure("%s on Q_%d under a*m + b (a = %g, b = %g)" % (prob, o.dim, o.a, o.b),
+                            xlabel="message m (bytes)", ylabel="completion (slots)")
         ms = [8 * blk for blk in blocks]
         fig.line(ms, rows[lat], label=lat, color=0, marker="circle")
         fig.line(ms, rows[bw], label=bw, color=1, marker="square")

@@ -15,13 +15,18 @@ increasing order: P1 holds the smallest values), against Theorem 1's n <= S <= 2
 Writes bus-merge-sort.csv and bus-merge-sort.svg (S / n, so that every k fits one
 scale: the bounds are 1 and 2 - 1/n, the worst input gives 2 - 1/k).
 
+--replot redraws the figures from the CSVs in --out alone; --formats svg,pdf,png writes
+them in those formats.
+
 Usage: scripts/plot-bus.py [--hypemu PATH] [--out DIR] [--max-k N] [--seeds N]
-                           [--trials N]
+                           [--trials N] [--replot] [--formats svg]
 """
 import argparse
+import csv
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -29,7 +34,7 @@ from fractions import Fraction
 
 sys.dont_write_bytecode = True  # no scripts/__pycache__ in the tree (or the tarball)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import svgplot  # noqa: E402
+import hmplot  # noqa: E402
 
 
 def harmonic(k):
@@ -100,6 +105,20 @@ def write_csv(path, fields, rows):
                              for c in fields) + "\n")
 
 
+def read_csv(path):
+    """The rows of a CSV written by write_csv, numbers as numbers (--replot)."""
+    rows = []
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            for c, v in r.items():
+                if re.fullmatch(r"-?\d+", v):
+                    r[c] = int(v)
+                elif re.fullmatch(r"-?\d+\.\d*", v):
+                    r[c] = float(v)
+            rows.append(r)
+    return rows
+
+
 def k_ticks(max_k):
     return [1 << i for i in range(1, int(math.log2(max_k)) + 1)]
 
@@ -107,11 +126,11 @@ def k_ticks(max_k):
 def plot_max(out, rows, max_k):
     ks = [r["k"] for r in rows]
     trials = rows[0]["trials"]
-    fig = svgplot.Figure("MAX on a broadcast channel: mean comparisons against T(k) = H_k - 1/2",
-                         xlabel="processors k", ylabel="per run (mean over the trials)",
-                         xscale="log2", xticks=k_ticks(max_k), xlim=(2, max_k),
-                         subtitle="Dechter-Kleinrock 1981, section 1, recurrence (1); %d seeded "
-                                  "permutations of 1..k per k (seed = k)" % trials)
+    fig = hmplot.Figure("MAX on a broadcast channel: mean comparisons against T(k) = H_k - 1/2",
+                        xlabel="processors k", ylabel="per run (mean over the trials)",
+                        xscale="log2", xticks=k_ticks(max_k), xlim=(2, max_k),
+                        subtitle="Dechter-Kleinrock 1981, section 1, recurrence (1); %d seeded "
+                                 "permutations of 1..k per k (seed = k)" % trials)
     fig.line(ks, [r["log2_k"] for r in rows], label="paper's bound log2 k", color="#555555",
              dash="dash")
     fig.line(ks, [r["H_k"] for r in rows], label="H_k (expected broadcasts)", color=1,
@@ -137,13 +156,13 @@ def plot_max(out, rows, max_k):
         "the mean reaches log2 k at k = %s." % ", ".join(str(k) for k in above)))
     fig.save(os.path.join(out, "bus-max.svg"))
 
-    err = svgplot.Figure("MAX: relative error of the mean comparisons against T(k)",
-                         xlabel="processors k", ylabel="(mean - T(k)) / T(k), percent",
-                         xscale="log2", xticks=k_ticks(max_k), xlim=(2, max_k),
-                         ylim=(-3, 3) if all(abs(r["error_percent"]) < 3 for r in rows)
-                         else None,
-                         subtitle="%d seeded permutations per k; dashed: the 2%% that make "
-                                  "check allows with 8000 trials" % trials)
+    err = hmplot.Figure("MAX: relative error of the mean comparisons against T(k)",
+                        xlabel="processors k", ylabel="(mean - T(k)) / T(k), percent",
+                        xscale="log2", xticks=k_ticks(max_k), xlim=(2, max_k),
+                        ylim=(-3, 3) if all(abs(r["error_percent"]) < 3 for r in rows)
+                        else None,
+                        subtitle="%d seeded permutations per k; dashed: the 2%% that make "
+                                 "check allows with 8000 trials" % trials)
     err.line([2, max_k], [2, 2], color="#999999", dash="dash", label="+/- 2%")
     err.line([2, max_k], [-2, -2], color="#999999", dash="dash")
     err.line([2, max_k], [0, 0], color="#555555", width=1)
@@ -159,11 +178,11 @@ def plot_merge(out, rows, max_k, seeds):
     def pick(kind, f):
         return [f([r for r in rows if r["k"] == k and r["input"] == kind]) for k in ks]
 
-    fig = svgplot.Figure("MERGE-SORT on a broadcast channel: broadcasts S against Theorem 1",
-                         xlabel="processors k (n = 3k values)", ylabel="broadcasts S / n",
-                         xscale="log2", xticks=k_ticks(max_k), xlim=(2, max_k),
-                         yticks=[1, 1.2, 1.4, 1.6, 1.8, 2], ylim=(0.9, 2.05),
-                         subtitle="Dechter-Kleinrock 1981, section 2: n <= S(n, k) <= 2n - 1")
+    fig = hmplot.Figure("MERGE-SORT on a broadcast channel: broadcasts S against Theorem 1",
+                        xlabel="processors k (n = 3k values)", ylabel="broadcasts S / n",
+                        xscale="log2", xticks=k_ticks(max_k), xlim=(2, max_k),
+                        yticks=[1, 1.2, 1.4, 1.6, 1.8, 2], ylim=(0.9, 2.05),
+                        subtitle="Dechter-Kleinrock 1981, section 2: n <= S(n, k) <= 2n - 1")
     n = [3 * k for k in ks]
     fig.line(ks, [(2 * m - 1) / m for m in n], label="upper bound 2n - 1 (Theorem 1)",
              color="#555555", band=True)
@@ -203,13 +222,26 @@ def main():
                     help="random merge-sort inputs per k (default 10)")
     ap.add_argument("--trials", type=int, default=8000,
                     help="MAX trials per k, 1..100000 (default 8000)")
+    ap.add_argument("--replot", action="store_true",
+                    help="run nothing: redraw the figures from DIR/bus-max.csv and "
+                         "DIR/bus-merge-sort.csv")
+    hmplot.add_formats(ap)
     args = ap.parse_args()
+    hmplot.formats_of(ap, args)
     if not 2 <= args.max_k <= 64:
         ap.error("--max-k %d: allowed is 2..64 (a bus has at most 65 nodes)" % args.max_k)
     if args.seeds < 1:
         ap.error("--seeds %d: allowed is 1 or more" % args.seeds)
     if not 1 <= args.trials <= 100000:
         ap.error("--trials %d: allowed is 1..100000" % args.trials)
+    if args.replot:
+        mx, ms = read_csv(os.path.join(args.out, "bus-max.csv")), \
+            read_csv(os.path.join(args.out, "bus-merge-sort.csv"))
+        args.max_k, args.seeds = max(r["k"] for r in mx), max(
+            r["seed"] for r in ms if r["input"] == "random")
+        plot_max(args.out, mx, args.max_k)
+        plot_merge(args.out, ms, args.max_k, args.seeds)
+        return
     if not os.access(args.hypemu, os.X_OK):
         sys.exit("%s: not an executable hypemu (build it, or pass --hypemu)" % args.hypemu)
     os.makedirs(args.out, exist_ok=True)

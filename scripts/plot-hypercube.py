@@ -37,7 +37,7 @@ import time
 
 sys.dont_write_bytecode = True  # no scripts/__pycache__ in the tree (or the tarball)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import svgplot  # noqa: E402
+import hmplot  # noqa: E402
 
 # Settings that differ from the catalogue's defaults, by (algorithm, variant).
 OVERRIDES = {("successive-broadcast", "interleaved"): {"contention": "queue"}}
@@ -250,10 +250,10 @@ def plot(path, alg, info, rows, max_dim):
     sub = "%s; ports: %s; contention: %s" % (
         info["paper"], ", ".join(ports),
         "strict" if contention == ["strict"] else "strict unless the legend says otherwise")
-    fig = svgplot.Figure("%s on Q_d: completion slots against the paper's bound" % alg,
-                         xlabel="dimension d (p = 2^d nodes)", ylabel="completion slots",
-                         yscale="log2" if logy else "linear", xticks=ds, xlim=(1, max_dim),
-                         subtitle=sub)
+    fig = hmplot.Figure("%s on Q_d: completion slots against the paper's bound" % alg,
+                        xlabel="dimension d (p = 2^d nodes)", ylabel="completion slots",
+                        yscale="log2" if logy else "linear", xticks=ds, xlim=(1, max_dim),
+                        subtitle=sub)
 
     def series(pts, key):
         by = {r["d"]: r[key] for r in pts}
@@ -349,7 +349,9 @@ def main():
                     help="seeds per point for the seeded algorithms (default 3)")
     ap.add_argument("--replot", action="store_true",
                     help="run nothing: redraw the SVGs from DIR/hypercube-slots.csv")
+    hmplot.add_formats(ap)
     args = ap.parse_args()
+    hmplot.formats_of(ap, args)
     if not 1 <= args.max_dim <= 16:
         ap.error("--max-dim %d: allowed is 1..16" % args.max_dim)
     if args.slow_max_dim is None:

@@ -18,20 +18,28 @@ lengths"): its cost is Table I at m' = P*ceil(m/P) (m itself in m*rho; when m < 
 the last step carries m bytes, not m'/2). The crossovers are found on that formula
 for every m in 8..65536 and each one is checked with the emulator on both sides.
 
-Usage: scripts/seidel-sweep.py [--hypemu PATH] [--out DIR]
+--replot draws the figures again from the CSVs in DIR alone; --formats svg,pdf,png
+writes the figures in those formats.
+
+Usage: scripts/seidel-sweep.py [--hypemu PATH] [--out DIR] [--replot] [--formats svg]
 """
 import argparse
+import csv
 import json
 import os
 import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # no scripts/__pycache__ in the tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hmplot  # noqa: E402
+
 A, B, RHO = 8, 7500, 1  # slots of 0.01 us
 US_PER_SLOT = 0.01
 SIZES = [8 << k for k in range(14)]  # 8 .. 65536
 ALGS = ["st-broadcast", "bst-broadcast", "rh-broadcast"]
-COLORS = {"st-broadcast": "#1f77b4", "bst-broadcast": "#d62728", "rh-broadcast": "#2ca02c"}
+COLORS = {"st-broadcast": 0, "bst-broadcast": 1, "rh-broadcast": 2}  # hmplot.PALETTE
 
 
 def table1(alg, mesh, d1, d2, m):
@@ -69,56 +77,22 @@ def run(hypemu, topo, alg, m, tmp):
 
 
 def svg(path, title, rows):
-    """A log-log plot: x = m (bytes), y = cost (us); dots emulated, lines Table I."""
-    W, H, L, R, T, Bm = 720, 480, 80, 170, 40, 60
-    ys = [r[k] for r in rows for k in ("emu_us", "formula_us")]
-    import math
-    y0, y1 = math.floor(math.log10(min(ys))), math.ceil(math.log10(max(ys)))
-    x0, x1 = math.log2(SIZES[0]), math.log2(SIZES[-1])
-
-    def px(m):
-        return L + (math.log2(m) - x0) / (x1 - x0) * (W - L - R)
-
-    def py(us):
-        return H - Bm - (math.log10(us) - y0) / (y1 - y0) * (H - T - Bm)
-
-    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
-           'font-family="sans-serif" font-size="12">' % (W, H),
-           '<rect width="100%" height="100%" fill="white"/>',
-           '<text x="%d" y="22" font-size="14">%s</text>' % (L, title)]
-    for e in range(y0, y1 + 1):
-        y = py(10 ** e)
-        out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>' %
-                   (L, y, W - R, y))
-        out.append('<text x="%d" y="%.1f" text-anchor="end">1e%d</text>' % (L - 6, y + 4, e))
-    for m in SIZES:
-        x = px(m)
-        out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#eee"/>' %
-                   (x, T, x, H - Bm))
-        lab = "%dK" % (m // 1024) if m >= 1024 else str(m)
-        out.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>' %
-                   (x, H - Bm + 16, lab))
-    out.append('<text x="%d" y="%d" text-anchor="middle">message length m (bytes)</text>' %
-               ((L + W - R) // 2, H - 18))
-    out.append('<text x="18" y="%d" transform="rotate(-90 18 %d)" text-anchor="middle">'
-               'cost (microseconds)</text>' % ((T + H - Bm) // 2, (T + H - Bm) // 2))
+    """A log-log plot: x = m (bytes), y = cost (us); markers emulated, lines Table I."""
+    fig = hmplot.Figure(title, xlabel="message length m (bytes)", ylabel="cost (microseconds)",
+                        xscale="log2", yscale="log10", xticks=SIZES,
+                        xformat=lambda m: "%dK" % (m // 1024) if m >= 1024 else "%d" % m)
     for i, alg in enumerate(ALGS):
         pts = [r for r in rows if r["alg"] == alg]
-        line = " ".join("%.1f,%.1f" % (px(r["m"]), py(r["formula_us"])) for r in pts)
-        out.append('<polyline fill="none" stroke="%s" stroke-width="1.5" points="%s"/>' %
-                   (COLORS[alg], line))
-        for r in pts:
-            out.append('<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>' %
-                       (px(r["m"]), py(r["emu_us"]), COLORS[alg]))
-        y = T + 20 + 20 * i
-        out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2"/>' %
-                   (W - R + 15, y, W - R + 35, y, COLORS[alg]))
-        out.append('<text x="%d" y="%d">%s</text>' % (W - R + 40, y + 4, alg.split("-")[0].upper()))
-    out.append('<text x="%d" y="%d" fill="#555">dots: emulator</text>' % (W - R + 15, T + 90))
-    out.append('<text x="%d" y="%d" fill="#555">lines: Table I</text>' % (W - R + 15, T + 106))
-    out.append("</svg>")
-    with open(path, "w") as f:
-        f.write("\n".join(out) + "\n")
+        name = alg.split("-")[0].upper()
+        fig.line([r["m"] for r in pts], [r["formula_us"] for r in pts], color=COLORS[alg],
+                 label="%s, Table I" % name)
+        fig.line([r["m"] for r in pts], [r["emu_us"] for r in pts], color=COLORS[alg],
+                 marker=("circle", "square", "triangle")[i % 3], points=False,
+                 label="%s, emulated" % name,
+                 tips=["%s m=%d: %.2f us emulated, Table I %.2f us" % (
+                     name, r["m"], r["emu_us"], r["formula_us"]) for r in pts])
+    fig.note("Markers: hypemu --json's completion_slots x 0.01 us; lines: Table I's formula.")
+    fig.save(path)
 
 
 def pieces(alg, mesh, d1, d2):
@@ -164,12 +138,24 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--hypemu", default=os.path.join(here, "..", "hypemu"))
     ap.add_argument("--out", default=".")
+    ap.add_argument("--replot", action="store_true",
+                    help="run nothing: redraw the figures from DIR/seidel-fig*.csv")
+    hmplot.add_formats(ap)
     args = ap.parse_args()
+    hmplot.formats_of(ap, args)
     os.makedirs(args.out, exist_ok=True)
     figs = [("seidel-fig16", "Figure 16: linear array of 2^4 nodes, Delta constants, nu = 0",
              {"kind": "linear", "nodes": 16}, False, 0, 4),
             ("seidel-fig18", "Figure 18: 2^4 x 2^5 mesh, Delta constants, nu = 0",
              {"kind": "mesh", "rows": 16, "cols": 32}, True, 4, 5)]
+    if args.replot:
+        for name, title, _, _, _, _ in figs:
+            with open(os.path.join(args.out, name + ".csv")) as f:
+                rows = [{"alg": r["algorithm"], "m": int(r["m_bytes"]),
+                         "emu_us": float(r["emulated_us"]), "formula_us": float(r["table1_us"])}
+                        for r in csv.DictReader(f)]
+            svg(os.path.join(args.out, name + ".svg"), title, rows)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         for name, title, topo, mesh, d1, d2 in figs:
             rows = []

@@ -7,25 +7,28 @@
 # interval; the free rows carry the waiting share, the p99 latency and hypemu's kernel
 # figures, every row the OS's context switches; the A/A control is a row of its own; the
 # runs CSV has one row per counted run; the machine record names the machine, the version,
-# the build, the arguments and the config's SHA-256; the SVG is well-formed with its four
-# panels. A placement's CPUs are applied: while a run goes, /proc shows every node thread
+# the build, the arguments and the config's SHA-256; the SVG (matplotlib's, text kept as
+# text) is well-formed with its eight panels and renders. Without a python that has
+# matplotlib (HM_PYTHON_PLOT, from configure) the test skips. A placement's CPUs are applied: while a run goes, /proc shows every node thread
 # pinned to one CPU of the list and the process confined to it. A hypemu that exits 1 (a
 # failed verification) makes every run a failed one, shown, and the sweep exit 1; bad
 # arguments (a core count the process may not use, an unknown placement or mode, a size
 # the topology has not) exit 2 naming them.
 set -eu
+py=${HM_PYTHON_PLOT:-}
+[ -n "$py" ] || { echo "SKIP: no python with matplotlib (Debian: python3-matplotlib)"; exit 77; }
 tmp=$(mktemp -d)
 pid=
 trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 sweep="$HM_SRCDIR/scripts/contention-sweep"
 cfg="$HM_SRCDIR/configs/torus4x4_traffic.json"
-ncpu=$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')
+ncpu=$("$py" -c 'import os; print(len(os.sched_getaffinity(0)))')
 cores=1
 [ "$ncpu" -lt 2 ] || cores=1,2
-python3 "$sweep" --hypemu "$HM_BUILDDIR/hypemu" --config "$cfg" --cores "$cores" \
+"$py" "$sweep" --hypemu "$HM_BUILDDIR/hypemu" --config "$cfg" --cores "$cores" \
     --placements compact,scatter,cores,none --repeat 2 --warmup 1 --out "$tmp" >"$tmp/out" 2>"$tmp/err" ||
     { cat "$tmp/err" >&2; echo "FAIL: contention-sweep" >&2; exit 1; }
-python3 - "$tmp" "$cores" "$cfg" <<'PY'
+"$py" - "$tmp" "$cores" "$cfg" <<'PY'
 import csv, hashlib, json, sys
 import xml.etree.ElementTree as ET
 tmp, cores, cfg = sys.argv[1], sys.argv[2].split(","), sys.argv[3]
@@ -95,24 +98,34 @@ svg = ET.parse(tmp + "/contention-sweep.svg").getroot()
 texts = [t.text for t in svg.iter("{http://www.w3.org/2000/svg}text")]
 most = cores[-1]
 for title in ("wall time, 16 nodes", "time per packet, 16 nodes", "waiting share, 16 nodes",
-              "time per packet, %s cores" % most):
+              "p99 latency, 16 nodes", "lock waits, 16 nodes", "switches, 16 nodes",
+              "migrations, 16 nodes", "time per packet, %s cores" % most):
     if title not in texts:
         sys.exit("FAIL: SVG lacks the panel %r" % title)
+for label in ("free compact OS vol.", "slotted none OS invol.", "free none hypemu invol."):
+    if label not in texts:
+        sys.exit("FAIL: SVG lacks the series %r" % label)
 print("contention-sweep: %d rows, %d measured points, %d runs" % (len(rows), measured, len(runs)))
 PY
 if command -v rsvg-convert >/dev/null 2>&1; then
     rsvg-convert "$tmp/contention-sweep.svg" -o "$tmp/s.png" || { echo "FAIL: rsvg-convert" >&2; exit 1; }
 fi
+# --replot draws the same bytes from the CSV and the machine record alone.
+mkdir "$tmp/r"
+cp "$tmp/contention-sweep.csv" "$tmp/contention-sweep.machine.json" "$tmp/r/"
+"$py" "$sweep" --replot "$tmp/r/contention-sweep.csv" >/dev/null
+cmp "$tmp/contention-sweep.svg" "$tmp/r/contention-sweep.svg" ||
+    { echo "FAIL: --replot draws contention-sweep.svg differently" >&2; exit 1; }
 # The placement, applied: a long free run on the scatter CPUs of the most cores.
 n=${cores##*,}
-list=$(python3 "$sweep" --cpus-of scatter "$n")
+list=$("$py" "$sweep" --cpus-of scatter "$n")
 [ -n "$list" ] || { echo "FAIL: --cpus-of scatter $n printed nothing" >&2; exit 1; }
 if command -v taskset >/dev/null 2>&1; then
     taskset -c "$list" "$HM_BUILDDIR/hypemu" --repeat 1000 --set output=null \
         --set clock.mode=free --set "clock.affinity=\"$list\"" --set algorithm.packets=4096 \
         "$cfg" >/dev/null 2>&1 &
     pid=$!
-    python3 - "$pid" "$list" <<'PY'
+    "$py" - "$pid" "$list" <<'PY'
 import os, sys, time
 pid, want = sys.argv[1], sys.argv[2]
 cpus = frozenset(int(c) for c in want.split(","))
@@ -162,9 +175,9 @@ exit 1
 EOF
 chmod +x "$tmp/fails"
 rc=0
-python3 "$sweep" --hypemu "$tmp/fails" --config "$cfg" --cores 1 --placements compact \
+"$py" "$sweep" --hypemu "$tmp/fails" --config "$cfg" --cores 1 --placements compact \
     --modes slotted --repeat 2 --warmup 0 --out "$tmp/f" >/dev/null 2>"$tmp/err" || rc=$?
-python3 - "$tmp/f" <<'PY' || exit 1
+"$py" - "$tmp/f" <<'PY' || exit 1
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1] + "/contention-sweep.csv")))
 runs = list(csv.DictReader(open(sys.argv[1] + "/contention-sweep.runs.csv")))
@@ -177,10 +190,10 @@ PY
 [ "$rc" -eq 1 ] && grep -q "^contention-sweep: 4 of 4 runs failed" "$tmp/err" ||
     { echo "FAIL: a sweep of failing runs exited $rc: $(cat "$tmp/err")" >&2; exit 1; }
 # Two passes: the spread between them beside the spread within, for every measured point.
-python3 "$sweep" --hypemu "$HM_BUILDDIR/hypemu" --config "$cfg" --cores 1 --placements compact \
+"$py" "$sweep" --hypemu "$HM_BUILDDIR/hypemu" --config "$cfg" --cores 1 --placements compact \
     --modes free --repeat 2 --warmup 0 --passes 2 --pass-gap 0 --out "$tmp/p" >/dev/null 2>"$tmp/err" ||
     { cat "$tmp/err" >&2; echo "FAIL: --passes 2" >&2; exit 1; }
-python3 - "$tmp/p" <<'PY' || exit 1
+"$py" - "$tmp/p" <<'PY' || exit 1
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1] + "/contention-sweep.csv")))
 runs = list(csv.DictReader(open(sys.argv[1] + "/contention-sweep.runs.csv")))
@@ -196,14 +209,15 @@ bad() { # bad 'EXPECTED STDERR LINE' ARGS...
     want=$1
     shift
     rc=0
-    python3 "$sweep" --hypemu "$HM_BUILDDIR/hypemu" "$@" --out "$tmp/bad" >/dev/null 2>"$tmp/err" || rc=$?
+    "$py" "$sweep" --hypemu "$HM_BUILDDIR/hypemu" "$@" --out "$tmp/bad" >/dev/null 2>"$tmp/err" || rc=$?
     [ "$rc" -eq 2 ] && grep -qxF "$want" "$tmp/err" && [ ! -e "$tmp/bad" ] ||
         { echo "FAIL: $* (rc $rc): $(cat "$tmp/err"), expected: $want" >&2; exit 1; }
 }
-ncpus=$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')
+ncpus=$("$py" -c 'import os; print(len(os.sched_getaffinity(0)))')
 bad "contention-sweep: --cores: found 4096; allowed: 1..$ncpus (the CPUs this process may use)" --cores 4096
 bad "contention-sweep: --placements: found nearby; allowed: compact, scatter, cores, none" --placements nearby
 bad "contention-sweep: --modes: found slottted; allowed: slotted, local, free" --modes slotted,slottted
 bad "contention-sweep: --sizes: 16: a torus's size is RxC, rows x columns (4x4)" --sizes 16
 bad "contention-sweep: --repeat: found 0; allowed: 1 or more" --repeat 0
+bad "contention-sweep: --formats: found gif; allowed: svg, pdf, png, comma-separated" --formats gif
 echo "contention-sweep: CSV, runs, machine record, SVG, placements, failures and bad arguments as expected"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # check_licence.sh — the licence (LICENSE, MIT): LICENSE holds the MIT text with its
 # copyright line, and every tracked source file (.c .h .cpp .sh .py .in .am .ac .js .css,
-# the manual pages, setup.sh, .ci/run, scripts/contention-sweep; a .h.in is a C file)
+# the manual pages, setup.sh, .ci/run, scripts/contention-sweep, scripts/load-curve; a .h.in
+# is a C file)
 # carries the line "SPDX-License-Identifier: MIT" as its first comment line: line 1, or
 # line 2 after a "#!" line. JSON files and the goldens carry none. Reads the file list from git, so
 # skipped (77) outside a git checkout (a tarball from make dist).
@@ -21,7 +22,8 @@ for f in $files; do
     case $f in
     tests/golden/* | tests/fuzz/corpus/* | tests/fuzz/regressions/*) continue ;;
     *.c | *.h | *.h.in | *.cpp | *.js | *.css) want='/* SPDX-License-Identifier: MIT */' ;;
-    *.sh | *.py | *.in | *.am | *.ac | .ci/run | scripts/contention-sweep) want='# SPDX-License-Identifier: MIT' ;;
+    *.sh | *.py | *.in | *.am | *.ac | .ci/run | scripts/contention-sweep | scripts/load-curve)
+        want='# SPDX-License-Identifier: MIT' ;;
     doc/man/*.[1-8]) want='.\" SPDX-License-Identifier: MIT' ;;
     *) continue ;;
     esac

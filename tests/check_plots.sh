@@ -5,10 +5,15 @@
 # papers' formulas, computed here (sbt d; successive p*d and 2p + d - 2 with
 # Proposition 2's lower bound; prefix 2ceil(K/d) + 4d; esbt ceil((2^d - 1)/d); stamoulis
 # 2ceil(2^d/d) + 2d - 1; MAX T(k) = H_k - 1/2 within 2% at 8000 trials; merge-sort
-# n <= S <= 2n - 1 and S = 2n - n/k on increasing blocks). Every SVG parses as XML, has
-# one tooltip per measured point and renders to a PNG with rsvg-convert; --replot
-# redraws the same bytes from the CSV; a bad argument is refused with exit 2.
+# n <= S <= 2n - 1 and S = 2n - n/k on increasing blocks). Every SVG (matplotlib's,
+# text kept as text) parses as XML, names its plot, has one tooltip per measured point
+# (a <title> in the point's group) and renders to a PNG with rsvg-convert; --formats
+# svg,pdf,png writes all three; --replot redraws the same bytes from the CSV; a bad
+# argument is refused with exit 2. Without a python that has matplotlib (HM_PYTHON_PLOT,
+# from configure) the test skips.
 set -eu
+py=${HM_PYTHON_PLOT:-}
+[ -n "$py" ] || { echo "SKIP: no python with matplotlib (Debian: python3-matplotlib)"; exit 77; }
 if ! command -v rsvg-convert >/dev/null 2>&1; then
     echo "SKIP: rsvg-convert not installed (setup.sh installs librsvg2-bin)"
     exit 77
@@ -18,9 +23,10 @@ trap 'rm -rf "$tmp"' EXIT
 bin="$HM_BUILDDIR/hypemu"
 scripts="$HM_SRCDIR/scripts"
 
-python3 "$scripts/plot-hypercube.py" --hypemu "$bin" --out "$tmp/h" --max-dim 5 --seeds 2 \
+"$py" "$scripts/plot-hypercube.py" --hypemu "$bin" --out "$tmp/h" --max-dim 5 --seeds 2 \
     >"$tmp/h.out" 2>"$tmp/h.err" || { cat "$tmp/h.err" >&2; echo "FAIL: plot-hypercube.py" >&2; exit 1; }
-python3 "$scripts/plot-bus.py" --hypemu "$bin" --out "$tmp/b" --max-k 8 --seeds 2 --trials 8000 \
+"$py" "$scripts/plot-bus.py" --hypemu "$bin" --out "$tmp/b" --max-k 8 --seeds 2 --trials 8000 \
+    --formats svg,pdf \
     >"$tmp/b.out" 2>"$tmp/b.err" || { cat "$tmp/b.err" >&2; echo "FAIL: plot-bus.py" >&2; exit 1; }
 for svg in "$tmp"/h/*.svg "$tmp"/b/*.svg; do
     rsvg-convert -o "${svg%.svg}.png" "$svg" ||
@@ -29,26 +35,26 @@ done
 # --replot draws the same SVGs from the CSV alone.
 mkdir "$tmp/r"
 cp "$tmp/h/hypercube-slots.csv" "$tmp/r/"
-python3 "$scripts/plot-hypercube.py" --hypemu "$bin" --out "$tmp/r" --replot >/dev/null
+"$py" "$scripts/plot-hypercube.py" --hypemu "$bin" --out "$tmp/r" --replot >/dev/null
 for svg in "$tmp"/h/*.svg; do
     cmp "$svg" "$tmp/r/$(basename "$svg")" ||
         { echo "FAIL: --replot draws $(basename "$svg") differently" >&2; exit 1; }
 done
 # A bad argument: exit 2 and the allowed range.
 rc=0
-msg=$(python3 "$scripts/plot-hypercube.py" --hypemu "$bin" --out "$tmp/x" --max-dim 0 2>&1) || rc=$?
+msg=$("$py" "$scripts/plot-hypercube.py" --hypemu "$bin" --out "$tmp/x" --max-dim 0 2>&1) || rc=$?
 case "$rc:$msg" in
 2:*"--max-dim 0: allowed is 1..16"*) ;;
 *) printf 'FAIL: --max-dim 0: exit %s, %s\n' "$rc" "$msg" >&2; exit 1 ;;
 esac
 rc=0
-msg=$(python3 "$scripts/plot-bus.py" --hypemu "$bin" --out "$tmp/x" --max-k 65 2>&1) || rc=$?
+msg=$("$py" "$scripts/plot-bus.py" --hypemu "$bin" --out "$tmp/x" --max-k 65 2>&1) || rc=$?
 case "$rc:$msg" in
 2:*"--max-k 65: allowed is 2..64"*) ;;
 *) printf 'FAIL: --max-k 65: exit %s, %s\n' "$rc" "$msg" >&2; exit 1 ;;
 esac
 
-python3 - "$tmp" <<'PY'
+"$py" - "$tmp" <<'PY'
 import csv, glob, math, sys
 import xml.etree.ElementTree as ET
 from fractions import Fraction
@@ -171,8 +177,17 @@ for path in glob.glob(tmp + "/[hb]/*.svg"):
     name = path.split("/")[-1]
     root = ET.parse(path).getroot()
     check(root.tag == NS + "svg" and root.get("version") == "1.1", name + ": not an SVG 1.1 root")
-    tips = [t for e in root.iter() if e.tag in (NS + "circle", NS + "rect", NS + "polygon")
+    tips = [t for e in root.iter(NS + "g") if (e.get("id") or "").startswith("tip")
             for t in e.findall(NS + "title")]
+    texts = [e.text for e in root.iter(NS + "text")]
+    want = {"bus-max.svg": "MAX on a broadcast channel: mean comparisons against T(k) = H_k - 1/2",
+            "bus-max-error.svg": "MAX: relative error of the mean comparisons against T(k)",
+            "bus-merge-sort.svg": "MERGE-SORT on a broadcast channel: broadcasts S against "
+                                  "Theorem 1"}.get(name, "%s on Q_d: completion slots against "
+                                                   "the paper's bound" % name[10:-4])
+    check(want in texts, "%s: no text %r" % (name, want))
+    if name.startswith("bus-"):
+        check(open(path[:-4] + ".pdf", "rb").read(5) == b"%PDF-", name + ": no PDF beside it")
     check(len(tips) == points.get(name, -1), "%s: %d tooltips, want %s" % (name, len(tips), points.get(name)))
     png = open(path[:-4] + ".png", "rb").read(24)
     check(png[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(png[16:20], "big") >= 700,
