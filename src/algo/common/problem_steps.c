@@ -361,19 +361,10 @@ void hma_prob_show_parts(hm_node_t *n, const hma_prob_t *pb, const int64_t *buf,
 int hma_prob_allgather_ring(hm_node_t *n, const hma_prob_t *pb, int pos, int shift, int64_t *buf,
                             const size_t *off)
 {
-    int p = pb->p, next = hma_prob_next(pb, pos, -1);
-    size_t k;
-    for (int s = 0; s < p - 1; s++) {
-        int out = ((pos + shift - s) % p + p) % p, in = ((pos + shift - s - 1) % p + p) % p;
-        int rc = hma_prob_send(n, pb, next, s, buf + off[out], off[out + 1] - off[out]);
-        if (rc == HM_OK)
-            rc = hma_prob_recv(n, buf + off[in], off[in + 1] - off[in], &k, NULL);
-        if (rc != HM_OK)
-            return rc;
-        /* An allgather holds the parts in..pos so far; an allreduce its whole vector. */
-        hma_prob_show_parts(n, pb, buf, off, shift ? 0 : in, shift ? p : s + 2);
-    }
-    return HM_OK;
+    hma_coll_prob_t c;
+    const hma_coll_io_t *io = hma_coll_prob(&c, n, pb, pos, 1);
+    c.off = off;
+    return hma_coll_allgather_ring(io, pos, pb->p, shift, buf, off[pb->p]);
 }
 
 int hma_prob_relay(hm_node_t *n, const hma_prob_t *pb, int pos, int hops, int msg, const int64_t *v,
