@@ -7,12 +7,12 @@
  * same code over int64 values and hm ports): MPI_Bcast bcast-binomial; MPI_Reduce
  * reduce-binomial; MPI_Allreduce allreduce-ring on a ring once the vector fills more than a
  * packet, else allreduce-recursive-doubling (the fold when p is not a power of two);
- * MPI_Allgather allgather-ring but on a hypercube; MPI_Barrier an empty reduce-binomial and
- * bcast-binomial; MPI_Reduce_scatter_block reduce-binomial to rank 0, then MPI_Scatter. The
- * library's own code, not yet the catalogue's: MPI_Allgather's recursive doubling on a
- * hypercube, MPI_Gather and MPI_Scatter linear from the root, MPI_Alltoall as every pair's
- * message. Relative numbers are rank XOR root on a hypercube, rank - root mod p elsewhere (the
- * catalogue's on the hypercube and on the bus); ring positions are ranks.
+ * MPI_Allgather allgather-recursive-doubling on a hypercube, else allgather-ring; MPI_Barrier an
+ * empty reduce-binomial and bcast-binomial; MPI_Reduce_scatter_block reduce-binomial to rank 0,
+ * then MPI_Scatter. The library's own code, not yet the catalogue's: MPI_Gather and MPI_Scatter
+ * linear from the root, MPI_Alltoall as every pair's message. Relative numbers are rank XOR root on
+ * a hypercube, rank - root mod p elsewhere (the catalogue's on the hypercube and on the bus); ring
+ * positions are ranks.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -321,39 +321,22 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     return MPI_SUCCESS;
 }
 
-/* Recursive doubling over a power of two of ranks: in step k every rank exchanges the 2^k
- * blocks it holds (those of the ranks that agree with it above bit k) with rank ^ 2^k. */
-static void allgather_doubling(void *recvbuf, size_t block, size_t elsize)
-{
-    hm_mpi_rank_t *r = hm_mpi__self();
-    for (int mask = 1; mask < r->size; mask <<= 1) {
-        int mine = r->rank & ~(mask - 1), theirs = (r->rank ^ mask) & ~(mask - 1);
-        hm_mpi__send((char *)recvbuf + (size_t)mine * block, (size_t)mask * block, elsize,
-                     r->rank ^ mask, HM_MPI_TAG_ALLGATHER);
-        hm_mpi__recv((char *)recvbuf + (size_t)theirs * block, (size_t)mask * block, r->rank ^ mask,
-                     HM_MPI_TAG_ALLGATHER, NULL, "MPI_Allgather");
-    }
-}
-
-/* MPI_Allgather: the library's recursive doubling on a hypercube, allgather-ring's schedule
- * (coll_core.c, the catalogue's) elsewhere, positions being ranks. */
+/* MPI_Allgather: allgather-recursive-doubling's schedule on a hypercube, allgather-ring's
+ * elsewhere, positions being ranks (coll_core.c, both the catalogue's). */
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     (void)comm, (void)sendcount, (void)sendtype;
     hm_mpi_rank_t *r = hm_mpi__self();
     size_t rsize = check_type(recvcount, recvtype, "MPI_Allgather");
-    size_t block = (size_t)recvcount * rsize;
+    size_t block = (size_t)recvcount * rsize, total = (size_t)r->size * (size_t)recvcount;
     if (sendbuf != MPI_IN_PLACE)
         hm_mpi__copy((char *)recvbuf + (size_t)r->rank * block, sendbuf, block);
-    if (on_hypercube(r)) {
-        allgather_doubling(recvbuf, block, rsize);
-        return MPI_SUCCESS;
-    }
     coll_io_t c;
-    int pos = coll_io(&c, 0, 1, HM_MPI_TAG_ALLGATHER, rsize, "MPI_Allgather");
-    return hma_coll_allgather_ring(&c.io, pos, r->size, 0, recvbuf,
-                                   (size_t)r->size * (size_t)recvcount);
+    int cube = on_hypercube(r),
+        me = coll_io(&c, 0, !cube, HM_MPI_TAG_ALLGATHER, rsize, "MPI_Allgather");
+    return cube ? hma_coll_allgather_rd(&c.io, me, r->size, recvbuf, total, -1)
+                : hma_coll_allgather_ring(&c.io, me, r->size, 0, recvbuf, total);
 }
 
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,

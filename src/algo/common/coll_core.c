@@ -3,8 +3,8 @@
  * coll_core.c — the catalogue's collective schedules, generic over the element
  * (coll_core.h). Each function is the schedule that its algorithm's file describes
  * (src/algo/collectives/bcast-binomial.c, reduce-binomial.c, allreduce-recursive-doubling.c,
- * allgather-ring.c, allreduce-ring.c: steps, costs, papers); the catalogue's node programs
- * and the MPI library's collectives both run it.
+ * allgather-recursive-doubling.c, allgather-ring.c, allreduce-ring.c: steps, costs, papers); the
+ * catalogue's node programs and the MPI library's collectives both run it.
  */
 #include "coll_core.h"
 
@@ -118,6 +118,26 @@ int hma_coll_allreduce_rd(const hma_coll_io_t *io, int x, int p, void *acc, void
     if ((p & (p - 1)) != 0)
         return fold(io, x, p, acc, tmp, count);
     return doubling(io, x, hma_coll_lg(p), 0, acc, tmp, count);
+}
+
+int hma_coll_allgather_rd(const hma_coll_io_t *io, int r, int p, void *buf, size_t total,
+                          int wait_at)
+{
+    for (int i = 0; (1 << i) < p; i++) {
+        int mine = r >> i << i, theirs = (r ^ (1 << i)) >> i << i, rc;
+        int lo = r >> (i + 1) << (i + 1); /* the 2^(i+1) parts now held, side by side */
+        size_t om = hma_coll_off(total, mine, p), ot = hma_coll_off(total, theirs, p);
+        size_t ol = hma_coll_off(total, lo, p);
+        if (wait_at >= 0 && io->wait && (rc = io->wait(io->ctx, wait_at + i)) != 0)
+            return rc;
+        if ((rc = io->send(io->ctx, r ^ (1 << i), i, AT(buf, om),
+                           hma_coll_off(total, mine + (1 << i), p) - om)) != 0 ||
+            (rc = io->recv(io->ctx, r ^ (1 << i), i, AT(buf, ot),
+                           hma_coll_off(total, theirs + (1 << i), p) - ot)) != 0)
+            return rc;
+        show(io, AT(buf, ol), hma_coll_off(total, lo + (2 << i), p) - ol);
+    }
+    return 0;
 }
 
 static void show_parts(const hma_coll_io_t *io, const void *buf, size_t total, int lo, int parts,

@@ -51,6 +51,11 @@ int hma_coll_reduce_binomial(const hma_coll_io_t *io, int r, int p, void *acc, v
  * nodes when p is not a power of two). */
 int hma_coll_allreduce_rd(const hma_coll_io_t *io, int x, int p, void *acc, void *tmp,
                           size_t count);
+/* allgather-recursive-doubling's schedule on a power of two p (hma_prob_allgather_rd): buf of
+ * total elements in p parts, relative number r holding part r; in step i it exchanges parts
+ * [r>>i<<i, +2^i) with r ^ 2^i, waiting first for step wait_at + i unless wait_at < 0. */
+int hma_coll_allgather_rd(const hma_coll_io_t *io, int r, int p, void *buf, size_t total,
+                          int wait_at);
 /* allgather-ring's schedule at ring position pos: buf of total elements in p parts, position
  * pos holding part (pos + shift) mod p; peers are positions (pos + 1 and pos - 1). */
 int hma_coll_allgather_ring(const hma_coll_io_t *io, int pos, int p, int shift, void *buf,

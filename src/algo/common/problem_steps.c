@@ -326,17 +326,14 @@ int hma_prob_gather_tree(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf
                          buf + off[r], off[e] - off[r]);
 }
 
+/* The schedule is the shared one (coll_core.c), which the MPI library's MPI_Allgather runs on a
+ * hypercube; it waits after the scatter tree's lg steps (hma_prob_set_halving_steps). */
 int hma_prob_allgather_rd(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf,
                           const size_t *off)
 {
-    for (int i = 0; i < pb->lg; i++) {
-        /* Waits after the scatter tree's lg steps (hma_prob_set_halving_steps). */
-        int rc = doubling_step(n, pb, pb->full ? hma_prob_port_rel(n, pb, r ^ (1 << i)) : i, r, i,
-                               pb->lg + i, i, buf, off);
-        if (rc != HM_OK)
-            return rc;
-    }
-    return HM_OK;
+    hma_coll_prob_t c;
+    return hma_coll_allgather_rd(hma_coll_prob(&c, n, pb, r, 0), r, pb->p, buf, off[pb->p],
+                                 pb->step_waits ? pb->lg : -1);
 }
 
 void hma_prob_show_parts(hm_node_t *n, const hma_prob_t *pb, const int64_t *buf, const size_t *off,
