@@ -98,8 +98,8 @@ run gather_any "$q3" '"problem": "gather", "block": 2, "root": 0' 4 5
 run gather_any "$r8" '"problem": "gather", "block": 2, "root": 0' 4 9
 run alltoall_nb "$q3" '"problem": "alltoall", "block": 2' 6 40
 run alltoall_nb "$r5" '"problem": "alltoall", "block": 2' 3 10
-run reduce_scatter_call "$q3" '"problem": "reduce-scatter", "block": 2' 15 5
-run reduce_scatter_call "$r8" '"problem": "reduce-scatter", "block": 2' 28 33
+run reduce_scatter_call "$q3" '"problem": "reduce-scatter", "block": 2' 12 0
+run reduce_scatter_call "$r8" '"problem": "reduce-scatter", "block": 2' 28 29
 run poll "$q3" '"problem": "broadcast", "block": 5' 7 5
 run poll '{"kind": "ring", "nodes": 7}' '"problem": "broadcast", "block": 5' 7 14
 run globals "$q3" '"problem": "broadcast", "block": 3, "root": 1' 17 6
@@ -130,12 +130,12 @@ while read -r coll problem q3slots q3hops r6slots r6hops; do
 done <<'TABLE'
 bcast broadcast 4 0 5 8
 reduce reduce 3 0 3 2
-scatter scatter 7 5 7 8
-gather gather 4 5 3 4
+scatter scatter 7 0 6 8
+gather gather 6 0 4 4
 allreduce allreduce 3 0 6 8
 allgather allgather 6 0 5 0
 alltoall alltoall 6 40 6 24
-reduce_scatter_block reduce-scatter 21 5 14 12
+reduce_scatter_block reduce-scatter 21 0 13 12
 TABLE
 unset COLLECTIVE
 # Under one-port strict contention a conflict stops the run, as for any algorithm.

@@ -7,12 +7,12 @@
  * same code over int64 values and hm ports): MPI_Bcast bcast-binomial; MPI_Reduce
  * reduce-binomial; MPI_Allreduce allreduce-ring on a ring once the vector fills more than a
  * packet, else allreduce-recursive-doubling (the fold when p is not a power of two);
- * MPI_Allgather allgather-recursive-doubling on a hypercube, else allgather-ring; MPI_Barrier an
- * empty reduce-binomial and bcast-binomial; MPI_Reduce_scatter_block reduce-binomial to rank 0,
- * then MPI_Scatter. The library's own code, not yet the catalogue's: MPI_Gather and MPI_Scatter
- * linear from the root, MPI_Alltoall as every pair's message. Relative numbers are rank XOR root on
- * a hypercube, rank - root mod p elsewhere (the catalogue's on the hypercube and on the bus); ring
- * positions are ranks.
+ * MPI_Allgather allgather-recursive-doubling on a hypercube, else allgather-ring; MPI_Gather
+ * gather-binomial; MPI_Scatter scatter-binomial; MPI_Barrier an empty reduce-binomial and
+ * bcast-binomial; MPI_Reduce_scatter_block reduce-binomial to rank 0, then MPI_Scatter. The
+ * library's own code, not yet the catalogue's: MPI_Alltoall as every pair's message. Relative
+ * numbers are rank XOR root on a hypercube, rank - root mod p elsewhere (the catalogue's on the
+ * hypercube and on the bus); ring positions are ranks.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -279,6 +279,8 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype ty
     return rc;
 }
 
+/* MPI_Gather: gather-binomial's schedule (coll_core.c, the catalogue's) into a buffer of the
+ * p blocks by relative number, which the root puts in rank order. */
 int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
@@ -286,21 +288,25 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     hm_mpi_rank_t *r = hm_mpi__self();
     char call[48];
     snprintf(call, sizeof call, "MPI_Gather(root %d)", root);
-    size_t ssize = check_type(sendcount, sendtype, call);
-    if (r->rank != root) {
-        hm_mpi__send(sendbuf, (size_t)sendcount * ssize, ssize, root, HM_MPI_TAG_GATHER);
-        return MPI_SUCCESS;
-    }
-    size_t block = (size_t)recvcount * check_type(recvcount, recvtype, call);
-    if (sendbuf != MPI_IN_PLACE)
-        hm_mpi__copy((char *)recvbuf + (size_t)root * block, sendbuf, block);
-    for (int x = 0; x < r->size; x++)
-        if (x != root)
-            hm_mpi__recv((char *)recvbuf + (size_t)x * block, block, x, HM_MPI_TAG_GATHER, NULL,
-                         call);
-    return MPI_SUCCESS;
+    int in_place = r->rank == root && sendbuf == MPI_IN_PLACE;
+    int count = in_place ? recvcount : sendcount;
+    size_t size = check_type(count, in_place ? recvtype : sendtype, call);
+    size_t block = (size_t)count * size, total = (size_t)r->size * (size_t)count;
+    coll_io_t c;
+    int rel = coll_io(&c, root, 0, HM_MPI_TAG_GATHER, size, call);
+    char *all = hm_mpi__scratch(total * size, call);
+    hm_mpi__copy(all + (size_t)rel * block,
+                 in_place ? (const char *)recvbuf + (size_t)root * block : sendbuf, block);
+    int rc = hma_coll_gather_binomial(&c.io, rel, r->size, all, total);
+    for (int x = 0; rc == MPI_SUCCESS && rel == 0 && x < r->size; x++)
+        hm_mpi__copy((char *)recvbuf + (size_t)rank_of(&c, x) * block, all + (size_t)x * block,
+                     block);
+    hm_mpi__unscratch(all);
+    return rc;
 }
 
+/* MPI_Scatter: scatter-binomial's schedule (coll_core.c, the catalogue's) from a buffer of the
+ * p blocks by relative number, which the root fills from rank order. */
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
@@ -308,17 +314,21 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     hm_mpi_rank_t *r = hm_mpi__self();
     char call[48];
     snprintf(call, sizeof call, "MPI_Scatter(root %d)", root);
-    size_t rsize = check_type(recvcount, recvtype, call), rbytes = (size_t)recvcount * rsize;
-    if (r->rank != root)
-        return hm_mpi__recv(recvbuf, rbytes, root, HM_MPI_TAG_SCATTER, NULL, call);
-    size_t ssize = check_type(sendcount, sendtype, call), block = (size_t)sendcount * ssize;
-    for (int x = 0; x < r->size; x++)
-        if (x != root)
-            hm_mpi__send((const char *)sendbuf + (size_t)x * block, block, ssize, x,
-                         HM_MPI_TAG_SCATTER);
-    if (recvbuf != MPI_IN_PLACE)
-        hm_mpi__copy(recvbuf, (const char *)sendbuf + (size_t)root * block, block);
-    return MPI_SUCCESS;
+    int in_place = r->rank == root && recvbuf == MPI_IN_PLACE;
+    int count = r->rank == root ? sendcount : recvcount;
+    size_t size = check_type(count, r->rank == root ? sendtype : recvtype, call);
+    size_t block = (size_t)count * size, total = (size_t)r->size * (size_t)count;
+    coll_io_t c;
+    int rel = coll_io(&c, root, 0, HM_MPI_TAG_SCATTER, size, call);
+    char *all = hm_mpi__scratch(total * size, call);
+    for (int x = 0; rel == 0 && x < r->size; x++)
+        hm_mpi__copy(all + (size_t)x * block,
+                     (const char *)sendbuf + (size_t)rank_of(&c, x) * block, block);
+    int rc = hma_coll_scatter_binomial(&c.io, rel, r->size, all, total, 0);
+    if (rc == MPI_SUCCESS && !in_place)
+        hm_mpi__copy(recvbuf, all + (size_t)rel * block, block);
+    hm_mpi__unscratch(all);
+    return rc;
 }
 
 /* MPI_Allgather: allgather-recursive-doubling's schedule on a hypercube, allgather-ring's

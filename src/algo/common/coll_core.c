@@ -3,8 +3,9 @@
  * coll_core.c — the catalogue's collective schedules, generic over the element
  * (coll_core.h). Each function is the schedule that its algorithm's file describes
  * (src/algo/collectives/bcast-binomial.c, reduce-binomial.c, allreduce-recursive-doubling.c,
- * allgather-recursive-doubling.c, allgather-ring.c, allreduce-ring.c: steps, costs, papers); the
- * catalogue's node programs and the MPI library's collectives both run it.
+ * allgather-recursive-doubling.c, allgather-ring.c, scatter-binomial.c, gather-binomial.c,
+ * allreduce-ring.c: steps, costs, papers); the catalogue's node programs and the MPI library's
+ * collectives both run it.
  */
 #include "coll_core.h"
 
@@ -76,6 +77,65 @@ int hma_coll_reduce_binomial(const hma_coll_io_t *io, int r, int p, void *acc, v
     if ((p & (p - 1)) != 0 && io->wait && (rc = io->wait(io->ctx, j)) != 0)
         return rc;
     return io->send(io->ctx, r - (1 << j), j, acc, count);
+}
+
+static int min(int a, int b)
+{
+    return a < b ? a : b;
+}
+
+/* Elements of parts [a, e) of total cut into p parts. */
+static size_t span(size_t total, int a, int e, int p)
+{
+    return hma_coll_off(total, e, p) - hma_coll_off(total, a, p);
+}
+
+int hma_coll_scatter_binomial(const hma_coll_io_t *io, int r, int p, void *buf, size_t total,
+                              int waits)
+{
+    int d = hma_coll_lg(p), j = r ? __builtin_ctz((unsigned)r) : d, sent = 0, rc;
+    if (r) {
+        int e = min(r + (1 << j), p);
+        void *mine = AT(buf, hma_coll_off(total, r, p));
+        if ((rc = io->recv(io->ctx, r - (1 << j), d - 1 - j, mine, span(total, r, e, p))) != 0)
+            return rc;
+        show(io, mine, span(total, r, e, p)); /* its subtree's parts */
+    }
+    /* Children r + 2^i, i = j-1 .. 0, one a slot (those below p). */
+    for (int i = j - 1; i >= 0; i--) {
+        int c = r + (1 << i), e = min(c + (1 << i), p);
+        if (c >= p)
+            continue;
+        if (sent++ && io->next && (rc = io->next(io->ctx)) != 0)
+            return rc;
+        if (waits && io->wait && (rc = io->wait(io->ctx, d - 1 - i)) != 0)
+            return rc;
+        if ((rc = io->send(io->ctx, c, d - 1 - i, AT(buf, hma_coll_off(total, c, p)),
+                           span(total, c, e, p))) != 0)
+            return rc;
+        /* what is left once c has its parts */
+        show(io, AT(buf, hma_coll_off(total, r, p)), span(total, r, c, p));
+    }
+    return 0;
+}
+
+int hma_coll_gather_binomial(const hma_coll_io_t *io, int r, int p, void *buf, size_t total)
+{
+    int j = r ? __builtin_ctz((unsigned)r) : hma_coll_lg(p), rc;
+    for (int i = 0; i < j && r + (1 << i) < p; i++) {
+        int c = r + (1 << i), e = min(c + (1 << i), p);
+        if ((rc = io->recv(io->ctx, c, i, AT(buf, hma_coll_off(total, c, p)),
+                           span(total, c, e, p))) != 0)
+            return rc;
+        /* its parts and its children's so far */
+        show(io, AT(buf, hma_coll_off(total, r, p)), span(total, r, e, p));
+    }
+    if (!r)
+        return 0;
+    if ((p & (p - 1)) != 0 && io->wait && (rc = io->wait(io->ctx, j)) != 0)
+        return rc;
+    return io->send(io->ctx, r - (1 << j), j, AT(buf, hma_coll_off(total, r, p)),
+                    span(total, r, min(r + (1 << j), p), p));
 }
 
 /* The first q = 2^floor(log2 p) nodes double, steps first .. first+k-1. */

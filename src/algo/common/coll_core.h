@@ -47,6 +47,15 @@ int hma_coll_bcast_binomial(const hma_coll_io_t *io, int r, int p, void *buf, si
 /* reduce-binomial: r = 0 ends with op over all in acc; tmp holds count elements. */
 int hma_coll_reduce_binomial(const hma_coll_io_t *io, int r, int p, void *acc, void *tmp,
                              size_t count);
+/* scatter-binomial's schedule (hma_prob_scatter_tree): buf of total elements in p parts, part
+ * c for relative number c; r = 0 holds them all, r ends with parts [r, r + 2^ctz(r)) (below
+ * p); the children's parts go farthest first, one a slot (next), each after step waits for
+ * its step when waits is set. */
+int hma_coll_scatter_binomial(const hma_coll_io_t *io, int r, int p, void *buf, size_t total,
+                              int waits);
+/* gather-binomial's schedule (hma_prob_gather_tree), its reverse: r = 0 ends with every part
+ * (a node that sends waits for its step when p is not a power of two). */
+int hma_coll_gather_binomial(const hma_coll_io_t *io, int r, int p, void *buf, size_t total);
 /* allreduce-recursive-doubling, node x of p (any p: the fold of the first q = 2^floor(log2 p)
  * nodes when p is not a power of two). */
 int hma_coll_allreduce_rd(const hma_coll_io_t *io, int x, int p, void *acc, void *tmp,
