@@ -99,7 +99,7 @@ run gather_any "$r8" '"problem": "gather", "block": 2, "root": 0' 4 9
 run alltoall_nb "$q3" '"problem": "alltoall", "block": 2' 6 40
 run alltoall_nb "$r5" '"problem": "alltoall", "block": 2' 3 10
 run reduce_scatter_call "$q3" '"problem": "reduce-scatter", "block": 2' 12 0
-run reduce_scatter_call "$r8" '"problem": "reduce-scatter", "block": 2' 28 29
+run reduce_scatter_call "$r8" '"problem": "reduce-scatter", "block": 2' 24 19
 run poll "$q3" '"problem": "broadcast", "block": 5' 7 5
 run poll '{"kind": "ring", "nodes": 7}' '"problem": "broadcast", "block": 5' 7 14
 run globals "$q3" '"problem": "broadcast", "block": 3, "root": 1' 17 6
@@ -135,7 +135,7 @@ gather gather 6 0 4 4
 allreduce allreduce 3 0 6 8
 allgather allgather 6 0 5 0
 alltoall alltoall 6 40 6 24
-reduce_scatter_block reduce-scatter 21 0 13 12
+reduce_scatter_block reduce-scatter 21 0 5 0
 TABLE
 unset COLLECTIVE
 # Under one-port strict contention a conflict stops the run, as for any algorithm.

@@ -9,10 +9,11 @@
  * packet, else allreduce-recursive-doubling (the fold when p is not a power of two);
  * MPI_Allgather allgather-recursive-doubling on a hypercube, else allgather-ring; MPI_Gather
  * gather-binomial; MPI_Scatter scatter-binomial; MPI_Barrier an empty reduce-binomial and
- * bcast-binomial; MPI_Reduce_scatter_block reduce-binomial to rank 0, then MPI_Scatter. The
- * library's own code, not yet the catalogue's: MPI_Alltoall as every pair's message. Relative
- * numbers are rank XOR root on a hypercube, rank - root mod p elsewhere (the catalogue's on the
- * hypercube and on the bus); ring positions are ranks.
+ * bcast-binomial; MPI_Reduce_scatter_block reduce-binomial to rank 0, then MPI_Scatter, on a
+ * hypercube, else reduce-scatter-ring. The library's own code, not yet the catalogue's:
+ * MPI_Alltoall as every pair's message. Relative numbers are rank XOR root on a hypercube, rank -
+ * root mod p elsewhere (the catalogue's on the hypercube and on the bus); ring positions are
+ * ranks.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -371,16 +372,29 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     return MPI_SUCCESS;
 }
 
+/* MPI_Reduce_scatter_block: reduce-binomial to rank 0 and scatter-binomial on a hypercube
+ * (2 log2 p steps), reduce-scatter-ring's schedule elsewhere (p - 1 steps of one block along
+ * the ranks), all the catalogue's (coll_core.c). */
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type,
                              MPI_Op op, MPI_Comm comm)
 {
     hm_mpi_rank_t *r = hm_mpi__self();
     size_t size = check_type(recvcount, type, "MPI_Reduce_scatter_block");
-    int count = recvcount * r->size;
-    void *all = hm_mpi__scratch((size_t)count * size, "MPI_Reduce_scatter_block");
-    hm_mpi__copy(all, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, (size_t)count * size);
-    int rc = reduce_to(all, count, type, op, 0, "MPI_Reduce_scatter_block");
-    MPI_Scatter(all, recvcount, type, recvbuf, recvcount, type, 0, comm);
+    size_t block = (size_t)recvcount * size, total = (size_t)r->size * (size_t)recvcount;
+    char *all = hm_mpi__scratch(total * size + block, "MPI_Reduce_scatter_block");
+    hm_mpi__copy(all, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, total * size);
+    int rc;
+    if (on_hypercube(r)) {
+        rc = reduce_to(all, (int)total, type, op, 0, "MPI_Reduce_scatter_block");
+        MPI_Scatter(all, recvcount, type, recvbuf, recvcount, type, 0, comm);
+    } else {
+        coll_io_t c;
+        int pos = coll_io(&c, 0, 1, HM_MPI_TAG_REDUCE, size, "MPI_Reduce_scatter_block");
+        c.type = type;
+        c.op = op;
+        rc = hma_coll_reduce_scatter_ring(&c.io, pos, r->size, -1, all, all + total * size, total);
+        hm_mpi__copy(recvbuf, all + (size_t)pos * block, block);
+    }
     hm_mpi__unscratch(all);
     return rc;
 }

@@ -4,6 +4,7 @@
  * (coll_core.h). Each function is the schedule that its algorithm's file describes
  * (src/algo/collectives/bcast-binomial.c, reduce-binomial.c, allreduce-recursive-doubling.c,
  * allgather-recursive-doubling.c, allgather-ring.c, scatter-binomial.c, gather-binomial.c,
+ * reduce-scatter-ring.c,
  * allreduce-ring.c: steps, costs, papers); the catalogue's node programs and the MPI library's
  * collectives both run it.
  */
@@ -22,6 +23,12 @@ int hma_coll_lg(int p)
 size_t hma_coll_off(size_t total, int c, int p)
 {
     return total * (size_t)c / (size_t)p;
+}
+
+/* Offset of part c: io->off's, or hma_coll_off's. */
+static size_t part(const hma_coll_io_t *io, size_t total, int c, int p)
+{
+    return io->off ? io->off[c] : hma_coll_off(total, c, p);
 }
 
 static int mod(int a, int p)
@@ -85,9 +92,9 @@ static int min(int a, int b)
 }
 
 /* Elements of parts [a, e) of total cut into p parts. */
-static size_t span(size_t total, int a, int e, int p)
+static size_t span(const hma_coll_io_t *io, size_t total, int a, int e, int p)
 {
-    return hma_coll_off(total, e, p) - hma_coll_off(total, a, p);
+    return part(io, total, e, p) - part(io, total, a, p);
 }
 
 int hma_coll_scatter_binomial(const hma_coll_io_t *io, int r, int p, void *buf, size_t total,
@@ -96,10 +103,10 @@ int hma_coll_scatter_binomial(const hma_coll_io_t *io, int r, int p, void *buf, 
     int d = hma_coll_lg(p), j = r ? __builtin_ctz((unsigned)r) : d, sent = 0, rc;
     if (r) {
         int e = min(r + (1 << j), p);
-        void *mine = AT(buf, hma_coll_off(total, r, p));
-        if ((rc = io->recv(io->ctx, r - (1 << j), d - 1 - j, mine, span(total, r, e, p))) != 0)
+        void *mine = AT(buf, part(io, total, r, p));
+        if ((rc = io->recv(io->ctx, r - (1 << j), d - 1 - j, mine, span(io, total, r, e, p))) != 0)
             return rc;
-        show(io, mine, span(total, r, e, p)); /* its subtree's parts */
+        show(io, mine, span(io, total, r, e, p)); /* its subtree's parts */
     }
     /* Children r + 2^i, i = j-1 .. 0, one a slot (those below p). */
     for (int i = j - 1; i >= 0; i--) {
@@ -110,11 +117,11 @@ int hma_coll_scatter_binomial(const hma_coll_io_t *io, int r, int p, void *buf, 
             return rc;
         if (waits && io->wait && (rc = io->wait(io->ctx, d - 1 - i)) != 0)
             return rc;
-        if ((rc = io->send(io->ctx, c, d - 1 - i, AT(buf, hma_coll_off(total, c, p)),
-                           span(total, c, e, p))) != 0)
+        if ((rc = io->send(io->ctx, c, d - 1 - i, AT(buf, part(io, total, c, p)),
+                           span(io, total, c, e, p))) != 0)
             return rc;
         /* what is left once c has its parts */
-        show(io, AT(buf, hma_coll_off(total, r, p)), span(total, r, c, p));
+        show(io, AT(buf, part(io, total, r, p)), span(io, total, r, c, p));
     }
     return 0;
 }
@@ -124,18 +131,18 @@ int hma_coll_gather_binomial(const hma_coll_io_t *io, int r, int p, void *buf, s
     int j = r ? __builtin_ctz((unsigned)r) : hma_coll_lg(p), rc;
     for (int i = 0; i < j && r + (1 << i) < p; i++) {
         int c = r + (1 << i), e = min(c + (1 << i), p);
-        if ((rc = io->recv(io->ctx, c, i, AT(buf, hma_coll_off(total, c, p)),
-                           span(total, c, e, p))) != 0)
+        if ((rc = io->recv(io->ctx, c, i, AT(buf, part(io, total, c, p)),
+                           span(io, total, c, e, p))) != 0)
             return rc;
         /* its parts and its children's so far */
-        show(io, AT(buf, hma_coll_off(total, r, p)), span(total, r, e, p));
+        show(io, AT(buf, part(io, total, r, p)), span(io, total, r, e, p));
     }
     if (!r)
         return 0;
     if ((p & (p - 1)) != 0 && io->wait && (rc = io->wait(io->ctx, j)) != 0)
         return rc;
-    return io->send(io->ctx, r - (1 << j), j, AT(buf, hma_coll_off(total, r, p)),
-                    span(total, r, min(r + (1 << j), p), p));
+    return io->send(io->ctx, r - (1 << j), j, AT(buf, part(io, total, r, p)),
+                    span(io, total, r, min(r + (1 << j), p), p));
 }
 
 /* The first q = 2^floor(log2 p) nodes double, steps first .. first+k-1. */
@@ -186,16 +193,16 @@ int hma_coll_allgather_rd(const hma_coll_io_t *io, int r, int p, void *buf, size
     for (int i = 0; (1 << i) < p; i++) {
         int mine = r >> i << i, theirs = (r ^ (1 << i)) >> i << i, rc;
         int lo = r >> (i + 1) << (i + 1); /* the 2^(i+1) parts now held, side by side */
-        size_t om = hma_coll_off(total, mine, p), ot = hma_coll_off(total, theirs, p);
-        size_t ol = hma_coll_off(total, lo, p);
+        size_t om = part(io, total, mine, p), ot = part(io, total, theirs, p);
+        size_t ol = part(io, total, lo, p);
         if (wait_at >= 0 && io->wait && (rc = io->wait(io->ctx, wait_at + i)) != 0)
             return rc;
         if ((rc = io->send(io->ctx, r ^ (1 << i), i, AT(buf, om),
-                           hma_coll_off(total, mine + (1 << i), p) - om)) != 0 ||
+                           part(io, total, mine + (1 << i), p) - om)) != 0 ||
             (rc = io->recv(io->ctx, r ^ (1 << i), i, AT(buf, ot),
-                           hma_coll_off(total, theirs + (1 << i), p) - ot)) != 0)
+                           part(io, total, theirs + (1 << i), p) - ot)) != 0)
             return rc;
-        show(io, AT(buf, ol), hma_coll_off(total, lo + (2 << i), p) - ol);
+        show(io, AT(buf, ol), part(io, total, lo + (2 << i), p) - ol);
     }
     return 0;
 }
@@ -206,8 +213,8 @@ static void show_parts(const hma_coll_io_t *io, const void *buf, size_t total, i
     if (io->show_parts)
         io->show_parts(io->ctx, buf, total, lo, parts);
     else if (io->show && lo + parts <= p)
-        io->show(io->ctx, AT(buf, hma_coll_off(total, lo, p)),
-                 hma_coll_off(total, lo + parts, p) - hma_coll_off(total, lo, p));
+        io->show(io->ctx, AT(buf, part(io, total, lo, p)),
+                 part(io, total, lo + parts, p) - part(io, total, lo, p));
 }
 
 int hma_coll_allgather_ring(const hma_coll_io_t *io, int pos, int p, int shift, void *buf,
@@ -216,10 +223,10 @@ int hma_coll_allgather_ring(const hma_coll_io_t *io, int pos, int p, int shift, 
     int next = mod(pos + 1, p), prev = mod(pos - 1, p);
     for (int s = 0; s < p - 1; s++) {
         int out = mod(pos + shift - s, p), in = mod(pos + shift - s - 1, p);
-        size_t oo = hma_coll_off(total, out, p), io_ = hma_coll_off(total, in, p);
-        int rc = io->send(io->ctx, next, s, AT(buf, oo), hma_coll_off(total, out + 1, p) - oo);
-        if (rc || (rc = io->recv(io->ctx, prev, s, AT(buf, io_),
-                                 hma_coll_off(total, in + 1, p) - io_)) != 0)
+        size_t oo = part(io, total, out, p), io_ = part(io, total, in, p);
+        int rc = io->send(io->ctx, next, s, AT(buf, oo), part(io, total, out + 1, p) - oo);
+        if (rc ||
+            (rc = io->recv(io->ctx, prev, s, AT(buf, io_), part(io, total, in + 1, p) - io_)) != 0)
             return rc;
         /* An allgather holds the parts in..pos so far; an allreduce its whole vector. */
         show_parts(io, buf, total, shift ? 0 : in, shift ? p : s + 2, p);
@@ -227,18 +234,25 @@ int hma_coll_allgather_ring(const hma_coll_io_t *io, int pos, int p, int shift, 
     return 0;
 }
 
-int hma_coll_allreduce_ring(const hma_coll_io_t *io, int pos, int p, void *buf, void *tmp,
-                            size_t count)
+int hma_coll_reduce_scatter_ring(const hma_coll_io_t *io, int pos, int p, int shift, void *buf,
+                                 void *tmp, size_t total)
 {
     int next = mod(pos + 1, p), prev = mod(pos - 1, p);
     for (int s = 0; s < p - 1; s++) {
-        int out = mod(pos - s, p), c = mod(pos - s - 1, p);
-        size_t oo = hma_coll_off(count, out, p), oc = hma_coll_off(count, c, p);
-        int rc = io->send(io->ctx, next, s, AT(buf, oo), hma_coll_off(count, out + 1, p) - oo);
-        if (rc || (rc = recv_combine(io, prev, s, AT(buf, oc), tmp,
-                                     hma_coll_off(count, c + 1, p) - oc)) != 0)
+        int out = mod(pos + shift - s, p), c = mod(pos + shift - s - 1, p);
+        size_t oo = part(io, total, out, p), oc = part(io, total, c, p);
+        int rc = io->send(io->ctx, next, s, AT(buf, oo), span(io, total, out, out + 1, p));
+        if (rc ||
+            (rc = recv_combine(io, prev, s, AT(buf, oc), tmp, span(io, total, c, c + 1, p))) != 0)
             return rc;
-        show(io, buf, count);
+        show(io, buf, total); /* the partial sums */
     }
-    return hma_coll_allgather_ring(io, pos, p, 1, buf, count);
+    return 0;
+}
+
+int hma_coll_allreduce_ring(const hma_coll_io_t *io, int pos, int p, void *buf, void *tmp,
+                            size_t count)
+{
+    int rc = hma_coll_reduce_scatter_ring(io, pos, p, 0, buf, tmp, count);
+    return rc ? rc : hma_coll_allgather_ring(io, pos, p, 1, buf, count);
 }

@@ -19,7 +19,8 @@
 
 typedef struct hma_coll_io_s {
     void *ctx;
-    size_t elem; /* bytes of one element */
+    size_t elem;       /* bytes of one element */
+    const size_t *off; /* optional: the p + 1 offsets of the parts, else hma_coll_off's */
     /* count elements to or from peer in step `step` */
     int (*send)(void *ctx, int peer, int step, const void *buf, size_t count);
     int (*recv)(void *ctx, int peer, int step, void *buf, size_t count);
@@ -38,7 +39,8 @@ typedef struct hma_coll_io_s {
 
 /* ceil(log2 p). */
 int hma_coll_lg(int p);
-/* Offset of part c of total elements cut into p parts: total*c/p. */
+/* Offset of part c of total elements cut into p parts: total*c/p (the parts of every function
+ * below that cuts a buffer into parts, unless io->off gives them). */
 size_t hma_coll_off(size_t total, int c, int p);
 
 /* bcast-binomial: relative number r (0 the root) of p; buf holds count elements (the root's
@@ -69,6 +71,12 @@ int hma_coll_allgather_rd(const hma_coll_io_t *io, int r, int p, void *buf, size
  * pos holding part (pos + shift) mod p; peers are positions (pos + 1 and pos - 1). */
 int hma_coll_allgather_ring(const hma_coll_io_t *io, int pos, int p, int shift, void *buf,
                             size_t total);
+/* reduce-scatter-ring's schedule at ring position pos: buf of total elements in p parts;
+ * in step s position pos sends its partial part (pos + shift - s) mod p to pos + 1 and
+ * combines the part (pos + shift - s - 1) mod p that comes from pos - 1 into its own (tmp
+ * holds a part); position pos ends with part (pos + shift + 1) mod p reduced over all. */
+int hma_coll_reduce_scatter_ring(const hma_coll_io_t *io, int pos, int p, int shift, void *buf,
+                                 void *tmp, size_t total);
 /* allreduce-ring: ring reduce-scatter, then allgather ring (shift 1); tmp holds
  * ceil(count / p) elements. */
 int hma_coll_allreduce_ring(const hma_coll_io_t *io, int pos, int p, void *buf, void *tmp,

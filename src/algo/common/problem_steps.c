@@ -281,14 +281,17 @@ int hma_prob_scatter_tree(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *bu
                           const size_t *off)
 {
     hma_coll_prob_t c;
-    return hma_coll_scatter_binomial(hma_coll_prob(&c, n, pb, r, 0), r, pb->p, buf, off[pb->p],
-                                     pb->step_waits);
+    const hma_coll_io_t *io = hma_coll_prob(&c, n, pb, r, 0);
+    c.io.off = off; /* MPICH's chunks of ceil(b/p) too (bcast-scatter-allgather) */
+    return hma_coll_scatter_binomial(io, r, pb->p, buf, off[pb->p], pb->step_waits);
 }
 
 int hma_prob_gather_tree(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf, const size_t *off)
 {
     hma_coll_prob_t c;
-    return hma_coll_gather_binomial(hma_coll_prob(&c, n, pb, r, 0), r, pb->p, buf, off[pb->p]);
+    const hma_coll_io_t *io = hma_coll_prob(&c, n, pb, r, 0);
+    c.io.off = off;
+    return hma_coll_gather_binomial(io, r, pb->p, buf, off[pb->p]);
 }
 
 /* The schedule is the shared one (coll_core.c), which the MPI library's MPI_Allgather runs on a
@@ -297,8 +300,9 @@ int hma_prob_allgather_rd(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *bu
                           const size_t *off)
 {
     hma_coll_prob_t c;
-    return hma_coll_allgather_rd(hma_coll_prob(&c, n, pb, r, 0), r, pb->p, buf, off[pb->p],
-                                 pb->step_waits ? pb->lg : -1);
+    const hma_coll_io_t *io = hma_coll_prob(&c, n, pb, r, 0);
+    c.io.off = off;
+    return hma_coll_allgather_rd(io, r, pb->p, buf, off[pb->p], pb->step_waits ? pb->lg : -1);
 }
 
 void hma_prob_show_parts(hm_node_t *n, const hma_prob_t *pb, const int64_t *buf, const size_t *off,
@@ -325,7 +329,7 @@ int hma_prob_allgather_ring(hm_node_t *n, const hma_prob_t *pb, int pos, int shi
 {
     hma_coll_prob_t c;
     const hma_coll_io_t *io = hma_coll_prob(&c, n, pb, pos, 1);
-    c.off = off;
+    c.off = c.io.off = off;
     return hma_coll_allgather_ring(io, pos, pb->p, shift, buf, off[pb->p]);
 }
 
