@@ -120,6 +120,9 @@ catalogue_slots() { # catalogue_slots ALGORITHM TOPOLOGY BLOCK: the catalogue ru
 run allreduce_call "$r8" '"problem": "allreduce", "block": 512' 7 32
 run allreduce_call "$r8" '"problem": "allreduce", "block": 513' 14 0
 run allreduce_call '{"kind": "ring", "nodes": 5}' '"problem": "allreduce", "block": 2300' 8 0
+# MPI_Alltoall is alltoall-pairwise: (p/2) log2 p = 12 slots on Q_3, the catalogue's (below,
+# collectives.c with 300 values a rank).
+[ "$(catalogue_slots alltoall-pairwise "$q3" 300)" = 12 ] || fail "alltoall-pairwise on Q_3: not 12 slots"
 # Each library collective on its problem (COLLECTIVE names it), 300 values a node: slots,
 # routed hops on Q_3 and on a ring of 6.
 while read -r coll problem q3slots q3hops r6slots r6hops; do
@@ -134,7 +137,7 @@ scatter scatter 7 0 6 8
 gather gather 6 0 4 4
 allreduce allreduce 3 0 6 8
 allgather allgather 6 0 5 0
-alltoall alltoall 6 40 6 24
+alltoall alltoall 12 40 9 24
 reduce_scatter_block reduce-scatter 21 0 5 0
 TABLE
 unset COLLECTIVE

@@ -8,12 +8,11 @@
  * reduce-binomial; MPI_Allreduce allreduce-ring on a ring once the vector fills more than a
  * packet, else allreduce-recursive-doubling (the fold when p is not a power of two);
  * MPI_Allgather allgather-recursive-doubling on a hypercube, else allgather-ring; MPI_Gather
- * gather-binomial; MPI_Scatter scatter-binomial; MPI_Barrier an empty reduce-binomial and
- * bcast-binomial; MPI_Reduce_scatter_block reduce-binomial to rank 0, then MPI_Scatter, on a
- * hypercube, else reduce-scatter-ring. The library's own code, not yet the catalogue's:
- * MPI_Alltoall as every pair's message. Relative numbers are rank XOR root on a hypercube, rank -
- * root mod p elsewhere (the catalogue's on the hypercube and on the bus); ring positions are
- * ranks.
+ * gather-binomial; MPI_Scatter scatter-binomial; MPI_Alltoall alltoall-pairwise; MPI_Barrier an
+ * empty reduce-binomial and bcast-binomial; MPI_Reduce_scatter_block reduce-binomial to rank 0,
+ * then MPI_Scatter, on a hypercube, else reduce-scatter-ring. Relative numbers are rank XOR root
+ * on a hypercube, rank - root mod p elsewhere (the catalogue's on the hypercube and on the bus);
+ * ring positions and the pairwise exchange's partners are ranks.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -350,26 +349,20 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                 : hma_coll_allgather_ring(&c.io, me, r->size, 0, recvbuf, total);
 }
 
+/* MPI_Alltoall: alltoall-pairwise's schedule (coll_core.c, the catalogue's): partners x XOR s
+ * on a power of two of ranks, else x + s and x - s mod p. */
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    (void)comm;
+    (void)comm, (void)recvcount, (void)recvtype;
     hm_mpi_rank_t *r = hm_mpi__self();
-    size_t ssize = check_type(sendcount, sendtype, "MPI_Alltoall");
-    size_t sblock = (size_t)sendcount * ssize;
-    size_t rblock = (size_t)recvcount * check_type(recvcount, recvtype, "MPI_Alltoall");
-    for (int k = 1; k < r->size; k++) { /* rank + k: each rank's first message to another */
-        int x = (r->rank + k) % r->size;
-        hm_mpi__send((const char *)sendbuf + (size_t)x * sblock, sblock, ssize, x,
-                     HM_MPI_TAG_ALLTOALL);
-    }
-    hm_mpi__copy((char *)recvbuf + (size_t)r->rank * rblock,
-                 (const char *)sendbuf + (size_t)r->rank * sblock, rblock);
-    for (int x = 0; x < r->size; x++)
-        if (x != r->rank)
-            hm_mpi__recv((char *)recvbuf + (size_t)x * rblock, rblock, x, HM_MPI_TAG_ALLTOALL, NULL,
-                         "MPI_Alltoall");
-    return MPI_SUCCESS;
+    size_t size = check_type(sendcount, sendtype, "MPI_Alltoall");
+    size_t block = (size_t)sendcount * size;
+    hm_mpi__copy((char *)recvbuf + (size_t)r->rank * block,
+                 (const char *)sendbuf + (size_t)r->rank * block, block);
+    coll_io_t c;
+    int x = coll_io(&c, 0, 1, HM_MPI_TAG_ALLTOALL, size, "MPI_Alltoall");
+    return hma_coll_alltoall_pairwise(&c.io, x, r->size, sendbuf, recvbuf, (size_t)sendcount);
 }
 
 /* MPI_Reduce_scatter_block: reduce-binomial to rank 0 and scatter-binomial on a hypercube

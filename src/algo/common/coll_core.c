@@ -4,7 +4,7 @@
  * (coll_core.h). Each function is the schedule that its algorithm's file describes
  * (src/algo/collectives/bcast-binomial.c, reduce-binomial.c, allreduce-recursive-doubling.c,
  * allgather-recursive-doubling.c, allgather-ring.c, scatter-binomial.c, gather-binomial.c,
- * reduce-scatter-ring.c,
+ * reduce-scatter-ring.c, alltoall-pairwise.c,
  * allreduce-ring.c: steps, costs, papers); the catalogue's node programs and the MPI library's
  * collectives both run it.
  */
@@ -255,4 +255,23 @@ int hma_coll_allreduce_ring(const hma_coll_io_t *io, int pos, int p, void *buf, 
 {
     int rc = hma_coll_reduce_scatter_ring(io, pos, p, 0, buf, tmp, count);
     return rc ? rc : hma_coll_allgather_ring(io, pos, p, 1, buf, count);
+}
+
+int hma_coll_alltoall_pairwise(const hma_coll_io_t *io, int x, int p, const void *in, void *buf,
+                               size_t block)
+{
+    int pow2 = (p & (p - 1)) == 0;
+    for (int s = 1; s < p; s++) {
+        int to = pow2 ? x ^ s : (x + s) % p, from = pow2 ? x ^ s : mod(x - s, p), rc;
+        const void *v = AT(in, (size_t)to * block);
+        void *out = AT(buf, (size_t)from * block);
+        if (io->exchange)
+            rc = io->exchange(io->ctx, to, from, s, v, out, block);
+        else if ((rc = io->send(io->ctx, to, s, v, block)) == 0)
+            rc = io->recv(io->ctx, from, s, out, block);
+        if (rc)
+            return rc;
+        show(io, buf, (size_t)p * block); /* the blocks received so far, by sender */
+    }
+    return 0;
 }

@@ -35,6 +35,9 @@ typedef struct hma_coll_io_s {
     void (*have)(void *ctx, const void *buf, size_t count);
     int (*next)(void *ctx);
     int (*wait)(void *ctx, int step);
+    /* Optional: send count elements to `to` and take count from `from` in one step (a routed
+     * exchange); NULL: send, then receive. */
+    int (*exchange)(void *ctx, int to, int from, int step, const void *v, void *out, size_t count);
 } hma_coll_io_t;
 
 /* ceil(log2 p). */
@@ -77,6 +80,11 @@ int hma_coll_allgather_ring(const hma_coll_io_t *io, int pos, int p, int shift, 
  * holds a part); position pos ends with part (pos + shift + 1) mod p reduced over all. */
 int hma_coll_reduce_scatter_ring(const hma_coll_io_t *io, int pos, int p, int shift, void *buf,
                                  void *tmp, size_t total);
+/* alltoall-pairwise's schedule at node x of p: in step s = 1..p-1 it sends its block of
+ * block elements for x XOR s (p a power of two; else x + s mod p) from in and takes that
+ * node's (else x - s's) into buf, both by node (block y at y * block). */
+int hma_coll_alltoall_pairwise(const hma_coll_io_t *io, int x, int p, const void *in, void *buf,
+                               size_t block);
 /* allreduce-ring: ring reduce-scatter, then allgather ring (shift 1); tmp holds
  * ceil(count / p) elements. */
 int hma_coll_allreduce_ring(const hma_coll_io_t *io, int pos, int p, void *buf, void *tmp,
