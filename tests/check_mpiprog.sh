@@ -120,6 +120,9 @@ catalogue_slots() { # catalogue_slots ALGORITHM TOPOLOGY BLOCK: the catalogue ru
 run allreduce_call "$r8" '"problem": "allreduce", "block": 512' 7 32
 run allreduce_call "$r8" '"problem": "allreduce", "block": 513' 14 0
 run allreduce_call '{"kind": "ring", "nodes": 5}' '"problem": "allreduce", "block": 2300' 8 0
+# Off the ring a vector of several packets goes up and down a binomial tree: 4096 ints on Q_3
+# (8 packets, more than a mailbox holds, which an exchange would deadlock on).
+run allreduce_call "$q3" '"problem": "allreduce", "block": 4096' 48 0
 # MPI_Alltoall is alltoall-pairwise: (p/2) log2 p = 12 slots on Q_3, the catalogue's (below,
 # collectives.c with 300 values a rank).
 [ "$(catalogue_slots alltoall-pairwise "$q3" 300)" = 12 ] || fail "alltoall-pairwise on Q_3: not 12 slots"

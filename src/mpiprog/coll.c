@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * coll.c — the MPI library's collectives and reductions (doc/mpi-programs.md,
- * "Collectives"), over its own point-to-point calls with internal tags below 0. Where a
- * collective runs one of the catalogue's algorithms it runs the catalogue's own schedule
- * (src/algo/common/coll_core.c, generic over the element; the catalogue's node programs run the
- * same code over int64 values and hm ports): MPI_Bcast bcast-binomial; MPI_Reduce
- * reduce-binomial; MPI_Allreduce allreduce-ring on a ring once the vector fills more than a
- * packet, else allreduce-recursive-doubling (the fold when p is not a power of two);
- * MPI_Allgather allgather-recursive-doubling on a hypercube, else allgather-ring; MPI_Gather
- * gather-binomial; MPI_Scatter scatter-binomial; MPI_Alltoall alltoall-pairwise; MPI_Barrier an
- * empty reduce-binomial and bcast-binomial; MPI_Reduce_scatter_block reduce-binomial to rank 0,
- * then MPI_Scatter, on a hypercube, else reduce-scatter-ring. Relative numbers are rank XOR root
- * on a hypercube, rank - root mod p elsewhere (the catalogue's on the hypercube and on the bus);
- * ring positions and the pairwise exchange's partners are ranks.
+ * "Collectives"), over its own point-to-point calls with internal tags below 0. Each runs the
+ * catalogue's own schedule (src/algo/common/coll_core.c, generic over the element; the
+ * catalogue's node programs run the same code over int64 values and hm ports): MPI_Bcast
+ * bcast-binomial; MPI_Reduce reduce-binomial; MPI_Allreduce allreduce-recursive-doubling (the
+ * fold when p is not a power of two) while the vector fits a packet, beyond allreduce-ring on a
+ * ring, else reduce-binomial and bcast-binomial; MPI_Allgather allgather-recursive-doubling on a
+ * hypercube, else allgather-ring; MPI_Gather gather-binomial; MPI_Scatter scatter-binomial;
+ * MPI_Alltoall alltoall-pairwise; MPI_Barrier an empty reduce-binomial and bcast-binomial;
+ * MPI_Reduce_scatter_block reduce-binomial to rank 0, then MPI_Scatter, on a hypercube, else
+ * reduce-scatter-ring. Relative numbers are rank XOR root on a hypercube, rank - root mod p
+ * elsewhere (the catalogue's on the hypercube and on the bus); ring positions and the pairwise
+ * exchange's partners are ranks.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,18 +248,23 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
     return rc;
 }
 
-/* Whether MPI_Allreduce runs the ring: on a ring, once the vector (count elements padded to 8
- * bytes) fills more than one packet, where recursive doubling's routed exchanges would carry
- * several packets each (and more than the mailbox holds deadlock: every rank sends first) and
- * the ring's 2(p-1) steps carry a p-th of the vector each. */
-static int allreduce_by_ring(const hm_mpi_rank_t *r, int count, size_t size)
+/* MPI_Allreduce's algorithm, the same at every rank: recursive doubling while the vector
+ * (count elements padded to 8 bytes) fits one packet (log2 p exchanges of it); beyond, the
+ * ring on a ring (2(p-1) steps of a p-th of it between neighbours), elsewhere a reduce and a
+ * broadcast (an exchange of more packets than the receiver's mailbox holds would deadlock:
+ * every rank sends first). */
+enum { BY_DOUBLING, BY_RING, BY_TREES };
+static int allreduce_by(const hm_mpi_rank_t *r, int count, size_t size)
 {
     size_t wide = size < 8 ? 8 : size;
-    return on_ring(r) && (size_t)count * wide > HM_MPI_PACKET;
+    if ((size_t)count * wide <= HM_MPI_PACKET)
+        return BY_DOUBLING;
+    return on_ring(r) ? BY_RING : BY_TREES;
 }
 
-/* MPI_Allreduce: allreduce-ring's schedule (allreduce_by_ring), else allreduce-recursive-
- * doubling's (the fold when p is not a power of two), both the catalogue's (coll_core.c). */
+/* MPI_Allreduce: allreduce-recursive-doubling's schedule (the fold when p is not a power of
+ * two), allreduce-ring's, or reduce-binomial's and bcast-binomial's (allreduce_by), all the
+ * catalogue's (coll_core.c). */
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm)
 {
@@ -267,20 +272,23 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype ty
     size_t size = check_type(count, type, "MPI_Allreduce");
     if (sendbuf != MPI_IN_PLACE)
         hm_mpi__copy(recvbuf, sendbuf, (size_t)count * size);
+    int by = allreduce_by(hm_mpi__self(), count, size), rc;
+    if (by == BY_TREES) {
+        rc = reduce_to(recvbuf, count, type, op, 0, "MPI_Allreduce");
+        bcast_bytes(recvbuf, (size_t)count * size, size, 0, HM_MPI_TAG_BCAST, "MPI_Allreduce");
+        return rc;
+    }
     coll_io_t c;
-    int ring = allreduce_by_ring(hm_mpi__self(), count, size);
-    int me = coll_io(&c, 0, ring, HM_MPI_TAG_ALLREDUCE, size, "MPI_Allreduce");
+    int me = coll_io(&c, 0, by == BY_RING, HM_MPI_TAG_ALLREDUCE, size, "MPI_Allreduce");
     c.type = type;
     c.op = op;
     void *tmp = hm_mpi__scratch((size_t)count * size, "MPI_Allreduce");
-    int rc = ring ? hma_coll_allreduce_ring(&c.io, me, c.r->size, recvbuf, tmp, (size_t)count)
-                  : hma_coll_allreduce_rd(&c.io, me, c.r->size, recvbuf, tmp, (size_t)count);
+    rc = by == BY_RING ? hma_coll_allreduce_ring(&c.io, me, c.r->size, recvbuf, tmp, (size_t)count)
+                       : hma_coll_allreduce_rd(&c.io, me, c.r->size, recvbuf, tmp, (size_t)count);
     hm_mpi__unscratch(tmp);
     return rc;
 }
 
-/* MPI_Gather: gather-binomial's schedule (coll_core.c, the catalogue's) into a buffer of the
- * p blocks by relative number, which the root puts in rank order. */
 int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
