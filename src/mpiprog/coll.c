@@ -1,19 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * coll.c — the MPI library's collectives and reductions (doc/mpi-programs.md,
- * "Collectives"), over its own point-to-point calls with internal tags below 0: a binomial
- * tree for MPI_Bcast and MPI_Reduce (rank r's partners r ^ 2^k relative to the root: on a
- * hypercube from root 0 neighbours, elsewhere routed), MPI_Allreduce and MPI_Allgather by
- * recursive doubling on a power of two of ranks (else a reduce to rank 0 and a broadcast, a
- * gather and a broadcast), MPI_Gather and MPI_Scatter linear from the root, MPI_Alltoall as every
- * pair's message, MPI_Reduce_scatter_block as a reduce and a scatter, MPI_Barrier as an empty
- * reduce and broadcast. These are not yet the catalogue's algorithms made generic over the element
- * (doc/mpi-programs.md says so).
+ * "Collectives"), over its own point-to-point calls with internal tags below 0. Each runs the
+ * catalogue's own schedule (src/algo/common/coll_core.c, generic over the element; the
+ * catalogue's node programs run the same code over int64 values and hm ports): MPI_Bcast
+ * bcast-binomial; MPI_Reduce reduce-binomial; MPI_Allreduce allreduce-recursive-doubling (the
+ * fold when p is not a power of two) while the vector fits a packet, beyond allreduce-ring on a
+ * ring, else reduce-binomial and bcast-binomial; MPI_Allgather allgather-recursive-doubling on a
+ * hypercube, else allgather-ring; MPI_Gather gather-binomial; MPI_Scatter scatter-binomial;
+ * MPI_Alltoall alltoall-pairwise; MPI_Barrier an empty reduce-binomial and bcast-binomial;
+ * MPI_Reduce_scatter_block reduce-binomial to rank 0, then MPI_Scatter, on a hypercube, else
+ * reduce-scatter-ring. Relative numbers are rank XOR root on a hypercube, rank - root mod p
+ * elsewhere (the catalogue's on the hypercube and on the bus); ring positions and the pairwise
+ * exchange's partners are ranks.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll_core.h"
 #include "mpiprog.h"
 
 #define HM_MPI_OP_ARITH(ctype)                                                                     \
@@ -115,42 +120,97 @@ static int fail(const char *call, const char *what)
     return MPI_ERR_OTHER;
 }
 
-/* The binomial tree of root over p ranks: rank's parent and its children, relative ranks. */
-static void bcast_bytes(void *buf, size_t bytes, size_t elsize, int root, int tag, const char *call)
+/* The transport of the shared schedules (coll_core.h) over the library's point-to-point
+ * calls: peers are relative numbers (rank XOR root on a hypercube, rank - root mod p
+ * elsewhere, as the catalogue's on the hypercube and on the bus) or ring positions (rank);
+ * one internal tag per collective keeps each pair's messages in order. */
+typedef struct coll_io_s {
+    hm_mpi_rank_t *r;
+    int root, xor, ring, tag;
+    MPI_Datatype type;
+    MPI_Op op;
+    const char *call;
+    hma_coll_io_t io;
+} coll_io_t;
+
+/* Whether the machine is a hypercube (no grid: hm_grid, hypemu(3)), the same for every rank. */
+static int on_hypercube(const hm_mpi_rank_t *r)
 {
-    hm_mpi_rank_t *r = hm_mpi__self();
-    int p = r->size, vr = (r->rank - root + p) % p, mask = 1;
-    for (; mask < p; mask <<= 1)
-        if (vr & mask) {
-            hm_mpi__recv(buf, bytes, (vr - mask + root) % p, tag, NULL, call);
-            break;
-        }
-    for (mask >>= 1; mask > 0; mask >>= 1)
-        if (vr + mask < p)
-            hm_mpi__send(buf, bytes, elsize, (vr + mask + root) % p, tag);
+    return hm_grid(r->n, NULL, NULL, NULL, NULL) != 0;
 }
 
-static int reduce_to(void *acc, int count, MPI_Datatype t, MPI_Op op, int root, const char *call)
+/* Whether it is a ring of 3 nodes or more (one row whose port 0 leads to x + 1 mod p: on a
+ * linear array and a one-row mesh or torus port 0 leads west), the same for every rank. */
+static int on_ring(const hm_mpi_rank_t *r)
+{
+    int rows = 0;
+    return r->size >= 3 && hm_grid(r->n, &rows, NULL, NULL, NULL) == 0 && rows == 1 &&
+           hm_neighbor(r->n, 0) == (r->rank + 1) % r->size;
+}
+
+static int rank_of(const coll_io_t *c, int peer)
+{
+    if (c->ring)
+        return peer;
+    return c->xor ? peer ^ c->root : (peer + c->root) % c->r->size;
+}
+
+static int io_send(void *ctx, int peer, int step, const void *buf, size_t count)
+{
+    (void)step;
+    coll_io_t *c = ctx;
+    return hm_mpi__send(buf, count * c->io.elem, c->io.elem, rank_of(c, peer), c->tag);
+}
+
+static int io_recv(void *ctx, int peer, int step, void *buf, size_t count)
+{
+    (void)step;
+    coll_io_t *c = ctx;
+    return hm_mpi__recv(buf, count * c->io.elem, rank_of(c, peer), c->tag, NULL, c->call);
+}
+
+static int io_combine(void *ctx, void *acc, const void *in, size_t count)
+{
+    coll_io_t *c = ctx;
+    if (hm_mpi__apply(acc, in, (int)count, c->type, c->op) != 0)
+        return fail(c->call, "unknown datatype or op");
+    return MPI_SUCCESS;
+}
+
+/* The transport of a collective rooted at root (0 for the others): ring 1 numbers peers by
+ * ring position. Returns the relative number, or the position, of this rank. */
+static int coll_io(coll_io_t *c, int root, int ring, int tag, size_t elem, const char *call)
 {
     hm_mpi_rank_t *r = hm_mpi__self();
-    size_t size = hm_mpi__size(t), bytes = (size_t)count * size;
-    int p = r->size, vr = (r->rank - root + p) % p;
-    void *tmp = hm_mpi__scratch(bytes, call);
-    for (int mask = 1; mask < p; mask <<= 1) {
-        if (vr & mask) {
-            hm_mpi__send(acc, bytes, size, ((vr & ~mask) + root) % p, HM_MPI_TAG_REDUCE);
-            break;
-        }
-        if ((vr | mask) < p) {
-            hm_mpi__recv(tmp, bytes, ((vr | mask) + root) % p, HM_MPI_TAG_REDUCE, NULL, call);
-            if (hm_mpi__apply(acc, tmp, count, t, op) != 0) {
-                hm_mpi__unscratch(tmp);
-                return fail(call, "unknown datatype or op");
-            }
-        }
-    }
+    *c = (coll_io_t){
+        .r = r, .root = root, .xor = on_hypercube(r), .ring = ring, .tag = tag, .call = call};
+    c->io = (hma_coll_io_t){
+        .ctx = c, .elem = elem, .send = io_send, .recv = io_recv, .combine = io_combine};
+    if (ring)
+        return r->rank;
+    return c->xor ? r->rank ^ root : (r->rank - root + r->size) % r->size;
+}
+
+/* bcast-binomial's schedule (coll_core.c), the catalogue's. */
+static void bcast_bytes(void *buf, size_t bytes, size_t elsize, int root, int tag, const char *call)
+{
+    coll_io_t c;
+    int rel = coll_io(&c, root, 0, tag, elsize, call);
+    hma_coll_bcast_binomial(&c.io, rel, c.r->size, buf, elsize ? bytes / elsize : 0);
+}
+
+/* reduce-binomial's schedule (coll_core.c), the catalogue's: root ends with op over all. */
+static int reduce_to(void *acc, int count, MPI_Datatype t, MPI_Op op, int root, const char *call)
+{
+    coll_io_t c;
+    size_t size = hm_mpi__size(t);
+    int rel = coll_io(&c, root, 0, HM_MPI_TAG_REDUCE, size, call);
+    c.type = t;
+    c.op = op;
+    void *tmp = hm_mpi__scratch((size_t)count * size, call);
+    int rc = hma_coll_reduce_binomial(&c.io, rel, c.r->size, acc, tmp, (size_t)count);
     hm_mpi__unscratch(tmp);
-    return MPI_SUCCESS;
+    return rc;
 }
 
 static size_t check_type(int count, MPI_Datatype t, const char *call)
@@ -188,41 +248,44 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
     return rc;
 }
 
-/* Recursive doubling over a power of two of ranks: in step k every rank exchanges its
- * partial result with rank ^ 2^k (a neighbour on a hypercube) and combines the two. */
-static int allreduce_doubling(void *acc, int count, MPI_Datatype t, MPI_Op op)
+/* MPI_Allreduce's algorithm, the same at every rank: recursive doubling while the vector
+ * (count elements padded to 8 bytes) fits one packet (log2 p exchanges of it); beyond, the
+ * ring on a ring (2(p-1) steps of a p-th of it between neighbours), elsewhere a reduce and a
+ * broadcast (an exchange of more packets than the receiver's mailbox holds would deadlock:
+ * every rank sends first). */
+enum { BY_DOUBLING, BY_RING, BY_TREES };
+static int allreduce_by(const hm_mpi_rank_t *r, int count, size_t size)
 {
-    hm_mpi_rank_t *r = hm_mpi__self();
-    size_t size = hm_mpi__size(t), bytes = (size_t)count * size;
-    void *tmp = hm_mpi__scratch(bytes, "MPI_Allreduce");
-    int rc = MPI_SUCCESS;
-    for (int mask = 1; mask < r->size && rc == MPI_SUCCESS; mask <<= 1) {
-        hm_mpi__send(acc, bytes, size, r->rank ^ mask, HM_MPI_TAG_ALLREDUCE);
-        hm_mpi__recv(tmp, bytes, r->rank ^ mask, HM_MPI_TAG_ALLREDUCE, NULL, "MPI_Allreduce");
-        if (hm_mpi__apply(acc, tmp, count, t, op) != 0)
-            rc = fail("MPI_Allreduce", "unknown datatype or op");
-    }
-    hm_mpi__unscratch(tmp);
-    return rc;
+    size_t wide = size < 8 ? 8 : size;
+    if ((size_t)count * wide <= HM_MPI_PACKET)
+        return BY_DOUBLING;
+    return on_ring(r) ? BY_RING : BY_TREES;
 }
 
-static int power_of_two(int p)
-{
-    return p > 0 && (p & (p - 1)) == 0;
-}
-
+/* MPI_Allreduce: allreduce-recursive-doubling's schedule (the fold when p is not a power of
+ * two), allreduce-ring's, or reduce-binomial's and bcast-binomial's (allreduce_by), all the
+ * catalogue's (coll_core.c). */
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm)
 {
     (void)comm;
-    hm_mpi_rank_t *r = hm_mpi__self();
     size_t size = check_type(count, type, "MPI_Allreduce");
     if (sendbuf != MPI_IN_PLACE)
         hm_mpi__copy(recvbuf, sendbuf, (size_t)count * size);
-    if (power_of_two(r->size))
-        return allreduce_doubling(recvbuf, count, type, op);
-    int rc = reduce_to(recvbuf, count, type, op, 0, "MPI_Allreduce");
-    bcast_bytes(recvbuf, (size_t)count * size, size, 0, HM_MPI_TAG_BCAST, "MPI_Allreduce");
+    int by = allreduce_by(hm_mpi__self(), count, size), rc;
+    if (by == BY_TREES) {
+        rc = reduce_to(recvbuf, count, type, op, 0, "MPI_Allreduce");
+        bcast_bytes(recvbuf, (size_t)count * size, size, 0, HM_MPI_TAG_BCAST, "MPI_Allreduce");
+        return rc;
+    }
+    coll_io_t c;
+    int me = coll_io(&c, 0, by == BY_RING, HM_MPI_TAG_ALLREDUCE, size, "MPI_Allreduce");
+    c.type = type;
+    c.op = op;
+    void *tmp = hm_mpi__scratch((size_t)count * size, "MPI_Allreduce");
+    rc = by == BY_RING ? hma_coll_allreduce_ring(&c.io, me, c.r->size, recvbuf, tmp, (size_t)count)
+                       : hma_coll_allreduce_rd(&c.io, me, c.r->size, recvbuf, tmp, (size_t)count);
+    hm_mpi__unscratch(tmp);
     return rc;
 }
 
@@ -233,21 +296,25 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     hm_mpi_rank_t *r = hm_mpi__self();
     char call[48];
     snprintf(call, sizeof call, "MPI_Gather(root %d)", root);
-    size_t ssize = check_type(sendcount, sendtype, call);
-    if (r->rank != root) {
-        hm_mpi__send(sendbuf, (size_t)sendcount * ssize, ssize, root, HM_MPI_TAG_GATHER);
-        return MPI_SUCCESS;
-    }
-    size_t block = (size_t)recvcount * check_type(recvcount, recvtype, call);
-    if (sendbuf != MPI_IN_PLACE)
-        hm_mpi__copy((char *)recvbuf + (size_t)root * block, sendbuf, block);
-    for (int x = 0; x < r->size; x++)
-        if (x != root)
-            hm_mpi__recv((char *)recvbuf + (size_t)x * block, block, x, HM_MPI_TAG_GATHER, NULL,
-                         call);
-    return MPI_SUCCESS;
+    int in_place = r->rank == root && sendbuf == MPI_IN_PLACE;
+    int count = in_place ? recvcount : sendcount;
+    size_t size = check_type(count, in_place ? recvtype : sendtype, call);
+    size_t block = (size_t)count * size, total = (size_t)r->size * (size_t)count;
+    coll_io_t c;
+    int rel = coll_io(&c, root, 0, HM_MPI_TAG_GATHER, size, call);
+    char *all = hm_mpi__scratch(total * size, call);
+    hm_mpi__copy(all + (size_t)rel * block,
+                 in_place ? (const char *)recvbuf + (size_t)root * block : sendbuf, block);
+    int rc = hma_coll_gather_binomial(&c.io, rel, r->size, all, total);
+    for (int x = 0; rc == MPI_SUCCESS && rel == 0 && x < r->size; x++)
+        hm_mpi__copy((char *)recvbuf + (size_t)rank_of(&c, x) * block, all + (size_t)x * block,
+                     block);
+    hm_mpi__unscratch(all);
+    return rc;
 }
 
+/* MPI_Scatter: scatter-binomial's schedule (coll_core.c, the catalogue's) from a buffer of the
+ * p blocks by relative number, which the root fills from rank order. */
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
@@ -255,93 +322,80 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     hm_mpi_rank_t *r = hm_mpi__self();
     char call[48];
     snprintf(call, sizeof call, "MPI_Scatter(root %d)", root);
-    size_t rsize = check_type(recvcount, recvtype, call), rbytes = (size_t)recvcount * rsize;
-    if (r->rank != root)
-        return hm_mpi__recv(recvbuf, rbytes, root, HM_MPI_TAG_SCATTER, NULL, call);
-    size_t ssize = check_type(sendcount, sendtype, call), block = (size_t)sendcount * ssize;
-    for (int x = 0; x < r->size; x++)
-        if (x != root)
-            hm_mpi__send((const char *)sendbuf + (size_t)x * block, block, ssize, x,
-                         HM_MPI_TAG_SCATTER);
-    if (recvbuf != MPI_IN_PLACE)
-        hm_mpi__copy(recvbuf, (const char *)sendbuf + (size_t)root * block, block);
-    return MPI_SUCCESS;
+    int in_place = r->rank == root && recvbuf == MPI_IN_PLACE;
+    int count = r->rank == root ? sendcount : recvcount;
+    size_t size = check_type(count, r->rank == root ? sendtype : recvtype, call);
+    size_t block = (size_t)count * size, total = (size_t)r->size * (size_t)count;
+    coll_io_t c;
+    int rel = coll_io(&c, root, 0, HM_MPI_TAG_SCATTER, size, call);
+    char *all = hm_mpi__scratch(total * size, call);
+    for (int x = 0; rel == 0 && x < r->size; x++)
+        hm_mpi__copy(all + (size_t)x * block,
+                     (const char *)sendbuf + (size_t)rank_of(&c, x) * block, block);
+    int rc = hma_coll_scatter_binomial(&c.io, rel, r->size, all, total, 0);
+    if (rc == MPI_SUCCESS && !in_place)
+        hm_mpi__copy(recvbuf, all + (size_t)rel * block, block);
+    hm_mpi__unscratch(all);
+    return rc;
 }
 
-/* Recursive doubling over a power of two of ranks: in step k every rank exchanges the 2^k
- * blocks it holds (those of the ranks that agree with it above bit k) with rank ^ 2^k. */
-static void allgather_doubling(void *recvbuf, size_t block, size_t elsize)
-{
-    hm_mpi_rank_t *r = hm_mpi__self();
-    for (int mask = 1; mask < r->size; mask <<= 1) {
-        int mine = r->rank & ~(mask - 1), theirs = (r->rank ^ mask) & ~(mask - 1);
-        hm_mpi__send((char *)recvbuf + (size_t)mine * block, (size_t)mask * block, elsize,
-                     r->rank ^ mask, HM_MPI_TAG_ALLGATHER);
-        hm_mpi__recv((char *)recvbuf + (size_t)theirs * block, (size_t)mask * block, r->rank ^ mask,
-                     HM_MPI_TAG_ALLGATHER, NULL, "MPI_Allgather");
-    }
-}
-
+/* MPI_Allgather: allgather-recursive-doubling's schedule on a hypercube, allgather-ring's
+ * elsewhere, positions being ranks (coll_core.c, both the catalogue's). */
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    (void)comm, (void)sendcount, (void)sendtype;
     hm_mpi_rank_t *r = hm_mpi__self();
     size_t rsize = check_type(recvcount, recvtype, "MPI_Allgather");
-    size_t block = (size_t)recvcount * rsize;
-    if (power_of_two(r->size)) {
-        if (sendbuf != MPI_IN_PLACE)
-            hm_mpi__copy((char *)recvbuf + (size_t)r->rank * block, sendbuf, block);
-        allgather_doubling(recvbuf, block, rsize);
-        return MPI_SUCCESS;
-    }
-    const void *mine = sendbuf;
-    if (sendbuf == MPI_IN_PLACE) {
-        mine = (char *)recvbuf + (size_t)r->rank * (size_t)recvcount * rsize;
-        sendcount = recvcount;
-        sendtype = recvtype;
-    }
-    if (r->rank == 0 || sendbuf != MPI_IN_PLACE)
-        MPI_Gather(r->rank == 0 && sendbuf == MPI_IN_PLACE ? MPI_IN_PLACE : mine, sendcount,
-                   sendtype, recvbuf, recvcount, recvtype, 0, comm);
-    else
-        hm_mpi__send(mine, (size_t)recvcount * rsize, rsize, 0, HM_MPI_TAG_GATHER);
-    bcast_bytes(recvbuf, (size_t)r->size * (size_t)recvcount * rsize, rsize, 0, HM_MPI_TAG_BCAST,
-                "MPI_Allgather");
-    return MPI_SUCCESS;
+    size_t block = (size_t)recvcount * rsize, total = (size_t)r->size * (size_t)recvcount;
+    if (sendbuf != MPI_IN_PLACE)
+        hm_mpi__copy((char *)recvbuf + (size_t)r->rank * block, sendbuf, block);
+    coll_io_t c;
+    int cube = on_hypercube(r),
+        me = coll_io(&c, 0, !cube, HM_MPI_TAG_ALLGATHER, rsize, "MPI_Allgather");
+    return cube ? hma_coll_allgather_rd(&c.io, me, r->size, recvbuf, total, -1)
+                : hma_coll_allgather_ring(&c.io, me, r->size, 0, recvbuf, total);
 }
 
+/* MPI_Alltoall: alltoall-pairwise's schedule (coll_core.c, the catalogue's): partners x XOR s
+ * on a power of two of ranks, else x + s and x - s mod p. */
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    (void)comm;
+    (void)comm, (void)recvcount, (void)recvtype;
     hm_mpi_rank_t *r = hm_mpi__self();
-    size_t ssize = check_type(sendcount, sendtype, "MPI_Alltoall");
-    size_t sblock = (size_t)sendcount * ssize;
-    size_t rblock = (size_t)recvcount * check_type(recvcount, recvtype, "MPI_Alltoall");
-    for (int k = 1; k < r->size; k++) { /* rank + k: each rank's first message to another */
-        int x = (r->rank + k) % r->size;
-        hm_mpi__send((const char *)sendbuf + (size_t)x * sblock, sblock, ssize, x,
-                     HM_MPI_TAG_ALLTOALL);
-    }
-    hm_mpi__copy((char *)recvbuf + (size_t)r->rank * rblock,
-                 (const char *)sendbuf + (size_t)r->rank * sblock, rblock);
-    for (int x = 0; x < r->size; x++)
-        if (x != r->rank)
-            hm_mpi__recv((char *)recvbuf + (size_t)x * rblock, rblock, x, HM_MPI_TAG_ALLTOALL, NULL,
-                         "MPI_Alltoall");
-    return MPI_SUCCESS;
+    size_t size = check_type(sendcount, sendtype, "MPI_Alltoall");
+    size_t block = (size_t)sendcount * size;
+    hm_mpi__copy((char *)recvbuf + (size_t)r->rank * block,
+                 (const char *)sendbuf + (size_t)r->rank * block, block);
+    coll_io_t c;
+    int x = coll_io(&c, 0, 1, HM_MPI_TAG_ALLTOALL, size, "MPI_Alltoall");
+    return hma_coll_alltoall_pairwise(&c.io, x, r->size, sendbuf, recvbuf, (size_t)sendcount);
 }
 
+/* MPI_Reduce_scatter_block: reduce-binomial to rank 0 and scatter-binomial on a hypercube
+ * (2 log2 p steps), reduce-scatter-ring's schedule elsewhere (p - 1 steps of one block along
+ * the ranks), all the catalogue's (coll_core.c). */
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type,
                              MPI_Op op, MPI_Comm comm)
 {
     hm_mpi_rank_t *r = hm_mpi__self();
     size_t size = check_type(recvcount, type, "MPI_Reduce_scatter_block");
-    int count = recvcount * r->size;
-    void *all = hm_mpi__scratch((size_t)count * size, "MPI_Reduce_scatter_block");
-    hm_mpi__copy(all, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, (size_t)count * size);
-    int rc = reduce_to(all, count, type, op, 0, "MPI_Reduce_scatter_block");
-    MPI_Scatter(all, recvcount, type, recvbuf, recvcount, type, 0, comm);
+    size_t block = (size_t)recvcount * size, total = (size_t)r->size * (size_t)recvcount;
+    char *all = hm_mpi__scratch(total * size + block, "MPI_Reduce_scatter_block");
+    hm_mpi__copy(all, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, total * size);
+    int rc;
+    if (on_hypercube(r)) {
+        rc = reduce_to(all, (int)total, type, op, 0, "MPI_Reduce_scatter_block");
+        MPI_Scatter(all, recvcount, type, recvbuf, recvcount, type, 0, comm);
+    } else {
+        coll_io_t c;
+        int pos = coll_io(&c, 0, 1, HM_MPI_TAG_REDUCE, size, "MPI_Reduce_scatter_block");
+        c.type = type;
+        c.op = op;
+        rc = hma_coll_reduce_scatter_ring(&c.io, pos, r->size, -1, all, all + total * size, total);
+        hm_mpi__copy(recvbuf, all + (size_t)pos * block, block);
+    }
     hm_mpi__unscratch(all);
     return rc;
 }

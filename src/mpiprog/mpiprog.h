@@ -40,6 +40,9 @@ typedef struct hm_mpi_rank_s {
     void *scratch[8]; /* the collectives' buffers now in use, freed if the rank leaves */
 } hm_mpi_rank_t;
 
+/* Bytes of payload a packet carries at most (doc/mpi-programs.md, "Semantics"). */
+#define HM_MPI_PACKET 4096
+
 /* The calling node's rank (thread-local), NULL outside an MPI program's node. */
 hm_mpi_rank_t *hm_mpi__self(void);
 

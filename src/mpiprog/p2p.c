@@ -16,8 +16,6 @@
 
 #include "mpiprog.h"
 
-#define HM_MPI_PACKET 4096
-
 static _Thread_local hm_mpi_rank_t *self;
 
 hm_mpi_rank_t *hm_mpi__self(void)

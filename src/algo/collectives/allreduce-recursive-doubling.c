@@ -20,6 +20,7 @@
  */
 #include <stdlib.h>
 
+#include "../common/coll_core.h"
 #include "../common/problem.h"
 
 static const hm_param_spec_t allreduce_rd_specs[] = {
@@ -36,38 +37,11 @@ static int allreduce_rd_setup(hm_setup_t *s)
     return hma_prob_ready(s, pb);
 }
 
-/* p not a power of two (the bus), q = 2^floor(log2 p): node x >= q folds its values
- * into x - q (step 0), the first q nodes double (steps 1 .. lg-1, after the fold's
- * step even where none came), and x - q sends x the result (step lg). */
-static int allreduce_fold(hm_node_t *n, const hma_prob_t *pb, int64_t *acc, int64_t *tmp)
-{
-    int x = hm_id(n), q = 1 << (pb->lg - 1), rem = pb->p - q, b = pb->block;
-    size_t count;
-    if (x >= q)
-        return hma_prob_send(n, pb, hm_port_to(n, x - q), 0, acc, (size_t)b) == HM_OK &&
-                       hma_prob_recv(n, acc, (size_t)b, &count, NULL) == HM_OK
-                   ? HM_OK
-                   : HM_EABORT;
-    if (x < rem) {
-        if (hma_prob_recv(n, tmp, (size_t)b, &count, NULL) != HM_OK)
-            return HM_EABORT;
-        hma_prob_combine(pb, acc, tmp, count);
-        hm_show(n, acc, (size_t)b); /* the partial sums */
-    }
-    if (hma_prob_wait(n, pb->step_at[1]) != HM_OK)
-        return HM_EABORT;
-    for (int k = 0; k + 1 < pb->lg; k++) {
-        if (hma_prob_send(n, pb, hm_port_to(n, x ^ (1 << k)), k + 1, acc, (size_t)b) != HM_OK ||
-            hma_prob_recv(n, tmp, (size_t)b, &count, NULL) != HM_OK)
-            return HM_EABORT;
-        hma_prob_combine(pb, acc, tmp, count);
-        hm_show(n, acc, (size_t)b); /* the partial sums */
-    }
-    if (x < rem)
-        return hma_prob_send(n, pb, hm_port_to(n, x + q), pb->lg, acc, (size_t)b);
-    return HM_OK;
-}
-
+/* The schedule, the fold for any p on the bus included, is the shared one (coll_core.c,
+ * hma_coll_allreduce_rd), which the MPI library's MPI_Allreduce runs too (doc/mpi-programs.md,
+ * "Collectives"): node x >= q folds its values into x - q (step 0), the first q nodes double
+ * (steps 1 .. lg-1, after the fold's step even where none came), and x - q sends x the result
+ * (step lg). */
 static void allreduce_rd_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
@@ -75,25 +49,13 @@ static void allreduce_rd_node(hm_node_t *n, void *state)
     int64_t *acc = hma_prob_alloc(n, 2 * b);
     if (!acc)
         return;
-    int64_t *tmp = acc + b;
     const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < b; i++)
         acc[i] = in[i];
-    if (!hma_prob_pow2(pb)) {
-        if (allreduce_fold(n, pb, acc, tmp) == HM_OK)
-            hma_prob_store(n, acc, b);
-        goto done;
-    }
-    for (int k = 0; k < pb->lg; k++) {
-        int port = pb->full ? hm_port_to(n, hm_id(n) ^ (1 << k)) : k;
-        if (hma_prob_send(n, pb, port, k, acc, b) != HM_OK ||
-            hma_prob_recv(n, tmp, b, &count, NULL) != HM_OK)
-            goto done;
-        hma_prob_combine(pb, acc, tmp, count);
-        hm_show(n, acc, (size_t)b); /* the partial sums */
-    }
-    hma_prob_store(n, acc, b);
-done:
+    hma_coll_prob_t c;
+    if (hma_coll_allreduce_rd(hma_coll_prob(&c, n, pb, hm_id(n), 0), hm_id(n), pb->p, acc, acc + b,
+                              b) == HM_OK)
+        hma_prob_store(n, acc, b);
     free(acc);
 }
 

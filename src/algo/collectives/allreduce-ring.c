@@ -19,6 +19,7 @@
  */
 #include <stdlib.h>
 
+#include "../common/coll_core.h"
 #include "../common/problem.h"
 
 static const hm_param_spec_t allreduce_ring_specs[] = {
@@ -32,28 +33,24 @@ static int allreduce_ring_setup(hm_setup_t *s)
     return hma_prob_ready(s, hma_prob_setup(s, HM_PROBLEM_ALLREDUCE));
 }
 
+/* The schedule is the shared one (coll_core.c, hma_coll_allreduce_ring), which the MPI
+ * library's MPI_Allreduce runs too (doc/mpi-programs.md, "Collectives"). */
 static void allreduce_ring_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int p = pb->p, pos = hma_prob_pos(pb, hm_id(n), -1), next = hma_prob_next(pb, pos, -1);
+    int pos = hma_prob_pos(pb, hm_id(n), -1);
     int64_t *buf = hma_prob_alloc(n, 2 * b);
-    size_t *off = buf ? hma_prob_offsets(n, b, p) : NULL;
+    size_t *off = buf ? hma_prob_offsets(n, b, pb->p) : NULL;
     if (!off)
         goto done;
-    int64_t *tmp = buf + b;
     const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < b; i++)
         buf[i] = in[i];
-    for (int s = 0; s < p - 1; s++) {
-        int out = ((pos - s) % p + p) % p, c = ((pos - s - 1) % p + p) % p;
-        if (hma_prob_send(n, pb, next, s, buf + off[out], off[out + 1] - off[out]) != HM_OK ||
-            hma_prob_recv(n, tmp, off[c + 1] - off[c], &count, NULL) != HM_OK)
-            goto done;
-        hma_prob_combine(pb, buf + off[c], tmp, count);
-        hm_show(n, buf, b); /* the partial sums */
-    }
-    if (hma_prob_allgather_ring(n, pb, pos, 1, buf, off) == HM_OK)
+    hma_coll_prob_t c;
+    const hma_coll_io_t *io = hma_coll_prob(&c, n, pb, pos, 1);
+    c.off = off;
+    if (hma_coll_allreduce_ring(io, pos, pb->p, buf, buf + b, b) == HM_OK)
         hma_prob_store(n, buf, b);
 done:
     free(buf);

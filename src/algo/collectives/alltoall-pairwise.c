@@ -35,6 +35,7 @@
  */
 #include <stdlib.h>
 
+#include "../common/coll_core.h"
 #include "../common/problem.h"
 
 static const hm_param_spec_t a2a_pw_specs[] = {
@@ -48,34 +49,36 @@ static int a2a_pw_setup(hm_setup_t *s)
     return hma_prob_ready(s, hma_prob_setup_routed(s, HM_PROBLEM_ALLTOALL));
 }
 
+/* One step: one direct message (bus, or one circuit), or along the dimensions of x XOR to
+ * (e-cube routing, hop by hop). */
+static int a2a_pw_exchange(void *ctx, int to, int from, int step, const void *v, void *out,
+                           size_t count)
+{
+    const hma_coll_prob_t *c = ctx;
+    if (c->pb->full || c->pb->direct)
+        return hma_prob_exchange(c->n, c->pb, to, step, v, count, out, count);
+    (void)from;
+    return hma_prob_xor_route(c->n, c->pb, to ^ c->me, v, out, count);
+}
+
+/* The schedule is the shared one (coll_core.c, hma_coll_alltoall_pairwise), which the MPI
+ * library's MPI_Alltoall runs too (doc/mpi-programs.md, "Collectives"). */
 static void a2a_pw_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
-    size_t b = (size_t)pb->block, count, all = (size_t)pb->p * b;
+    size_t b = (size_t)pb->block, count;
     int x = hm_id(n);
-    int64_t *buf = hma_prob_alloc(n, all);
+    int64_t *buf = hma_prob_alloc(n, (size_t)pb->p * b);
     if (!buf)
         return;
     const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < b; i++)
         buf[(size_t)x * b + i] = in[(size_t)x * b + i];
-    for (int s = 1; s < pb->p; s++) {
-        if (pb->full || pb->direct) { /* one direct message a step (bus, or one circuit) */
-            int to = hma_prob_pow2(pb) ? x ^ s : (x + s) % pb->p;
-            int from = hma_prob_pow2(pb) ? x ^ s : (x - s + pb->p) % pb->p;
-            if (hma_prob_exchange(n, pb, to, s, in + (size_t)to * b, b, buf + (size_t)from * b,
-                                  b) != HM_OK)
-                goto done;
-            hm_show(n, buf, all); /* the blocks received so far, by sender */
-            continue;
-        }
-        size_t y = (size_t)(x ^ s);
-        if (hma_prob_xor_route(n, pb, s, in + y * b, buf + y * b, b) != HM_OK)
-            goto done;
-        hm_show(n, buf, all);
-    }
-    hma_prob_store(n, buf, all);
-done:
+    hma_coll_prob_t c;
+    hma_coll_prob(&c, n, pb, x, 0);
+    c.io.exchange = a2a_pw_exchange;
+    if (hma_coll_alltoall_pairwise(&c.io, x, pb->p, in, buf, b) == HM_OK)
+        hma_prob_store(n, buf, (size_t)pb->p * b);
     free(buf);
 }
 

@@ -19,6 +19,7 @@
  */
 #include <stdlib.h>
 
+#include "../common/coll_core.h"
 #include "../common/problem.h"
 
 static const hm_param_spec_t bcast_binomial_specs[] = {
@@ -32,11 +33,20 @@ static int bcast_binomial_setup(hm_setup_t *s)
     return hma_prob_ready(s, hma_prob_setup(s, HM_PROBLEM_BROADCAST));
 }
 
+/* The block is complete (the root's, or received): store it before forwarding it. */
+static void bcast_binomial_have(void *ctx, const void *buf, size_t count)
+{
+    const hma_coll_prob_t *c = ctx;
+    hma_prob_store(c->n, buf, count);
+}
+
+/* The schedule is the shared one (coll_core.c, hma_coll_bcast_binomial), which the MPI
+ * library's MPI_Bcast runs too (doc/mpi-programs.md, "Collectives"). */
 static void bcast_binomial_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, k;
-    int r = hma_prob_rel(pb, hm_id(n), hm_root(n)), first = 0;
+    int r = hma_prob_rel(pb, hm_id(n), hm_root(n));
     int64_t *buf = hma_prob_alloc(n, b);
     if (!buf)
         return;
@@ -44,21 +54,11 @@ static void bcast_binomial_node(hm_node_t *n, void *state)
         const int64_t *in = hm_input(n, &k);
         for (size_t i = 0; i < b; i++)
             buf[i] = in[i];
-    } else {
-        if (hma_prob_recv(n, buf, b, &k, NULL) != HM_OK)
-            goto done;
-        hm_show(n, buf, b);
-        first = 32 - __builtin_clz((unsigned)r); /* h(r) + 1 */
     }
-    hma_prob_store(n, buf, b);
-    for (int j = first; j < pb->lg && r + (1 << j) < pb->p; j++) {
-        if (j > first && hm_next_slot(n) != HM_OK)
-            break;
-        int port = pb->full ? hma_prob_port_rel(n, pb, r + (1 << j)) : j;
-        if (hma_prob_send(n, pb, port, j, buf, b) != HM_OK)
-            break;
-    }
-done:
+    hma_coll_prob_t c;
+    hma_coll_prob(&c, n, pb, r, 0);
+    c.io.have = bcast_binomial_have;
+    hma_coll_bcast_binomial(&c.io, r, pb->p, buf, b);
     free(buf);
 }
 

@@ -25,6 +25,7 @@
  */
 #include <stdlib.h>
 
+#include "../common/coll_core.h"
 #include "../common/problem.h"
 
 static const hm_param_spec_t reduce_binomial_specs[] = {
@@ -42,29 +43,24 @@ static int reduce_binomial_setup(hm_setup_t *s)
     return hma_prob_ready(s, pb);
 }
 
+/* The schedule is the shared one (coll_core.c, hma_coll_reduce_binomial), which the MPI
+ * library's MPI_Reduce runs too (doc/mpi-programs.md, "Collectives"). */
 static void reduce_binomial_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int r = hma_prob_rel(pb, hm_id(n), hm_root(n)), j = r ? __builtin_ctz((unsigned)r) : pb->lg;
+    int r = hma_prob_rel(pb, hm_id(n), hm_root(n));
     int64_t *acc = hma_prob_alloc(n, 2 * b);
     if (!acc)
         return;
-    int64_t *tmp = acc + b;
     const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < b; i++)
         acc[i] = in[i];
-    for (int i = 0; i < j && r + (1 << i) < pb->p; i++) {
-        if (hma_prob_recv(n, tmp, b, &count, NULL) != HM_OK)
-            goto done;
-        hma_prob_combine(pb, acc, tmp, count);
-        hm_show(n, acc, b); /* the partial sums */
-    }
-    if (r && (hma_prob_pow2(pb) || hma_prob_wait(n, pb->step_at[j]) == HM_OK))
-        hma_prob_send(n, pb, pb->full ? hma_prob_port_rel(n, pb, r - (1 << j)) : j, j, acc, b);
-    else if (!r)
+    hma_coll_prob_t c;
+    if (hma_coll_reduce_binomial(hma_coll_prob(&c, n, pb, r, 0), r, pb->p, acc, acc + b, b) ==
+            HM_OK &&
+        !r)
         hma_prob_store(n, acc, b);
-done:
     free(acc);
 }
 

@@ -22,6 +22,7 @@
  */
 #include <stdlib.h>
 
+#include "../common/coll_core.h"
 #include "../common/problem.h"
 
 static const hm_param_spec_t rs_ring_specs[] = {
@@ -35,11 +36,13 @@ static int rs_ring_setup(hm_setup_t *s)
     return hma_prob_ready(s, hma_prob_setup(s, HM_PROBLEM_REDUCE_SCATTER));
 }
 
+/* The schedule is the shared one (coll_core.c, hma_coll_reduce_scatter_ring), which the MPI
+ * library's MPI_Reduce_scatter_block runs too (doc/mpi-programs.md, "Collectives"). */
 static void rs_ring_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int p = pb->p, pos = hma_prob_pos(pb, hm_id(n), -1), next = hma_prob_next(pb, pos, -1);
+    int p = pb->p, pos = hma_prob_pos(pb, hm_id(n), -1);
     int64_t *buf = hma_prob_alloc(n, ((size_t)p + 1) * b);
     if (!buf)
         return;
@@ -49,16 +52,10 @@ static void rs_ring_node(hm_node_t *n, void *state)
     for (int q = 0; q < p; q++)
         for (size_t i = 0; i < b; i++)
             buf[(size_t)q * b + i] = in[(size_t)hma_prob_node(pb, q, -1) * b + i];
-    for (int s = 0; s < p - 1; s++) {
-        int out = ((pos - s - 1) % p + p) % p, c = ((pos - s - 2) % p + p) % p;
-        if (hma_prob_send(n, pb, next, s, buf + (size_t)out * b, b) != HM_OK ||
-            hma_prob_recv(n, tmp, b, &count, NULL) != HM_OK)
-            goto done;
-        hma_prob_combine(pb, buf + (size_t)c * b, tmp, count);
-        hm_show(n, buf, (size_t)p * b); /* the partial sums */
-    }
-    hma_prob_store(n, buf + (size_t)pos * b, b);
-done:
+    hma_coll_prob_t c;
+    if (hma_coll_reduce_scatter_ring(hma_coll_prob(&c, n, pb, pos, 1), pos, p, -1, buf, tmp,
+                                     (size_t)p * b) == HM_OK)
+        hma_prob_store(n, buf + (size_t)pos * b, b);
     free(buf);
 }
 

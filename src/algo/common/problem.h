@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "coll_core.h"
 #include "hypemu.h"
 
 /* The problem is the public hm_problem_t (HM_PROBLEM_BROADCAST .. HM_PROBLEM_ALLTOALL,
@@ -159,6 +160,22 @@ void hma_prob_bruck_store(hm_node_t *n, const hma_prob_t *pb, int pos, const int
  * values; v may be out). Returns 0 or a negative HM_E code. */
 int hma_prob_exchange(hm_node_t *n, const hma_prob_t *pb, int to, int msg, const int64_t *v,
                       size_t k, int64_t *out, size_t cap);
+
+/* The transport of the shared schedules (coll_core.h) over the problem's packets: peers are
+ * relative numbers (ring 0: the port hma_prob_port_rel on the bus, the dimension of peer XOR me
+ * on the hypercube) or cycle positions (ring 1: the port to the next position, hma_prob_next),
+ * sends counted by hma_prob_send, receives the next packet (lock step), the problem's op,
+ * hm_show, hma_prob_show_parts over off (set it for hma_coll_allgather_ring), hm_next_slot and
+ * hma_prob_wait for pb->step_at[step]. */
+typedef struct hma_coll_prob_s {
+    hm_node_t *n;
+    const hma_prob_t *pb;
+    int me, ring;
+    const size_t *off;
+    hma_coll_io_t io;
+} hma_coll_prob_t;
+const hma_coll_io_t *hma_coll_prob(hma_coll_prob_t *c, hm_node_t *n, const hma_prob_t *pb, int me,
+                                   int ring);
 
 /* Whether problem k has a root (broadcast, scatter, gather, reduce) and whether it
  * reduces (reduce, allreduce, reduce-scatter). */

@@ -273,70 +273,36 @@ size_t *hma_prob_offsets(hm_node_t *n, size_t total, int p)
     return off;
 }
 
+/* The scatter and gather trees are the shared schedules (coll_core.c), which the MPI library's
+ * MPI_Scatter and MPI_Gather run too; the scatter's steps wait for pb->step_at (unequal chunks:
+ * the step's longest message), the gather's for p not a power of two (a parent takes one child a
+ * step). */
 int hma_prob_scatter_tree(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf,
                           const size_t *off)
 {
-    int d = pb->lg, p = pb->p, j = r ? __builtin_ctz((unsigned)r) : d, sent = 0;
-    size_t k;
-    if (r) {
-        size_t lo = off[r], hi = off[r + (1 << j) < p ? r + (1 << j) : p];
-        int rc = hma_prob_recv(n, buf + lo, hi - lo, &k, NULL);
-        if (rc != HM_OK)
-            return rc;
-        hm_show(n, buf + lo, hi - lo); /* its subtree's parts */
-    }
-    /* Received in slot d-1-j (now d-j); children r + 2^i, i = j-1 .. 0, one a slot (those
-     * below p: every node receives once, so a node may send earlier than in its slot). */
-    for (int i = j - 1; i >= 0; i--) {
-        int c = r + (1 << i), e = c + (1 << i) < p ? c + (1 << i) : p;
-        if (c >= p)
-            continue;
-        int rc = sent++ ? hm_next_slot(n) : HM_OK;
-        if (rc == HM_OK && pb->step_waits) /* unequal chunks: the step's longest message */
-            rc = hma_prob_wait(n, pb->step_at[d - 1 - i]);
-        if (rc == HM_OK)
-            rc = hma_prob_send(n, pb, pb->full ? hma_prob_port_rel(n, pb, c) : i, d - 1 - i,
-                               buf + off[c], off[e] - off[c]);
-        if (rc != HM_OK)
-            return rc;
-        hm_show(n, buf + off[r], off[c] - off[r]); /* what is left once c has its parts */
-    }
-    return HM_OK;
+    hma_coll_prob_t c;
+    const hma_coll_io_t *io = hma_coll_prob(&c, n, pb, r, 0);
+    c.io.off = off; /* MPICH's chunks of ceil(b/p) too (bcast-scatter-allgather) */
+    return hma_coll_scatter_binomial(io, r, pb->p, buf, off[pb->p], pb->step_waits);
 }
 
 int hma_prob_gather_tree(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf, const size_t *off)
 {
-    int p = pb->p, j = r ? __builtin_ctz((unsigned)r) : pb->lg;
-    size_t k;
-    /* Children r + 2^i (below p) send in slot i, i = 0 .. j-1; this node sends in slot j
-     * (for p not a power of two it waits for it: a parent takes one child a step). */
-    for (int i = 0; i < j && r + (1 << i) < p; i++) {
-        int c = r + (1 << i), e = c + (1 << i) < p ? c + (1 << i) : p;
-        int rc = hma_prob_recv(n, buf + off[c], off[e] - off[c], &k, NULL);
-        if (rc != HM_OK)
-            return rc;
-        hm_show(n, buf + off[r], off[e] - off[r]); /* its parts and its children's so far */
-    }
-    if (!r)
-        return HM_OK;
-    if (!hma_prob_pow2(pb) && hma_prob_wait(n, pb->step_at[j]) != HM_OK)
-        return HM_EABORT;
-    int e = r + (1 << j) < p ? r + (1 << j) : p;
-    return hma_prob_send(n, pb, pb->full ? hma_prob_port_rel(n, pb, r - (1 << j)) : j, j,
-                         buf + off[r], off[e] - off[r]);
+    hma_coll_prob_t c;
+    const hma_coll_io_t *io = hma_coll_prob(&c, n, pb, r, 0);
+    c.io.off = off;
+    return hma_coll_gather_binomial(io, r, pb->p, buf, off[pb->p]);
 }
 
+/* The schedule is the shared one (coll_core.c), which the MPI library's MPI_Allgather runs on a
+ * hypercube; it waits after the scatter tree's lg steps (hma_prob_set_halving_steps). */
 int hma_prob_allgather_rd(hm_node_t *n, const hma_prob_t *pb, int r, int64_t *buf,
                           const size_t *off)
 {
-    for (int i = 0; i < pb->lg; i++) {
-        /* Waits after the scatter tree's lg steps (hma_prob_set_halving_steps). */
-        int rc = doubling_step(n, pb, pb->full ? hma_prob_port_rel(n, pb, r ^ (1 << i)) : i, r, i,
-                               pb->lg + i, i, buf, off);
-        if (rc != HM_OK)
-            return rc;
-    }
-    return HM_OK;
+    hma_coll_prob_t c;
+    const hma_coll_io_t *io = hma_coll_prob(&c, n, pb, r, 0);
+    c.io.off = off;
+    return hma_coll_allgather_rd(io, r, pb->p, buf, off[pb->p], pb->step_waits ? pb->lg : -1);
 }
 
 void hma_prob_show_parts(hm_node_t *n, const hma_prob_t *pb, const int64_t *buf, const size_t *off,
@@ -361,19 +327,10 @@ void hma_prob_show_parts(hm_node_t *n, const hma_prob_t *pb, const int64_t *buf,
 int hma_prob_allgather_ring(hm_node_t *n, const hma_prob_t *pb, int pos, int shift, int64_t *buf,
                             const size_t *off)
 {
-    int p = pb->p, next = hma_prob_next(pb, pos, -1);
-    size_t k;
-    for (int s = 0; s < p - 1; s++) {
-        int out = ((pos + shift - s) % p + p) % p, in = ((pos + shift - s - 1) % p + p) % p;
-        int rc = hma_prob_send(n, pb, next, s, buf + off[out], off[out + 1] - off[out]);
-        if (rc == HM_OK)
-            rc = hma_prob_recv(n, buf + off[in], off[in + 1] - off[in], &k, NULL);
-        if (rc != HM_OK)
-            return rc;
-        /* An allgather holds the parts in..pos so far; an allreduce its whole vector. */
-        hma_prob_show_parts(n, pb, buf, off, shift ? 0 : in, shift ? p : s + 2);
-    }
-    return HM_OK;
+    hma_coll_prob_t c;
+    const hma_coll_io_t *io = hma_coll_prob(&c, n, pb, pos, 1);
+    c.off = c.io.off = off;
+    return hma_coll_allgather_ring(io, pos, pb->p, shift, buf, off[pb->p]);
 }
 
 int hma_prob_relay(hm_node_t *n, const hma_prob_t *pb, int pos, int hops, int msg, const int64_t *v,
