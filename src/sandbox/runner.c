@@ -261,16 +261,22 @@ int hm_pending(const hm_node_t *n)
     return (int)call(HM__SBX_PENDING);
 }
 
-int hm_wait_packet_until(hm_node_t *n, hm_packet_t *out, int64_t deadline)
+/* A wait for a packet until a deadline (a slot, or a wall time): the packet, if one came. */
+static int wait_call(hm__sbx_op_t op, hm_packet_t *out, int64_t deadline)
 {
-    (void)n;
     chan->len = 0;
     chan->want = out != NULL;
     chan->arg64 = deadline;
-    int rc = (int)call(HM__SBX_WAIT_PACKET);
+    int rc = (int)call(op);
     if (rc == 0 && out)
         take_packet(out);
     return rc;
+}
+
+int hm_wait_packet_until(hm_node_t *n, hm_packet_t *out, int64_t deadline)
+{
+    (void)n;
+    return wait_call(HM__SBX_WAIT_PACKET, out, deadline);
 }
 
 int64_t hm_clock_ns(hm_node_t *n)
@@ -282,13 +288,7 @@ int64_t hm_clock_ns(hm_node_t *n)
 int hm_wait_packet_ns(hm_node_t *n, hm_packet_t *out, int64_t deadline_ns)
 {
     (void)n;
-    chan->len = 0;
-    chan->want = out != NULL;
-    chan->arg64 = deadline_ns;
-    int rc = (int)call(HM__SBX_WAIT_PACKET_NS);
-    if (rc == 0 && out)
-        take_packet(out);
-    return rc;
+    return wait_call(HM__SBX_WAIT_PACKET_NS, out, deadline_ns);
 }
 
 int hm_wait_packet(hm_node_t *n, hm_packet_t *out)
