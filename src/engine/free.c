@@ -635,12 +635,16 @@ static int wait_packet_ns(hm_node_t *n, hm_packet_t *out, int64_t deadline)
                           .tv_nsec = (long)(deadline % 1000000000)};
     lock_counted(f, &f->lock);
     int64_t t0 = hm__now_ns();
-    f->recv_timed = n->inbox.n == 0 && deadline > t0;
+    int slept = f->recv_timed = n->inbox.n == 0 && deadline > t0, timed_out = 0;
     while (f->recv_timed && !aborted(m))
         if (pthread_cond_timedwait(&f->cv, &f->lock, &at) == ETIMEDOUT)
-            f->recv_timed = 0;
+            f->recv_timed = 0, timed_out = 1;
     f->recv_ns += hm__now_ns() - t0;
     int got = n->inbox.n > 0;
+    if (slept && got && !timed_out) { /* a packet woke it: a blocked receive (latency_split) */
+        f->blocked_receives++;
+        f->woke = 1;
+    }
     unlock_counted(f, &f->lock);
     if (aborted(m))
         return HM_EABORT;
