@@ -63,17 +63,6 @@ done:
     free(off);
 }
 
-static void gather_binomial_verify(hm_report_t *r)
-{
-    const hma_prob_t *pb = r->state;
-    if (r->machine->circuit) /* the root receives 1, 2, .. p/2 blocks */
-        hma_prob_verify(r, hma_prob_pow2(pb) ? "sum_i ceil(8a*block*2^i+b)" : HMA_PROB_TREE_EXPR,
-                        hma_prob_tree_slots(r->machine, pb), pb->p > 2 || pb->block > 1);
-    else
-        hma_prob_verify(r, pb->full ? "ceil(log2(p))" : "log2(p)", pb->lg,
-                        pb->p > 2 || pb->block > 1);
-}
-
 const hm_algorithm_t hm_algo_gather_binomial = {
     .name = "gather-binomial",
     .description = "gather: binomial tree, subtrees' blocks travel together, log2 p slots",
@@ -91,7 +80,7 @@ const hm_algorithm_t hm_algo_gather_binomial = {
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = gather_binomial_setup,
     .node_main = gather_binomial_node,
-    .verify = gather_binomial_verify,
+    .verify = hma_prob_verify_halving,
     .teardown = hma_prob_free,
     HMA_PROB_IO,
 };

@@ -61,17 +61,6 @@ done:
     free(off);
 }
 
-static void scatter_binomial_verify(hm_report_t *r)
-{
-    const hma_prob_t *pb = r->state;
-    if (r->machine->circuit) /* the root sends p/2, p/4, .. 1 blocks */
-        hma_prob_verify(r, hma_prob_pow2(pb) ? "sum_i ceil(8a*block*2^i+b)" : HMA_PROB_TREE_EXPR,
-                        hma_prob_tree_slots(r->machine, pb), pb->p > 2 || pb->block > 1);
-    else
-        hma_prob_verify(r, pb->full ? "ceil(log2(p))" : "log2(p)", pb->lg,
-                        pb->p > 2 || pb->block > 1);
-}
-
 const hm_algorithm_t hm_algo_scatter_binomial = {
     .name = "scatter-binomial",
     .description = "scatter: binomial tree, half the remaining blocks at each level, log2 p slots",
@@ -86,7 +75,7 @@ const hm_algorithm_t hm_algo_scatter_binomial = {
     .out_size = sizeof(hma_prob_count_t), /* the node's counters (hma_prob_send) */
     .setup = scatter_binomial_setup,
     .node_main = scatter_binomial_node,
-    .verify = scatter_binomial_verify,
+    .verify = hma_prob_verify_halving,
     .teardown = hma_prob_free,
     HMA_PROB_IO,
 };

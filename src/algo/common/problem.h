@@ -247,6 +247,8 @@ void hma_prob_verify(hm_report_t *r, const char *expr, int64_t bound, int combin
 /* The verify of the binomial trees that carry the whole block each step (bcast-binomial,
  * reduce-binomial): exactly ceil(log2 p) steps, one message of b values each. */
 void hma_prob_verify_tree(hm_report_t *r);
+/* The same for scatter and gather on the binomial tree (blocks halve or double a level). */
+void hma_prob_verify_halving(hm_report_t *r);
 
 /* Under circuit routing to neighbours (Seidel's a*m + b, doc/config.md,
  * ports.cost): the slots one message of k int64 values (8k bytes) lasts on a link of

@@ -329,6 +329,19 @@ void hma_prob_verify(hm_report_t *r, const char *expr, int64_t bound, int combin
     json_object_set_new(r->extra, "combining", json_boolean(combining));
 }
 
+/* Scatter and gather on the binomial tree: the root sends (receives) p/2, p/4, .. 1
+ * blocks, one message a level; log2 p slots under unit slots. */
+void hma_prob_verify_halving(hm_report_t *r)
+{
+    const hma_prob_t *pb = r->state;
+    if (r->machine->circuit)
+        hma_prob_verify(r, hma_prob_pow2(pb) ? "sum_i ceil(8a*block*2^i+b)" : HMA_PROB_TREE_EXPR,
+                        hma_prob_tree_slots(r->machine, pb), pb->p > 2 || pb->block > 1);
+    else
+        hma_prob_verify(r, pb->full ? "ceil(log2(p))" : "log2(p)", pb->lg,
+                        pb->p > 2 || pb->block > 1);
+}
+
 void hma_prob_verify_tree(hm_report_t *r)
 {
     const hma_prob_t *pb = r->state;
