@@ -83,6 +83,13 @@ grep -qxF 'node 5: grid 0: 2 x 3, row 1, col 2' "$tmp/err" || fail "grid on a me
 run sandbox.so sbx-grid 1
 grep -qxF 'node 1: grid -4: -1 x -1, row -1, col -1' "$tmp/err" || fail "grid on Q_1: $(cat "$tmp/err")"
 
+# ---- the free clock's timed wait, through the channel ------------------------------------
+run sandbox.so sbx-timed 3 --set 'clock.mode="free"'
+[ "$rc" = 0 ] || fail "timed: exit $rc (stderr: $(cat "$tmp/err"))"
+summary timed true done 0
+[ "$(grep -c '^node 0: wait: deadline$' "$tmp/err") $(grep -c '^node [1-7]: wait: packet$' "$tmp/err")" = "1 7" ] ||
+    fail "timed: the root's wait ends at its deadline, the others' with a packet: $(cat "$tmp/err")"
+
 # ---- honest: verified, the nodes' output on stderr, prefixed ------------------------------
 run sandbox.so sbx-honest 3
 [ "$rc" = 0 ] || fail "honest: exit $rc (stderr: $(cat "$tmp/err"))"

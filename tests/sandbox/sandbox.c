@@ -57,6 +57,38 @@ static int tree(hm_node_t *n, int junk)
     return 0;
 }
 
+/* The free clock's timed wait in a node process (hm_clock_ns, hm_wait_packet_ns through
+ * the channel): the root, which never receives, waits 20 ms before it sends (HM_ENOENT at
+ * the deadline); every other node waits for its parent's packet with a 10 s deadline.
+ * Each says on stderr how its wait ended, and stores the root's value. */
+static void timed(hm_node_t *n, void *state)
+{
+    (void)state;
+    size_t count = 0;
+    const int64_t *in = hm_input(n, &count);
+    int id = hm_id(n), d = hm_degree(n), start = 0, root = id == hm_root(n);
+    int64_t v = count ? in[0] : -1, t0 = hm_clock_ns(n), wait = root ? 20000000 : 10000000000;
+    hm_packet_t p;
+    int rc = hm_wait_packet_ns(n, &p, t0 + wait);
+    int64_t took = hm_clock_ns(n) - t0;
+    fprintf(stderr, "wait: %s\n",
+            rc == HM_ENOENT && took >= wait ? "deadline"
+            : rc == HM_OK && took < wait    ? "packet"
+                                            : "wrong");
+    if (!root) {
+        if (rc != HM_OK)
+            return;
+        memcpy(&v, p.data, sizeof v);
+        start = p.port + 1;
+    }
+    for (int k = start; k < d; k++) {
+        hm_packet_t q = {.origin = hm_root(n), .value = v, .data = &v, .len = sizeof v};
+        if (hm_send(n, k, &q) != HM_OK)
+            return;
+    }
+    hm_store(n, v);
+}
+
 /* Honest, and says hello on stdout and stderr, and prints a line that looks like a
  * summary. */
 static void honest(hm_node_t *n, void *state)
@@ -230,6 +262,7 @@ static const hm_algorithm_t algo_grid = {.name = "sbx-grid",
                                              .problem = HM_PROBLEM_BROADCAST,                      \
                                              .node_main = fn};
 ALGO(honest, honest)
+ALGO(timed, timed)
 ALGO(global, global)
 ALGO(fork, do_fork)
 ALGO(exec, do_exec)
@@ -305,4 +338,4 @@ static const hm_algorithm_t algo_verifycrash = {.name = "sbx-verifycrash",
 
 HM_PLUGIN(&algo_ownfail, &algo_verifycrash, &algo_honest, &algo_global, &algo_fork, &algo_exec,
           &algo_write_file, &algo_socket, &algo_kill_parent, &algo_ptrace, &algo_exit0, &algo_segv,
-          &algo_stop, &algo_sigsys, &algo_spin, &algo_fds, &algo_own, &algo_grid);
+          &algo_stop, &algo_sigsys, &algo_spin, &algo_fds, &algo_own, &algo_grid, &algo_timed);
