@@ -370,8 +370,10 @@ int hm_wait_packet_ns(hm_node_t *n, hm_packet_t *out, int64_t deadline_ns)
     CALLER(n, "hm_wait_packet_ns", HM_EABORT);
     if (!n->m->tp->wait_packet_ns)
         return hm__refuse_wait_ns(n, deadline_ns);
+    int64_t start = n->m->start_ns; /* the deadline on CLOCK_MONOTONIC, without overflow */
+    int64_t at = deadline_ns > INT64_MAX - start ? INT64_MAX : deadline_ns + start;
     hm__wd_sleep(n);
-    int rc = n->m->tp->wait_packet_ns(n, out, deadline_ns + n->m->start_ns);
+    int rc = n->m->tp->wait_packet_ns(n, out, at);
     hm__wd_run(n);
     if (rc == HM_OK && out)
         heard(n, out);
