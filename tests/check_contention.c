@@ -170,6 +170,32 @@ START_TEST(test_traffic_inject_per_s)
 }
 END_TEST
 
+/* HM_THREAD_FIGURES=1: the summary's "threads", the node threads' kernel figures added up
+ * and the main thread's, in every clock mode; without it no such key (a slotted summary
+ * stays the same on every run). */
+START_TEST(test_thread_figures)
+{
+    for (int m = 0; m < 3; m++) {
+        hm_trun_t r = hm_t_run(traffic_cfg(topologies[2], modes[m], "uniform", 100), NULL);
+        ck_assert_int_eq(r.rc, 0);
+        ck_assert(json_object_get(r.summary, "threads") == NULL);
+        hm_t_free(&r);
+        setenv("HM_THREAD_FIGURES", "1", 1);
+        r = hm_t_run(traffic_cfg(topologies[2], modes[m], "uniform", 100), NULL);
+        unsetenv("HM_THREAD_FIGURES");
+        ck_assert_int_eq(r.rc, 0);
+        json_t *th = json_object_get(r.summary, "threads");
+        ck_assert_msg(th != NULL, "%s: no threads", modes[m]);
+        /* Every node thread sleeps at least once (a slot's end, a receive). */
+        ck_assert_int_ge(json_integer_value(json_object_get(th, "voluntary_switches")), 16);
+        ck_assert(json_is_integer(json_object_get(th, "migrations")));
+        ck_assert(
+            json_is_integer(json_object_get(json_object_get(th, "main"), "involuntary_switches")));
+        hm_t_free(&r);
+    }
+}
+END_TEST
+
 /* Refusals: the exact messages. */
 START_TEST(test_traffic_refusals)
 {
@@ -446,6 +472,7 @@ static Suite *contention_suite(void)
     tcase_add_test(tc, test_traffic_defaults);
     tcase_add_test(tc, test_traffic_window);
     tcase_add_test(tc, test_traffic_inject_per_s);
+    tcase_add_test(tc, test_thread_figures);
     suite_add_tcase(s, tc);
     tc = tcase_create("figures");
     tcase_set_timeout(tc, 60);

@@ -718,6 +718,8 @@ static void check_document(hm__config_t *c)
                            c->out_otf2 || c->out_html;
     judged_reads(c);
     c->opt.record_page = c->out_html != NULL;
+    const char *tf = getenv("HM_THREAD_FIGURES"); /* doc/contention.md, "The sweep" */
+    c->opt.thread_figures = tf && strcmp(tf, "1") == 0;
     if (c->algo && c->topology_ok)
         check_fit(c);
 }

@@ -100,6 +100,8 @@ json_t *hm__summary_build(const hm__config_t *cfg, const hm__result_t *res)
      * "free" (real contention, no port model). */
     if (res->outcome->transport)
         SET(res->outcome->transport_key, json_incref(res->outcome->transport));
+    if (res->outcome->threads) /* HM_THREAD_FIGURES=1 (doc/contention.md, "The sweep") */
+        SET("threads", json_incref(res->outcome->threads));
     SET("verified", json_boolean(r->verified));
     SET("verification", text(r->verification));
     if (res->checked_by) /* README "What verified means" */

@@ -17,36 +17,13 @@
 
 #include "free.h"
 
-/* se.nr_migrations of the calling thread, from /proc/self/task/TID/sched (kernels with
- * CONFIG_SCHED_DEBUG); -1 where the file or the line is missing. */
-static int64_t migrations(void)
-{
-    char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/self/task/%ld/sched", (long)syscall(SYS_gettid));
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    int64_t v = -1;
-    while (fgets(line, sizeof line, f)) {
-        char *colon = strchr(line, ':');
-        if (colon && strncmp(line, "se.nr_migrations", 16) == 0) {
-            v = strtoll(colon + 1, NULL, 10);
-            break;
-        }
-    }
-    fclose(f);
-    return v;
-}
-
 void hm__free_thread_figures(fnode_t *f)
 {
-    struct rusage ru;
-    f->vcsw = f->ivcsw = -1;
-    if (getrusage(RUSAGE_THREAD, &ru) == 0) {
-        f->vcsw = ru.ru_nvcsw;
-        f->ivcsw = ru.ru_nivcsw;
-    }
-    f->migrations = migrations();
+    int64_t fig[3];
+    hm__thread_figures(fig);
+    f->vcsw = fig[0];
+    f->ivcsw = fig[1];
+    f->migrations = fig[2];
 }
 
 static int cmp_i64(const void *a, const void *b)

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -305,4 +306,38 @@ json_t *hm__host_json(const hm__machine_t *m)
                      (json_int_t)sysconf(_SC_NPROCESSORS_ONLN), "cpus_allowed", allowed,
                      "cpu_model", model, "kernel", kernel, "affinity", names[m->opt.affinity],
                      "pinned_cpus", used);
+}
+
+/* se.nr_migrations of the calling thread, from /proc/self/task/TID/sched (kernels with
+ * CONFIG_SCHED_DEBUG); -1 where the file or the line is missing. */
+static int64_t migrations(void)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/self/task/%ld/sched", (long)syscall(SYS_gettid));
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    int64_t v = -1;
+    while (fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (colon && strncmp(line, "se.nr_migrations", 16) == 0) {
+            v = strtoll(colon + 1, NULL, 10);
+            break;
+        }
+    }
+    fclose(f);
+    return v;
+}
+
+/* The calling thread as the kernel counts it: fig[0] voluntary and fig[1] involuntary
+ * context switches (getrusage RUSAGE_THREAD), fig[2] CPU migrations; -1 unreadable. */
+void hm__thread_figures(int64_t fig[3])
+{
+    struct rusage ru;
+    fig[0] = fig[1] = -1;
+    if (getrusage(RUSAGE_THREAD, &ru) == 0) {
+        fig[0] = ru.ru_nvcsw;
+        fig[1] = ru.ru_nivcsw;
+    }
+    fig[2] = migrations();
 }

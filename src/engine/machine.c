@@ -57,6 +57,8 @@ static void *node_thread(void *arg)
         hm__blob_release(n->held);
         n->held = NULL;
     }
+    if (m->opt.thread_figures)
+        hm__thread_figures(n->thread_fig);
     m->tp->finish(n);
     hm__node_left(n, 1);
     return NULL;

@@ -95,6 +95,23 @@ static hm__heard_t *copy_heard(const hm__heard_t *h, int n)
     return c;
 }
 
+/* The node threads' switches and migrations added up (a -1, unreadable, leaves -1), and
+ * the calling thread's own, the one that ran the machine ("main"). */
+static json_t *threads_json(const hm__machine_t *m)
+{
+    int64_t sum[3] = {0, 0, 0}, mine[3];
+    for (int i = 0; i < m->info.nodes; i++)
+        for (int k = 0; k < 3; k++)
+            sum[k] = sum[k] < 0 || m->nodes[i].thread_fig[k] < 0
+                         ? -1
+                         : sum[k] + m->nodes[i].thread_fig[k];
+    hm__thread_figures(mine);
+    return json_pack("{s:I, s:I, s:I, s:{s:I, s:I, s:I}}", "voluntary_switches", (json_int_t)sum[0],
+                     "involuntary_switches", (json_int_t)sum[1], "migrations", (json_int_t)sum[2],
+                     "main", "voluntary_switches", (json_int_t)mine[0], "involuntary_switches",
+                     (json_int_t)mine[1], "migrations", (json_int_t)mine[2]);
+}
+
 int hm__outcome_take(hm__machine_t *m, hm__outcome_t **out)
 {
     hm__outcome_t *o = calloc(1, sizeof *o);
@@ -109,6 +126,8 @@ int hm__outcome_take(hm__machine_t *m, hm__outcome_t **out)
         o->transport = m->tp->summary(m);
         o->transport_key = m->tp->summary_key;
     }
+    if (m->opt.thread_figures)
+        o->threads = threads_json(m);
     if (!o->stores || !o->store_slots || !o->words || !o->shows ||
         (m->tp->summary && !o->transport) || merge_logs(m, &o->timeline) != 0 ||
         (m->opt.record_reads && take_heard(m, o) != 0)) {
@@ -165,6 +184,7 @@ void hm__outcome_free(hm__outcome_t *o)
     free(o->out);
     free(o->reason);
     json_decref(o->transport);
+    json_decref(o->threads);
     free(o);
 }
 
@@ -195,6 +215,7 @@ hm__outcome_t *hm__outcome_copy(const hm__outcome_t *o)
     c->timeline = (hm__timeline_t){0};
     c->reason = NULL;
     c->transport = NULL;
+    c->threads = NULL;
     c->shows = NULL; /* what verify may read has no hm_show record */
     int n = o->info.nodes, bad = 0;
     size_t out = o->out ? (size_t)n * o->out_size : 0;

@@ -159,5 +159,8 @@ int hm__affinity_cpu(const hm__options_t *opt, const int *cpus, int n, int node,
 int hm__allowed_cpus(int *cpus);
 /* The host, for the free-running clock's summary: CPUs, CPU model, kernel, affinity. */
 json_t *hm__host_json(const hm__machine_t *m);
+/* engine/host.c: the calling thread as the kernel counts it: voluntary and involuntary
+ * context switches and CPU migrations (-1: unreadable). */
+void hm__thread_figures(int64_t fig[3]);
 
 #endif /* HM_INTERNAL_MACHINE_H */

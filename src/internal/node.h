@@ -100,6 +100,7 @@ struct hm_node_s {
     hm__int64vec_t shows;
     hm__int64vec_t shown; /* its first HM__SHOW_KEEP values */
     int64_t shown_len;
+    int64_t thread_fig[3]; /* opt.thread_figures: its thread's switches and migrations */
 };
 #define HM__SHOW_KEEP 64
 

@@ -35,6 +35,7 @@ typedef struct hm__outcome_s {
     hm__timeline_t timeline;
     const char *transport_key; /* summary key of `transport`, or NULL */
     json_t *transport;         /* the transport's summary object, or NULL */
+    json_t *threads;           /* opt.thread_figures: the threads' kernel figures, or NULL */
     int64_t refused;           /* refused calls (README "Refused calls") */
     int nrefusals;             /* the first of them, in full */
     hm__refusal_t refusals[HM__REFUSED_KEEP];

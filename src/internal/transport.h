@@ -63,6 +63,9 @@ typedef struct hm__options_s {
     /* The transport to use instead of the mode's (hm__transport_for), or NULL:
      * hypemu-mpi sets the MPI transport (engine/mpi.c, doc/mpi.md). */
     const struct hm__transport_s *transport;
+    /* HM_THREAD_FIGURES=1 (doc/contention.md, "The sweep"): each node thread's and the main
+     * thread's switches and migrations, in the summary's "threads", in every clock mode. */
+    int thread_figures;
 } hm__options_t;
 
 /* The ports of one emission: one port (hm_send: `one` is the port + 1, so that 0 says
