@@ -218,6 +218,11 @@ struct hm_node_s {
     int64_t now; /* the slot this node is in (copy of the clock) */
     pthread_t thread;
     int started;
+    /* Its thread's stack [stack_lo, stack_hi) and the guard below it, bytes; 0 until the
+     * thread runs (engine/machine.c; the crash report, README "Exit codes"). */
+    uintptr_t stack_lo, stack_hi;
+    size_t stack_guard;
+    atomic_int crashed; /* its thread is in the crash report's handler (cli/crash.c) */
     /* The watchdog (engine/watchdog.c). Written by the node's own thread: the slot it runs
      * in (-1 while it sleeps in a wait, or once its program ended) and how many times it
      * came back from a wait (release, after wd_slot). `left`: its thread ended, or will
@@ -574,6 +579,13 @@ void hm__node_left(hm_node_t *n, int how);
 size_t hm__out_size(const hm__options_t *opt, const hm_algorithm_t *algo);
 /* engine/machine.c: the stack size of a node thread (opt.stack_size, 64 KiB by default). */
 size_t hm__stack_size(const hm__options_t *opt);
+/* engine/machine.c: the bytes of a node thread's alternate signal stack, taken from the
+ * bottom of its stack and added to its size. */
+size_t hm__altstack_size(void);
+/* engine/machine.c, for the crash report: 1 when no node of m can still crash in a slot
+ * before or at `slot` (each has crashed, left, or ended that slot); *from: where the
+ * previous call stopped looking (start with 0). Async-signal-safe. */
+int hm__nodes_settled(const hm__machine_t *m, int64_t slot, int *from);
 
 /* The CPU node `node` of `nodes` is pinned to under opt's clock.affinity, given the
  * CPUs this process may use (cpus[0..n-1], ascending); -1: not pinned. */

@@ -14,8 +14,10 @@
 #include <string.h>
 #include <time.h>
 
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include "hm_internal.h"
 
@@ -34,6 +36,54 @@ const hm__transport_t *hm__transport_for(const hm__options_t *opt)
 
 _Thread_local hm_node_t *hm__self;
 
+/* The alternate signal stack of a node thread (README "Exit codes"): the lowest bytes of
+ * its own stack, just above the guard page, so that it costs no memory until a signal
+ * handler runs on it. The thread's stack is made that much larger: the size the config
+ * asked for (stack_kib) stays the program's. */
+size_t hm__altstack_size(void)
+{
+    long min = sysconf(_SC_MINSIGSTKSZ), page = sysconf(_SC_PAGESIZE);
+    size_t want = (size_t)(min > 0 ? min : 4096) + 16 * 1024;
+    size_t pg = page > 0 ? (size_t)page : 4096;
+    return (want + pg - 1) / pg * pg;
+}
+
+/* Linux's SS_AUTODISARM (1U << 31): the handler may run while the thread's own stack
+ * pointer is within the alternate stack (an overflow that reached it). */
+#define HM__SS_AUTODISARM INT_MIN
+
+/* Record the thread's stack and its guard in n (the crash report classifies a fault
+ * against them) and put the alternate signal stack at its bottom, unless the thread has
+ * one already (a sanitizer's); 1 when it did, for stack_leave. */
+static int stack_enter(hm_node_t *n)
+{
+    pthread_attr_t a;
+    void *lo = NULL;
+    size_t size = 0, guard = 0;
+    if (pthread_getattr_np(pthread_self(), &a) != 0)
+        return 0;
+    pthread_attr_getstack(&a, &lo, &size);
+    pthread_attr_getguardsize(&a, &guard);
+    pthread_attr_destroy(&a);
+    n->stack_lo = (uintptr_t)lo;
+    n->stack_hi = (uintptr_t)lo + size;
+    n->stack_guard = guard;
+    stack_t old, alt = {.ss_sp = lo, .ss_size = hm__altstack_size(), .ss_flags = HM__SS_AUTODISARM};
+    if (sigaltstack(NULL, &old) != 0 || !(old.ss_flags & SS_DISABLE) || alt.ss_size >= size)
+        return 0;
+    if (sigaltstack(&alt, NULL) == 0)
+        return 1;
+    alt.ss_flags = 0; /* a kernel before 4.7 */
+    return sigaltstack(&alt, NULL) == 0;
+}
+
+/* The thread leaves: no alternate stack (a sanitizer's thread exit frees the one it finds). */
+static void stack_leave(int set)
+{
+    if (set)
+        sigaltstack(&(stack_t){.ss_flags = SS_DISABLE}, NULL);
+}
+
 /* A node thread runs its program at once: slot 0 cannot close before every node has
  * ended it, so no node needs to wait for the others to exist. If one cannot be
  * created, or the run was stopped before this one started (engine/rules.c), the run is
@@ -45,6 +95,7 @@ static void *node_thread(void *arg)
     hm_node_t *n = arg;
     hm__machine_t *m = n->m;
     n->now = 0;
+    int alt = stack_enter(n);
     if (!atomic_load(&m->aborted)) {
         hm__self = n;
         hm__wd_run(n);
@@ -58,6 +109,7 @@ static void *node_thread(void *arg)
         n->held = NULL;
     }
     m->tp->finish(n);
+    stack_leave(alt);
     hm__node_left(n, 1);
     return NULL;
 }
@@ -84,6 +136,7 @@ static int create_nodes(hm__machine_t *m, char *err, size_t errlen)
         atomic_init(&nd->wd_slot, -1);
         atomic_init(&nd->wd_beat, 0);
         atomic_init(&nd->left, 0);
+        atomic_init(&nd->crashed, 0);
         nd->out = out_size ? m->out + (size_t)i * out_size : NULL;
         if (sem_init(&nd->wake, 0, 0) != 0) {
             snprintf(err, errlen, "cannot create the semaphore of node %d: %s", i, strerror(errno));
@@ -157,7 +210,7 @@ static int start_threads(hm__machine_t *m)
         hm__stop(m, HM__END_SYSTEM, hm__strdup_printf("pthread_attr_init failed"));
         return 0;
     }
-    size_t stack = hm__stack_size(&m->opt);
+    size_t stack = hm__stack_size(&m->opt) + hm__altstack_size();
     pthread_attr_setstacksize(&attr, stack);
     /* Node threads inherit a mask without SIGINT and SIGTERM: those go to the thread
      * that waits for the run, which is never busy in a node's slot (a node that spins
@@ -307,6 +360,19 @@ size_t hm__stack_size(const hm__options_t *opt)
 {
     size_t stack = opt->stack_size ? opt->stack_size : 64 * 1024;
     return stack < (size_t)PTHREAD_STACK_MIN ? (size_t)PTHREAD_STACK_MIN : stack;
+}
+
+int hm__nodes_settled(const hm__machine_t *m, int64_t slot, int *from)
+{
+    for (; m->lo + *from < m->hi; ++*from) {
+        const hm_node_t *n = &m->nodes[m->lo + *from];
+        /* wd_beat is 0 until the node's program starts; wd_slot is -1 in a wait. */
+        unsigned beat = atomic_load_explicit(&n->wd_beat, memory_order_acquire);
+        int64_t s = atomic_load_explicit(&n->wd_slot, memory_order_relaxed);
+        if (!atomic_load(&n->left) && !atomic_load(&n->crashed) && (!beat || (s >= 0 && s <= slot)))
+            return 0;
+    }
+    return 1;
 }
 
 size_t hm__out_size(const hm__options_t *opt, const hm_algorithm_t *algo)
