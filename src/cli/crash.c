@@ -178,11 +178,13 @@ static void symboliser_start(void)
 }
 #endif
 
-/* The faulting instruction of a fault; 0 for another signal (its handler's caller is the
- * C library's raise or abort) or where this machine's context is not known here. */
-static uintptr_t fault_pc(int sig, const void *uc)
+/* The faulting instruction of a fault (si_code > 0: the kernel's, not raise's or kill's);
+ * 0 for a signal sent (its handler's caller is the C library's raise or abort) or where
+ * this machine's context is not known here. */
+static uintptr_t fault_pc(int sig, const siginfo_t *si, const void *uc)
 {
-    if (sig != SIGSEGV && sig != SIGBUS && sig != SIGFPE && sig != SIGILL && sig != SIGTRAP)
+    if ((sig != SIGSEGV && sig != SIGBUS && sig != SIGFPE && sig != SIGILL && sig != SIGTRAP) ||
+        si->si_code <= 0)
         return 0;
 #if defined(__x86_64__) && defined(REG_RIP)
     return (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
@@ -249,29 +251,36 @@ static void put_overflow(line_t *l, const hm_node_t *n)
 
 /* Nodes that crash together: each one's key (slot << 24 | node, HM__NODES_MAX = 2^24)
  * goes into `best` (the least); the first to arrive waits until no other node can still
- * crash in a slot before or at the least (engine's hm__nodes_settled), or half a second,
- * then publishes the least as `winner`; that node alone writes its line, the others
- * wait for the process to end (README "Exit codes"). */
+ * crash in a slot before or at the least's (engine's hm__nodes_settled): each has
+ * crashed, left, or runs a later slot, or sleeps in a wait and no node has crashed for
+ * 100 ms; at most 1 s. It then publishes the least as `winner`; that node alone writes
+ * its line, the others wait for the process to end (README "Exit codes"). */
 static atomic_uint_least64_t best = UINT64_MAX, winner = UINT64_MAX;
 static atomic_int arrivals;
+static atomic_llong last_arrival; /* CLOCK_MONOTONIC ms of the latest crash */
 
 static void sleep_ms(long ms)
 {
     nanosleep(&(struct timespec){.tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000}, NULL);
 }
 
+static long long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
 static void choose(const hm__machine_t *m)
 {
-    struct timespec t0, t;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (int from = 0;;) {
-        int64_t slot = (int64_t)(atomic_load(&best) >> 24);
-        if (hm__nodes_settled(m, slot, &from))
+    long long t0 = now_ms();
+    for (;;) {
+        int settled = hm__nodes_settled(m, (int64_t)(atomic_load(&best) >> 24));
+        long long t = now_ms();
+        if (settled == 1 || (settled == 2 && t - atomic_load(&last_arrival) >= 100) ||
+            t - t0 >= 1000)
             break;
-        clock_gettime(CLOCK_MONOTONIC, &t);
-        if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 >= 500)
-            break;
-        sleep_ms(1);
+        sleep_ms(2);
     }
     atomic_store(&winner, atomic_load(&best));
 }
@@ -284,6 +293,7 @@ static int first_crash(hm_node_t *n)
     uint64_t b = atomic_load(&best);
     while (key < b && !atomic_compare_exchange_weak(&best, &b, key))
         ;
+    atomic_store(&last_arrival, now_ms());
     atomic_store(&n->crashed, 1);
     if (atomic_fetch_add(&arrivals, 1) == 0)
         choose(n->m);
@@ -328,7 +338,7 @@ static void on_crash(int sig, siginfo_t *si, void *uc)
     if (l.n) {
         put(&l, ": ");
         put(&l, signal_name(sig));
-        put_where(&l, fault_pc(sig, uc));
+        put_where(&l, fault_pc(sig, si, uc));
         if (n && overflowed(n, sig, si, uc))
             put_overflow(&l, n);
         l.buf[l.n++] = '\n'; /* put leaves room for it */

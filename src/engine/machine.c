@@ -362,17 +362,21 @@ size_t hm__stack_size(const hm__options_t *opt)
     return stack < (size_t)PTHREAD_STACK_MIN ? (size_t)PTHREAD_STACK_MIN : stack;
 }
 
-int hm__nodes_settled(const hm__machine_t *m, int64_t slot, int *from)
+int hm__nodes_settled(const hm__machine_t *m, int64_t slot)
 {
-    for (; m->lo + *from < m->hi; ++*from) {
-        const hm_node_t *n = &m->nodes[m->lo + *from];
+    int asleep = 0;
+    for (int i = m->lo; i < m->hi; i++) {
+        const hm_node_t *n = &m->nodes[i];
+        if (atomic_load(&n->left) || atomic_load(&n->crashed))
+            continue;
         /* wd_beat is 0 until the node's program starts; wd_slot is -1 in a wait. */
         unsigned beat = atomic_load_explicit(&n->wd_beat, memory_order_acquire);
         int64_t s = atomic_load_explicit(&n->wd_slot, memory_order_relaxed);
-        if (!atomic_load(&n->left) && !atomic_load(&n->crashed) && (!beat || (s >= 0 && s <= slot)))
+        if (!beat || (s >= 0 && s <= slot))
             return 0;
+        asleep |= s < 0;
     }
-    return 1;
+    return asleep ? 2 : 1;
 }
 
 size_t hm__out_size(const hm__options_t *opt, const hm_algorithm_t *algo)
