@@ -6,7 +6,8 @@
 # default) is named a stack overflow, with the key; with stack_kib 4096 the same run
 # verifies. A null dereference names its source line where configure found libdw
 # (HM_HAVE_LIBDW). Of two nodes that crash in slot 0, the lower is reported, every run.
-# A stack_kib outside 16..1048576, or not an integer, is a config error (exit 2).
+# Under --sandbox (where configure found libseccomp) the overflow and the source line are
+# named too. A stack_kib outside 16..1048576, or not an integer, is a config error (exit 2).
 set -eu
 : "${HM_SRCDIR:?}" "${HM_BUILDDIR:?}"
 CC=${CC:-cc}
@@ -75,9 +76,24 @@ for i in 1 2 3 4 5; do
     expect "two, run $i" 139 "hypemu: node 1 (algorithm crash-two, plugin ./crash.so) crashed in slot 0: SIGSEGV$(at "/* nodes 1 and 2 */")"
 done
 
+# ---- sandboxed (README "Sandbox"): the node process's handler says the same -------------
+if [ "${HM_HAVE_SECCOMP:-no}" = yes ]; then
+    run overflow ""
+    rc=0
+    (cd "$tmp" && exec timeout 60 "$bin" --json --sandbox overflow.json) >"$tmp/out" 2>"$tmp/err" || rc=$?
+    expect "sandboxed overflow" 5 "hypemu: node 3 (algorithm crash-overflow, plugin ./crash.so) crashed in slot 0: SIGSEGV$where: node 3 overflowed its stack (64 KiB, stack_kib)"
+    rc=0
+    (cd "$tmp" && exec timeout 60 "$bin" --json --sandbox --set stack_kib=4096 overflow.json) >"$tmp/out" 2>"$tmp/err" || rc=$?
+    verified "sandboxed overflow, stack_kib 4096"
+    run null ""
+    rc=0
+    (cd "$tmp" && exec timeout 60 "$bin" --json --sandbox null.json) >"$tmp/out" 2>"$tmp/err" || rc=$?
+    expect "sandboxed null" 5 "hypemu: node 3 (algorithm crash-null, plugin ./crash.so) crashed in slot 2: SIGSEGV$(at "/* the null dereference */")"
+fi
+
 # ---- stack_kib's range -------------------------------------------------------------------
 for v in -1 '"64"' 15 1048577 1.5; do
     run overflow "\"stack_kib\": $v, "
     expect "stack_kib $v" 2 "overflow.json: stack_kib: found $v; allowed: an integer from 16 to 1048576"
 done
-echo "check_crash: stack overflow named (64 and 128 KiB), verified with 4096 KiB, source lines ${HM_HAVE_LIBDW:-no}, first crash node 1 in 5 runs, 5 bad stack_kib values"
+echo "check_crash: stack overflow named (64 and 128 KiB), verified with 4096 KiB, source lines ${HM_HAVE_LIBDW:-no}, first crash node 1 in 5 runs, sandboxed ${HM_HAVE_SECCOMP:-no}, 5 bad stack_kib values"

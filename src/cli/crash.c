@@ -120,6 +120,17 @@ static void put_node(line_t *l, const hm_node_t *n)
 static int where_req[2] = {-1, -1}, where_ans[2] = {-1, -1};
 
 #ifdef HM_HAVE_LIBDW
+/* "FILE:LINE" of pc among d's modules, or nothing. */
+static void line_of(Dwfl *d, uintptr_t pc, char *out, size_t len)
+{
+    Dwfl_Module *mod = dwfl_addrmodule(d, (Dwarf_Addr)pc);
+    Dwfl_Line *line = mod ? dwfl_module_getsrc(mod, (Dwarf_Addr)pc) : NULL;
+    int lineno = 0;
+    const char *file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    if (file && lineno > 0)
+        snprintf(out, len, "%s:%d", file, lineno);
+}
+
 static void where_of(uintptr_t pc, char *out, size_t len)
 {
     static const Dwfl_Callbacks cb = {.find_elf = dwfl_linux_proc_find_elf,
@@ -129,14 +140,24 @@ static void where_of(uintptr_t pc, char *out, size_t len)
     if (!d)
         return;
     dwfl_report_begin(d);
-    if (dwfl_linux_proc_report(d, getpid()) == 0 && dwfl_report_end(d, NULL, NULL) == 0) {
-        Dwfl_Module *mod = dwfl_addrmodule(d, (Dwarf_Addr)pc);
-        Dwfl_Line *line = mod ? dwfl_module_getsrc(mod, (Dwarf_Addr)pc) : NULL;
-        int lineno = 0;
-        const char *file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
-        if (file && lineno > 0)
-            snprintf(out, len, "%s:%d", file, lineno);
-    }
+    if (dwfl_linux_proc_report(d, getpid()) == 0 && dwfl_report_end(d, NULL, NULL) == 0)
+        line_of(d, pc, out, len);
+    dwfl_end(d);
+}
+
+void hm__crash_where_in(const char *file, uint64_t base, uint64_t pc, char *out, size_t len)
+{
+    static const Dwfl_Callbacks cb = {.find_elf = dwfl_build_id_find_elf,
+                                      .find_debuginfo = dwfl_standard_find_debuginfo,
+                                      .section_address = dwfl_offline_section_address};
+    Dwfl *d = pc && file ? dwfl_begin(&cb) : NULL;
+    out[0] = 0;
+    if (!d)
+        return;
+    dwfl_report_begin(d);
+    Dwfl_Module *mod = dwfl_report_elf(d, "plugin", file, -1, (GElf_Addr)base, false);
+    if (mod && dwfl_report_end(d, NULL, NULL) == 0)
+        line_of(d, (uintptr_t)pc, out, len);
     dwfl_end(d);
 }
 
@@ -175,6 +196,15 @@ static void symboliser_start(void)
         where_req[1] = -1; /* the handler does not ask */
     pthread_attr_destroy(&attr);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+#else
+void hm__crash_where_in(const char *file, uint64_t base, uint64_t pc, char *out, size_t len)
+{
+    (void)file;
+    (void)base;
+    (void)pc;
+    if (len)
+        out[0] = 0;
 }
 #endif
 
