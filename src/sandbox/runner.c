@@ -807,8 +807,9 @@ static void node_stack(void)
     pthread_attr_destroy(&a);
     stack_lo = (uintptr_t)lo;
     stack_hi = (uintptr_t)lo + size;
-    stack_t alt = {.ss_sp = lo, .ss_size = altstack_size()};
-    if (alt.ss_size < size)
+    stack_t old, alt = {.ss_sp = lo, .ss_size = altstack_size()};
+    /* A sanitizer's alternate stack stays: its thread exit frees the one it finds. */
+    if (alt.ss_size < size && sigaltstack(NULL, &old) == 0 && (old.ss_flags & SS_DISABLE))
         sigaltstack(&alt, NULL);
 }
 
