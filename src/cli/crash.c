@@ -145,20 +145,38 @@ static void where_of(uintptr_t pc, char *out, size_t len)
     dwfl_end(d);
 }
 
-void hm__crash_where_in(const char *file, uint64_t base, uint64_t pc, char *out, size_t len)
+typedef struct where_in_s {
+    const char *file;
+    uint64_t base, pc;
+    char *out;
+    size_t len;
+} where_in_t;
+
+static void *where_in(void *arg)
 {
     static const Dwfl_Callbacks cb = {.find_elf = dwfl_build_id_find_elf,
                                       .find_debuginfo = dwfl_standard_find_debuginfo,
                                       .section_address = dwfl_offline_section_address};
-    Dwfl *d = pc && file ? dwfl_begin(&cb) : NULL;
-    out[0] = 0;
+    const where_in_t *w = arg;
+    Dwfl *d = dwfl_begin(&cb);
     if (!d)
-        return;
+        return NULL;
     dwfl_report_begin(d);
-    Dwfl_Module *mod = dwfl_report_elf(d, "plugin", file, -1, (GElf_Addr)base, false);
+    Dwfl_Module *mod = dwfl_report_elf(d, "plugin", w->file, -1, (GElf_Addr)w->base, false);
     if (mod && dwfl_report_end(d, NULL, NULL) == 0)
-        line_of(d, (uintptr_t)pc, out, len);
+        line_of(d, (uintptr_t)w->pc, w->out, w->len);
     dwfl_end(d);
+    return NULL;
+}
+
+/* libdw's own stack needs are not a node thread's 64 KiB: a thread of its own. */
+void hm__crash_where_in(const char *file, uint64_t base, uint64_t pc, char *out, size_t len)
+{
+    where_in_t w = {file, base, pc, out, len};
+    pthread_t t;
+    out[0] = 0;
+    if (pc && file && pthread_create(&t, NULL, where_in, &w) == 0)
+        pthread_join(t, NULL);
 }
 
 static void *symboliser(void *arg)
