@@ -20,6 +20,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 #ifdef HM_HAVE_LIBDW
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #endif
 
@@ -120,6 +121,20 @@ static void put_node(line_t *l, const hm_node_t *n)
 static int where_req[2] = {-1, -1}, where_ans[2] = {-1, -1};
 
 #ifdef HM_HAVE_LIBDW
+/* The line of pc in the compilation unit that holds it, found by walking them: for code
+ * without .debug_aranges (clang's), where dwfl_module_getsrc finds none. */
+static const char *line_by_cu(Dwfl_Module *mod, Dwarf_Addr pc, int *lineno)
+{
+    Dwarf_Addr bias;
+    Dwarf_Die *cu = NULL;
+    while ((cu = dwfl_module_nextcu(mod, cu, &bias)) != NULL)
+        if (dwarf_haspc(cu, pc - bias) > 0) {
+            Dwarf_Line *l = dwarf_getsrc_die(cu, pc - bias);
+            return l && dwarf_lineno(l, lineno) == 0 ? dwarf_linesrc(l, NULL, NULL) : NULL;
+        }
+    return NULL;
+}
+
 /* "FILE:LINE" of pc among d's modules, or nothing. */
 static void line_of(Dwfl *d, uintptr_t pc, char *out, size_t len)
 {
@@ -127,6 +142,8 @@ static void line_of(Dwfl *d, uintptr_t pc, char *out, size_t len)
     Dwfl_Line *line = mod ? dwfl_module_getsrc(mod, (Dwarf_Addr)pc) : NULL;
     int lineno = 0;
     const char *file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    if (!file && mod)
+        file = line_by_cu(mod, (Dwarf_Addr)pc, &lineno);
     if (file && lineno > 0)
         snprintf(out, len, "%s:%d", file, lineno);
 }
