@@ -20,6 +20,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 #ifdef HM_HAVE_LIBDW
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #endif
@@ -123,13 +124,15 @@ static int where_req[2] = {-1, -1}, where_ans[2] = {-1, -1};
 #ifdef HM_HAVE_LIBDW
 /* The line of pc in the compilation unit that holds it, found by walking them: for code
  * without .debug_aranges (clang's), where dwfl_module_getsrc finds none. */
-static const char *line_by_cu(Dwfl_Module *mod, Dwarf_Addr pc, int *lineno)
+static const char *line_by_cu(Dwfl_Module *mod, Dwarf_Addr pc, int *lineno, const char **dir)
 {
     Dwarf_Addr bias;
     Dwarf_Die *cu = NULL;
+    Dwarf_Attribute a;
     while ((cu = dwfl_module_nextcu(mod, cu, &bias)) != NULL)
         if (dwarf_haspc(cu, pc - bias) > 0) {
             Dwarf_Line *l = dwarf_getsrc_die(cu, pc - bias);
+            *dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a));
             return l && dwarf_lineno(l, lineno) == 0 ? dwarf_linesrc(l, NULL, NULL) : NULL;
         }
     return NULL;
@@ -142,10 +145,13 @@ static void line_of(Dwfl *d, uintptr_t pc, char *out, size_t len)
     Dwfl_Line *line = mod ? dwfl_module_getsrc(mod, (Dwarf_Addr)pc) : NULL;
     int lineno = 0;
     const char *file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    const char *dir = line ? dwfl_line_comp_dir(line) : NULL;
     if (!file && mod)
-        file = line_by_cu(mod, (Dwarf_Addr)pc, &lineno);
+        file = line_by_cu(mod, (Dwarf_Addr)pc, &lineno, &dir);
+    /* A name relative to the compilation's directory (clang's, under it) is given whole. */
+    int whole = file && file[0] != '/' && dir && dir[0] == '/';
     if (file && lineno > 0)
-        snprintf(out, len, "%s:%d", file, lineno);
+        snprintf(out, len, "%s%s%s:%d", whole ? dir : "", whole ? "/" : "", file, lineno);
 }
 
 static void where_of(uintptr_t pc, char *out, size_t len)
