@@ -5,8 +5,12 @@
  * plugin, written with one write(2), then the process ends by the signal. Every signal
  * whose default action ends the process and that a program can raise itself (a fault,
  * abort(), raise(), a CPU or file size limit, a pipe with no reader, an alarm) has its
- * line. And a fork() in a node thread: the child process ends at once, with a line of its
- * own (README "What verified means", threads).
+ * line. A fault names its source line where the code has a line table (libdw, asked by
+ * the handler of a thread started beforehand: no libdw call in a signal handler), and a
+ * stack overflow is named as one (the handler runs on the node thread's alternate stack,
+ * engine/machine.c). Of nodes that crash together, the first in (slot, node) order has
+ * the line. And a fork() in a node thread: the child process ends at once, with a line of
+ * its own (README "What verified means", threads).
  */
 #include <fcntl.h>
 #include <poll.h>

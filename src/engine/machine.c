@@ -3,10 +3,11 @@
  * machine.c — builds the virtual machine (topology, mailboxes, its transport, one
  * thread per node), runs it to the end and takes it down.
  *
- * Threads get small stacks (opt.stack_size, 64 KiB by default) so that thousands of
- * nodes start. Each runs its node program as soon as it exists (slot 0 closes only
- * once every node has ended it); if one cannot be created the run is aborted (end
- * cause "system", naming the host limit that was hit) and the others leave.
+ * Threads get small stacks (opt.stack_size, the config's stack_kib, 64 KiB by default)
+ * so that thousands of nodes start, each with an alternate signal stack below, for the
+ * crash report of an overflow (README "Exit codes"). Each runs its node program as soon as it
+ * exists (slot 0 closes only once every node has ended it); if one cannot be created the run is
+ * aborted (end cause "system", naming the host limit that was hit) and the others leave.
  */
 #include <errno.h>
 #include <limits.h>
