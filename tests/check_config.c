@@ -39,11 +39,12 @@ START_TEST(test_unknown_keys)
                         "\"algoritm\":{},"
                         "\"algorithm\":{\"name\":\"sbt-broadcast\",\"rot\":1}}",
                         NULL);
-    ck_assert_str_eq(m, "test.json: algoritm: unknown key; allowed keys: topology, ports, "
-                        "mailbox, contention, algorithm, clock, seed, output, plugins, sandbox\n"
-                        "test.json: topology.dims: unknown key; allowed keys: kind, dim\n"
-                        "test.json: algorithm.rot: unknown parameter of sbt-broadcast; allowed "
-                        "keys: name, root, rotation\n");
+    ck_assert_str_eq(
+        m, "test.json: algoritm: unknown key; allowed keys: topology, ports, "
+           "mailbox, contention, algorithm, clock, seed, stack_kib, output, plugins, sandbox\n"
+           "test.json: topology.dims: unknown key; allowed keys: kind, dim\n"
+           "test.json: algorithm.rot: unknown parameter of sbt-broadcast; allowed "
+           "keys: name, root, rotation\n");
     free(m);
 }
 END_TEST

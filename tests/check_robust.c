@@ -146,8 +146,9 @@ START_TEST(test_set_depth_limit)
     /* 2047 keys and a scalar: the value is level 2048, the deepest jansson reads. */
     char *set = deep_set(2047, "1");
     char *m = set_document(set, &reloads);
-    ck_assert_str_eq(m, "test.json: x: unknown key; allowed keys: topology, ports, mailbox, "
-                        "contention, algorithm, clock, seed, output, plugins, sandbox\n");
+    ck_assert_str_eq(m,
+                     "test.json: x: unknown key; allowed keys: topology, ports, mailbox, "
+                     "contention, algorithm, clock, seed, stack_kib, output, plugins, sandbox\n");
     ck_assert_int_eq(reloads, 1);
     free(m);
     free(set);

@@ -707,8 +707,12 @@ static void check_document(hm__config_t *c)
     /* An MPI program's default is "queue": MPI's eager buffering (doc/mpi-programs.md). */
     int mpi = c->algo && hm__plugin_mpi(c->algo);
     int pol = hm__cfg_key_enum(c, root, HM__K_CONTENTION, mpi ? 1 : (int)k[HM__K_CONTENTION].def);
-    if (mpi && !c->opt.stack_size)
-        c->opt.stack_size = 1024 * 1024; /* a program's arrays on its stack (main) */
+    /* "stack_kib" (README "Exit codes"): an MPI program's default is 1 MiB, its arrays on
+     * its stack (main). */
+    if (json_object_get(root, "stack_kib"))
+        c->opt.stack_size = (size_t)hm__cfg_key_int(c, root, HM__K_STACK_KIB, 0) * 1024;
+    else if (mpi && !c->opt.stack_size)
+        c->opt.stack_size = 1024 * 1024;
     c->opt.contention = pol == 1 ? HM__CONTENTION_QUEUE : HM__CONTENTION_STRICT;
 
     check_clock(c, root);

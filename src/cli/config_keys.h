@@ -14,6 +14,10 @@
 
 #include "config.h" /* HM__MAX_SLOTS_MAX, HM__OUT_MAX_BYTES */
 
+/* stack_kib's range: glibc's least thread stack (PTHREAD_STACK_MIN, 16 KiB), and 1 GiB. */
+#define HM__STACK_KIB_MIN 16
+#define HM__STACK_KIB_MAX (1 << 20)
+
 /* What a key holds. */
 #define HM__KEY_TYPE_MAP(XX)                                                                       \
     XX(OBJECT, "object")                                                                           \
@@ -86,6 +90,8 @@ typedef enum {
        "seconds of wall time a node may take to end its slot; 0: no limit")                        \
     XX(SEED, "seed", INT, 0, INT64_MAX, 1, NULL, NULL, NULL,                                       \
        "for algorithms that make random choices")                                                  \
+    XX(STACK_KIB, "stack_kib", INT, HM__STACK_KIB_MIN, HM__STACK_KIB_MAX, 64, NULL, NULL, NULL,    \
+       "KiB of stack a node program has, 1024 for an MPI program unless given")                    \
     XX(OUTPUT, "output", OBJECT, 0, 0, 0, NULL, "none", NULL, "the files to write")                \
     XX(OUTPUT_TIMELINE, "output.timeline", FILE, 0, 0, 0, NULL, "none", NULL,                      \
        "text space-time diagram and event list")                                                   \

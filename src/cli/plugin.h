@@ -73,6 +73,11 @@ void hm__crash_report_install(void);
  * (a NULL). */
 void hm__crash_context(const hm_algorithm_t *a, const char *hook);
 
+/* "FILE:LINE" of the instruction at pc of the plugin `file` loaded at base (a node
+ * process's fault, cli/sandbox.c), into out; "" where it has no line table, pc is 0, or
+ * hypemu was built without libdw. */
+void hm__crash_where_in(const char *file, uint64_t base, uint64_t pc, char *out, size_t len);
+
 /* ---- the sandbox (README "Sandbox"; cli/sandbox.c) -------------------------------------- */
 
 /* From now on (on 1) hm__plugin_load reads a plugin's descriptors from a node process of

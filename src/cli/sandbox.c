@@ -275,6 +275,19 @@ static void proc_end(proc_t *pr)
 
 /* The cause of a node process's end or stop from waitid, into why; 1 if it ended or
  * stopped, 0 if it still runs. */
+/* What the node process's fault handler left in the channel (README "Exit codes"):
+ * " at FILE:LINE" and ": node N overflowed its stack (64 KiB, stack_kib)", or "". */
+static void fault_words(const proc_t *pr, char *at, size_t atlen, char *over, size_t overlen)
+{
+    char where[384];
+    hm__crash_where_in(pr->file, pr->chan->plugin_base, pr->chan->fault_pc, where, sizeof where);
+    snprintf(at, atlen, "%s%s", where[0] ? " at " : "", where);
+    over[0] = 0;
+    if (pr->chan->overflowed)
+        snprintf(over, overlen, ": node %d overflowed its stack (%llu KiB, stack_kib)", pr->node,
+                 (unsigned long long)(pr->chan->stack_size / 1024));
+}
+
 static int proc_gone(proc_t *pr, int block, char *why, size_t len)
 {
     siginfo_t si;
@@ -302,7 +315,11 @@ static int proc_gone(proc_t *pr, int block, char *why, size_t len)
         snprintf(why, len, "its process was stopped by SIG%s", s ? s : "?");
     } else {
         const char *s = sigabbrev_np(si.si_status);
+        char at[400], over[160];
+        fault_words(pr, at, sizeof at, over, sizeof over);
         snprintf(why, len, "SIG%s", s ? s : "?");
+        strncat(why, at, len - strlen(why) - 1);
+        strncat(why, over, len - strlen(why) - 1);
         pr->pid = -1;
     }
     return 1;
@@ -677,7 +694,7 @@ static void crashed(hm_node_t *n, const char *why)
  * process is gone (reported) or the run was stopped and it does not ask within a second. */
 static int next_request(hm_node_t *n, proc_t *pr, uint32_t *seen)
 {
-    char why[200];
+    char why[600];
     long waited_ns = 0;
     for (;;) {
         uint32_t r = atomic_load_explicit(&pr->chan->req, memory_order_acquire);

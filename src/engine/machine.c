@@ -3,10 +3,11 @@
  * machine.c — builds the virtual machine (topology, mailboxes, its transport, one
  * thread per node), runs it to the end and takes it down.
  *
- * Threads get small stacks (opt.stack_size, 64 KiB by default) so that thousands of
- * nodes start. Each runs its node program as soon as it exists (slot 0 closes only
- * once every node has ended it); if one cannot be created the run is aborted (end
- * cause "system", naming the host limit that was hit) and the others leave.
+ * Threads get small stacks (opt.stack_size, the config's stack_kib, 64 KiB by default)
+ * so that thousands of nodes start, each with an alternate signal stack below, for the
+ * crash report of an overflow (README "Exit codes"). Each runs its node program as soon as it
+ * exists (slot 0 closes only once every node has ended it); if one cannot be created the run is
+ * aborted (end cause "system", naming the host limit that was hit) and the others leave.
  */
 #include <errno.h>
 #include <limits.h>
@@ -14,8 +15,10 @@
 #include <string.h>
 #include <time.h>
 
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include "hm_internal.h"
 
@@ -34,6 +37,54 @@ const hm__transport_t *hm__transport_for(const hm__options_t *opt)
 
 _Thread_local hm_node_t *hm__self;
 
+/* The alternate signal stack of a node thread (README "Exit codes"): the lowest bytes of
+ * its own stack, just above the guard page, so that it costs no memory until a signal
+ * handler runs on it. The thread's stack is made that much larger: the size the config
+ * asked for (stack_kib) stays the program's. */
+size_t hm__altstack_size(void)
+{
+    long min = sysconf(_SC_MINSIGSTKSZ), page = sysconf(_SC_PAGESIZE);
+    size_t want = (size_t)(min > 0 ? min : 4096) + 16 * 1024;
+    size_t pg = page > 0 ? (size_t)page : 4096;
+    return (want + pg - 1) / pg * pg;
+}
+
+/* Linux's SS_AUTODISARM (1U << 31): the handler may run while the thread's own stack
+ * pointer is within the alternate stack (an overflow that reached it). */
+#define HM__SS_AUTODISARM INT_MIN
+
+/* Record the thread's stack and its guard in n (the crash report classifies a fault
+ * against them) and put the alternate signal stack at its bottom, unless the thread has
+ * one already (a sanitizer's); 1 when it did, for stack_leave. */
+static int stack_enter(hm_node_t *n)
+{
+    pthread_attr_t a;
+    void *lo = NULL;
+    size_t size = 0, guard = 0;
+    if (pthread_getattr_np(pthread_self(), &a) != 0)
+        return 0;
+    pthread_attr_getstack(&a, &lo, &size);
+    pthread_attr_getguardsize(&a, &guard);
+    pthread_attr_destroy(&a);
+    n->stack_lo = (uintptr_t)lo;
+    n->stack_hi = (uintptr_t)lo + size;
+    n->stack_guard = guard;
+    stack_t old, alt = {.ss_sp = lo, .ss_size = hm__altstack_size(), .ss_flags = HM__SS_AUTODISARM};
+    if (sigaltstack(NULL, &old) != 0 || !(old.ss_flags & SS_DISABLE) || alt.ss_size >= size)
+        return 0;
+    if (sigaltstack(&alt, NULL) == 0)
+        return 1;
+    alt.ss_flags = 0; /* a kernel before 4.7 */
+    return sigaltstack(&alt, NULL) == 0;
+}
+
+/* The thread leaves: no alternate stack (a sanitizer's thread exit frees the one it finds). */
+static void stack_leave(int set)
+{
+    if (set)
+        sigaltstack(&(stack_t){.ss_flags = SS_DISABLE}, NULL);
+}
+
 /* A node thread runs its program at once: slot 0 cannot close before every node has
  * ended it, so no node needs to wait for the others to exist. If one cannot be
  * created, or the run was stopped before this one started (engine/rules.c), the run is
@@ -45,6 +96,7 @@ static void *node_thread(void *arg)
     hm_node_t *n = arg;
     hm__machine_t *m = n->m;
     n->now = 0;
+    int alt = stack_enter(n);
     if (!atomic_load(&m->aborted)) {
         hm__self = n;
         hm__wd_run(n);
@@ -60,6 +112,7 @@ static void *node_thread(void *arg)
     if (m->opt.thread_figures)
         hm__thread_figures(n->thread_fig);
     m->tp->finish(n);
+    stack_leave(alt);
     hm__node_left(n, 1);
     return NULL;
 }
@@ -86,6 +139,7 @@ static int create_nodes(hm__machine_t *m, char *err, size_t errlen)
         atomic_init(&nd->wd_slot, -1);
         atomic_init(&nd->wd_beat, 0);
         atomic_init(&nd->left, 0);
+        atomic_init(&nd->crashed, 0);
         nd->out = out_size ? m->out + (size_t)i * out_size : NULL;
         if (sem_init(&nd->wake, 0, 0) != 0) {
             snprintf(err, errlen, "cannot create the semaphore of node %d: %s", i, strerror(errno));
@@ -159,7 +213,7 @@ static int start_threads(hm__machine_t *m)
         hm__stop(m, HM__END_SYSTEM, hm__strdup_printf("pthread_attr_init failed"));
         return 0;
     }
-    size_t stack = hm__stack_size(&m->opt);
+    size_t stack = hm__stack_size(&m->opt) + hm__altstack_size();
     pthread_attr_setstacksize(&attr, stack);
     /* Node threads inherit a mask without SIGINT and SIGTERM: those go to the thread
      * that waits for the run, which is never busy in a node's slot (a node that spins
@@ -310,6 +364,23 @@ size_t hm__stack_size(const hm__options_t *opt)
 {
     size_t stack = opt->stack_size ? opt->stack_size : 64 * 1024;
     return stack < (size_t)PTHREAD_STACK_MIN ? (size_t)PTHREAD_STACK_MIN : stack;
+}
+
+int hm__nodes_settled(const hm__machine_t *m, int64_t slot)
+{
+    int asleep = 0;
+    for (int i = m->lo; i < m->hi; i++) {
+        const hm_node_t *n = &m->nodes[i];
+        if (atomic_load(&n->left) || atomic_load(&n->crashed))
+            continue;
+        /* wd_beat is 0 until the node's program starts; wd_slot is -1 in a wait. */
+        unsigned beat = atomic_load_explicit(&n->wd_beat, memory_order_acquire);
+        int64_t s = atomic_load_explicit(&n->wd_slot, memory_order_relaxed);
+        if (!beat || (s >= 0 && s <= slot))
+            return 0;
+        asleep |= s < 0;
+    }
+    return asleep ? 2 : 1;
 }
 
 size_t hm__out_size(const hm__options_t *opt, const hm_algorithm_t *algo)

@@ -150,6 +150,14 @@ void hm__node_left(hm_node_t *n, int how);
 size_t hm__out_size(const hm__options_t *opt, const hm_algorithm_t *algo);
 /* engine/machine.c: the stack size of a node thread (opt.stack_size, 64 KiB by default). */
 size_t hm__stack_size(const hm__options_t *opt);
+/* engine/machine.c: the bytes of a node thread's alternate signal stack, taken from the
+ * bottom of its stack and added to its size. */
+size_t hm__altstack_size(void);
+/* engine/machine.c, for the crash report: whether a node of m that has not crashed
+ * (crashed) nor left may still crash in a slot before or at `slot`: 0 when one runs
+ * there (or has not started), 2 when none but some sleep in a wait (one may have been
+ * woken into that slot and not run yet), 1 when none can. Async-signal-safe. */
+int hm__nodes_settled(const hm__machine_t *m, int64_t slot);
 
 /* The CPU node `node` of `nodes` is pinned to under opt's clock.affinity, given the
  * CPUs this process may use (cpus[0..n-1], ascending); -1: not pinned. */

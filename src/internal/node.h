@@ -52,6 +52,11 @@ struct hm_node_s {
     int64_t now; /* the slot this node is in (copy of the clock) */
     pthread_t thread;
     int started;
+    /* Its thread's stack [stack_lo, stack_hi) and the guard below it, bytes; 0 until the
+     * thread runs (engine/machine.c; the crash report, README "Exit codes"). */
+    uintptr_t stack_lo, stack_hi;
+    size_t stack_guard;
+    atomic_int crashed; /* its thread is in the crash report's handler (cli/crash.c) */
     /* The watchdog (engine/watchdog.c). Written by the node's own thread: the slot it runs
      * in (-1 while it sleeps in a wait, or once its program ended) and how many times it
      * came back from a wait (release, after wd_slot). `left`: its thread ended, or will

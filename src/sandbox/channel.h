@@ -128,6 +128,11 @@ typedef struct hm__sbx_chan_s {
 
     /* A system call the filter refused (the node process's SIGSYS handler). */
     int32_t refused_nr;
+    /* A fault of the node process (its handler, before it dies: README "Exit codes"): the
+     * faulting instruction (0: none known), where the plugin is loaded, and whether the
+     * node thread overflowed its stack. */
+    uint64_t fault_pc, plugin_base;
+    int32_t overflowed;
     hm__sbx_setup_t setup;
     uint32_t result_len; /* HM__SBX_DESCRIBE: JSON text at buf */
 

@@ -36,6 +36,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <linux/landlock.h>
@@ -779,9 +780,87 @@ static int setup(hm_setup_t *s, json_t **params)
 
 static sem_t go;
 
+/* ---- a fault (README "Exit codes") -------------------------------------------------------- */
+
+/* The node thread's stack [stack_lo, stack_hi) and the guard below it; its alternate
+ * signal stack is the lowest bytes of it, as in the engine's node threads. */
+static uintptr_t stack_lo, stack_hi;
+static size_t stack_guard;
+static _Thread_local int node_thread_here;
+
+static size_t altstack_size(void)
+{
+    long min = sysconf(_SC_MINSIGSTKSZ), page = sysconf(_SC_PAGESIZE);
+    size_t want = (size_t)(min > 0 ? min : 4096) + 16 * 1024;
+    size_t pg = page > 0 ? (size_t)page : 4096;
+    return (want + pg - 1) / pg * pg;
+}
+
+/* The faulting instruction and, in the node thread, whether it overflowed its stack, into
+ * the channel; then the end by the signal, which hypemu reports. */
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+    uintptr_t a = (uintptr_t)si->si_addr, pc = 0, sp = 0;
+#if defined(__x86_64__) && defined(REG_RIP)
+    pc = (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+    sp = (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RSP];
+#else
+    (void)uc;
+#endif
+    if (si->si_code > 0)
+        chan->fault_pc = pc;
+    int in_stack = a >= stack_lo - stack_guard && a < stack_hi;
+    int below = sp && sp < stack_lo && stack_lo - sp <= (uintptr_t)1 << 30;
+    if (sig == SIGSEGV && node_thread_here && stack_hi && (in_stack || below))
+        chan->overflowed = 1;
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* In the node thread, before the filter: its stack, its alternate stack. */
+static void node_stack(void)
+{
+    pthread_attr_t a;
+    void *lo = NULL;
+    size_t size = 0;
+    node_thread_here = 1;
+    if (pthread_getattr_np(pthread_self(), &a) != 0)
+        return;
+    pthread_attr_getstack(&a, &lo, &size);
+    pthread_attr_getguardsize(&a, &stack_guard);
+    pthread_attr_destroy(&a);
+    stack_lo = (uintptr_t)lo;
+    stack_hi = (uintptr_t)lo + size;
+    stack_t old, alt = {.ss_sp = lo, .ss_size = altstack_size()};
+    /* A sanitizer's alternate stack stays: its thread exit frees the one it finds. */
+    if (alt.ss_size < size && sigaltstack(NULL, &old) == 0 && (old.ss_flags & SS_DISABLE))
+        sigaltstack(&alt, NULL);
+}
+
+static void fault_handlers(void)
+{
+    static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
+/* Where the plugin is loaded, for hypemu's name of a fault's source line. */
+static void plugin_base(void *h)
+{
+    struct link_map *lm = NULL;
+    if (h && dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm)
+        chan->plugin_base = (uint64_t)lm->l_addr;
+}
+
 static void *node_thread(void *arg)
 {
     (void)arg;
+    node_stack();
     while (sem_wait(&go) != 0)
         ;
     algo->node_main(&self, state);
@@ -813,7 +892,9 @@ int main(int argc, char **argv)
     pthread_t t;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, chan->stack_size ? (size_t)chan->stack_size : 64 * 1024);
+    pthread_attr_setstacksize(&attr, (chan->stack_size ? (size_t)chan->stack_size : 64 * 1024) +
+                                         altstack_size());
+    fault_handlers();
     if (chan->mode == HM__SBX_RUN &&
         (sem_init(&go, 0, 0) != 0 || pthread_create(&t, &attr, node_thread, NULL) != 0)) {
         fprintf(stderr, "cannot create the node's thread\n");
@@ -825,6 +906,7 @@ int main(int argc, char **argv)
     }
     /* From here on the plugin's code may run. */
     void *h = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    plugin_base(h);
     if (chan->mode == HM__SBX_DESCRIBE) {
         describe(h);
         _exit(0); /* no exit handlers, the plugin's destructors nor a leak check */
