@@ -652,6 +652,14 @@ static void judged_reads(hm__config_t *c)
     c->opt.record_words = c->opt.record_reads && forwards && hm__problem_checked(a);
 }
 
+/* HM_THREAD_FIGURES=1: the summary's "threads" in every clock mode (doc/contention.md,
+ * "The sweep"). */
+static int thread_figures_wanted(void)
+{
+    const char *tf = getenv("HM_THREAD_FIGURES");
+    return tf && strcmp(tf, "1") == 0;
+}
+
 static void check_document(hm__config_t *c)
 {
     json_t *root = c->root;
@@ -722,8 +730,7 @@ static void check_document(hm__config_t *c)
                            c->out_otf2 || c->out_html;
     judged_reads(c);
     c->opt.record_page = c->out_html != NULL;
-    const char *tf = getenv("HM_THREAD_FIGURES"); /* doc/contention.md, "The sweep" */
-    c->opt.thread_figures = tf && strcmp(tf, "1") == 0;
+    c->opt.thread_figures = thread_figures_wanted();
     if (c->algo && c->topology_ok)
         check_fit(c);
 }
