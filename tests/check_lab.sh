@@ -239,7 +239,9 @@ rc=0
 [ "$rc" = 1 ] || fail "crash: exit $rc"
 # The line names the source line where configure found libdw (the lab builds with -g).
 at=
-[ "${HM_HAVE_LIBDW:-no}" != yes ] || at=" at $HM_SRCDIR/tests/sdk/crash.c:$(grep -n '\*nowhere = 1;' "$HM_SRCDIR/tests/sdk/crash.c" | cut -d: -f1)"
+# The source line names the file as the debug information has it: the path with its ".."
+# taken out (make distcheck's source directory is _build/sub/../..).
+[ "${HM_HAVE_LIBDW:-no}" != yes ] || at=" at $(realpath -s "$HM_SRCDIR/tests/sdk/crash.c"):$(grep -n '\*nowhere = 1;' "$HM_SRCDIR/tests/sdk/crash.c" | cut -d: -f1)"
 row "$tmp/crash.out" 2 Q_4 9 1 no 0 4 4 0 0 "FAIL: node 3 (algorithm sdk-test-crash, file $HM_SRCDIR/tests/sdk/crash.c) crashed in slot 2: SIGSEGV$at"
 rc=0
 "$lab" check 1 "$HM_SRCDIR/tests/sdk/crash.c" --no-sandbox >"$tmp/crash.out" 2>&1 || rc=$?
