@@ -4,59 +4,40 @@
  * hypemu-mpi only; the plain hypemu links no MPI.
  *
  * Each process (rank) runs the threads of one block of nodes (hypercube: by the high
- * address bits; grids: whole rows) on the barrier clock of engine/clock.c. The commit
- * of a slot is replicated: every rank holds the whole state of the packet transport
- * (mailbox occupancy, delayed and stalled copies, the port model's use of the slot)
- * and runs the same commit (engine/packet.c, hm__packet_commit) on the same
- * candidates, so every rank takes the same decisions; each then delivers, wakes and
- * logs only for its own nodes. What one rank must learn from the others, once per
- * slot in which it takes part (MPI_Alltoallv):
- *   - the copies sent by their nodes in the slot, in node order: every copy's head
- *     (what the port models judge), and the rest and the bytes of the copies to its
- *     own nodes only,
- *   - the links whose packets their nodes read (a read frees a place in a mailbox).
- * After the commit, agree() (MPI_Allgather) settles the next slot with work (the
- * earliest of every rank's), the number of nodes done, an interrupt and a stop: a
- * run stops on every rank with the same end cause and report. The run's logs,
- * stores and output areas are gathered on rank 0 (collect()), whose machine then
- * looks exactly like that of a single process.
+ * address bits; grids: whole rows) on the barrier clock of engine/clock.c, and judges
+ * the links that touch its nodes (doc/mpi.md, "How the ranks share a slot"): their
+ * mailboxes' occupancy, their delayed and stalled copies, and the ports of its own nodes.
+ * The two ranks at the ends of a link both hold its state and take the same decisions on
+ * it. Once per slot, each rank sends each rank whose nodes share a link with its own (its
+ * peers) the copies its nodes sent to theirs (whole) and the links of the packets its
+ * nodes read from theirs (a read frees a place in a mailbox); engine/mpi_judge.c then
+ * decides the slot's candidates, trading the verdicts of a port model's rules with the
+ * rank at the other end of a link where the model judges ports (not under all-port). A
+ * routed copy that crosses into another rank's node goes on from that rank. Under the
+ * bus port model (one channel) every rank is every rank's peer and judges every copy.
+ *
+ * After the commit, agree() settles with one reduction (MPI_Allreduce) the next slot with
+ * work (the earliest of every rank's), the number of nodes done, an interrupt and a stop:
+ * the run stops on every rank with the same end cause and report, that of the first
+ * strict conflict in candidate order, else of the lowest rank that stopped. The run's
+ * logs, stores, output areas and figures are gathered on rank 0 (engine/mpi_collect.c),
+ * whose machine then looks exactly like that of a single process.
  *
  * MPI is called by one thread at a time (MPI_THREAD_SERIALIZED): the main thread
  * before and after the node threads, and in between the node thread that commits a
  * slot, which the clock serialises.
  */
 #include <fcntl.h>
-#include <mpi.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "hm_internal.h"
+#include "mpi_dist.h"
 #include "mpi_transport.h"
 
-typedef HM__VEC(unsigned char) bytes_t;
-typedef HM__VEC(int32_t) int32vec_t;
-
-typedef struct dist_s {
-    int rank, size;
-    int *first;             /* first[r]: the first node of rank r; first[size] = nodes */
-    int32vec_t *reads;      /* per own node: links of the packets it read in its slot */
-    int32vec_t senders;     /* scratch: the slot's senders, ascending */
-    bytes_t out, in;        /* scratch: what this rank sends, what every rank sent */
-    int *counts, *displs;   /* what each rank sent to this one, where it is in `in` */
-    int *scounts, *sdispls; /* what this rank sends to each, where it is in `out` */
-    /* HM_MPI_STATS=1 (doc/mpi.md): the cost of crossing ranks, printed by rank 0. */
-    int64_t exchanges, foreign; /* slot exchanges; copies received from other ranks */
-    int64_t delivered;          /* of them, whole (their receiver runs here) */
-    int64_t received;           /* bytes received in the slot exchanges */
-    double mpi_seconds;         /* in the slot exchanges and agreements */
-} dist_t;
-
-static double seconds_now(void)
-{
-    return MPI_Wtime();
-}
+enum { TAG_SLOT = 1 };
 
 static int world_rank, world_size = 1, err_fd = 2;
 static FILE *early; /* ranks other than 0: their standard error until they agree */
@@ -74,7 +55,7 @@ static void say(const char *fmt, ...)
 
 /* What cannot be recovered on one rank alone (out of memory in a commit, a thread
  * that cannot be created) ends every rank at once. */
-static _Noreturn void abort_all(const char *what)
+_Noreturn void hm__dist_abort_all(const char *what)
 {
     say("%s: stopping every rank", what);
     MPI_Abort(MPI_COMM_WORLD, HM_EXIT_SYSTEM);
@@ -97,30 +78,48 @@ static void split(const hm_machine_info_t *info, int size, int *first)
     first[size] = info->nodes;
 }
 
+int hm__dist_rank_of(const hm__dist_t *D, int node)
+{
+    int lo = 0, hi = D->size - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (D->first[mid] <= node)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
 /* ---- packing ---------------------------------------------------------------------- */
 
-static void put(bytes_t *b, const void *p, size_t len)
+void hm__dist_put(hm__bytes_t *b, const void *p, size_t len)
 {
     if (hm__grow((void **)&b->v, &b->cap, b->n + len, 1) != 0)
-        abort_all("out of memory packing a slot's packets");
+        hm__dist_abort_all("out of memory packing a slot's packets");
     memcpy(b->v + b->n, p, len);
     b->n += len;
 }
 
-static void get(const unsigned char **p, void *to, size_t len)
+void hm__dist_get(const unsigned char **p, void *to, size_t len)
 {
     memcpy(to, *p, len);
     *p += len;
 }
 
-/* A copy on the wire. Every rank replicates the commit, so every rank learns every
- * copy's head: what the port models judge (sender, receiver, link, emission) and
- * what their refusals name (msg). The rest and the payload go only to the rank that
- * runs the receiver, which delivers and logs the copy. */
+/* A copy on the wire: what the port models judge (sender, receiver, link, emission) and
+ * what their refusals name (msg); its place in the candidate order; then, for the rank
+ * that runs its receiver, the rest and the payload. */
 typedef struct wire_head_s {
     int32_t src, dst, sport, msg;
     uint32_t emission;
 } wire_head_t;
+
+typedef struct wire_key_s {
+    int64_t cslot;
+    uint32_t idx;
+    int32_t cls, far, first;
+} wire_key_t;
 
 typedef struct wire_rest_s {
     int32_t dport, origin, tag, aux;
@@ -132,42 +131,56 @@ typedef struct wire_wide_s {
     uint64_t flow;
 } wire_wide_t;
 
-/* No padding goes on the wire: 20 + 20 + 32 bytes, as doc/mpi.md says. */
-_Static_assert(sizeof(wire_head_t) == 20 && sizeof(wire_rest_t) == 20 && sizeof(wire_wide_t) == 32,
+/* No padding goes on the wire: 20 + 24 + 20 + 32 bytes, as doc/mpi.md says. */
+_Static_assert(sizeof(wire_head_t) == 20 && sizeof(wire_key_t) == 24 &&
+                   sizeof(wire_rest_t) == 20 && sizeof(wire_wide_t) == 32,
                "wire formats without padding");
 
-/* Copy c for a rank that runs its receiver (whole) or not (its head only). */
-static void pack_copy(bytes_t *b, const hm__copy_t *c, int whole)
+/* Copy c (its key: cls 1 for a new copy, its place idx in its sender's outbox; cls 0 for
+ * a routed copy that crossed into node c->src in the last slot) for a rank that runs its
+ * receiver (whole) or not (the bus: its head and key only). */
+static void pack_copy(hm__bytes_t *b, const hm__copy_t *c, const wire_key_t *k, int whole)
 {
     wire_head_t h = {c->src, c->dst, c->sport, c->pkt.msg, c->emission};
-    put(b, &h, sizeof h);
+    hm__dist_put(b, &h, sizeof h);
+    hm__dist_put(b, k, sizeof *k);
+    wire_wide_t x = {c->pkt.value, c->sent_slot, c->dur, c->flow};
+    hm__dist_put(b, &x, sizeof x);
     if (!whole)
         return;
     wire_rest_t w = {c->dport, c->pkt.origin, c->pkt.tag, c->pkt.aux, c->pkt.len};
-    wire_wide_t x = {c->pkt.value, c->sent_slot, c->dur, c->flow};
-    put(b, &w, sizeof w);
-    put(b, &x, sizeof x);
+    hm__dist_put(b, &w, sizeof w);
     if (w.len)
-        put(b, c->pkt.data, w.len);
+        hm__dist_put(b, c->pkt.data, w.len);
 }
 
-/* A copy from another rank into its sender's outbox (the sender runs elsewhere: its
- * outbox here holds what the commit judges). Its rest and bytes follow its head when
- * its receiver runs here. Returns its sender. */
-static int32_t unpack_copy(hm__machine_t *m, dist_t *D, const unsigned char **p)
+/* A copy from another rank: a new one into its sender's outbox (in this process, the
+ * sender's outbox holds the copies the commit judges here), one that crossed into its
+ * sender into the held copies. Returns its sender, or -1 for a held one. */
+static int32_t unpack_copy(hm__machine_t *m, hm__dist_t *D, const unsigned char **p)
 {
     wire_head_t h;
-    get(p, &h, sizeof h);
-    hm__copy_t c = {.pkt = {.msg = h.msg},
+    wire_key_t k;
+    wire_wide_t x;
+    hm__dist_get(p, &h, sizeof h);
+    hm__dist_get(p, &k, sizeof k);
+    hm__dist_get(p, &x, sizeof x);
+    hm__copy_t c = {.pkt = {.msg = h.msg, .value = x.value},
                     .src = h.src,
                     .dst = h.dst,
                     .sport = h.sport,
-                    .emission = h.emission};
+                    .emission = h.emission,
+                    .idx = k.idx,
+                    .cls = (int16_t)k.cls,
+                    .cslot = k.cslot,
+                    .far = k.far,
+                    .first = k.first,
+                    .sent_slot = x.sent_slot,
+                    .dur = x.dur,
+                    .flow = x.flow};
     if (hm__local(m, h.dst)) {
         wire_rest_t w;
-        wire_wide_t x;
-        get(p, &w, sizeof w);
-        get(p, &x, sizeof x);
+        hm__dist_get(p, &w, sizeof w);
         hm_packet_t pkt = {.msg = h.msg,
                            .origin = w.origin,
                            .value = x.value,
@@ -179,216 +192,413 @@ static int32_t unpack_copy(hm__machine_t *m, dist_t *D, const unsigned char **p)
         int fail = 0;
         c.blob = hm__blob_new(&pkt, 1, &fail);
         if (fail)
-            abort_all("out of memory receiving a slot's packets");
+            hm__dist_abort_all("out of memory receiving a slot's packets");
         pkt.data = c.blob ? c.blob->bytes : NULL;
         c.pkt = pkt;
         c.dport = w.dport;
-        c.sent_slot = x.sent_slot;
-        c.flow = x.flow;
-        c.dur = x.dur;
         D->delivered++;
     }
-    if (HM__PUSH(m->nodes[h.src].outbox, c) != 0)
-        abort_all("out of memory receiving a slot's packets");
     D->foreign++;
-    return h.src;
+    hm__copyvec_t *into = k.cls ? &m->nodes[h.src].outbox : &D->pending;
+    if (HM__PUSH(*into, c) != 0)
+        hm__dist_abort_all("out of memory receiving a slot's packets");
+    return k.cls ? h.src : -1;
 }
 
-/* Lay out `in` for what every rank sends to this one (D->counts[r] bytes from rank r):
- * the displacements, and room for the whole. */
-static void layout_in(dist_t *D)
+/* ---- the slot's exchange ------------------------------------------------------------ */
+
+void hm__dist_exchange(hm__dist_t *D, int all, int tag)
 {
+    double t0 = MPI_Wtime();
+    MPI_Request req[D->npeers > 0 ? D->npeers : 1];
+    int sent = 0;
+    for (int k = 0; k < D->npeers; k++) {
+        hm__peer_t *p = &D->peers[k];
+        if (!all && !p->undecided)
+            continue;
+        if (p->out.n > INT_MAX)
+            hm__dist_abort_all("a slot's packets for one rank over 2 GiB");
+        MPI_Isend(p->out.v, (int)p->out.n, MPI_BYTE, p->rank, tag, MPI_COMM_WORLD, &req[sent++]);
+        D->msgs_sent++;
+        D->bytes_sent += (int64_t)p->out.n;
+    }
+    for (int k = 0; k < D->npeers; k++) {
+        hm__peer_t *p = &D->peers[k];
+        if (!all && !p->undecided)
+            continue;
+        MPI_Status st;
+        int count = 0;
+        MPI_Probe(p->rank, tag, MPI_COMM_WORLD, &st);
+        MPI_Get_count(&st, MPI_BYTE, &count);
+        if (hm__grow((void **)&p->in.v, &p->in.cap, (size_t)count + 1, 1) != 0)
+            hm__dist_abort_all("out of memory exchanging a slot's packets");
+        MPI_Recv(p->in.v, count, MPI_BYTE, p->rank, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        p->in.n = (size_t)count;
+        D->msgs_recv++;
+        D->bytes_recv += count;
+    }
+    MPI_Waitall(sent, req, MPI_STATUSES_IGNORE);
+    D->mpi_seconds += MPI_Wtime() - t0;
+}
+
+/* Does peer p judge link l's state (its sender's or receiver's rank; every rank: bus)? */
+static int peer_judges(const hm__dist_t *D, const hm__peer_t *p, int node)
+{
+    return D->all || hm__dist_rank_of(D, node) == p->rank;
+}
+
+/* Peer p's part of the slot: the reads of this rank's nodes on links from p's nodes, the
+ * new copies to p's nodes (node by node, in send order), and the routed copies that
+ * crossed into this rank's nodes in the last slot and go on to p's nodes. */
+static void pack_for(hm__machine_t *m, hm__dist_t *D, hm__peer_t *p, int64_t t)
+{
+    int64_t counts[2] = {0, 0}; /* reads, copies */
+    p->out.n = 0;
+    hm__dist_put(&p->out, counts, sizeof counts);
+    for (size_t i = 0; i < m->active.n; i++) {
+        const hm__i32vec_t *rd = &D->reads[m->active.v[i] - m->lo];
+        for (size_t k = 0; k < rd->n; k++)
+            if (peer_judges(D, p, rd->v[k] / m->maxdeg)) {
+                hm__dist_put(&p->out, &rd->v[k], sizeof *rd->v);
+                counts[0]++;
+            }
+    }
+    for (size_t i = 0; i < m->active.n; i++) {
+        const hm_node_t *n = &m->nodes[m->active.v[i]];
+        for (size_t k = 0; k < n->outbox.n; k++) {
+            const hm__copy_t *c = &n->outbox.v[k];
+            wire_key_t key = {t, (uint32_t)k, 1, c->far, c->first};
+            if (peer_judges(D, p, c->dst)) {
+                pack_copy(&p->out, c, &key, hm__dist_rank_of(D, c->dst) == p->rank);
+                counts[1]++;
+            }
+        }
+    }
+    for (size_t k = 0; k < D->pending.n; k++) {
+        const hm__copy_t *c = &D->pending.v[k];
+        wire_key_t key = {c->cslot, c->idx, 0, c->far, c->first};
+        if (c->cslot == t && c->cls == 0 && hm__local(m, c->src) && peer_judges(D, p, c->dst)) {
+            pack_copy(&p->out, c, &key, 1);
+            counts[1]++;
+        }
+    }
+    memcpy(p->out.v, counts, sizeof counts);
+}
+
+static void add_sender(hm__dist_t *D, int32_t node)
+{
+    if ((D->senders.n == 0 || D->senders.v[D->senders.n - 1] != node) &&
+        HM__PUSH(D->senders, node) != 0)
+        hm__dist_abort_all("out of memory exchanging a slot's packets");
+}
+
+static void add_own_senders(hm__machine_t *m, hm__dist_t *D)
+{
+    for (size_t i = 0; i < m->active.n; i++)
+        if (m->nodes[m->active.v[i]].outbox.n > 0)
+            add_sender(D, m->active.v[i]);
+}
+
+/* What the peers sent: their reads free places in mailboxes, their copies join the
+ * slot's candidates; the senders of the slot, in node order. */
+static void unpack_slot(hm__machine_t *m, hm__dist_t *D)
+{
+    D->senders.n = 0;
+    int own = 0;
+    for (int k = 0; k < D->npeers; k++) {
+        const hm__peer_t *p = &D->peers[k];
+        if (!own && p->rank > D->rank) {
+            add_own_senders(m, D);
+            own = 1;
+        }
+        const unsigned char *q = p->in.v;
+        int64_t counts[2];
+        hm__dist_get(&q, counts, sizeof counts);
+        for (int64_t i = 0; i < counts[0]; i++) {
+            int32_t l;
+            hm__dist_get(&q, &l, sizeof l);
+            m->occ[l]--;
+        }
+        for (int64_t i = 0; i < counts[1]; i++) {
+            int32_t src = unpack_copy(m, D, &q);
+            if (src >= 0)
+                add_sender(D, src);
+        }
+    }
+    if (!own)
+        add_own_senders(m, D);
+}
+
+static int commit(hm__machine_t *m, int64_t t)
+{
+    hm__dist_t *D = m->dist;
+    for (int k = 0; k < D->npeers; k++)
+        pack_for(m, D, &D->peers[k], t);
+    for (size_t i = 0; i < m->active.n; i++)
+        D->reads[m->active.v[i] - m->lo].n = 0;
+    hm__dist_exchange(D, 1, TAG_SLOT);
+    D->exchanges++;
+    unpack_slot(m, D);
+    hm__judge_t *J = &D->judge;
+    hm__judge_begin(J, &m->stats);
+    if (hm__judge_take_held(J, &D->pending) != 0 ||
+        hm__judge_take_unstalled(J, m, &D->stalled, t) != 0)
+        hm__dist_abort_all("out of memory in the mailboxes");
+    for (size_t i = 0; i < D->senders.n; i++)
+        if (hm__judge_take_new(J, m, &m->nodes[D->senders.v[i]], t) != 0)
+            hm__dist_abort_all("out of memory in the mailboxes");
+    if (hm__dist_decide(m, D, t) != 0)
+        hm__dist_abort_all("out of memory in the mailboxes");
+    return 0;
+}
+
+/* ---- the judge's lists (as engine/packet.c's) ---------------------------------------- */
+
+static hm__copyvec_t *held(void *ctx, int src)
+{
+    (void)src;
+    return &((hm__dist_t *)ctx)->pending;
+}
+
+static hm__copyvec_t *stalled(void *ctx, int src)
+{
+    (void)src;
+    return &((hm__dist_t *)ctx)->stalled;
+}
+
+static hm__machine_t *machine_of(void *ctx);
+
+static int woke(void *ctx, hm_node_t *r, int64_t t)
+{
+    (void)t;
+    hm__machine_t *m = machine_of(ctx);
+    r->wake_gen++;
+    return HM__PUSH(m->woken, r->id);
+}
+
+static void take_back(void *ctx, hm_node_t *n, int64_t t)
+{
+    (void)t;
+    hm__machine_t *m = machine_of(ctx);
+    n->wake_gen++;
+    for (size_t w = 0; w < m->woken.n; w++)
+        if (m->woken.v[w] == n->id) {
+            m->woken.v[w] = m->woken.v[--m->woken.n];
+            n->wait = HM__WAIT_PACKET;
+            break;
+        }
+}
+
+static int wait_again(void *ctx, hm_node_t *n, int64_t t)
+{
+    (void)t;
+    return hm__register_wait(machine_of(ctx), n);
+}
+
+/* A strict conflict: the first in candidate order stops the run (both ends of its link
+ * find it; agree() picks the first of every rank's). */
+static void conflict(void *ctx, const hm__copy_t *c, int64_t t, char *reason)
+{
+    (void)t;
+    hm__dist_t *D = ctx;
+    if (D->conflict && hm__cand_cmp(c, &D->conflict_at) >= 0) {
+        free(reason);
+        return;
+    }
+    free(D->conflict);
+    D->conflict = reason;
+    D->conflict_at = *c;
+    D->conflict_at.blob = NULL;
+}
+
+static const hm__judge_ops_t dist_ops = {held, stalled, woke, take_back, wait_again, conflict};
+
+static int64_t next(hm__machine_t *m, int64_t t)
+{
+    const hm__dist_t *D = m->dist;
+    return D->pending.n > 0 ? t + 1 : INT64_MAX;
+}
+
+/* The receiver whose full mailbox holds node back (its oldest stalled copy); for another
+ * rank's node, what that rank said before the deadlock report. */
+static int stalled_on(const hm__machine_t *m, int node)
+{
+    const hm__dist_t *D = m->dist;
+    if (!hm__local(m, node))
+        return D->stalled_to ? D->stalled_to[node] : -1;
+    for (size_t k = 0; k < D->stalled.n; k++)
+        if (D->stalled.v[k].src == node)
+            return D->stalled.v[k].dst;
+    return -1;
+}
+
+/* ---- agreeing on the next slot and on a stop ------------------------------------- */
+
+/* One reduction: the earliest next slot, the nodes done, an interrupt, and the stop that
+ * wins: a stop that is not a strict conflict (phase 0) before a conflict (phase 1), the
+ * first conflict in candidate order, then the lowest rank. */
+enum { A_NEXT, A_DONE, A_INTERRUPTED, A_PHASE, A_KEY, A_RANK = A_KEY + 6, A_END, A_COUNT };
+
+static int stop_before(const int64_t *a, const int64_t *b)
+{
+    for (int k = A_PHASE; k <= A_RANK; k++)
+        if (a[k] != b[k]) {
+            if (k == A_KEY + 5) /* the flow, unsigned */
+                return (uint64_t)a[k] < (uint64_t)b[k];
+            return a[k] < b[k];
+        }
+    return 0;
+}
+
+static void agree_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    for (int o = 0; o + A_COUNT <= *len; o += A_COUNT) {
+        const int64_t *a = (const int64_t *)in + o;
+        int64_t *b = (int64_t *)inout + o;
+        b[A_NEXT] = a[A_NEXT] < b[A_NEXT] ? a[A_NEXT] : b[A_NEXT];
+        b[A_DONE] += a[A_DONE];
+        b[A_INTERRUPTED] |= a[A_INTERRUPTED];
+        if (stop_before(a, b))
+            memcpy(b + A_PHASE, a + A_PHASE, (A_COUNT - A_PHASE) * sizeof *a);
+    }
+}
+
+static MPI_Op agree_mpi_op = MPI_OP_NULL;
+
+/* This rank's stop: phase 0 (it stopped the run), 1 (a strict conflict at key), none. */
+static void my_stop(hm__machine_t *m, const hm__dist_t *D, int64_t *v)
+{
+    v[A_PHASE] = INT64_MAX;
+    for (int k = 0; k < 6; k++)
+        v[A_KEY + k] = 0;
+    v[A_RANK] = D->rank;
+    v[A_END] = m->end;
+    if (hm__aborted(m)) {
+        v[A_PHASE] = 0;
+    } else if (D->conflict) {
+        const hm__copy_t *c = &D->conflict_at;
+        int64_t key[6] = {c->cslot, c->cls, c->sent_slot, c->src, c->idx, (int64_t)c->flow};
+        v[A_PHASE] = 1;
+        memcpy(v + A_KEY, key, sizeof key);
+        v[A_END] = HM__END_CONFLICT;
+    }
+}
+
+/* The run stops on every rank as on the rank whose stop won: its end cause and report. */
+static void adopt_stop(hm__machine_t *m, hm__dist_t *D, const int64_t *all)
+{
+    int from = (int)all[A_RANK];
+    if (D->rank == from && !hm__aborted(m)) {
+        hm__stop(m, HM__END_CONFLICT, D->conflict);
+        D->conflict = NULL;
+    }
+    int len = 0;
+    if (D->rank == from)
+        len = m->stop_reason ? (int)strlen(m->stop_reason) + 1 : 0;
+    MPI_Bcast(&len, 1, MPI_INT, from, MPI_COMM_WORLD);
+    char *reason = len ? malloc((size_t)len) : NULL;
+    if (len && !reason)
+        hm__dist_abort_all("out of memory stopping the run");
+    if (D->rank == from && len)
+        memcpy(reason, m->stop_reason, (size_t)len);
+    if (len)
+        MPI_Bcast(reason, len, MPI_CHAR, from, MPI_COMM_WORLD);
+    if (D->rank == from) {
+        free(reason);
+        return;
+    }
+    free(m->stop_reason);
+    m->stop_reason = reason;
+    m->end = (hm__end_t)all[A_END];
+    atomic_store(&m->aborted, 1);
+}
+
+/* The rest of the collectives' scratch: every rank's `out` into `in`, rank by rank. */
+static void allgather_bytes(hm__dist_t *D)
+{
+    int mine = (int)D->out.n;
+    MPI_Allgather(&mine, 1, MPI_INT, D->counts, 1, MPI_INT, MPI_COMM_WORLD);
     size_t total = 0;
     for (int r = 0; r < D->size; r++) {
         D->displs[r] = (int)total;
         total += (size_t)D->counts[r];
     }
     if (hm__grow((void **)&D->in.v, &D->in.cap, total ? total : 1, 1) != 0)
-        abort_all("out of memory exchanging a slot's packets");
+        hm__dist_abort_all("out of memory sharing what the nodes wait for");
     D->in.n = total;
-}
-
-/* Every rank's buffer `out` into `in`, rank by rank; displs[r] says where. */
-static void allgather_bytes(dist_t *D)
-{
-    int mine = (int)D->out.n;
-    MPI_Allgather(&mine, 1, MPI_INT, D->counts, 1, MPI_INT, MPI_COMM_WORLD);
-    layout_in(D);
     MPI_Allgatherv(D->out.v, mine, MPI_BYTE, D->in.v, D->counts, D->displs, MPI_BYTE,
                    MPI_COMM_WORLD);
 }
 
-/* `out`, whose part for rank r is scounts[r] bytes at sdispls[r], to every rank: what
- * rank r sent to this one lands in `in`, counts[r] bytes at displs[r]. */
-static void alltoall_bytes(dist_t *D)
+/* What a deadlock report says of a node: what it waits for and in what (hm_wait_note),
+ * whom its full mailbox holds it back on, its refused calls. */
+typedef struct wire_wait_s {
+    int32_t wait, stalled_to;
+    int64_t refused;
+    char note[160];
+} wire_wait_t;
+
+static void unpack_wait(hm__machine_t *m, hm__dist_t *D, int i, const unsigned char **q)
 {
-    MPI_Alltoall(D->scounts, 1, MPI_INT, D->counts, 1, MPI_INT, MPI_COMM_WORLD);
-    layout_in(D);
-    MPI_Alltoallv(D->out.v, D->scounts, D->sdispls, MPI_BYTE, D->in.v, D->counts, D->displs,
-                  MPI_BYTE, MPI_COMM_WORLD);
-}
-
-/* ---- the slot's exchange and commit ------------------------------------------------ */
-
-/* This rank's part for rank r: the reads and the new copies of its nodes active in
- * the slot, in node order; a copy whole when r runs its receiver, else its head. */
-static void pack_for(hm__machine_t *m, dist_t *D, int r, const int64_t *head)
-{
-    put(&D->out, head, 2 * sizeof *head);
-    for (size_t i = 0; i < m->active.n; i++) {
-        const int32vec_t *rd = &D->reads[m->active.v[i] - m->lo];
-        if (rd->n)
-            put(&D->out, rd->v, rd->n * sizeof *rd->v);
-    }
-    for (size_t i = 0; i < m->active.n; i++) {
-        const hm_node_t *n = &m->nodes[m->active.v[i]];
-        for (size_t k = 0; k < n->outbox.n; k++) {
-            const hm__copy_t *c = &n->outbox.v[k];
-            pack_copy(&D->out, c, c->dst >= D->first[r] && c->dst < D->first[r + 1]);
-        }
-    }
-}
-
-static void pack_slot(hm__machine_t *m, dist_t *D)
-{
-    int64_t head[2] = {0, 0}; /* reads, copies */
-    for (size_t i = 0; i < m->active.n; i++) {
-        int node = m->active.v[i];
-        head[0] += (int64_t)D->reads[node - m->lo].n;
-        head[1] += (int64_t)m->nodes[node].outbox.n;
-    }
-    D->out.n = 0;
-    for (int r = 0; r < D->size; r++) {
-        D->sdispls[r] = (int)D->out.n;
-        if (r != D->rank)
-            pack_for(m, D, r, head);
-        D->scounts[r] = (int)D->out.n - D->sdispls[r];
-    }
-    for (size_t i = 0; i < m->active.n; i++)
-        D->reads[m->active.v[i] - m->lo].n = 0;
-}
-
-static void add_sender(dist_t *D, int32_t node)
-{
-    if ((D->senders.n == 0 || D->senders.v[D->senders.n - 1] != node) &&
-        HM__PUSH(D->senders, node) != 0)
-        abort_all("out of memory exchanging a slot's packets");
-}
-
-/* The other ranks' part: their reads free places in mailboxes, their copies join the
- * slot's candidates; the senders of the whole machine, in node order. */
-static void unpack_slot(hm__machine_t *m, dist_t *D)
-{
-    D->senders.n = 0;
-    for (int r = 0; r < D->size; r++) {
-        if (r == D->rank) {
-            for (size_t i = 0; i < m->active.n; i++)
-                if (m->nodes[m->active.v[i]].outbox.n > 0)
-                    add_sender(D, m->active.v[i]);
-            continue;
-        }
-        const unsigned char *p = D->in.v + D->displs[r];
-        int64_t nreads, ncopies;
-        get(&p, &nreads, sizeof nreads);
-        get(&p, &ncopies, sizeof ncopies);
-        for (int64_t k = 0; k < nreads; k++) {
-            int32_t l;
-            get(&p, &l, sizeof l);
-            m->occ[l]--;
-        }
-        for (int64_t k = 0; k < ncopies; k++)
-            add_sender(D, unpack_copy(m, D, &p));
-    }
-}
-
-static int commit(hm__machine_t *m, int64_t t)
-{
-    dist_t *D = m->dist;
-    pack_slot(m, D);
-    double t0 = seconds_now();
-    alltoall_bytes(D);
-    D->mpi_seconds += seconds_now() - t0;
-    D->exchanges++;
-    D->received += (int64_t)D->in.n;
-    unpack_slot(m, D);
-    if (hm__packet_commit(m, t, D->senders.v, D->senders.n) != 0)
-        abort_all("out of memory in the mailboxes");
-    return 0;
-}
-
-/* ---- agreeing on the next slot and on a stop ------------------------------------- */
-
-enum { A_NEXT, A_DONE, A_INTERRUPTED, A_ABORTED, A_END, A_COUNT };
-
-/* The run stops on every rank as on the lowest rank that stopped it: its end cause
- * and its report. (A strict conflict is found by every rank at once, with the same
- * report: the commit is replicated.) */
-static void adopt_stop(hm__machine_t *m, const int64_t *all)
-{
-    int from = 0;
-    while (!all[from * A_COUNT + A_ABORTED])
-        from++;
-    int len = 0;
-    if (world_rank == from)
-        len = m->stop_reason ? (int)strlen(m->stop_reason) + 1 : 0;
-    MPI_Bcast(&len, 1, MPI_INT, from, MPI_COMM_WORLD);
-    char *reason = len ? malloc((size_t)len) : NULL;
-    if (len && !reason)
-        abort_all("out of memory stopping the run");
-    if (world_rank == from && len)
-        memcpy(reason, m->stop_reason, (size_t)len);
-    if (len)
-        MPI_Bcast(reason, len, MPI_CHAR, from, MPI_COMM_WORLD);
-    if (world_rank == from) {
-        free(reason);
-        return;
-    }
-    free(m->stop_reason);
-    m->stop_reason = reason;
-    m->end = (hm__end_t)all[from * A_COUNT + A_END];
-    atomic_store(&m->aborted, 1);
+    wire_wait_t w;
+    hm_node_t *n = &m->nodes[i];
+    hm__dist_get(q, &w, sizeof w);
+    n->wait = (hm__wait_t)w.wait;
+    n->stalled = w.stalled_to >= 0;
+    D->stalled_to[i] = w.stalled_to;
+    memcpy(n->wait_note, w.note, sizeof n->wait_note);
+    n->refused = w.refused;
+    if (w.refused > 0 && !n->refusals && !(n->refusals = calloc(HM__REFUSED_KEEP, sizeof *n->refusals)))
+        hm__dist_abort_all("out of memory sharing what the nodes wait for");
+    if (w.refused > 0)
+        hm__dist_get(q, n->refusals, sizeof *n->refusals);
 }
 
 /* Before a deadlock report: what every node waits for, from the rank that runs it. */
-static void share_waits(hm__machine_t *m, dist_t *D)
+static void share_waits(hm__machine_t *m, hm__dist_t *D)
 {
     D->out.n = 0;
     for (int i = m->lo; i < m->hi; i++) {
-        unsigned char w = (unsigned char)m->nodes[i].wait;
-        put(&D->out, &w, 1);
+        const hm_node_t *n = &m->nodes[i];
+        wire_wait_t w = {(int32_t)n->wait, n->stalled > 0 ? stalled_on(m, i) : -1, n->refused, {0}};
+        memcpy(w.note, n->wait_note, sizeof w.note);
+        hm__dist_put(&D->out, &w, sizeof w);
+        if (n->refused > 0) {
+            hm__refusal_t first = {0};
+            if (n->refusals)
+                first = n->refusals[0];
+            hm__dist_put(&D->out, &first, sizeof first);
+        }
     }
     allgather_bytes(D);
-    for (int r = 0; r < D->size; r++)
+    if (!D->stalled_to && !(D->stalled_to = calloc((size_t)m->info.nodes, sizeof *D->stalled_to)))
+        hm__dist_abort_all("out of memory sharing what the nodes wait for");
+    for (int r = 0; r < D->size; r++) {
+        const unsigned char *q = D->in.v + D->displs[r];
         if (r != D->rank)
             for (int i = D->first[r]; i < D->first[r + 1]; i++)
-                m->nodes[i].wait = (hm__wait_t)D->in.v[D->displs[r] + (i - D->first[r])];
+                unpack_wait(m, D, i, &q);
+    }
 }
 
-static int64_t agree(hm__machine_t *m, int64_t next, int *done, int *interrupted)
+static int64_t agree(hm__machine_t *m, int64_t next_slot, int *done, int *interrupted)
 {
-    dist_t *D = m->dist;
-    int64_t mine[A_COUNT] = {next, *done, *interrupted, hm__aborted(m), m->end};
-    int64_t *all = malloc((size_t)D->size * sizeof mine);
-    if (!all)
-        abort_all("out of memory agreeing on the next slot");
-    double t0 = seconds_now();
-    MPI_Allgather(mine, A_COUNT, MPI_INT64_T, all, A_COUNT, MPI_INT64_T, MPI_COMM_WORLD);
-    D->mpi_seconds += seconds_now() - t0;
-    int aborted = 0;
-    *done = 0;
-    for (int r = 0; r < D->size; r++) {
-        const int64_t *a = &all[r * A_COUNT];
-        next = a[A_NEXT] < next ? a[A_NEXT] : next;
-        *done += (int)a[A_DONE];
-        *interrupted |= (int)a[A_INTERRUPTED];
-        aborted |= (int)a[A_ABORTED];
-    }
-    if (aborted)
-        adopt_stop(m, all);
-    else if (!*interrupted && next == INT64_MAX && *done < m->info.nodes)
+    hm__dist_t *D = m->dist;
+    int64_t mine[A_COUNT] = {next_slot, *done, *interrupted}, all[A_COUNT];
+    my_stop(m, D, mine);
+    double t0 = MPI_Wtime();
+    MPI_Allreduce(mine, all, A_COUNT, MPI_INT64_T, agree_mpi_op, MPI_COMM_WORLD);
+    D->mpi_seconds += MPI_Wtime() - t0;
+    *done = (int)all[A_DONE];
+    *interrupted = (int)all[A_INTERRUPTED];
+    if (all[A_PHASE] != INT64_MAX)
+        adopt_stop(m, D, all);
+    else if (!*interrupted && all[A_NEXT] == INT64_MAX && *done < m->info.nodes)
         share_waits(m, D); /* the clock reports a deadlock */
-    free(all);
-    return next;
+    free(D->conflict);
+    D->conflict = NULL;
+    return all[A_NEXT];
 }
 
 /* ---- the node side: reads are noted for the other ranks ------------------------ */
@@ -400,7 +610,7 @@ static void note_read(hm_node_t *n)
         return;
     const hm__copy_t *c = &n->inbox.v[n->inbox.head];
     if (c->sport >= 0 &&
-        HM__PUSH(((dist_t *)m->dist)->reads[n->id - m->lo], c->src * m->maxdeg + c->sport) != 0)
+        HM__PUSH(((hm__dist_t *)m->dist)->reads[n->id - m->lo], c->src * m->maxdeg + c->sport) != 0)
         n->failed = 1;
 }
 
@@ -433,254 +643,104 @@ static void abort_run(hm__machine_t *m, char *reason)
     exit(code);
 }
 
-/* ---- gathering the run on rank 0 ----------------------------------------------------- */
-
-/* What a node heard (engine/causal.c): the counts, then the reads and the words. */
-static void pack_heard(bytes_t *b, const hm__heard_t *h)
-{
-    int64_t k[2] = {h ? (int64_t)h->reads.n : 0, h ? (int64_t)h->words.n : 0};
-    put(b, k, sizeof k);
-    if (k[0])
-        put(b, h->reads.v, (size_t)k[0] * sizeof *h->reads.v);
-    if (k[1])
-        put(b, h->words.v, (size_t)k[1] * sizeof *h->words.v);
-}
-
-static void unpack_heard(const unsigned char **p, hm_node_t *n)
-{
-    int64_t k[2];
-    get(p, k, sizeof k);
-    if (!n->heard && !(n->heard = calloc(1, sizeof *n->heard)))
-        abort_all("out of memory gathering what the nodes read");
-    hm__heard_t *h = n->heard;
-    h->reads.n = h->words.n = 0;
-    if (hm__grow((void **)&h->reads.v, &h->reads.cap, (size_t)k[0] + 1, sizeof *h->reads.v) ||
-        hm__grow((void **)&h->words.v, &h->words.cap, (size_t)k[1] + 1, sizeof *h->words.v))
-        abort_all("out of memory gathering what the nodes read");
-    get(p, h->reads.v, (size_t)k[0] * sizeof *h->reads.v);
-    get(p, h->words.v, (size_t)k[1] * sizeof *h->words.v);
-    h->reads.n = (size_t)k[0];
-    h->words.n = (size_t)k[1];
-}
-
-static void pack_node(bytes_t *b, const hm__machine_t *m, const hm_node_t *n, size_t out_size)
-{
-    int64_t head[5] = {n->busy_last, n->failed + 2 * (int64_t)n->aborted, (int64_t)n->stores.n,
-                       (int64_t)n->log.n, n->inbox.words};
-    put(b, head, sizeof head);
-    put(b, n->fail_what, sizeof n->fail_what);
-    int64_t kept[2] = {n->refused, n->refusals ? n->refused : 0};
-    if (kept[1] > HM__REFUSED_KEEP)
-        kept[1] = HM__REFUSED_KEEP;
-    put(b, kept, sizeof kept);
-    if (kept[1])
-        put(b, n->refusals, (size_t)kept[1] * sizeof *n->refusals);
-    if (n->stores.n) {
-        put(b, n->stores.v, n->stores.n * sizeof *n->stores.v);
-        put(b, n->store_slots.v, n->stores.n * sizeof *n->store_slots.v);
-    }
-    if (out_size)
-        put(b, m->out + (size_t)n->id * out_size, out_size);
-    if (m->opt.record_reads)
-        pack_heard(b, n->heard);
-    for (size_t k = 0; k < n->log.n; k++) {
-        hm__event_t e = n->log.v[k];
-        uint32_t len = e.text ? (uint32_t)strlen(e.text) : UINT32_MAX;
-        e.text = NULL;
-        e.pay = NULL;
-        put(b, &e, sizeof e);
-        put(b, &len, sizeof len);
-        if (len != UINT32_MAX)
-            put(b, n->log.v[k].text, len);
-        if (e.pay_n) /* a recv's payload, for the player (out/html.c) */
-            put(b, n->log.v[k].pay, e.pay_n * sizeof *e.pay);
-    }
-    /* What it showed (hm_show), for the player. */
-    int64_t shows = (int64_t)n->shows.n;
-    put(b, &shows, sizeof shows);
-    if (shows)
-        put(b, n->shows.v, n->shows.n * sizeof *n->shows.v);
-}
-
-/* One event as pack_node put it: the record, its text, its payload's first words. */
-static void get_event(const unsigned char **p, hm_node_t *n)
-{
-    hm__event_t e;
-    uint32_t len;
-    get(p, &e, sizeof e);
-    get(p, &len, sizeof len);
-    if (len != UINT32_MAX) {
-        e.text = malloc((size_t)len + 1);
-        if (!e.text)
-            abort_all("out of memory gathering the logs");
-        get(p, e.text, len);
-        e.text[len] = 0;
-    }
-    if (e.pay_n) {
-        e.pay = malloc(e.pay_n * sizeof *e.pay);
-        if (!e.pay)
-            abort_all("out of memory gathering the logs");
-        get(p, e.pay, e.pay_n * sizeof *e.pay);
-    }
-    if (HM__PUSH(n->log, e) != 0)
-        abort_all("out of memory gathering the logs");
-}
-
-static void get_shows(const unsigned char **p, hm_node_t *n)
-{
-    int64_t shows;
-    get(p, &shows, sizeof shows);
-    n->shows.n = 0;
-    for (int64_t k = 0; k < shows; k++) {
-        int64_t v;
-        get(p, &v, sizeof v);
-        if (HM__PUSH(n->shows, v) != 0)
-            abort_all("out of memory gathering the logs");
-    }
-}
-
-/* Its refused calls (README "Refused calls"): the count, the first in full. */
-static void get_refusals(const unsigned char **p, hm_node_t *n)
-{
-    int64_t kept[2];
-    get(p, kept, sizeof kept);
-    n->refused = kept[0];
-    if (kept[1] > 0 && !n->refusals &&
-        !(n->refusals = calloc(HM__REFUSED_KEEP, sizeof *n->refusals)))
-        abort_all("out of memory gathering the refused calls");
-    if (kept[1] > 0)
-        get(p, n->refusals, (size_t)kept[1] * sizeof *n->refusals);
-}
-
-static void unpack_node(const unsigned char **p, hm__machine_t *m, hm_node_t *n, size_t out_size)
-{
-    int64_t head[5];
-    get(p, head, sizeof head);
-    n->busy_last = head[0];
-    n->failed = (int)(head[1] & 1);
-    n->aborted = (int)(head[1] >> 1);
-    n->inbox.words = head[4];
-    get(p, n->fail_what, sizeof n->fail_what);
-    get_refusals(p, n);
-    n->stores.n = n->store_slots.n = 0;
-    for (int64_t k = 0; k < head[2]; k++) {
-        int64_t v;
-        get(p, &v, sizeof v);
-        if (HM__PUSH(n->stores, v) != 0)
-            abort_all("out of memory gathering the stores");
-    }
-    for (int64_t k = 0; k < head[2]; k++) {
-        int64_t v;
-        get(p, &v, sizeof v);
-        if (HM__PUSH(n->store_slots, v) != 0)
-            abort_all("out of memory gathering the stores");
-    }
-    if (out_size)
-        get(p, m->out + (size_t)n->id * out_size, out_size);
-    if (m->opt.record_reads)
-        unpack_heard(p, n);
-    for (int64_t k = 0; k < head[3]; k++)
-        get_event(p, n);
-    get_shows(p, n);
-}
-
-/* HM_MPI_STATS=1: the slot exchanges, the time in MPI (slowest rank), the copies that
- * crossed ranks (every copy's head reaches every other rank) and the bytes received,
- * on rank 0's stderr. */
-static void print_stats(const dist_t *D)
-{
-    const char *env = getenv("HM_MPI_STATS");
-    if (!env || strcmp(env, "1") != 0)
-        return;
-    double slowest = 0;
-    int64_t mine[3] = {D->foreign, D->delivered, D->received}, sum[3] = {0, 0, 0};
-    MPI_Reduce(&D->mpi_seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    MPI_Reduce(mine, sum, 3, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (D->rank == 0)
-        say("%d ranks, %lld slot exchanges, %.3f s in MPI (slowest rank: %.1f us per slot), "
-            "%lld copies received from other ranks (%lld whole, to their receiver's rank; "
-            "the others as a %zu-byte head), %lld bytes received",
-            D->size, (long long)D->exchanges, slowest,
-            D->exchanges ? 1e6 * slowest / (double)D->exchanges : 0.0, (long long)sum[0],
-            (long long)sum[1], sizeof(wire_head_t), (long long)sum[2]);
-}
-
-/* Every rank's nodes (logs, stores, output areas, figures) into rank 0's machine. */
-static void collect(hm__machine_t *m)
-{
-    dist_t *D = m->dist;
-    print_stats(D);
-    size_t out_size = hm__out_size(&m->opt, m->algo);
-    D->out.n = 0;
-    for (int i = m->lo; i < m->hi; i++)
-        pack_node(&D->out, m, &m->nodes[i], out_size);
-    int mine = (int)D->out.n;
-    MPI_Gather(&mine, 1, MPI_INT, D->counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    size_t total = 0;
-    if (D->rank == 0)
-        for (int r = 0; r < D->size; r++) {
-            D->displs[r] = (int)total;
-            total += (size_t)D->counts[r];
-        }
-    if (hm__grow((void **)&D->in.v, &D->in.cap, total ? total : 1, 1) != 0)
-        abort_all("out of memory gathering the run");
-    MPI_Gatherv(D->out.v, mine, MPI_BYTE, D->in.v, D->counts, D->displs, MPI_BYTE, 0,
-                MPI_COMM_WORLD);
-    if (D->rank != 0)
-        return;
-    for (int r = 1; r < D->size; r++) {
-        const unsigned char *p = D->in.v + D->displs[r];
-        for (int i = D->first[r]; i < D->first[r + 1]; i++)
-            unpack_node(&p, m, &m->nodes[i], out_size);
-    }
-}
 
 /* ---- create, destroy --------------------------------------------------------------- */
 
 static void destroy(hm__machine_t *m)
 {
-    dist_t *D = m->dist;
-    if (D) {
-        if (D->reads)
-            for (int i = 0; i < m->hi - m->lo; i++)
-                free(D->reads[i].v);
-        free(D->reads);
-        free(D->first);
-        free(D->senders.v);
-        free(D->out.v);
-        free(D->in.v);
-        free(D->counts);
-        free(D->displs);
-        free(D->scounts);
-        free(D->sdispls);
-        free(D);
-        m->dist = NULL;
+    hm__dist_t *D = m->dist;
+    if (!D)
+        return;
+    if (D->reads)
+        for (int i = 0; i < m->hi - m->lo; i++)
+            free(D->reads[i].v);
+    for (int k = 0; k < D->npeers; k++) {
+        free(D->peers[k].out.v);
+        free(D->peers[k].in.v);
     }
-    hm__transport_packet.destroy(m);
+    hm__copies_free(&D->pending);
+    hm__copies_free(&D->stalled);
+    hm__judge_free(&D->judge);
+    free(D->reads);
+    free(D->first);
+    free(D->remote);
+    free(D->peers);
+    free(D->peer_of);
+    free(D->senders.v);
+    free(D->out.v);
+    free(D->in.v);
+    free(D->counts);
+    free(D->displs);
+    free(D->done);
+    free(D->mine);
+    free(D->theirs);
+    free(D->blocked);
+    free(D->conflict);
+    free(D->stalled_to);
+    free(D);
+    m->dist = NULL;
+}
+
+static hm__machine_t *machine_of(void *ctx)
+{
+    return ((hm__dist_t *)ctx)->m;
+}
+
+/* The peers: the ranks whose nodes share a link with this rank's (every rank under the
+ * bus port model, whose one channel every rank judges), in rank order. */
+static int find_peers(hm__machine_t *m, hm__dist_t *D)
+{
+    D->all = m->info.ports == HM_PORTS_BUS;
+    for (int r = 0; r < D->size; r++)
+        D->peer_of[r] = D->all && r != D->rank ? 0 : -1;
+    for (int i = m->lo; i < m->hi; i++)
+        for (int p = 0; p < m->maxdeg; p++) {
+            int x = m->nbr[(size_t)i * (size_t)m->maxdeg + (size_t)p];
+            if (x >= 0 && !hm__local(m, x))
+                D->peer_of[hm__dist_rank_of(D, x)] = 0;
+        }
+    D->peers = calloc((size_t)D->size, sizeof *D->peers);
+    if (!D->peers)
+        return -1;
+    for (int r = 0; r < D->size; r++)
+        if (D->peer_of[r] == 0) {
+            D->peer_of[r] = D->npeers;
+            D->peers[D->npeers++].rank = r;
+        }
+    return 0;
 }
 
 static int create(hm__machine_t *m)
 {
-    if (hm__transport_packet.create(m) != 0)
-        return -1;
-    dist_t *D = calloc(1, sizeof *D);
+    hm__dist_t *D = calloc(1, sizeof *D);
     m->dist = D;
     if (!D)
         return -1;
+    D->m = m;
     D->rank = world_rank;
     D->size = world_size;
     D->first = calloc((size_t)world_size + 1, sizeof *D->first);
     D->counts = calloc((size_t)world_size, sizeof *D->counts);
     D->displs = calloc((size_t)world_size, sizeof *D->displs);
-    D->scounts = calloc((size_t)world_size, sizeof *D->scounts);
-    D->sdispls = calloc((size_t)world_size, sizeof *D->sdispls);
-    if (!D->first || !D->counts || !D->displs || !D->scounts || !D->sdispls)
+    D->peer_of = calloc((size_t)world_size, sizeof *D->peer_of);
+    size_t nodes = (size_t)m->info.nodes;
+    D->remote = calloc(nodes, 1);
+    D->blocked = calloc(nodes, sizeof *D->blocked);
+    if (!D->first || !D->counts || !D->displs || !D->peer_of || !D->remote || !D->blocked)
         return -1;
     split(&m->info, world_size, D->first);
     m->lo = D->first[world_rank];
     m->hi = D->first[world_rank + 1];
+    for (size_t i = 0; i < nodes; i++)
+        D->remote[i] = !hm__local(m, (int)i);
     D->reads = calloc((size_t)(m->hi - m->lo) + 1, sizeof *D->reads);
-    return D->reads ? 0 : -1;
+    if (!D->reads || find_peers(m, D) != 0 || hm__judge_init(&D->judge, m, &dist_ops, D) != 0)
+        return -1;
+    if (!D->all)
+        D->judge.use.remote = D->remote;
+    if (agree_mpi_op == MPI_OP_NULL)
+        MPI_Op_create(agree_op, 1, &agree_mpi_op);
+    return 0;
 }
 
 /* ---- the command line's side ----------------------------------------------------- */
@@ -726,7 +786,9 @@ int hm__mpi_start(int *argc, char ***argv)
     transport_mpi.wait_packet = wait_packet;
     transport_mpi.abort = abort_run;
     transport_mpi.commit = commit;
-    transport_mpi.collect = collect;
+    transport_mpi.next = next;
+    transport_mpi.stalled_on = stalled_on;
+    transport_mpi.collect = hm__dist_collect;
     transport_mpi.agree = agree;
     return 0;
 }
@@ -771,7 +833,7 @@ int hm__mpi_agree(const char *text, uint64_t digest, int stop, char **theirs, in
     int64_t mine[2] = {text ? (int64_t)digest : -1, stop};
     int64_t *all = malloc((size_t)world_size * sizeof mine);
     if (!all)
-        abort_all("out of memory comparing the ranks' configs");
+        hm__dist_abort_all("out of memory comparing the ranks' configs");
     MPI_Allgather(mine, 2, MPI_INT64_T, all, 2, MPI_INT64_T, MPI_COMM_WORLD);
     int r = 1, stops = 0;
     for (int k = 0; k < world_size; k++)
@@ -797,7 +859,7 @@ int hm__mpi_agree(const char *text, uint64_t digest, int stop, char **theirs, in
         MPI_Recv(&len, 1, MPI_INT, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         *theirs = len ? malloc((size_t)len) : NULL;
         if (len && !*theirs)
-            abort_all("out of memory comparing the ranks' configs");
+            hm__dist_abort_all("out of memory comparing the ranks' configs");
         if (len)
             MPI_Recv(*theirs, len, MPI_CHAR, r, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }

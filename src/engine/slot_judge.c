@@ -144,7 +144,8 @@ int hm__judge_take_unstalled(hm__judge_t *J, hm__machine_t *m, hm__copyvec_t *st
 static int stall(hm__machine_t *m, hm__judge_t *J, hm_node_t *n, const hm__copy_t *c, int64_t t)
 {
     J->stall_count[link_of(m, c)]++;
-    J->stats->stalls++;
+    if (hm__local(m, c->dst))
+        J->stats->stalls++;
     int local = hm__local(m, n->id);
     if (m->opt.record_events && local)
         hm__log_event(n, HM__EV_STALL, t, c->sport, c->dst, c->pkt.msg, c->pkt.value, 1, 0, NULL);
@@ -162,12 +163,14 @@ int hm__judge_take_new(hm__judge_t *J, hm__machine_t *m, hm_node_t *n, int64_t t
 {
     for (size_t k = 0; k < n->outbox.n; k++) {
         hm__copy_t *c = &n->outbox.v[k];
-        /* Its place in the order; its send slot is t (a copy from another MPI rank
-         * whose receiver runs elsewhere comes without it: engine/mpi.c). */
+        /* Its place in the order; its send slot is t. A copy from another MPI rank
+         * (engine/mpi.c) comes with its place in its sender's outbox, of which this
+         * process holds only the copies that concern it. */
         c->sent_slot = t;
         c->cslot = t;
         c->cls = 1;
-        c->idx = (uint32_t)k;
+        if (hm__local(m, n->id))
+            c->idx = (uint32_t)k;
         int l = link_of(m, c);
         int rc = m->occ[l] >= m->opt.mailbox_capacity || J->stall_count[l] > 0
                      ? stall(m, J, n, c, t)
@@ -187,8 +190,10 @@ int hm__judge_take_new(hm__judge_t *J, hm__machine_t *m, hm_node_t *n, int64_t t
 static int hold(hm__machine_t *m, hm__judge_t *J, hm__copy_t *c, int64_t t, const char *why)
 {
     int log = m->opt.record_events && hm__local(m, c->src);
+    /* Counted once, where the link's receiver runs (engine/mpi.c: both ends judge it). */
+    int count = hm__local(m, c->dst);
     if (m->opt.contention == HM__CONTENTION_STRICT) {
-        J->stats->conflicts++;
+        J->stats->conflicts += count;
         if (log)
             hm__log_event(&m->nodes[c->src], HM__EV_CONFLICT, t, c->sport, c->dst, c->pkt.msg,
                           c->pkt.value, 1, 0, hm__strdup_printf("%s", why));
@@ -200,13 +205,13 @@ static int hold(hm__machine_t *m, hm__judge_t *J, hm__copy_t *c, int64_t t, cons
     /* Queue policy: the copy waits in its mailbox for a later slot. */
     if (!c->delayed) {
         c->delayed = 1;
-        J->stats->delayed_packets++;
-        J->stats->conflicts++;
+        J->stats->delayed_packets += count;
+        J->stats->conflicts += count;
         if (log)
             hm__log_event(&m->nodes[c->src], HM__EV_DELAY, t, c->sport, c->dst, c->pkt.msg,
                           c->pkt.value, 1, 0, hm__strdup_printf("%s", why));
     }
-    J->stats->delay_slots++;
+    J->stats->delay_slots += count;
     hm__copyvec_t *into = J->ops->held(J->ctx, c->src);
     if (HM__PUSH(*into, *c) != 0) {
         hm__blob_release(c->blob);
@@ -216,8 +221,10 @@ static int hold(hm__machine_t *m, hm__judge_t *J, hm__copy_t *c, int64_t t, cons
 }
 
 /* The candidate order: the slot a copy first competed in, out of a stall before new,
- * then its send slot, sender and place in the sender's outbox. */
-static int cmp_cand(const void *a, const void *b)
+ * then its send slot, sender and place in the sender's outbox; routed copies that
+ * cross one node in the same hop by their flow (unique to each copy), so that no two
+ * candidates compare equal. */
+int hm__cand_cmp(const void *a, const void *b)
 {
     const hm__copy_t *x = a, *y = b;
     int64_t kx[5] = {x->cslot, x->cls, x->sent_slot, x->src, x->idx};
@@ -225,13 +232,13 @@ static int cmp_cand(const void *a, const void *b)
     for (int i = 0; i < 5; i++)
         if (kx[i] != ky[i])
             return kx[i] < ky[i] ? -1 : 1;
-    return 0;
+    return x->flow == y->flow ? 0 : x->flow < y->flow ? -1 : 1;
 }
 
 static int in_order(const hm__copyvec_t *v)
 {
     for (size_t i = 1; i < v->n; i++)
-        if (cmp_cand(&v->v[i - 1], &v->v[i]) > 0)
+        if (hm__cand_cmp(&v->v[i - 1], &v->v[i]) > 0)
             return 0;
     return 1;
 }
@@ -243,11 +250,16 @@ static int in_order(const hm__copyvec_t *v)
 static int forward(hm__machine_t *m, hm__judge_t *J, const hm__copy_t *c, int64_t t)
 {
     int x = c->dst;
+    m->occ[link_of(m, c)]--;
+    if (!hm__local(m, x)) {
+        /* x runs in another MPI process, which goes on with it (engine/mpi.c). */
+        hm__blob_release(c->blob);
+        return 0;
+    }
+    count_hop(J->stats, t);
     hm__links_t l = {m->maxdeg, m->deg, m->nbr, m->rport};
     hm__route(&m->info, &l, x, c->far - 1, J->path);
     int port = J->path[0] % m->maxdeg;
-    m->occ[link_of(m, c)]--;
-    count_hop(J->stats, t);
     /* A new copy: the candidate stays as it was judged (the port model's reports of a later
      * refusal in this slot describe it). */
     hm__copy_t next = *c;
@@ -267,25 +279,39 @@ static int forward(hm__machine_t *m, hm__judge_t *J, const hm__copy_t *c, int64_
     return 0;
 }
 
-int hm__judge_decide(hm__judge_t *J, hm__machine_t *m, int64_t t)
+void hm__judge_sort(hm__judge_t *J)
 {
     /* The whole machine's candidates come in order; a group's, node by node. */
     if (!in_order(&J->cand))
-        qsort(J->cand.v, J->cand.n, sizeof *J->cand.v, cmp_cand);
-    /* Transmitted copies stay in the same mailbox, now received-unread, until the
-     * receiver reads them. */
+        qsort(J->cand.v, J->cand.n, sizeof *J->cand.v, hm__cand_cmp);
+}
+
+int hm__judge_apply(hm__judge_t *J, hm__machine_t *m, size_t i, int64_t t, int rule,
+                    const char *why)
+{
+    hm__copy_t *c = &J->cand.v[i];
+    int rc;
+    if (rule != 0)
+        return hold(m, J, c, t, why);
+    hm__port_record(&J->use, &m->info, c, (int)i, link_of(m, c), t);
+    if (c->far && c->far - 1 != c->dst)
+        return forward(m, J, c, t);
+    /* A transmitted copy stays in the same mailbox, now received-unread, until the
+     * receiver reads it. */
+    if ((rc = hm__deliver_copy(m, c, t, J->stats)) > 0)
+        rc = J->ops->woke(J->ctx, &m->nodes[c->dst], t);
+    return rc < 0 ? -1 : 0;
+}
+
+int hm__judge_decide(hm__judge_t *J, hm__machine_t *m, int64_t t)
+{
+    hm__judge_sort(J);
     for (size_t i = 0; i < J->cand.n; i++) {
-        hm__copy_t *c = &J->cand.v[i];
+        const hm__copy_t *c = &J->cand.v[i];
         char why[256];
-        int ok =
-            hm__port_admit(&J->use, &m->info, J->cand.v, (int)i, link_of(m, c), t, why, sizeof why);
-        if (!ok)
-            ok = hold(m, J, c, t, why) != 0 ? -1 : 0;
-        else if (c->far && c->far - 1 != c->dst)
-            ok = forward(m, J, c, t);
-        else if ((ok = hm__deliver_copy(m, c, t, J->stats)) > 0)
-            ok = J->ops->woke(J->ctx, &m->nodes[c->dst], t);
-        if (ok < 0)
+        int rule =
+            hm__port_check(&J->use, &m->info, J->cand.v, (int)i, link_of(m, c), t, why, sizeof why);
+        if (hm__judge_apply(J, m, i, t, rule, why) != 0)
             return -1;
     }
     return 0;
@@ -295,9 +321,8 @@ int hm__deliver_copy(hm__machine_t *m, hm__copy_t *c, int64_t t, hm__stats_t *st
 {
     hm_node_t *r = &m->nodes[c->dst];
     if (!hm__local(m, c->dst)) {
-        /* Its receiver runs in another process (engine/mpi.c), which delivers it. */
+        /* Its receiver runs in another process (engine/mpi.c), which delivers and counts it. */
         hm__blob_release(c->blob);
-        count_transmission(stats, t);
         return 0;
     }
     c->pkt.from = c->far ? c->first : c->src;

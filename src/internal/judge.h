@@ -21,6 +21,9 @@ typedef struct hm__use_s {
     int64_t bus_stamp;
     int32_t bus_src, bus_copy;
     uint32_t bus_emission;
+    /* Nodes whose ports another process judges (engine/mpi_judge.c), or NULL: their rules
+     * pass here and their use is not recorded. */
+    const unsigned char *remote;
 } hm__use_t;
 int hm__use_init(hm__use_t *u, size_t nodes, size_t links);
 void hm__use_free(hm__use_t *u);
@@ -28,6 +31,14 @@ void hm__use_free(hm__use_t *u);
  * slot already carries? Returns 1 and records the use, or 0 and writes why. */
 int hm__port_admit(hm__use_t *u, const hm_machine_info_t *info, const hm__copy_t *cand, int idx,
                    int link, int64_t t, char *why, size_t whylen);
+/* The same in two steps: check returns 0 when cand[idx] may go, else the first rule that
+ * refuses it (1 the link's capacity, then 2..5 the model's own, checked alternately at the
+ * sender and the receiver; engine/mpi_judge.c combines the two sides' answers by it) and
+ * writes why; record records an admitted copy's use. */
+int hm__port_check(const hm__use_t *u, const hm_machine_info_t *info, const hm__copy_t *cand,
+                   int idx, int link, int64_t t, char *why, size_t whylen);
+void hm__port_record(hm__use_t *u, const hm_machine_info_t *info, const hm__copy_t *c, int idx,
+                     int link, int64_t t);
 
 /* engine/slot_judge.c: one slot's decisions under packet routing (candidate order,
  * mailboxes and stalls, the port model, hold and delivery), for the whole machine
@@ -63,6 +74,13 @@ int hm__judge_take_held(hm__judge_t *J, hm__copyvec_t *held);
 int hm__judge_take_unstalled(hm__judge_t *J, hm__machine_t *m, hm__copyvec_t *stalled, int64_t t);
 int hm__judge_take_new(hm__judge_t *J, hm__machine_t *m, hm_node_t *n, int64_t t);
 int hm__judge_decide(hm__judge_t *J, hm__machine_t *m, int64_t t);
+/* hm__judge_decide in parts, for a judge that gets some answers from another process
+ * (engine/mpi_judge.c): the candidates in order (hm__cand_cmp, a total order), then each
+ * candidate's verdict applied: rule 0 (hm__port_check) transmits it, another holds it. */
+int hm__cand_cmp(const void *a, const void *b);
+void hm__judge_sort(hm__judge_t *J);
+int hm__judge_apply(hm__judge_t *J, hm__machine_t *m, size_t i, int64_t t, int rule,
+                    const char *why);
 /* Copy c reaches its receiver in slot t: counted in stats, into its inbox, logged.
  * Returns 1 when that wakes the receiver (its wait, now NONE, is the clock's to
  * register), 0, or -1. The payload passes to the inbox (released on failure). */

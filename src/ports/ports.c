@@ -59,47 +59,53 @@ typedef struct judge_s {
     size_t whylen;
 } judge_t;
 
-/* Refuse: why = fmt with the node, the model's name, then the two copies (this one
- * first if self_first, else the one already admitted, cand[other_idx]). */
-static int refuse(judge_t *j, const char *fmt, int node, int other_idx, int self_first)
+/* Refuse by rule `rule` (hm__port_check): why = fmt with the node, the model's name, then
+ * the two copies (this one first if self_first, else the one already admitted,
+ * cand[other_idx]). Returns the rule. */
+static int refuse(judge_t *j, int rule, const char *fmt, int node, int other_idx, int self_first)
 {
     char other[96];
     describe(j->cand, other_idx, other, sizeof other);
     describe(j->cand, j->idx, j->self, sizeof j->self);
     const char *a = self_first ? j->self : other, *b = self_first ? other : j->self;
     snprintf(j->why, j->whylen, fmt, node, j->model, a, b);
-    return 0;
+    return rule;
 }
 
+/* A node whose ports another process judges (hm__use_t.remote) has used none here. */
 static int32_t sends_of(const judge_t *j, int x)
 {
-    return count(j->u->send_stamp, j->u->send_count, x, j->t);
+    return j->u->remote && j->u->remote[x] ? 0 : count(j->u->send_stamp, j->u->send_count, x, j->t);
 }
 
 static int32_t recvs_of(const judge_t *j, int x)
 {
-    return count(j->u->recv_stamp, j->u->recv_count, x, j->t);
+    return j->u->remote && j->u->remote[x] ? 0 : count(j->u->recv_stamp, j->u->recv_count, x, j->t);
 }
+
+/* The rules, numbered in the order they are checked (hm__port_check): 1 the link's
+ * capacity, then 2..5 the model's own, alternately about the sender and the receiver. */
+enum { R_LINK = 1, R_2, R_3, R_4, R_5 };
 
 /* one-port-full: one send and one receive per node; one-port-half: not both. */
 static int admit_one_port(judge_t *j, int half)
 {
     const hm__use_t *u = j->u;
     if (half && recvs_of(j, j->s) > 0)
-        return refuse(j,
+        return refuse(j, R_2,
                       "node %d cannot send and receive in one slot under %s: sends %s, receives %s",
                       j->s, u->recv_copy[j->s], 1);
     if (half && sends_of(j, j->d) > 0)
-        return refuse(j,
+        return refuse(j, R_3,
                       "node %d cannot send and receive in one slot under %s: receives %s, sends %s",
                       j->d, u->send_copy[j->d], 1);
     if (sends_of(j, j->s) > 0)
-        return refuse(j, "node %d sends twice in one slot under %s: %s and %s", j->s,
+        return refuse(j, R_4, "node %d sends twice in one slot under %s: %s and %s", j->s,
                       u->send_copy[j->s], 0);
     if (recvs_of(j, j->d) > 0)
-        return refuse(j, "node %d receives twice in one slot under %s: %s and %s", j->d,
+        return refuse(j, R_5, "node %d receives twice in one slot under %s: %s and %s", j->d,
                       u->recv_copy[j->d], 0);
-    return 1;
+    return 0;
 }
 
 /* shout: one emission (any set of neighbours) or one reception per node. */
@@ -108,22 +114,22 @@ static int admit_shout(judge_t *j)
     const hm__use_t *u = j->u;
     const hm__copy_t *c = &j->cand[j->idx];
     if (sends_of(j, j->s) > 0 && u->send_emission[j->s] != c->emission)
-        return refuse(j, "node %d makes two emissions in one slot under %s: %s and %s", j->s,
+        return refuse(j, R_2, "node %d makes two emissions in one slot under %s: %s and %s", j->s,
                       u->send_copy[j->s], 0);
     if (recvs_of(j, j->d) > 0)
-        return refuse(j, "node %d receives two packets in one slot under %s: %s and %s", j->d,
-                      u->recv_copy[j->d], 0);
+        return refuse(j, R_3, "node %d receives two packets in one slot under %s: %s and %s",
+                      j->d, u->recv_copy[j->d], 0);
     if (recvs_of(j, j->s) > 0)
-        return refuse(j,
+        return refuse(j, R_4,
                       "node %d cannot emit and receive in one slot under %s: emits %s, "
                       "receives %s",
                       j->s, u->recv_copy[j->s], 1);
     if (sends_of(j, j->d) > 0)
-        return refuse(j,
+        return refuse(j, R_5,
                       "node %d cannot emit and receive in one slot under %s: receives %s, "
                       "emits %s",
                       j->d, u->send_copy[j->d], 1);
-    return 1;
+    return 0;
 }
 
 /* bus: one emission, by one node, holds the channel in a slot. */
@@ -132,9 +138,9 @@ static int admit_bus(judge_t *j)
     const hm__use_t *u = j->u;
     const hm__copy_t *c = &j->cand[j->idx];
     if (fresh(&u->bus_stamp, 0, j->t) || (u->bus_src == j->s && u->bus_emission == c->emission))
-        return 1;
+        return 0;
     if (u->bus_src == j->s)
-        return refuse(j, "node %d makes two emissions in one slot on the %s: %s and %s", j->s,
+        return refuse(j, R_2, "node %d makes two emissions in one slot on the %s: %s and %s", j->s,
                       u->bus_copy, 0);
     char other[96];
     describe(j->cand, u->bus_copy, other, sizeof other);
@@ -142,12 +148,22 @@ static int admit_bus(judge_t *j)
     snprintf(j->why, j->whylen,
              "bus collision: nodes %d and %d both transmit in one slot: %s and %s", u->bus_src,
              j->s, other, j->self);
-    return 0;
+    return R_2;
 }
 
-/* Admitted: record the use of the channel, the link and both ports. */
-static void record(hm__use_t *u, const hm_machine_info_t *info, const hm__copy_t *c, int idx, int l,
-                   int64_t t)
+/* The use of node x's ports in slot t, from its first admitted copy (idx) on. */
+static void record_node(int64_t *stamp, int32_t *cnt, int32_t *first, int x, int idx, int64_t t)
+{
+    if (fresh(stamp, x, t)) {
+        stamp[x] = t + 1;
+        cnt[x] = 0;
+        first[x] = idx;
+    }
+    cnt[x]++;
+}
+
+void hm__port_record(hm__use_t *u, const hm_machine_info_t *info, const hm__copy_t *c, int idx,
+                     int l, int64_t t)
 {
     int s = c->src, d = c->dst;
     if (info->ports == HM_PORTS_BUS && fresh(&u->bus_stamp, 0, t)) {
@@ -161,31 +177,22 @@ static void record(hm__use_t *u, const hm_machine_info_t *info, const hm__copy_t
         u->link_count[l] = 0;
     }
     u->link_count[l]++;
-    if (fresh(u->send_stamp, s, t)) {
-        u->send_stamp[s] = t + 1;
-        u->send_count[s] = 0;
-        u->send_emission[s] = c->emission;
-        u->send_copy[s] = idx;
+    if (!u->remote || !u->remote[s]) {
+        if (fresh(u->send_stamp, s, t))
+            u->send_emission[s] = c->emission;
+        record_node(u->send_stamp, u->send_count, u->send_copy, s, idx, t);
     }
-    u->send_count[s]++;
-    if (fresh(u->recv_stamp, d, t)) {
-        u->recv_stamp[d] = t + 1;
-        u->recv_count[d] = 0;
-        u->recv_copy[d] = idx;
-    }
-    u->recv_count[d]++;
+    if (!u->remote || !u->remote[d])
+        record_node(u->recv_stamp, u->recv_count, u->recv_copy, d, idx, t);
 }
 
-int hm__port_admit(hm__use_t *u, const hm_machine_info_t *info, const hm__copy_t *cand, int idx,
-                   int l, int64_t t, char *why, size_t whylen)
+int hm__port_check(const hm__use_t *u, const hm_machine_info_t *info, const hm__copy_t *cand,
+                   int idx, int l, int64_t t, char *why, size_t whylen)
 {
     const hm__copy_t *c = &cand[idx];
-    if (info->ports == HM_PORTS_ALL_PORT &&
-        count(u->link_stamp, u->link_count, l, t) < info->link_capacity) {
-        /* The common case, judged without building the refusal context. */
-        record(u, info, c, idx, l, t);
-        return 1;
-    }
+    int full = count(u->link_stamp, u->link_count, l, t) >= info->link_capacity;
+    if (info->ports == HM_PORTS_ALL_PORT && !full)
+        return 0; /* the common case, judged without building the refusal context */
     judge_t j = {.u = u,
                  .cand = cand,
                  .idx = idx,
@@ -195,34 +202,35 @@ int hm__port_admit(hm__use_t *u, const hm_machine_info_t *info, const hm__copy_t
                  .model = hm_ports_name(info->ports),
                  .why = why,
                  .whylen = whylen};
-    if (count(u->link_stamp, u->link_count, l, t) >= info->link_capacity) {
+    if (full) {
         describe(cand, idx, j.self, sizeof j.self);
         snprintf(why, whylen, "link %d->%d already carries %d packet(s) (link_capacity %d): %s",
                  j.s, j.d, info->link_capacity, info->link_capacity, j.self);
-        return 0;
+        return R_LINK;
     }
-    int ok;
     switch (info->ports) {
     case HM_PORTS_ALL_PORT:
-        ok = 1;
-        break;
+        return 0;
     case HM_PORTS_ONE_PORT_HALF:
     case HM_PORTS_ONE_PORT_FULL:
-        ok = admit_one_port(&j, info->ports == HM_PORTS_ONE_PORT_HALF);
-        break;
+        return admit_one_port(&j, info->ports == HM_PORTS_ONE_PORT_HALF);
     case HM_PORTS_SHOUT:
-        ok = admit_shout(&j);
-        break;
+        return admit_shout(&j);
     case HM_PORTS_BUS:
-        ok = admit_bus(&j);
-        break;
+        return admit_bus(&j);
     default:
         snprintf(why, whylen, "port model %s is not available on this topology", j.model);
-        return 0;
+        return R_2;
     }
-    if (ok)
-        record(u, info, c, idx, l, t);
-    return ok;
+}
+
+int hm__port_admit(hm__use_t *u, const hm_machine_info_t *info, const hm__copy_t *cand, int idx,
+                   int l, int64_t t, char *why, size_t whylen)
+{
+    if (hm__port_check(u, info, cand, idx, l, t, why, whylen) != 0)
+        return 0;
+    hm__port_record(u, info, &cand[idx], idx, l, t);
+    return 1;
 }
 
 int hm__use_init(hm__use_t *u, size_t nodes, size_t links)
