@@ -1,15 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # check_mpi.sh — hypemu-mpi across MPI ranks gives what one process gives (doc/mpi.md):
-#   - every golden config (tests/golden/) with packet routing, on 2 and 4 ranks: the
-#     same exit code, the same summary (wall_seconds and ranks aside) and the same
-#     event log, trace, text timeline and player page (output.html), byte for byte, as
-#     ./hypemu;
-#   - the golden configs with circuit routing (meshes, lines) are refused on 2 ranks
-#     with exit 2 and a message naming ports.routing;
+#   - every golden config (tests/golden/), circuit routing on meshes and lines included,
+#     on 1, 2, 4 and 8 ranks (as many as it has nodes): the same exit code, the same
+#     summary (wall_seconds and ranks aside) and the same event log, trace, text
+#     timeline and player page (output.html), byte for byte, as ./hypemu; circuit
+#     routing on a hypercube on 4 ranks likewise;
 #   - the refusals on more than one rank, each with exit 2, no summary and its whole
-#     message (what, why, what is allowed): circuit routing on a mesh and on a
-#     hypercube, the free-running clock, --repeat, more ranks than nodes;
+#     message (what, why, what is allowed): the free-running clock, --repeat, more
+#     ranks than nodes;
 #   - ranks that do not run the same config (another clock.max_slots, topology.dim,
 #     seed, port model, contention, clock mode, plugin file, a config refused on one
 #     rank): exit 2 before the run, one line naming the first difference;
@@ -113,30 +112,26 @@ same() {
     done
 }
 
-# compare NAME: the runs of golden config NAME on 2 and 4 ranks against ./hypemu's.
+# compare NAME: the runs of golden config NAME on 1, 2, 4 and 8 ranks against ./hypemu's
+# (8 ranks where the machine has 8 nodes or more).
 compare() {
     name=$1
-    case "$name" in
-    mesh_* | linear_*)
-        # Circuit routing: one rank only.
-        [ "$(cat "$tmp/$name/2/rc")" = 2 ] || fail "$name on 2 ranks: exit $(cat "$tmp/$name/2/rc"), expected 2"
-        grep -qF 'ports.routing "circuit" (the default on meshes and lines) cannot run across ranks (found 2)' "$tmp/$name/2/err.txt" ||
-            fail "$name on 2 ranks: no refusal message: $(cat "$tmp/$name/2/err.txt")"
-        return
-        ;;
-    esac
-    [ -s "$tmp/$name/1/events.jsonl" ] || fail "$name: ./hypemu wrote no event log"
-    [ -s "$tmp/$name/1/page.html" ] || fail "$name: ./hypemu wrote no player page"
-    for r in 2 4; do
+    [ -s "$tmp/$name/0/events.jsonl" ] || fail "$name: ./hypemu wrote no event log"
+    [ -s "$tmp/$name/0/page.html" ] || fail "$name: ./hypemu wrote no player page"
+    for r in $ranks_list; do
+        [ -e "$tmp/$name/$r/rc" ] || continue
         grep -q "\"ranks\":$r}" "$tmp/$name/$r/out.json" || fail "$name on $r ranks: no \"ranks\": $r"
-        same "$name on $r ranks" "$tmp/$name/1" "$tmp/$name/$r"
+        same "$name on $r ranks" "$tmp/$name/0" "$tmp/$name/$r"
+        [ "$r" != 8 ] || on8=$((on8 + 1))
     done
     configs=$((configs + 1))
 }
 
 # The launches mostly wait (MPI_Init, the ranks' start): two configs at a time, each
-# on 1, 2 and 4 ranks at once.
-configs=0
+# in one process and on 1, 2, 4 and 8 ranks at once (the sanitizer builds: 2 and 4).
+configs=0 on8=0
+ranks_list="1 2 4 8"
+[ "$quick" = 0 ] || ranks_list="2 4"
 batch=""
 outs="$outs0 --set output.html=page.html"
 goldens="$HM_SRCDIR"/tests/golden/*.json
@@ -149,12 +144,12 @@ fi
 for g in $goldens; do
     name=$(basename "$g" .json)
     cfg="$HM_SRCDIR/configs/$name.json"
-    run "$tmp/$name/1" 0 "$cfg" &
-    run "$tmp/$name/2" 2 "$cfg" &
-    case "$name" in
-    mesh_* | linear_*) ;;
-    *) run "$tmp/$name/4" 4 "$cfg" & ;;
-    esac
+    run "$tmp/$name/0" 0 "$cfg"
+    nodes=$(sed -n 's/.*"nodes":\([0-9]*\).*/\1/p' "$tmp/$name/0/out.json")
+    for r in $ranks_list; do
+        [ "$r" -le "${nodes:-0}" ] || continue
+        run "$tmp/$name/$r" "$r" "$cfg" &
+    done
     batch="$batch $name"
     if [ "$(echo $batch | wc -w)" -ge 2 ]; then
         wait
@@ -165,7 +160,9 @@ done
 wait
 for b in $batch; do compare "$b"; done
 outs=$outs0
-[ "$configs" -ge 20 ] || [ "$quick" = 1 ] || fail "only $configs golden configs compared"
+# 53 golden configs, 47 of them with 8 nodes or more.
+[ "$configs" -ge 53 ] || [ "$quick" = 1 ] || fail "only $configs golden configs compared"
+[ "$on8" -ge 47 ] || [ "$quick" = 1 ] || fail "only $on8 golden configs compared on 8 ranks"
 
 # Refusals: exit 2, nothing on standard output, exactly this one line on standard error.
 # refused NAME RANKS CONFIG [option ...], then refusal_checked NAME LINE
@@ -180,23 +177,21 @@ refusal_checked() { # refusal_checked NAME LINE
     [ ! -s "$d/out.json" ] || fail "$1: a summary on standard output: $(cat "$d/out.json")"
     [ "$(cat "$d/err.txt")" = "$2" ] || fail "$1: says '$(cat "$d/err.txt")', expected '$2'"
 }
-mesh="$HM_SRCDIR/configs/mesh_st.json"
 sbt="$HM_SRCDIR/configs/q4_sbt_broadcast.json"
 ring5="$HM_SRCDIR/configs/ring5_alltoall_bruck.json"
 q4="$HM_SRCDIR/configs/q4_successive.json"
-allowed='allowed on more than one rank: ports.routing "packet" with clock.mode "slotted" or "local"; run this config on one rank (mpirun -np 1, or hypemu)'
-why_circuit='a circuit holds every link of its path for several slots, and the ranks exchange single packets at the end of each slot'
+allowed='allowed on more than one rank: clock.mode "slotted" or "local"; run this config on one rank (mpirun -np 1, or hypemu)'
 why_free='the free-running clock has no slots, and the ranks exchange their packets at the end of each slot'
-refused circuit_mesh 2 "$mesh" &
-refused circuit_cube 4 "$sbt" --set ports.routing=circuit &
+# Circuit routing on a hypercube (the meshes' and lines' are golden configs above).
+run "$tmp/circuit_cube/0" 0 "$sbt" --set ports.routing=circuit &
+run "$tmp/circuit_cube/4" 4 "$sbt" --set ports.routing=circuit &
 refused free 2 "$sbt" --set clock.mode=free &
 wait
 refused repeat 2 "$q4" --repeat 2 &
 refused ranks 6 "$ring5" &
 refused sandbox 2 "$q4" --sandbox &
 wait
-refusal_checked circuit_mesh "hypemu-mpi: $mesh: ports.routing \"circuit\" (the default on meshes and lines) cannot run across ranks (found 2): $why_circuit; $allowed"
-refusal_checked circuit_cube "hypemu-mpi: $sbt: ports.routing \"circuit\" cannot run across ranks (found 4): $why_circuit; $allowed"
+same "circuit routing on Q_4, 4 ranks" "$tmp/circuit_cube/0" "$tmp/circuit_cube/4"
 refusal_checked free "hypemu-mpi: $sbt: clock.mode \"free\" cannot run across ranks (found 2): $why_free; $allowed"
 refusal_checked repeat "hypemu-mpi: --repeat runs on one rank only; found 2 ranks (repeat with mpirun -np 1, or with hypemu)"
 refusal_checked ranks "hypemu-mpi: $ring5: 6 ranks for 5 nodes; allowed: at most one rank per node"
@@ -415,8 +410,33 @@ done
     fail "Q_$bd msbt: the event log has fewer lines than sends and receives"
 same "Q_$bd msbt on 4 ranks" "$tmp/msbt/1" "$tmp/msbt/4"
 
+# HM_MPI_STATS=1: one line per rank with its own figures, then the totals. The all-to-all
+# of Q_8 by dimension exchange, all-port: each node sends one packet on each of its
+# links, one dimension per slot, so rank 0 receives one copy per link that crosses into
+# its block: (256 / R) * log2(R) of them, 128 on 2 ranks and 96 on 8, in 9 slot
+# exchanges and no trading step (all-port needs none); its bytes fall with R.
+a2a="$HM_SRCDIR/configs/q4_alltoall_dimension_exchange.json"
+for r in 2 8; do
+    (HM_MPI_STATS=1 && export HM_MPI_STATS && run "$tmp/stats/$r" "$r" "$a2a" --set topology.dim=8 --set output=null)
+    lines="$tmp/stats/$r/lines"
+    grep '^hypemu-mpi: ' "$tmp/stats/$r/err.txt" >"$lines"
+    [ "$(wc -l <"$lines")" = $((r + 1)) ] || fail "HM_MPI_STATS on $r ranks: $(wc -l <"$lines") lines, expected $((r + 1)): $(cat "$lines")"
+    k=0
+    while [ "$k" -lt "$r" ]; do
+        grep -q "^hypemu-mpi: rank $k: 9 slot exchanges, 0 trading steps, [0-9]* messages sent, [0-9]* bytes sent, [0-9]* messages received, [0-9]* bytes received, $((256 / r * (r == 2 ? 1 : 3))) copies from other ranks " "$lines" ||
+            fail "HM_MPI_STATS on $r ranks: no line of rank $k as expected: $(cat "$lines")"
+        k=$((k + 1))
+    done
+    sum=$(sed -n 's/^hypemu-mpi: rank [0-9]*: .* \([0-9]*\) bytes received.*/\1/p' "$lines" | awk '{ s += $1 } END { print s }')
+    grep -q "^hypemu-mpi: all ranks: $r ranks: $((9 * r)) slot exchanges, .* $sum bytes sent, .* $sum bytes received, " "$lines" ||
+        fail "HM_MPI_STATS on $r ranks: the totals are not the sums ($sum bytes): $(cat "$lines")"
+done
+b2=$(sed -n 's/^hypemu-mpi: rank 0: .* \([0-9]*\) bytes received.*/\1/p' "$tmp/stats/2/lines")
+b8=$(sed -n 's/^hypemu-mpi: rank 0: .* \([0-9]*\) bytes received.*/\1/p' "$tmp/stats/8/lines")
+[ "${b8:-0}" -gt 0 ] && [ "$b8" -lt "${b2:-0}" ] || fail "HM_MPI_STATS: rank 0 received $b8 bytes on 8 ranks, $b2 on 2"
+
 if [ "$fails" -gt 0 ]; then
     echo "check_mpi.sh: $fails failure(s)"
     exit 1
 fi
-echo "check_mpi.sh: $configs golden configs on 2 and 4 ranks, 5 refusals, 8 disagreements, 3 stops and an interrupt on 2 ranks, Q_$dim successive and Q_$bd bcast-msbt on 4 ranks: ok"
+echo "check_mpi.sh: $configs golden configs on 1, 2, 4 and 8 ranks ($on8 on 8), 4 refusals, circuits on Q_4, HM_MPI_STATS on 2 and 8 ranks, 8 disagreements, 3 stops and an interrupt on 2 ranks, Q_$dim successive and Q_$bd bcast-msbt on 4 ranks: ok"

@@ -24,8 +24,8 @@ static int mpi_start(int *argc, char ***argv)
 }
 
 /* hypemu-mpi (doc/mpi.md): on more than one rank the packet transport runs across
- * them; rank 0 alone writes the outputs. Circuit routing and the free-running clock
- * run on one rank only. Returns HM_EXIT_OK or the exit code of a refusal. */
+ * them; rank 0 alone writes the outputs. The free-running clock runs on one rank only. Returns
+ * HM_EXIT_OK or the exit code of a refusal. */
 static int mpi_prepare(hm__config_t *cfg, int repeat)
 {
     int size = hm__mpi_size();
@@ -39,15 +39,8 @@ static int mpi_prepare(hm__config_t *cfg, int repeat)
         return HM_EXIT_USAGE;
     }
     /* What the MPI transport cannot do (doc/mpi.md "What runs across ranks"). */
-    const hm_machine_info_t *info = &cfg->opt.info;
-    int grid = info->topology == HM_TOPO_MESH || info->topology == HM_TOPO_LINEAR;
     const char *what = NULL, *why = NULL;
-    if (info->circuit) {
-        what = grid ? "ports.routing \"circuit\" (the default on meshes and lines)"
-                    : "ports.routing \"circuit\"";
-        why = "a circuit holds every link of its path for several slots, and the ranks "
-              "exchange single packets at the end of each slot";
-    } else if (cfg->opt.clock == HM_CLOCK_FREE) {
+    if (cfg->opt.clock == HM_CLOCK_FREE) {
         what = "clock.mode \"free\"";
         why = "the free-running clock has no slots, and the ranks exchange their packets "
               "at the end of each slot";
@@ -55,8 +48,8 @@ static int mpi_prepare(hm__config_t *cfg, int repeat)
     if (what) {
         fprintf(stderr,
                 "hypemu-mpi: %s: %s cannot run across ranks (found %d): %s; allowed on more "
-                "than one rank: ports.routing \"packet\" with clock.mode \"slotted\" or "
-                "\"local\"; run this config on one rank (mpirun -np 1, or hypemu)\n",
+                "than one rank: clock.mode \"slotted\" or \"local\"; run this config on one rank "
+                "(mpirun -np 1, or hypemu)\n",
                 cfg->file, what, size, why);
         return HM_EXIT_USAGE;
     }
@@ -66,7 +59,7 @@ static int mpi_prepare(hm__config_t *cfg, int repeat)
                 cfg->file, size, cfg->opt.info.nodes);
         return HM_EXIT_USAGE;
     }
-    cfg->opt.transport = hm__mpi_transport();
+    cfg->opt.transport = hm__mpi_transport(cfg->opt.info.circuit);
     if (hm__mpi_rank() != 0) {
         char **paths[] = {&cfg->out_timeline, &cfg->out_trace, &cfg->out_events,
                           &cfg->out_svg,      &cfg->out_otf2,  &cfg->out_html};

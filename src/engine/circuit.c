@@ -195,10 +195,13 @@ static int port_busy(hm__machine_t *m, circuits_t *cs, circ_t *c, int64_t t)
              "until slot %lld",
              k->pkt.msg, k->src, k->dst, k->dst,
              (long long)(cs->recv_busy[k->dst] >= t ? cs->recv_busy[k->dst] : t));
+    /* Across MPI ranks every rank takes every decision (engine/mpi.c): the rank of the
+     * receiver counts it, that of the sender logs it. */
+    int count = hm__local(m, k->dst), log = m->opt.record_events && hm__local(m, k->src);
     if (m->opt.contention == HM__CONTENTION_STRICT) {
-        m->stats.conflicts++;
+        m->stats.conflicts += count;
         cs->port_contention++;
-        if (m->opt.record_events)
+        if (log)
             hm__log_event(&m->nodes[k->src], HM__EV_CONFLICT, t, -1, k->dst, k->pkt.msg,
                           k->pkt.value, 1, 0, hm__strdup_printf("%s", why));
         hm__stop(m, HM__END_CONFLICT, hm__strdup_printf("slot %lld: %s", (long long)t, why));
@@ -206,10 +209,10 @@ static int port_busy(hm__machine_t *m, circuits_t *cs, circ_t *c, int64_t t)
     }
     if (c->blocked_since < 0) {
         c->blocked_since = t;
-        m->stats.conflicts++;
-        m->stats.delayed_packets++;
+        m->stats.conflicts += count;
+        m->stats.delayed_packets += count;
         cs->port_contention++;
-        if (m->opt.record_events)
+        if (log)
             hm__log_event(&m->nodes[k->src], HM__EV_DELAY, t, -1, k->dst, k->pkt.msg, k->pkt.value,
                           1, 0, hm__strdup_printf("%s", why));
     }
@@ -226,10 +229,10 @@ static void link_contention(hm__machine_t *m, circuits_t *cs, const hm__copy_t *
              "msg %d %d->%d lasts %lld*a*m+b = %lld slots",
              from, to, kmax, m->info.link_capacity, k->pkt.msg, k->src, k->dst, (long long)factor,
              (long long)k->dur);
-    m->stats.conflicts++;
+    m->stats.conflicts += hm__local(m, k->dst);
     cs->link_contention++;
     int strict = m->opt.contention == HM__CONTENTION_STRICT;
-    if (m->opt.record_events)
+    if (m->opt.record_events && hm__local(m, k->src))
         hm__log_event(&m->nodes[k->src], strict ? HM__EV_CONFLICT : HM__EV_DELAY, t, -1, k->dst,
                       k->pkt.msg, k->pkt.value, k->dur, 0, hm__strdup_printf("%s", why));
     if (strict)
@@ -275,9 +278,9 @@ static void start_one(hm__machine_t *m, circuits_t *cs, circ_t *c, int64_t t)
         cs->hot_from = from;
         cs->hot_to = to;
     }
-    if (c->blocked_since >= 0)
+    if (c->blocked_since >= 0 && hm__local(m, k->dst))
         m->stats.delay_slots += t - c->blocked_since;
-    if (m->opt.record_events)
+    if (m->opt.record_events && hm__local(m, k->src))
         hm__log_event(&m->nodes[k->src], HM__EV_SEND, t, -1, k->dst, k->pkt.msg, k->pkt.value, dur,
                       k->flow, NULL);
     if (kmax > in->link_capacity)

@@ -132,13 +132,13 @@ typedef struct wire_wide_s {
 } wire_wide_t;
 
 /* No padding goes on the wire: 20 + 24 + 20 + 32 bytes, as doc/mpi.md says. */
-_Static_assert(sizeof(wire_head_t) == 20 && sizeof(wire_key_t) == 24 &&
-                   sizeof(wire_rest_t) == 20 && sizeof(wire_wide_t) == 32,
+_Static_assert(sizeof(wire_head_t) == 20 && sizeof(wire_key_t) == 24 && sizeof(wire_rest_t) == 20 &&
+                   sizeof(wire_wide_t) == 32,
                "wire formats without padding");
 
 /* Copy c (its key: cls 1 for a new copy, its place idx in its sender's outbox; cls 0 for
  * a routed copy that crossed into node c->src in the last slot) for a rank that runs its
- * receiver (whole) or not (the bus: its head and key only). */
+ * receiver (whole) or not (the bus, circuits: all but its payload). */
 static void pack_copy(hm__bytes_t *b, const hm__copy_t *c, const wire_key_t *k, int whole)
 {
     wire_head_t h = {c->src, c->dst, c->sport, c->pkt.msg, c->emission};
@@ -146,11 +146,9 @@ static void pack_copy(hm__bytes_t *b, const hm__copy_t *c, const wire_key_t *k, 
     hm__dist_put(b, k, sizeof *k);
     wire_wide_t x = {c->pkt.value, c->sent_slot, c->dur, c->flow};
     hm__dist_put(b, &x, sizeof x);
-    if (!whole)
-        return;
     wire_rest_t w = {c->dport, c->pkt.origin, c->pkt.tag, c->pkt.aux, c->pkt.len};
     hm__dist_put(b, &w, sizeof w);
-    if (w.len)
+    if (whole && w.len)
         hm__dist_put(b, c->pkt.data, w.len);
 }
 
@@ -165,7 +163,9 @@ static int32_t unpack_copy(hm__machine_t *m, hm__dist_t *D, const unsigned char 
     hm__dist_get(p, &h, sizeof h);
     hm__dist_get(p, &k, sizeof k);
     hm__dist_get(p, &x, sizeof x);
-    hm__copy_t c = {.pkt = {.msg = h.msg, .value = x.value},
+    wire_rest_t w;
+    hm__dist_get(p, &w, sizeof w);
+    hm__copy_t c = {.pkt = {.msg = h.msg, .value = x.value, .len = w.len},
                     .src = h.src,
                     .dst = h.dst,
                     .sport = h.sport,
@@ -179,8 +179,6 @@ static int32_t unpack_copy(hm__machine_t *m, hm__dist_t *D, const unsigned char 
                     .dur = x.dur,
                     .flow = x.flow};
     if (hm__local(m, h.dst)) {
-        wire_rest_t w;
-        hm__dist_get(p, &w, sizeof w);
         hm_packet_t pkt = {.msg = h.msg,
                            .origin = w.origin,
                            .value = x.value,
@@ -350,6 +348,31 @@ static int commit(hm__machine_t *m, int64_t t)
     if (hm__dist_decide(m, D, t) != 0)
         hm__dist_abort_all("out of memory in the mailboxes");
     return 0;
+}
+
+/* Circuit routing: every rank holds every message (its payload only where its receiver
+ * runs) and takes every decision of engine/circuit.c; each delivers to its own nodes. */
+static int commit_circuits(hm__machine_t *m, int64_t t)
+{
+    hm__dist_t *D = m->dist;
+    for (int k = 0; k < D->npeers; k++)
+        pack_for(m, D, &D->peers[k], t);
+    hm__dist_exchange(D, 1, TAG_SLOT);
+    D->exchanges++;
+    unpack_slot(m, D);
+    if (hm__circuits_commit(m, D->cs, D->senders.v, D->senders.n, t) != 0)
+        hm__dist_abort_all("out of memory in the circuits");
+    return 0;
+}
+
+static int64_t next_circuits(hm__machine_t *m, int64_t t)
+{
+    return hm__circuits_next(m, ((hm__dist_t *)m->dist)->cs, t);
+}
+
+static json_t *summary_circuits(const hm__machine_t *m)
+{
+    return hm__circuits_summary(m, ((const hm__dist_t *)m->dist)->cs);
 }
 
 /* ---- the judge's lists (as engine/packet.c's) ---------------------------------------- */
@@ -549,7 +572,8 @@ static void unpack_wait(hm__machine_t *m, hm__dist_t *D, int i, const unsigned c
     D->stalled_to[i] = w.stalled_to;
     memcpy(n->wait_note, w.note, sizeof n->wait_note);
     n->refused = w.refused;
-    if (w.refused > 0 && !n->refusals && !(n->refusals = calloc(HM__REFUSED_KEEP, sizeof *n->refusals)))
+    if (w.refused > 0 && !n->refusals &&
+        !(n->refusals = calloc(HM__REFUSED_KEEP, sizeof *n->refusals)))
         hm__dist_abort_all("out of memory sharing what the nodes wait for");
     if (w.refused > 0)
         hm__dist_get(q, n->refusals, sizeof *n->refusals);
@@ -643,7 +667,6 @@ static void abort_run(hm__machine_t *m, char *reason)
     exit(code);
 }
 
-
 /* ---- create, destroy --------------------------------------------------------------- */
 
 static void destroy(hm__machine_t *m)
@@ -661,6 +684,7 @@ static void destroy(hm__machine_t *m)
     hm__copies_free(&D->pending);
     hm__copies_free(&D->stalled);
     hm__judge_free(&D->judge);
+    hm__circuits_free(D->cs);
     free(D->reads);
     free(D->first);
     free(D->remote);
@@ -690,7 +714,7 @@ static hm__machine_t *machine_of(void *ctx)
  * bus port model, whose one channel every rank judges), in rank order. */
 static int find_peers(hm__machine_t *m, hm__dist_t *D)
 {
-    D->all = m->info.ports == HM_PORTS_BUS;
+    D->all = m->info.ports == HM_PORTS_BUS || m->info.circuit;
     for (int r = 0; r < D->size; r++)
         D->peer_of[r] = D->all && r != D->rank ? 0 : -1;
     for (int i = m->lo; i < m->hi; i++)
@@ -736,6 +760,8 @@ static int create(hm__machine_t *m)
     D->reads = calloc((size_t)(m->hi - m->lo) + 1, sizeof *D->reads);
     if (!D->reads || find_peers(m, D) != 0 || hm__judge_init(&D->judge, m, &dist_ops, D) != 0)
         return -1;
+    if (m->info.circuit && !(D->cs = hm__circuits_new(m)))
+        return -1;
     if (!D->all)
         D->judge.use.remote = D->remote;
     if (agree_mpi_op == MPI_OP_NULL)
@@ -745,7 +771,7 @@ static int create(hm__machine_t *m)
 
 /* ---- the command line's side ----------------------------------------------------- */
 
-static hm__transport_t transport_mpi;
+static hm__transport_t transport_mpi, transport_mpi_circuit;
 
 static void finalize(void)
 {
@@ -790,6 +816,15 @@ int hm__mpi_start(int *argc, char ***argv)
     transport_mpi.stalled_on = stalled_on;
     transport_mpi.collect = hm__dist_collect;
     transport_mpi.agree = agree;
+    transport_mpi_circuit = transport_mpi;
+    transport_mpi_circuit.name = "the circuits across MPI ranks";
+    transport_mpi_circuit.emit = hm__transport_circuit.emit;
+    transport_mpi_circuit.send_to = hm__transport_circuit.send_to;
+    transport_mpi_circuit.commit = commit_circuits;
+    transport_mpi_circuit.next = next_circuits;
+    transport_mpi_circuit.stalled_on = NULL;
+    transport_mpi_circuit.summary = summary_circuits;
+    transport_mpi_circuit.summary_key = hm__transport_circuit.summary_key;
     return 0;
 }
 
@@ -803,9 +838,9 @@ int hm__mpi_size(void)
     return world_size;
 }
 
-const hm__transport_t *hm__mpi_transport(void)
+const hm__transport_t *hm__mpi_transport(int circuit)
 {
-    return &transport_mpi;
+    return circuit ? &transport_mpi_circuit : &transport_mpi;
 }
 
 void hm__mpi_early_message(char *buf, size_t len)

@@ -162,8 +162,18 @@ static void unpack_node(const unsigned char **p, hm__machine_t *m, hm_node_t *n,
 
 /* HM_MPI_STATS=1 (doc/mpi.md, "What crossing ranks costs"): each rank's own figures, one
  * line per rank, then the totals, on rank 0's standard error. */
-enum { S_EXCHANGES, S_ROUNDS, S_MSGS_SENT, S_BYTES_SENT, S_MSGS_RECV, S_BYTES_RECV, S_FOREIGN,
-       S_DELIVERED, S_USEC, S_COUNT };
+enum {
+    S_EXCHANGES,
+    S_ROUNDS,
+    S_MSGS_SENT,
+    S_BYTES_SENT,
+    S_MSGS_RECV,
+    S_BYTES_RECV,
+    S_FOREIGN,
+    S_DELIVERED,
+    S_USEC,
+    S_COUNT
+};
 
 static void stats_line(const char *who, const int64_t *f)
 {
@@ -181,9 +191,9 @@ static void print_stats(const hm__dist_t *D)
     const char *env = getenv("HM_MPI_STATS");
     if (!env || strcmp(env, "1") != 0)
         return;
-    int64_t mine[S_COUNT] = {D->exchanges, D->rounds,  D->msgs_sent, D->bytes_sent,
-                             D->msgs_recv, D->bytes_recv, D->foreign, D->delivered,
-                             (int64_t)(D->mpi_seconds * 1e6)};
+    int64_t mine[S_COUNT] = {D->exchanges,  D->rounds,    D->msgs_sent,
+                             D->bytes_sent, D->msgs_recv, D->bytes_recv,
+                             D->foreign,    D->delivered, (int64_t)(D->mpi_seconds * 1e6)};
     int64_t *all = D->rank == 0 ? calloc((size_t)D->size, sizeof mine) : NULL;
     if (D->rank == 0 && !all)
         hm__dist_abort_all("out of memory gathering the figures");
@@ -256,4 +266,3 @@ void hm__dist_collect(hm__machine_t *m)
             unpack_node(&p, m, &m->nodes[i], out_size);
     }
 }
-

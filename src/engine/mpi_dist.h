@@ -26,26 +26,27 @@ typedef struct hm__peer_s {
 /* A side of a candidate's verdict (hm__port_check's rule and why), as this rank found it
  * for its own node, or as the rank of the other end sent it. */
 typedef struct hm__side_s {
-    int rule;       /* -1: not known yet */
+    int rule; /* -1: not known yet */
     char why[256];
 } hm__side_t;
 
 typedef struct hm__dist_s {
     hm__machine_t *m;
     int rank, size;
-    int *first;             /* first[r]: the first node of rank r; first[size] = nodes */
-    int all;                /* every rank judges every link (the bus: one channel) */
-    unsigned char *remote;  /* per node: 1 when another rank runs it */
-    hm__peer_t *peers;      /* in rank order */
+    int *first;            /* first[r]: the first node of rank r; first[size] = nodes */
+    int all;               /* every rank judges every link (the bus: one channel) */
+    unsigned char *remote; /* per node: 1 when another rank runs it */
+    hm__peer_t *peers;     /* in rank order */
     int npeers;
-    int *peer_of;           /* per rank: its index in peers, or -1 */
-    hm__i32vec_t *reads;    /* per own node: links of the packets it read in its slot */
-    hm__i32vec_t senders;   /* scratch: the slot's senders, ascending */
-    hm__bytes_t out, in;    /* scratch for the collectives (deadlock, gathering) */
+    int *peer_of;         /* per rank: its index in peers, or -1 */
+    hm__i32vec_t *reads;  /* per own node: links of the packets it read in its slot */
+    hm__i32vec_t senders; /* scratch: the slot's senders, ascending */
+    hm__bytes_t out, in;  /* scratch for the collectives (deadlock, gathering) */
     int *counts, *displs;
     /* The barrier clock's lists (engine/packet.c), for the links this rank judges. */
     hm__copyvec_t pending, stalled;
     hm__judge_t judge;
+    hm__circuits_t *cs; /* circuit routing: every message, on every rank */
     /* The slot's decisions: per candidate, done or not, and the two sides. */
     unsigned char *done;
     hm__side_t *mine, *theirs;

@@ -104,8 +104,8 @@ static int judge_here(hm__machine_t *m, hm__dist_t *D, size_t i, int64_t t)
         return 0;
     }
     char why[256];
-    int rule = hm__port_check(&J->use, &m->info, J->cand.v, (int)i, link_of(m, c), t, why,
-                              sizeof why);
+    int rule =
+        hm__port_check(&J->use, &m->info, J->cand.v, (int)i, link_of(m, c), t, why, sizeof why);
     D->done[i] = 1;
     return hm__judge_apply(J, m, i, t, rule, why);
 }

@@ -13,8 +13,8 @@
 int hm__mpi_start(int *argc, char ***argv);
 int hm__mpi_rank(void);
 int hm__mpi_size(void);
-/* The packet transport across the ranks (for hm__options_t.transport). */
-const hm__transport_t *hm__mpi_transport(void);
+/* The transport across the ranks (for hm__options_t.transport): packet or circuit routing. */
+const hm__transport_t *hm__mpi_transport(int circuit);
 /* Before the run (doc/mpi.md, "Every rank runs the same config"). A rank other than
  * 0 gets the first line it wrote on its standard error until now (the reason it stops
  * before the run, if it does), rank 0 an empty string; from then on the standard error

@@ -117,8 +117,8 @@ static int admit_shout(judge_t *j)
         return refuse(j, R_2, "node %d makes two emissions in one slot under %s: %s and %s", j->s,
                       u->send_copy[j->s], 0);
     if (recvs_of(j, j->d) > 0)
-        return refuse(j, R_3, "node %d receives two packets in one slot under %s: %s and %s",
-                      j->d, u->recv_copy[j->d], 0);
+        return refuse(j, R_3, "node %d receives two packets in one slot under %s: %s and %s", j->d,
+                      u->recv_copy[j->d], 0);
     if (recvs_of(j, j->s) > 0)
         return refuse(j, R_4,
                       "node %d cannot emit and receive in one slot under %s: emits %s, "

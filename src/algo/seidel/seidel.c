@@ -131,9 +131,9 @@ int hma_seidel_setup(hm_setup_t *s, const char *algo, int allow_virtual, int wit
         return -1;
     }
     st->msg = malloc((size_t)bytes);
-    st->bufs = calloc((size_t)mi->nodes, (size_t)bytes);
-    if (!st->msg || !st->bufs)
+    if (!st->msg)
         return oom(s);
+    s->out_size = (size_t)bytes; /* each node's copy of the message: its output area */
     /* The message: xorshift64* bytes from the seed, so that a misplaced piece shows. */
     uint64_t x = mi->seed * UINT64_C(0x9E3779B97F4A7C15) + 0x1234567u;
     for (int64_t i = 0; i < bytes; i++) {
@@ -257,7 +257,7 @@ int hma_seidel_finish(hm_setup_t *s, hma_seidel_t *st, int last_step)
 void hma_seidel_node(hm_node_t *n, void *state)
 {
     hma_seidel_t *st = state;
-    hma_plan_node(n, st->plan, st->msg, st->bufs + (size_t)hm_id(n) * (size_t)st->bytes);
+    hma_plan_node(n, st->plan, st->msg, hm_out(n));
 }
 
 /* A lower bound for any broadcast of m bytes in the a*m+b model (doc/seidel.md, "Lower
@@ -284,8 +284,8 @@ void hma_seidel_verify(hm_report_t *r)
     for (int x = 0; x < r->machine->nodes && bad < 0; x++) {
         size_t k;
         (void)hm_report_stores(r, x, &k);
-        if (k != 1 ||
-            memcmp(st->bufs + (size_t)x * (size_t)st->bytes, st->msg, (size_t)st->bytes) != 0)
+        const void *buf = hm_report_out(r, x);
+        if (k != 1 || !buf || memcmp(buf, st->msg, (size_t)st->bytes) != 0)
             bad = x;
     }
     r->verified = bad < 0;
@@ -330,7 +330,6 @@ void hma_seidel_teardown(void *state)
     free(st->rowcomp);
     free(st->colcomp);
     free(st->msg);
-    free(st->bufs);
     free(st);
 }
 

@@ -63,7 +63,6 @@ typedef struct hma_seidel_s {
     int32_t *rowmap, *colmap;   /* logical -> physical row / column */
     int32_t *rowcomp, *colcomp; /* logical -> physical companion row / column, -1 */
     unsigned char *msg;         /* the root's message */
-    unsigned char *bufs;        /* nodes x bytes: node x writes only its own row */
     hma_plan_t *plan;
     /* Filled by the algorithm for verify. */
     const char *bound_expr; /* = expr */
