@@ -214,7 +214,7 @@ int hm_send_routed(hm_node_t *n, int dest, const hm_packet_t *p)
         return HM_EABORT;
     if (m->info.circuit || port_to(n, dest) >= 0)
         return m->tp->send_to(n, dest, p);
-    if (m->tp != &hm__transport_packet)
+    if (!m->tp->routes)
         return hm__refuse_send_routed(n, dest, p);
     return hm__send_routed(n, dest, p);
 }

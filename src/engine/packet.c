@@ -140,4 +140,5 @@ const hm__transport_t hm__transport_packet = {
     .next = next,
     .stalled_on = stalled_on,
     .progress = hm__clock_progress,
+    .routes = 1,
 };

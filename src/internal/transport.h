@@ -122,6 +122,9 @@ typedef struct hm__transport_s {
      * transport without a machine-wide slot (the free-running clock). */
     void (*progress)(hm__machine_t *m, int64_t *slot, int64_t *packets);
     const char *summary_key; /* the summary key of that object */
+    /* hm_send_routed to a node that is not a neighbour: routed hop by hop by the slot judge
+     * (engine/slot_judge.c; the barrier clock's packet transports), else refused. */
+    int routes;
     /* Distributed transports (engine/mpi.c; NULL otherwise), a collective step after
      * each commit: takes this process's next slot, done nodes and interrupt flag,
      * returns the next slot agreed by every process and sets *done and *interrupted
