@@ -248,15 +248,19 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
     return rc;
 }
 
-/* MPI_Allreduce's algorithm, the same at every rank: recursive doubling while the vector
- * (count elements padded to 8 bytes) fits one packet (log2 p exchanges of it); beyond, the
- * ring on a ring (2(p-1) steps of a p-th of it between neighbours), elsewhere a reduce and a
- * broadcast (an exchange of more packets than the receiver's mailbox holds would deadlock:
- * every rank sends first). */
+/* MPI_Allreduce's algorithm, the same at every rank: the config's choice (choice.c), or by
+ * default recursive doubling while the vector (count elements padded to 8 bytes) fits one
+ * packet (log2 p exchanges of it); beyond, the ring on a ring (2(p-1) steps of a p-th of it
+ * between neighbours), elsewhere a reduce and a broadcast (an exchange of more packets than
+ * the receiver's mailbox holds would deadlock: every rank sends first). */
 enum { BY_DOUBLING, BY_RING, BY_TREES };
 static int allreduce_by(const hm_mpi_rank_t *r, int count, size_t size)
 {
     size_t wide = size < 8 ? 8 : size;
+    if (hm_mpi__algo_is(HM_MPI_ALLREDUCE, "allreduce-recursive-doubling"))
+        return BY_DOUBLING;
+    if (hm_mpi__algo_is(HM_MPI_ALLREDUCE, "allreduce-ring"))
+        return BY_RING;
     if ((size_t)count * wide <= HM_MPI_PACKET)
         return BY_DOUBLING;
     return on_ring(r) ? BY_RING : BY_TREES;
@@ -339,8 +343,20 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     return rc;
 }
 
-/* MPI_Allgather: allgather-recursive-doubling's schedule on a hypercube, allgather-ring's
- * elsewhere, positions being ranks (coll_core.c, both the catalogue's). */
+/* Whether p is a power of two, else a failure of call naming the algorithm that needs it. */
+static int needs_pow2(int p, const char *algo, const char *call)
+{
+    if ((p & (p - 1)) == 0)
+        return 1;
+    char what[120];
+    snprintf(what, sizeof what, "%s needs a power of two of ranks, not %d", algo, p);
+    fail(call, what);
+    return 0;
+}
+
+/* MPI_Allgather: allgather-recursive-doubling's schedule (by default on a hypercube),
+ * allgather-ring's (by default elsewhere), positions being ranks (coll_core.c, both the
+ * catalogue's). */
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -350,11 +366,15 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     size_t block = (size_t)recvcount * rsize, total = (size_t)r->size * (size_t)recvcount;
     if (sendbuf != MPI_IN_PLACE)
         hm_mpi__copy((char *)recvbuf + (size_t)r->rank * block, sendbuf, block);
+    const char *algo = hm_mpi__algo(HM_MPI_ALLGATHER);
+    int rd =
+        strcmp(algo, "auto") ? strcmp(algo, "allgather-recursive-doubling") == 0 : on_hypercube(r);
+    if (rd && !needs_pow2(r->size, "allgather-recursive-doubling", "MPI_Allgather"))
+        return MPI_ERR_OTHER;
     coll_io_t c;
-    int cube = on_hypercube(r),
-        me = coll_io(&c, 0, !cube, HM_MPI_TAG_ALLGATHER, rsize, "MPI_Allgather");
-    return cube ? hma_coll_allgather_rd(&c.io, me, r->size, recvbuf, total, -1)
-                : hma_coll_allgather_ring(&c.io, me, r->size, 0, recvbuf, total);
+    int me = coll_io(&c, 0, !rd, HM_MPI_TAG_ALLGATHER, rsize, "MPI_Allgather");
+    return rd ? hma_coll_allgather_rd(&c.io, me, r->size, recvbuf, total, -1)
+              : hma_coll_allgather_ring(&c.io, me, r->size, 0, recvbuf, total);
 }
 
 /* MPI_Alltoall: alltoall-pairwise's schedule (coll_core.c, the catalogue's): partners x XOR s
@@ -373,9 +393,9 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     return hma_coll_alltoall_pairwise(&c.io, x, r->size, sendbuf, recvbuf, (size_t)sendcount);
 }
 
-/* MPI_Reduce_scatter_block: reduce-binomial to rank 0 and scatter-binomial on a hypercube
- * (2 log2 p steps), reduce-scatter-ring's schedule elsewhere (p - 1 steps of one block along
- * the ranks), all the catalogue's (coll_core.c). */
+/* MPI_Reduce_scatter_block: by default reduce-binomial to rank 0 and scatter-binomial on a
+ * hypercube (2 log2 p steps), reduce-scatter-ring's schedule elsewhere or when chosen (p - 1 steps
+ * of one block along the ranks), all the catalogue's (coll_core.c). */
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type,
                              MPI_Op op, MPI_Comm comm)
 {
@@ -385,7 +405,7 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, 
     char *all = hm_mpi__scratch(total * size + block, "MPI_Reduce_scatter_block");
     hm_mpi__copy(all, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, total * size);
     int rc;
-    if (on_hypercube(r)) {
+    if (hm_mpi__algo_is(HM_MPI_REDUCE_SCATTER, "auto") && on_hypercube(r)) {
         rc = reduce_to(all, (int)total, type, op, 0, "MPI_Reduce_scatter_block");
         MPI_Scatter(all, recvcount, type, recvbuf, recvcount, type, 0, comm);
     } else {
