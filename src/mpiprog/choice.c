@@ -18,8 +18,8 @@ static const char *const allreduce_algos[] = {"auto", "allreduce-recursive-doubl
                                               "allreduce-ring", NULL};
 static const char *const allgather_algos[] = {"auto", "allgather-recursive-doubling",
                                               "allgather-ring", NULL};
-static const char *const gather_algos[] = {"auto", "gather-binomial", NULL};
-static const char *const scatter_algos[] = {"auto", "scatter-binomial", NULL};
+static const char *const gather_algos[] = {"auto", "gather-binomial", "gather-linear", NULL};
+static const char *const scatter_algos[] = {"auto", "scatter-binomial", "scatter-linear", NULL};
 static const char *const alltoall_algos[] = {"auto", "alltoall-pairwise", NULL};
 static const char *const reduce_scatter_algos[] = {"auto", "reduce-scatter-ring", NULL};
 

@@ -148,11 +148,33 @@ static int on_ring(const hm_mpi_rank_t *r)
            hm_neighbor(r->n, 0) == (r->rank + 1) % r->size;
 }
 
+/* Peers and this rank's number: relative numbers (MAP_REL), ranks (MAP_RANK), positions on
+ * the cycle (MAP_CYCLE: the catalogue's Gray-code cycle on a hypercube, rank gray(position);
+ * ranks elsewhere) or on the chain from the root (MAP_CHAIN: root XOR gray(position) on a
+ * hypercube, root + position mod p elsewhere). */
+enum { MAP_REL, MAP_RANK, MAP_CHAIN, MAP_CYCLE };
+
 static int rank_of(const coll_io_t *c, int peer)
 {
-    if (c->ring)
+    if (c->ring == MAP_RANK || (c->ring == MAP_CYCLE && !c->xor))
         return peer;
+    if (c->ring == MAP_CHAIN || c->ring == MAP_CYCLE)
+        return c->xor ? (peer ^ (peer >> 1)) ^ c->root : (peer + c->root) % c->r->size;
     return c->xor ? peer ^ c->root : (peer + c->root) % c->r->size;
+}
+
+/* The inverse of rank_of: this rank's number. */
+static int number_of(const coll_io_t *c)
+{
+    int rank = c->r->rank, pos = 0;
+    if (c->ring == MAP_RANK || (c->ring == MAP_CYCLE && !c->xor))
+        return rank;
+    if (c->xor &&c->ring != MAP_REL)
+        for (unsigned g = (unsigned)(rank ^ c->root); g; g >>= 1)
+            pos ^= (int)g; /* the inverse of the Gray code */
+    else
+        pos = c->xor ? rank ^ c->root : (rank - c->root + c->r->size) % c->r->size;
+    return pos;
 }
 
 static int io_send(void *ctx, int peer, int step, const void *buf, size_t count)
@@ -177,8 +199,8 @@ static int io_combine(void *ctx, void *acc, const void *in, size_t count)
     return MPI_SUCCESS;
 }
 
-/* The transport of a collective rooted at root (0 for the others): ring 1 numbers peers by
- * ring position. Returns the relative number, or the position, of this rank. */
+/* The transport of a collective rooted at root (0 for the others), peers numbered as ring
+ * (MAP_REL, MAP_RANK, MAP_CHAIN, MAP_CYCLE) says. Returns this rank's number. */
 static int coll_io(coll_io_t *c, int root, int ring, int tag, size_t elem, const char *call)
 {
     hm_mpi_rank_t *r = hm_mpi__self();
@@ -186,9 +208,7 @@ static int coll_io(coll_io_t *c, int root, int ring, int tag, size_t elem, const
         .r = r, .root = root, .xor = on_hypercube(r), .ring = ring, .tag = tag, .call = call};
     c->io = (hma_coll_io_t){
         .ctx = c, .elem = elem, .send = io_send, .recv = io_recv, .combine = io_combine};
-    if (ring)
-        return r->rank;
-    return c->xor ? r->rank ^ root : (r->rank - root + r->size) % r->size;
+    return number_of(c);
 }
 
 /* bcast-binomial's schedule (coll_core.c), the catalogue's. */
@@ -283,7 +303,8 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype ty
         return rc;
     }
     coll_io_t c;
-    int me = coll_io(&c, 0, by == BY_RING, HM_MPI_TAG_ALLREDUCE, size, "MPI_Allreduce");
+    int me = coll_io(&c, 0, by == BY_RING ? MAP_CYCLE : MAP_REL, HM_MPI_TAG_ALLREDUCE, size,
+                     "MPI_Allreduce");
     c.type = type;
     c.op = op;
     void *tmp = hm_mpi__scratch((size_t)count * size, "MPI_Allreduce");
@@ -293,6 +314,9 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype ty
     return rc;
 }
 
+/* MPI_Gather: gather-binomial's schedule by default, gather-linear's when chosen, into a
+ * buffer of the p blocks by relative number or chain position (coll_core.c, the
+ * catalogue's), which the root puts in rank order. */
 int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
@@ -304,12 +328,14 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     int count = in_place ? recvcount : sendcount;
     size_t size = check_type(count, in_place ? recvtype : sendtype, call);
     size_t block = (size_t)count * size, total = (size_t)r->size * (size_t)count;
+    int linear = hm_mpi__algo_is(HM_MPI_GATHER, "gather-linear");
     coll_io_t c;
-    int rel = coll_io(&c, root, 0, HM_MPI_TAG_GATHER, size, call);
-    char *all = hm_mpi__scratch(total * size, call);
-    hm_mpi__copy(all + (size_t)rel * block,
-                 in_place ? (const char *)recvbuf + (size_t)root * block : sendbuf, block);
-    int rc = hma_coll_gather_binomial(&c.io, rel, r->size, all, total);
+    int rel = coll_io(&c, root, linear ? MAP_CHAIN : MAP_REL, HM_MPI_TAG_GATHER, size, call);
+    char *all = hm_mpi__scratch(total * size + block, call), *mine = all + (size_t)rel * block;
+    hm_mpi__copy(mine, in_place ? (const char *)recvbuf + (size_t)root * block : sendbuf, block);
+    int rc = linear ? hma_coll_gather_linear(&c.io, rel, r->size, mine, all, all + total * size,
+                                             (size_t)count)
+                    : hma_coll_gather_binomial(&c.io, rel, r->size, all, total);
     for (int x = 0; rc == MPI_SUCCESS && rel == 0 && x < r->size; x++)
         hm_mpi__copy((char *)recvbuf + (size_t)rank_of(&c, x) * block, all + (size_t)x * block,
                      block);
@@ -317,30 +343,39 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     return rc;
 }
 
-/* MPI_Scatter: scatter-binomial's schedule (coll_core.c, the catalogue's) from a buffer of the
- * p blocks by relative number, which the root fills from rank order. */
+/* A scatter from root of count elements of type to each rank: scatter-binomial's schedule, or
+ * scatter-linear's (coll_core.c, the catalogue's), from a buffer of the p blocks by relative
+ * number or chain position, which the root fills from rank order. */
+static int scatter_as(const void *sendbuf, int count, MPI_Datatype type, void *recvbuf, int root,
+                      int linear)
+{
+    hm_mpi_rank_t *r = hm_mpi__self();
+    char call[48];
+    snprintf(call, sizeof call, "MPI_Scatter(root %d)", root);
+    size_t size = check_type(count, type, call);
+    size_t block = (size_t)count * size, total = (size_t)r->size * (size_t)count;
+    coll_io_t c;
+    int rel = coll_io(&c, root, linear ? MAP_CHAIN : MAP_REL, HM_MPI_TAG_SCATTER, size, call);
+    char *all = hm_mpi__scratch(total * size + block, call), *tmp = all + total * size;
+    for (int x = 0; rel == 0 && x < r->size; x++)
+        hm_mpi__copy(all + (size_t)x * block,
+                     (const char *)sendbuf + (size_t)rank_of(&c, x) * block, block);
+    int rc = linear ? hma_coll_scatter_linear(&c.io, rel, r->size, all, tmp, (size_t)count)
+                    : hma_coll_scatter_binomial(&c.io, rel, r->size, all, total, 0);
+    if (rc == MPI_SUCCESS && recvbuf != MPI_IN_PLACE)
+        hm_mpi__copy(recvbuf, linear && rel ? tmp : all + (size_t)rel * block, block);
+    hm_mpi__unscratch(all);
+    return rc;
+}
+
+/* MPI_Scatter: scatter-binomial by default, scatter-linear when chosen (scatter_as). */
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     (void)comm;
-    hm_mpi_rank_t *r = hm_mpi__self();
-    char call[48];
-    snprintf(call, sizeof call, "MPI_Scatter(root %d)", root);
-    int in_place = r->rank == root && recvbuf == MPI_IN_PLACE;
-    int count = r->rank == root ? sendcount : recvcount;
-    size_t size = check_type(count, r->rank == root ? sendtype : recvtype, call);
-    size_t block = (size_t)count * size, total = (size_t)r->size * (size_t)count;
-    coll_io_t c;
-    int rel = coll_io(&c, root, 0, HM_MPI_TAG_SCATTER, size, call);
-    char *all = hm_mpi__scratch(total * size, call);
-    for (int x = 0; rel == 0 && x < r->size; x++)
-        hm_mpi__copy(all + (size_t)x * block,
-                     (const char *)sendbuf + (size_t)rank_of(&c, x) * block, block);
-    int rc = hma_coll_scatter_binomial(&c.io, rel, r->size, all, total, 0);
-    if (rc == MPI_SUCCESS && !in_place)
-        hm_mpi__copy(recvbuf, all + (size_t)rel * block, block);
-    hm_mpi__unscratch(all);
-    return rc;
+    int at_root = hm_mpi__self()->rank == root;
+    return scatter_as(sendbuf, at_root ? sendcount : recvcount, at_root ? sendtype : recvtype,
+                      recvbuf, root, hm_mpi__algo_is(HM_MPI_SCATTER, "scatter-linear"));
 }
 
 /* Whether p is a power of two, else a failure of call naming the algorithm that needs it. */
@@ -354,8 +389,25 @@ static int needs_pow2(int p, const char *algo, const char *call)
     return 0;
 }
 
-/* MPI_Allgather: allgather-recursive-doubling's schedule (by default on a hypercube),
- * allgather-ring's (by default elsewhere), positions being ranks (coll_core.c, both the
+/* allgather-ring's schedule along the cycle (MAP_CYCLE): recvbuf's blocks by rank through a
+ * buffer of them by position. */
+static int allgather_ring(void *recvbuf, size_t count, size_t size)
+{
+    coll_io_t c;
+    int me = coll_io(&c, 0, MAP_CYCLE, HM_MPI_TAG_ALLGATHER, size, "MPI_Allgather"), p = c.r->size;
+    size_t block = count * size;
+    char *all = hm_mpi__scratch((size_t)p * block, "MPI_Allgather");
+    hm_mpi__copy(all + (size_t)me * block, (char *)recvbuf + (size_t)c.r->rank * block, block);
+    int rc = hma_coll_allgather_ring(&c.io, me, p, 0, all, (size_t)p * count);
+    for (int q = 0; rc == MPI_SUCCESS && q < p; q++)
+        hm_mpi__copy((char *)recvbuf + (size_t)rank_of(&c, q) * block, all + (size_t)q * block,
+                     block);
+    hm_mpi__unscratch(all);
+    return rc;
+}
+
+/* MPI_Allgather: allgather-recursive-doubling's schedule (by default on a hypercube, ranks
+ * XOR 2^i), allgather-ring's (by default elsewhere) along the cycle (coll_core.c, both the
  * catalogue's). */
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
@@ -369,12 +421,13 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     const char *algo = hm_mpi__algo(HM_MPI_ALLGATHER);
     int rd =
         strcmp(algo, "auto") ? strcmp(algo, "allgather-recursive-doubling") == 0 : on_hypercube(r);
-    if (rd && !needs_pow2(r->size, "allgather-recursive-doubling", "MPI_Allgather"))
+    if (!rd)
+        return allgather_ring(recvbuf, (size_t)recvcount, rsize);
+    if (!needs_pow2(r->size, "allgather-recursive-doubling", "MPI_Allgather"))
         return MPI_ERR_OTHER;
     coll_io_t c;
-    int me = coll_io(&c, 0, !rd, HM_MPI_TAG_ALLGATHER, rsize, "MPI_Allgather");
-    return rd ? hma_coll_allgather_rd(&c.io, me, r->size, recvbuf, total, -1)
-              : hma_coll_allgather_ring(&c.io, me, r->size, 0, recvbuf, total);
+    int me = coll_io(&c, 0, MAP_RANK, HM_MPI_TAG_ALLGATHER, rsize, "MPI_Allgather");
+    return hma_coll_allgather_rd(&c.io, me, r->size, recvbuf, total, -1);
 }
 
 /* MPI_Alltoall: alltoall-pairwise's schedule (coll_core.c, the catalogue's): partners x XOR s
@@ -389,7 +442,7 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     hm_mpi__copy((char *)recvbuf + (size_t)r->rank * block,
                  (const char *)sendbuf + (size_t)r->rank * block, block);
     coll_io_t c;
-    int x = coll_io(&c, 0, 1, HM_MPI_TAG_ALLTOALL, size, "MPI_Alltoall");
+    int x = coll_io(&c, 0, MAP_RANK, HM_MPI_TAG_ALLTOALL, size, "MPI_Alltoall");
     return hma_coll_alltoall_pairwise(&c.io, x, r->size, sendbuf, recvbuf, (size_t)sendcount);
 }
 
@@ -399,20 +452,25 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type,
                              MPI_Op op, MPI_Comm comm)
 {
+    (void)comm;
     hm_mpi_rank_t *r = hm_mpi__self();
-    size_t size = check_type(recvcount, type, "MPI_Reduce_scatter_block");
+    const char *call = "MPI_Reduce_scatter_block";
+    size_t size = check_type(recvcount, type, call);
     size_t block = (size_t)recvcount * size, total = (size_t)r->size * (size_t)recvcount;
-    char *all = hm_mpi__scratch(total * size + block, "MPI_Reduce_scatter_block");
-    hm_mpi__copy(all, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, total * size);
-    int rc;
-    if (hm_mpi__algo_is(HM_MPI_REDUCE_SCATTER, "auto") && on_hypercube(r)) {
-        rc = reduce_to(all, (int)total, type, op, 0, "MPI_Reduce_scatter_block");
-        MPI_Scatter(all, recvcount, type, recvbuf, recvcount, type, 0, comm);
-    } else {
+    const char *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    char *all = hm_mpi__scratch(total * size + block, call);
+    int rc, trees = hm_mpi__algo_is(HM_MPI_REDUCE_SCATTER, "auto") && on_hypercube(r);
+    if (trees) {
+        hm_mpi__copy(all, in, total * size);
+        rc = reduce_to(all, (int)total, type, op, 0, call);
+        scatter_as(all, recvcount, type, recvbuf, 0, 0);
+    } else { /* the blocks by position on the cycle */
         coll_io_t c;
-        int pos = coll_io(&c, 0, 1, HM_MPI_TAG_REDUCE, size, "MPI_Reduce_scatter_block");
+        int pos = coll_io(&c, 0, MAP_CYCLE, HM_MPI_TAG_REDUCE, size, call);
         c.type = type;
         c.op = op;
+        for (int q = 0; q < r->size; q++)
+            hm_mpi__copy(all + (size_t)q * block, in + (size_t)rank_of(&c, q) * block, block);
         rc = hma_coll_reduce_scatter_ring(&c.io, pos, r->size, -1, all, all + total * size, total);
         hm_mpi__copy(recvbuf, all + (size_t)pos * block, block);
     }

@@ -4,7 +4,7 @@
  * (coll_core.h). Each function is the schedule that its algorithm's file describes
  * (src/algo/collectives/bcast-binomial.c, reduce-binomial.c, allreduce-recursive-doubling.c,
  * allgather-recursive-doubling.c, allgather-ring.c, scatter-binomial.c, gather-binomial.c,
- * reduce-scatter-ring.c, alltoall-pairwise.c,
+ * reduce-scatter-ring.c, alltoall-pairwise.c, gather-linear.c, scatter-linear.c,
  * allreduce-ring.c: steps, costs, papers); the catalogue's node programs and the MPI library's
  * collectives both run it.
  */
@@ -272,6 +272,47 @@ int hma_coll_alltoall_pairwise(const hma_coll_io_t *io, int x, int p, const void
         if (rc)
             return rc;
         show(io, buf, (size_t)p * block); /* the blocks received so far, by sender */
+    }
+    return 0;
+}
+
+int hma_coll_gather_linear(const hma_coll_io_t *io, int pos, int p, const void *own, void *buf,
+                           void *tmp, size_t part)
+{
+    int rc;
+    for (int q = 1; pos == 0 && q < p; q++) {
+        if ((rc = io->recv(io->ctx, 1, q - 1, AT(buf, (size_t)q * part), part)) != 0)
+            return rc;
+        show(io, buf, (size_t)(q + 1) * part);
+    }
+    if (pos == 0 || (rc = io->send(io->ctx, pos - 1, pos, own, part)) != 0)
+        return pos == 0 ? 0 : rc;
+    for (int t = 1; pos + t < p; t++) {
+        if ((rc = io->recv(io->ctx, pos + 1, pos + t, tmp, part)) != 0)
+            return rc;
+        show(io, tmp, part); /* the part it passes on */
+        if ((rc = io->send(io->ctx, pos - 1, pos + t, tmp, part)) != 0)
+            return rc;
+    }
+    return 0;
+}
+
+int hma_coll_scatter_linear(const hma_coll_io_t *io, int pos, int p, const void *buf, void *tmp,
+                            size_t part)
+{
+    int rc;
+    for (int j = p - 1; pos == 0 && j >= 1; j--) {
+        if ((rc = io->send(io->ctx, 1, j, AT(buf, (size_t)j * part), part)) != 0)
+            return rc;
+        if (j > 1 && io->next && (rc = io->next(io->ctx)) != 0)
+            return rc;
+    }
+    for (int j = p - 1; pos > 0 && j >= pos; j--) {
+        if ((rc = io->recv(io->ctx, pos - 1, j, tmp, part)) != 0)
+            return rc;
+        show(io, tmp, part); /* the part on its way down, its own last */
+        if (j > pos && (rc = io->send(io->ctx, pos + 1, j, tmp, part)) != 0)
+            return rc;
     }
     return 0;
 }

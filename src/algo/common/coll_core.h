@@ -90,4 +90,16 @@ int hma_coll_alltoall_pairwise(const hma_coll_io_t *io, int x, int p, const void
 int hma_coll_allreduce_ring(const hma_coll_io_t *io, int pos, int p, void *buf, void *tmp,
                             size_t count);
 
+/* gather-linear's schedule at chain position pos (0 the root) of p: a node sends own (part
+ * elements) to pos - 1, then passes on, through tmp (one part), the parts that come from
+ * pos + 1, nearest first; the root receives part q into buf + q * part (by position, its
+ * own at 0, which it puts there), showing the parts so far. */
+int hma_coll_gather_linear(const hma_coll_io_t *io, int pos, int p, const void *own, void *buf,
+                           void *tmp, size_t part);
+/* scatter-linear's schedule, gather-linear's reversed: the root sends parts p-1 .. 1 of buf
+ * (by position) to position 1, farthest first, one a slot (next); position pos receives
+ * parts p-1 .. pos from pos - 1 into tmp, passing on all but its own, with which tmp ends. */
+int hma_coll_scatter_linear(const hma_coll_io_t *io, int pos, int p, const void *buf, void *tmp,
+                            size_t part);
+
 #endif

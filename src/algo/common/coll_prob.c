@@ -8,6 +8,9 @@
 
 static int port_of(const hma_coll_prob_t *c, int peer)
 {
+    if (c->ring == 2)
+        return peer > c->me ? hma_prob_next(c->pb, c->me, c->root)
+                            : hma_prob_prev(c->pb, c->me, c->root);
     if (c->ring)
         return hma_prob_next(c->pb, c->me, -1);
     return c->pb->full ? hma_prob_port_rel(c->n, c->pb, peer)

@@ -163,14 +163,15 @@ int hma_prob_exchange(hm_node_t *n, const hma_prob_t *pb, int to, int msg, const
 
 /* The transport of the shared schedules (coll_core.h) over the problem's packets: peers are
  * relative numbers (ring 0: the port hma_prob_port_rel on the bus, the dimension of peer XOR me
- * on the hypercube) or cycle positions (ring 1: the port to the next position, hma_prob_next),
+ * on the hypercube), cycle positions (ring 1: the port to the next position, hma_prob_next) or
+ * chain positions from root (ring 2: hma_prob_next to a higher one, hma_prob_prev to a lower),
  * sends counted by hma_prob_send, receives the next packet (lock step), the problem's op,
  * hm_show, hma_prob_show_parts over off (set it for hma_coll_allgather_ring), hm_next_slot and
  * hma_prob_wait for pb->step_at[step]. */
 typedef struct hma_coll_prob_s {
     hm_node_t *n;
     const hma_prob_t *pb;
-    int me, ring;
+    int me, ring, root; /* root: of the chain (ring 2) */
     const size_t *off;
     hma_coll_io_t io;
 } hma_coll_prob_t;
