@@ -12,7 +12,7 @@
 
 #include "mpiprog.h"
 
-static const char *const bcast_algos[] = {"auto", "bcast-binomial", NULL};
+static const char *const bcast_algos[] = {"auto", "bcast-binomial", "bcast-chain", NULL};
 static const char *const reduce_algos[] = {"auto", "reduce-binomial", NULL};
 static const char *const allreduce_algos[] = {"auto", "allreduce-recursive-doubling",
                                               "allreduce-ring", NULL};
@@ -20,7 +20,7 @@ static const char *const allgather_algos[] = {"auto", "allgather-recursive-doubl
                                               "allgather-ring", NULL};
 static const char *const gather_algos[] = {"auto", "gather-binomial", "gather-linear", NULL};
 static const char *const scatter_algos[] = {"auto", "scatter-binomial", "scatter-linear", NULL};
-static const char *const alltoall_algos[] = {"auto", "alltoall-pairwise", NULL};
+static const char *const alltoall_algos[] = {"auto", "alltoall-pairwise", "alltoall-bruck", NULL};
 static const char *const reduce_scatter_algos[] = {"auto", "reduce-scatter-ring", NULL};
 
 #define CHOICE(key, list, what)                                                                    \

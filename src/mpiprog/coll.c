@@ -241,14 +241,21 @@ static size_t check_type(int count, MPI_Datatype t, const char *call)
     return size;
 }
 
+/* MPI_Bcast: bcast-binomial's schedule by default, bcast-chain's when chosen (one element a
+ * message down the chain), both the catalogue's (coll_core.c). */
 int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
     (void)comm;
     char call[48];
     snprintf(call, sizeof call, "MPI_Bcast(root %d)", root);
     size_t size = check_type(count, type, call);
-    bcast_bytes(buf, (size_t)count * size, size, root, HM_MPI_TAG_BCAST, call);
-    return MPI_SUCCESS;
+    if (!hm_mpi__algo_is(HM_MPI_BCAST, "bcast-chain")) {
+        bcast_bytes(buf, (size_t)count * size, size, root, HM_MPI_TAG_BCAST, call);
+        return MPI_SUCCESS;
+    }
+    coll_io_t c;
+    int pos = coll_io(&c, root, MAP_CHAIN, HM_MPI_TAG_BCAST, size, call);
+    return hma_coll_bcast_chain(&c.io, pos, c.r->size, buf, (size_t)count);
 }
 
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -430,8 +437,28 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     return hma_coll_allgather_rd(&c.io, me, r->size, recvbuf, total, -1);
 }
 
-/* MPI_Alltoall: alltoall-pairwise's schedule (coll_core.c, the catalogue's): partners x XOR s
- * on a power of two of ranks, else x + s and x - s mod p. */
+/* alltoall-bruck's schedule along the cycle (MAP_CYCLE, coll_core.c): the blocks rotated by
+ * position, then put back in rank order. */
+static int alltoall_bruck(const char *sendbuf, char *recvbuf, size_t count, size_t size)
+{
+    coll_io_t c;
+    int pos = coll_io(&c, 0, MAP_CYCLE, HM_MPI_TAG_ALLTOALL, size, "MPI_Alltoall"), p = c.r->size;
+    size_t block = count * size;
+    char *a = hm_mpi__scratch(2 * (size_t)p * block, "MPI_Alltoall");
+    for (int j = 0; j < p; j++)
+        hm_mpi__copy(a + (size_t)j * block, sendbuf + (size_t)rank_of(&c, (pos + j) % p) * block,
+                     block);
+    int rc = hma_coll_alltoall_bruck(&c.io, pos, p, a, a + (size_t)p * block, count);
+    for (int j = 0; rc == MPI_SUCCESS && j < p; j++)
+        hm_mpi__copy(recvbuf + (size_t)rank_of(&c, (pos - j + p) % p) * block,
+                     a + (size_t)j * block, block);
+    hm_mpi__unscratch(a);
+    return rc;
+}
+
+/* MPI_Alltoall: alltoall-pairwise's schedule by default (partners x XOR s on a power of two of
+ * ranks, else x + s and x - s mod p), alltoall-bruck's when chosen (coll_core.c, both the
+ * catalogue's). */
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -439,6 +466,8 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     hm_mpi_rank_t *r = hm_mpi__self();
     size_t size = check_type(sendcount, sendtype, "MPI_Alltoall");
     size_t block = (size_t)sendcount * size;
+    if (hm_mpi__algo_is(HM_MPI_ALLTOALL, "alltoall-bruck"))
+        return alltoall_bruck(sendbuf, recvbuf, (size_t)sendcount, size);
     hm_mpi__copy((char *)recvbuf + (size_t)r->rank * block,
                  (const char *)sendbuf + (size_t)r->rank * block, block);
     coll_io_t c;

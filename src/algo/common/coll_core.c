@@ -4,11 +4,13 @@
  * (coll_core.h). Each function is the schedule that its algorithm's file describes
  * (src/algo/collectives/bcast-binomial.c, reduce-binomial.c, allreduce-recursive-doubling.c,
  * allgather-recursive-doubling.c, allgather-ring.c, scatter-binomial.c, gather-binomial.c,
- * reduce-scatter-ring.c, alltoall-pairwise.c, gather-linear.c, scatter-linear.c,
- * allreduce-ring.c: steps, costs, papers); the catalogue's node programs and the MPI library's
- * collectives both run it.
+ * reduce-scatter-ring.c, alltoall-pairwise.c, gather-linear.c, scatter-linear.c, bcast-chain.c,
+ * alltoall-bruck.c, allreduce-ring.c: steps, costs, papers); the catalogue's node programs and the
+ * MPI library's collectives both run it.
  */
 #include "coll_core.h"
+
+#include <string.h>
 
 #define AT(buf, i) ((char *)(buf) + (size_t)(i)*io->elem)
 
@@ -313,6 +315,58 @@ int hma_coll_scatter_linear(const hma_coll_io_t *io, int pos, int p, const void 
         show(io, tmp, part); /* the part on its way down, its own last */
         if (j > pos && (rc = io->send(io->ctx, pos + 1, j, tmp, part)) != 0)
             return rc;
+    }
+    return 0;
+}
+
+int hma_coll_bcast_chain(const hma_coll_io_t *io, int pos, int p, void *buf, size_t count)
+{
+    int rc;
+    for (size_t k = 0; k < count; k++) {
+        if (pos == 0 && k > 0 && io->next && (rc = io->next(io->ctx)) != 0)
+            return rc;
+        if (pos > 0) {
+            if ((rc = io->recv(io->ctx, pos - 1, (int)k, AT(buf, k), 1)) != 0)
+                return rc;
+            show(io, buf, k + 1); /* the elements so far */
+        }
+        if (io->have)
+            io->have(io->ctx, AT(buf, k), 1);
+        if (pos < p - 1 && (rc = io->send(io->ctx, pos + 1, (int)k, AT(buf, k), 1)) != 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* Copy the blocks a[j] with bit k of j set into v (to_v) or back from v; their elements. */
+static size_t bruck_pack(const hma_coll_io_t *io, void *a, void *v, int p, int k, size_t block,
+                         int to_v)
+{
+    size_t c = 0, bytes = block * io->elem;
+    for (int j = 0; j < p; j++)
+        if (j >> k & 1) {
+            void *aj = AT(a, (size_t)j * block), *vc = AT(v, c);
+            if (bytes)
+                memcpy(to_v ? vc : aj, to_v ? aj : vc, bytes);
+            c += block;
+        }
+    return c;
+}
+
+int hma_coll_alltoall_bruck(const hma_coll_io_t *io, int pos, int p, void *a, void *v, size_t block)
+{
+    int rc;
+    for (int k = 0, dist = 1; dist < p; k++, dist *= 2) {
+        size_t c = bruck_pack(io, a, v, p, k, block, 1);
+        int to = (pos + dist) % p, from = (pos - dist + p) % p;
+        if (io->exchange)
+            rc = io->exchange(io->ctx, to, from, k, v, v, c);
+        else if ((rc = io->send(io->ctx, to, k, v, c)) == 0)
+            rc = io->recv(io->ctx, from, k, v, c);
+        if (rc != 0)
+            return rc;
+        bruck_pack(io, a, v, p, k, block, 0);
+        show(io, a, (size_t)p * block); /* the blocks, rotated, after step k */
     }
     return 0;
 }

@@ -28,7 +28,8 @@ typedef struct hma_coll_io_s {
     int (*combine)(void *ctx, void *acc, const void *in, size_t count);
     /* Optional (NULL: nothing). show: count elements of partial results; show_parts: parts
      * lo .. lo+parts-1 (mod p) of buf cut into p near-equal parts of total elements; have:
-     * the broadcast's buffer is complete; next: the next send goes in a new slot; wait: a
+     * count elements of the broadcast at buf are here (the whole buffer; in the chain one at
+     * a time); next: the next send goes in a new slot; wait: a
      * node that has nothing to do before step `step` waits for it. */
     void (*show)(void *ctx, const void *buf, size_t count);
     void (*show_parts)(void *ctx, const void *buf, size_t total, int lo, int parts);
@@ -101,5 +102,16 @@ int hma_coll_gather_linear(const hma_coll_io_t *io, int pos, int p, const void *
  * parts p-1 .. pos from pos - 1 into tmp, passing on all but its own, with which tmp ends. */
 int hma_coll_scatter_linear(const hma_coll_io_t *io, int pos, int p, const void *buf, void *tmp,
                             size_t part);
+/* bcast-chain's schedule at chain position pos (0 the root) of p: element k of buf goes
+ * down the chain alone, pipelined: pos receives it from pos - 1 (the root has it, and sends
+ * one a slot: next), shows the elements so far, has it, and sends it to pos + 1. */
+int hma_coll_bcast_chain(const hma_coll_io_t *io, int pos, int p, void *buf, size_t count);
+/* alltoall-bruck's schedule at cycle position pos of p: a holds the p blocks of block
+ * elements rotated (a[j] for position pos + j mod p), v room for p blocks; in step k the
+ * blocks a[j] with bit k of j set go to pos + 2^k in one message (exchange, else send and
+ * receive) and those from pos - 2^k take their places: a[j] ends as the block from position
+ * pos - j. */
+int hma_coll_alltoall_bruck(const hma_coll_io_t *io, int pos, int p, void *a, void *v,
+                            size_t block);
 
 #endif
