@@ -219,18 +219,29 @@ static void bcast_bytes(void *buf, size_t bytes, size_t elsize, int root, int ta
     hma_coll_bcast_binomial(&c.io, rel, c.r->size, buf, elsize ? bytes / elsize : 0);
 }
 
-/* reduce-binomial's schedule (coll_core.c), the catalogue's: root ends with op over all. */
-static int reduce_to(void *acc, int count, MPI_Datatype t, MPI_Op op, int root, const char *call)
+/* reduce-binomial's schedule (coll_core.c), the catalogue's, or with rab set
+ * reduce-rabenseifner's (recursive halving, then the parts gathered up the binomial tree;
+ * p a power of two): root ends with op over all. */
+static int reduce_as(void *acc, int count, MPI_Datatype t, MPI_Op op, int root, const char *call,
+                     int rab)
 {
     coll_io_t c;
     size_t size = hm_mpi__size(t);
-    int rel = coll_io(&c, root, 0, HM_MPI_TAG_REDUCE, size, call);
+    int rel = coll_io(&c, root, 0, HM_MPI_TAG_REDUCE, size, call), p = c.r->size, rc;
     c.type = t;
     c.op = op;
     void *tmp = hm_mpi__scratch((size_t)count * size, call);
-    int rc = hma_coll_reduce_binomial(&c.io, rel, c.r->size, acc, tmp, (size_t)count);
+    if (!rab)
+        rc = hma_coll_reduce_binomial(&c.io, rel, p, acc, tmp, (size_t)count);
+    else if ((rc = hma_coll_halving(&c.io, rel, p, acc, tmp, (size_t)count, 0, -1)) == 0)
+        rc = hma_coll_gather_parts(&c.io, rel, p, acc, (size_t)count, hma_coll_lg(p), -1);
     hm_mpi__unscratch(tmp);
     return rc;
+}
+
+static int reduce_to(void *acc, int count, MPI_Datatype t, MPI_Op op, int root, const char *call)
+{
+    return reduce_as(acc, count, t, op, root, call, 0);
 }
 
 static size_t check_type(int count, MPI_Datatype t, const char *call)
@@ -268,7 +279,8 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
     size_t bytes = (size_t)count * check_type(count, type, call);
     void *acc = hm_mpi__scratch(bytes, call);
     hm_mpi__copy(acc, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, bytes);
-    int rc = reduce_to(acc, count, type, op, root, call);
+    int rc = reduce_as(acc, count, type, op, root, call,
+                       hm_mpi__algo_is(HM_MPI_REDUCE, "reduce-rabenseifner"));
     if (r->rank == root)
         hm_mpi__copy(recvbuf, acc, bytes);
     hm_mpi__unscratch(acc);
@@ -280,7 +292,7 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
  * packet (log2 p exchanges of it); beyond, the ring on a ring (2(p-1) steps of a p-th of it
  * between neighbours), elsewhere a reduce and a broadcast (an exchange of more packets than
  * the receiver's mailbox holds would deadlock: every rank sends first). */
-enum { BY_DOUBLING, BY_RING, BY_TREES };
+enum { BY_DOUBLING, BY_RING, BY_TREES, BY_RABENSEIFNER };
 static int allreduce_by(const hm_mpi_rank_t *r, int count, size_t size)
 {
     size_t wide = size < 8 ? 8 : size;
@@ -288,6 +300,8 @@ static int allreduce_by(const hm_mpi_rank_t *r, int count, size_t size)
         return BY_DOUBLING;
     if (hm_mpi__algo_is(HM_MPI_ALLREDUCE, "allreduce-ring"))
         return BY_RING;
+    if (hm_mpi__algo_is(HM_MPI_ALLREDUCE, "allreduce-rabenseifner"))
+        return BY_RABENSEIFNER;
     if ((size_t)count * wide <= HM_MPI_PACKET)
         return BY_DOUBLING;
     return on_ring(r) ? BY_RING : BY_TREES;
@@ -315,8 +329,15 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype ty
     c.type = type;
     c.op = op;
     void *tmp = hm_mpi__scratch((size_t)count * size, "MPI_Allreduce");
-    rc = by == BY_RING ? hma_coll_allreduce_ring(&c.io, me, c.r->size, recvbuf, tmp, (size_t)count)
-                       : hma_coll_allreduce_rd(&c.io, me, c.r->size, recvbuf, tmp, (size_t)count);
+    size_t n = (size_t)count;
+    int p = c.r->size;
+    if (by == BY_RABENSEIFNER) { /* recursive halving, then doubling (p a power of two) */
+        if ((rc = hma_coll_halving(&c.io, me, p, recvbuf, tmp, n, 0, -1)) == 0)
+            rc = hma_coll_doubling(&c.io, me, p, recvbuf, n, hma_coll_lg(p), -1);
+    } else {
+        rc = by == BY_RING ? hma_coll_allreduce_ring(&c.io, me, p, recvbuf, tmp, n)
+                           : hma_coll_allreduce_rd(&c.io, me, p, recvbuf, tmp, n);
+    }
     hm_mpi__unscratch(tmp);
     return rc;
 }
@@ -487,12 +508,20 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, 
     size_t size = check_type(recvcount, type, call);
     size_t block = (size_t)recvcount * size, total = (size_t)r->size * (size_t)recvcount;
     const char *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    char *all = hm_mpi__scratch(total * size + block, call);
+    char *all = hm_mpi__scratch(2 * total * size + block, call); /* room for the halving */
     int rc, trees = hm_mpi__algo_is(HM_MPI_REDUCE_SCATTER, "auto") && on_hypercube(r);
     if (trees) {
         hm_mpi__copy(all, in, total * size);
         rc = reduce_to(all, (int)total, type, op, 0, call);
         scatter_as(all, recvcount, type, recvbuf, 0, 0);
+    } else if (hm_mpi__algo_is(HM_MPI_REDUCE_SCATTER, "reduce-scatter-recursive-halving")) {
+        coll_io_t c; /* ranks XOR 2^i (p a power of two) */
+        int me = coll_io(&c, 0, MAP_RANK, HM_MPI_TAG_REDUCE, size, call);
+        c.type = type;
+        c.op = op;
+        hm_mpi__copy(all, in, total * size);
+        rc = hma_coll_halving(&c.io, me, r->size, all, all + total * size, total, 0, -1);
+        hm_mpi__copy(recvbuf, all + (size_t)me * block, block);
     } else { /* the blocks by position on the cycle */
         coll_io_t c;
         int pos = coll_io(&c, 0, MAP_CYCLE, HM_MPI_TAG_REDUCE, size, call);

@@ -189,24 +189,69 @@ int hma_coll_allreduce_rd(const hma_coll_io_t *io, int x, int p, void *acc, void
     return doubling(io, x, hma_coll_lg(p), 0, acc, tmp, count);
 }
 
+int hma_coll_doubling(const hma_coll_io_t *io, int r, int q, void *buf, size_t total, int step0,
+                      int wait_at)
+{
+    for (int i = 0; (1 << i) < q; i++) {
+        int mine = r >> i << i, theirs = (r ^ (1 << i)) >> i << i, rc;
+        int lo = r >> (i + 1) << (i + 1); /* the 2^(i+1) parts now held, side by side */
+        size_t om = part(io, total, mine, q), ot = part(io, total, theirs, q);
+        size_t ol = part(io, total, lo, q);
+        if (wait_at >= 0 && io->wait && (rc = io->wait(io->ctx, wait_at + i)) != 0)
+            return rc;
+        if ((rc = io->send(io->ctx, r ^ (1 << i), step0 + i, AT(buf, om),
+                           part(io, total, mine + (1 << i), q) - om)) != 0 ||
+            (rc = io->recv(io->ctx, r ^ (1 << i), step0 + i, AT(buf, ot),
+                           part(io, total, theirs + (1 << i), q) - ot)) != 0)
+            return rc;
+        show(io, AT(buf, ol), part(io, total, lo + (2 << i), q) - ol);
+    }
+    return 0;
+}
+
 int hma_coll_allgather_rd(const hma_coll_io_t *io, int r, int p, void *buf, size_t total,
                           int wait_at)
 {
-    for (int i = 0; (1 << i) < p; i++) {
-        int mine = r >> i << i, theirs = (r ^ (1 << i)) >> i << i, rc;
-        int lo = r >> (i + 1) << (i + 1); /* the 2^(i+1) parts now held, side by side */
-        size_t om = part(io, total, mine, p), ot = part(io, total, theirs, p);
-        size_t ol = part(io, total, lo, p);
-        if (wait_at >= 0 && io->wait && (rc = io->wait(io->ctx, wait_at + i)) != 0)
+    return hma_coll_doubling(io, r, p, buf, total, 0, wait_at);
+}
+
+int hma_coll_halving(const hma_coll_io_t *io, int r, int q, void *buf, void *tmp, size_t total,
+                     int step0, int wait_at)
+{
+    int d = hma_coll_lg(q), rc;
+    for (int i = d - 1; i >= 0; i--) {
+        int mine = r >> i << i, theirs = (r ^ (1 << i)) >> i << i, step = step0 + d - 1 - i;
+        size_t mlo = part(io, total, mine, q), mn = part(io, total, mine + (1 << i), q) - mlo;
+        size_t tlo = part(io, total, theirs, q), tn = part(io, total, theirs + (1 << i), q) - tlo;
+        /* Parts of unequal length: every node waits for the longest of the step before. */
+        if (wait_at >= 0 && io->wait && (rc = io->wait(io->ctx, wait_at + d - 1 - i)) != 0)
             return rc;
-        if ((rc = io->send(io->ctx, r ^ (1 << i), i, AT(buf, om),
-                           part(io, total, mine + (1 << i), p) - om)) != 0 ||
-            (rc = io->recv(io->ctx, r ^ (1 << i), i, AT(buf, ot),
-                           part(io, total, theirs + (1 << i), p) - ot)) != 0)
+        if ((rc = io->send(io->ctx, r ^ (1 << i), step, AT(buf, tlo), tn)) != 0 ||
+            (rc = recv_combine(io, r ^ (1 << i), step, AT(buf, mlo), tmp, mn)) != 0)
             return rc;
-        show(io, AT(buf, ol), part(io, total, lo + (2 << i), p) - ol);
+        show(io, AT(buf, mlo), mn); /* the half it keeps, partly summed */
     }
     return 0;
+}
+
+int hma_coll_gather_parts(const hma_coll_io_t *io, int r, int q, void *buf, size_t total, int step0,
+                          int wait_at)
+{
+    int d = hma_coll_lg(q), j = r ? __builtin_ctz((unsigned)r) : d, rc;
+    for (int i = 0; i < j; i++) { /* children r + 2^i send in step i */
+        int c = r + (1 << i);
+        size_t lo = part(io, total, c, q);
+        if ((rc = io->recv(io->ctx, c, step0 + i, AT(buf, lo),
+                           part(io, total, c + (1 << i), q) - lo)) != 0)
+            return rc;
+    }
+    if (!r)
+        return 0;
+    if (wait_at >= 0 && io->wait && (rc = io->wait(io->ctx, wait_at + j)) != 0)
+        return rc;
+    size_t lo = part(io, total, r, q);
+    return io->send(io->ctx, r - (1 << j), step0 + j, AT(buf, lo),
+                    part(io, total, r + (1 << j), q) - lo);
 }
 
 static void show_parts(const hma_coll_io_t *io, const void *buf, size_t total, int lo, int parts,

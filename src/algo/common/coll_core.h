@@ -71,6 +71,20 @@ int hma_coll_allreduce_rd(const hma_coll_io_t *io, int x, int p, void *acc, void
  * [r>>i<<i, +2^i) with r ^ 2^i, waiting first for step wait_at + i unless wait_at < 0. */
 int hma_coll_allgather_rd(const hma_coll_io_t *io, int r, int p, void *buf, size_t total,
                           int wait_at);
+/* The steps of Rabenseifner's algorithms on q = 2^d nodes (relative or new numbers r), buf of
+ * total elements in q parts, messages numbered from step0, each step waiting first for step
+ * wait_at + its index unless wait_at < 0. hma_coll_doubling: allgather-recursive-doubling's
+ * (in step i parts [r>>i<<i, +2^i) for those of r ^ 2^i). hma_coll_halving: recursive
+ * halving (in step d-1-i the parts r ^ 2^i keeps go to it, and those it sends are combined
+ * into the half r keeps, through tmp: r ends with part r reduced over all). hma_coll_gather_parts:
+ * the gather of the parts to r = 0 up the binomial tree (r receives from r + 2^i, i <
+ * ctz(r), in step i, then sends its parts [r, r + 2^ctz(r)) to r - 2^ctz(r)). */
+int hma_coll_doubling(const hma_coll_io_t *io, int r, int q, void *buf, size_t total, int step0,
+                      int wait_at);
+int hma_coll_halving(const hma_coll_io_t *io, int r, int q, void *buf, void *tmp, size_t total,
+                     int step0, int wait_at);
+int hma_coll_gather_parts(const hma_coll_io_t *io, int r, int q, void *buf, size_t total, int step0,
+                          int wait_at);
 /* allgather-ring's schedule at ring position pos: buf of total elements in p parts, position
  * pos holding part (pos + shift) mod p; peers are positions (pos + 1 and pos - 1). */
 int hma_coll_allgather_ring(const hma_coll_io_t *io, int pos, int p, int shift, void *buf,

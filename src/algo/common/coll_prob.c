@@ -13,6 +13,8 @@ static int port_of(const hma_coll_prob_t *c, int peer)
                             : hma_prob_prev(c->pb, c->me, c->root);
     if (c->ring)
         return hma_prob_next(c->pb, c->me, -1);
+    if (c->pb->full && c->fold)
+        peer = hma_prob_fold_old(c->pb, peer, c->fold - 1);
     return c->pb->full ? hma_prob_port_rel(c->n, c->pb, peer)
                        : __builtin_ctz((unsigned)(peer ^ c->me));
 }

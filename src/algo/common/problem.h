@@ -172,6 +172,8 @@ typedef struct hma_coll_prob_s {
     hm_node_t *n;
     const hma_prob_t *pb;
     int me, ring, root; /* root: of the chain (ring 2) */
+    int fold;           /* ring 0 on the bus: peers are new ranks (hma_prob_fold_old), of
+                           keep_odd fold - 1; 0: relative numbers */
     const size_t *off;
     hma_coll_io_t io;
 } hma_coll_prob_t;
