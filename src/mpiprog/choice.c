@@ -12,12 +12,13 @@
 
 #include "mpiprog.h"
 
-static const char *const bcast_algos[] = {"auto", "bcast-binomial", "bcast-chain", NULL};
+static const char *const bcast_algos[] = {"auto", "bcast-binomial", "bcast-chain",
+                                          "bcast-scatter-allgather", NULL};
 static const char *const reduce_algos[] = {"auto", "reduce-binomial", "reduce-rabenseifner", NULL};
 static const char *const allreduce_algos[] = {"auto", "allreduce-recursive-doubling",
                                               "allreduce-ring", "allreduce-rabenseifner", NULL};
 static const char *const allgather_algos[] = {"auto", "allgather-recursive-doubling",
-                                              "allgather-ring", NULL};
+                                              "allgather-ring", "allgather-bruck", NULL};
 static const char *const gather_algos[] = {"auto", "gather-binomial", "gather-linear", NULL};
 static const char *const scatter_algos[] = {"auto", "scatter-binomial", "scatter-linear", NULL};
 static const char *const alltoall_algos[] = {"auto", "alltoall-pairwise", "alltoall-bruck", NULL};
@@ -56,9 +57,9 @@ int hm_mpi__algo_is(int coll, const char *algo)
 }
 
 /* The catalogue's algorithms that need a power of two of nodes. */
-static const char *const pow2_only[] = {"allgather-recursive-doubling", "allreduce-rabenseifner",
-                                        "reduce-rabenseifner", "reduce-scatter-recursive-halving",
-                                        NULL};
+static const char *const pow2_only[] = {
+    "allgather-recursive-doubling",     "allreduce-rabenseifner",  "reduce-rabenseifner",
+    "reduce-scatter-recursive-halving", "bcast-scatter-allgather", NULL};
 
 /* Whether algo is one of list. */
 static int among(const char *const *list, const char *algo)

@@ -252,21 +252,32 @@ static size_t check_type(int count, MPI_Datatype t, const char *call)
     return size;
 }
 
-/* MPI_Bcast: bcast-binomial's schedule by default, bcast-chain's when chosen (one element a
- * message down the chain), both the catalogue's (coll_core.c). */
+/* bcast-chain's schedule (one element a message down the chain), or bcast-scatter-allgather's
+ * (scatter-binomial of p parts, then allgather-recursive-doubling; p a power of two), both
+ * the catalogue's (coll_core.c). */
+static int bcast_as(void *buf, int count, size_t size, int root, const char *call, int chain)
+{
+    coll_io_t c;
+    int me = coll_io(&c, root, chain ? MAP_CHAIN : MAP_REL, HM_MPI_TAG_BCAST, size, call), rc;
+    if (chain)
+        return hma_coll_bcast_chain(&c.io, me, c.r->size, buf, (size_t)count);
+    rc = hma_coll_scatter_binomial(&c.io, me, c.r->size, buf, (size_t)count, 0);
+    return rc ? rc : hma_coll_allgather_rd(&c.io, me, c.r->size, buf, (size_t)count, -1);
+}
+
+/* MPI_Bcast: bcast-binomial's schedule by default, bcast-chain's or bcast-scatter-allgather's
+ * when chosen (bcast_as). */
 int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
     (void)comm;
     char call[48];
     snprintf(call, sizeof call, "MPI_Bcast(root %d)", root);
     size_t size = check_type(count, type, call);
-    if (!hm_mpi__algo_is(HM_MPI_BCAST, "bcast-chain")) {
-        bcast_bytes(buf, (size_t)count * size, size, root, HM_MPI_TAG_BCAST, call);
-        return MPI_SUCCESS;
-    }
-    coll_io_t c;
-    int pos = coll_io(&c, root, MAP_CHAIN, HM_MPI_TAG_BCAST, size, call);
-    return hma_coll_bcast_chain(&c.io, pos, c.r->size, buf, (size_t)count);
+    const char *algo = hm_mpi__algo(HM_MPI_BCAST);
+    if (strcmp(algo, "bcast-chain") == 0 || strcmp(algo, "bcast-scatter-allgather") == 0)
+        return bcast_as(buf, count, size, root, call, strcmp(algo, "bcast-chain") == 0);
+    bcast_bytes(buf, (size_t)count * size, size, root, HM_MPI_TAG_BCAST, call);
+    return MPI_SUCCESS;
 }
 
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -434,9 +445,26 @@ static int allgather_ring(void *recvbuf, size_t count, size_t size)
     return rc;
 }
 
+/* allgather-bruck's schedule along the cycle (MAP_CYCLE, coll_core.c): block j of the buffer
+ * ends as that of position pos - j, put back in rank order. */
+static int allgather_bruck(void *recvbuf, size_t count, size_t size)
+{
+    coll_io_t c;
+    int pos = coll_io(&c, 0, MAP_CYCLE, HM_MPI_TAG_ALLGATHER, size, "MPI_Allgather"), p = c.r->size;
+    size_t block = count * size;
+    char *all = hm_mpi__scratch((size_t)p * block, "MPI_Allgather");
+    hm_mpi__copy(all, (char *)recvbuf + (size_t)c.r->rank * block, block);
+    int rc = hma_coll_allgather_bruck(&c.io, pos, p, all, count);
+    for (int j = 0; rc == MPI_SUCCESS && j < p; j++)
+        hm_mpi__copy((char *)recvbuf + (size_t)rank_of(&c, (pos - j + p) % p) * block,
+                     all + (size_t)j * block, block);
+    hm_mpi__unscratch(all);
+    return rc;
+}
+
 /* MPI_Allgather: allgather-recursive-doubling's schedule (by default on a hypercube, ranks
- * XOR 2^i), allgather-ring's (by default elsewhere) along the cycle (coll_core.c, both the
- * catalogue's). */
+ * XOR 2^i), allgather-ring's (by default elsewhere) or allgather-bruck's along the cycle
+ * (coll_core.c, all the catalogue's). */
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -447,6 +475,8 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     if (sendbuf != MPI_IN_PLACE)
         hm_mpi__copy((char *)recvbuf + (size_t)r->rank * block, sendbuf, block);
     const char *algo = hm_mpi__algo(HM_MPI_ALLGATHER);
+    if (strcmp(algo, "allgather-bruck") == 0)
+        return allgather_bruck(recvbuf, (size_t)recvcount, rsize);
     int rd =
         strcmp(algo, "auto") ? strcmp(algo, "allgather-recursive-doubling") == 0 : on_hypercube(r);
     if (!rd)

@@ -48,16 +48,6 @@ static int a2a_bruck_setup(hm_setup_t *s)
     return hma_prob_ready(s, hma_prob_setup_routed(s, HM_PROBLEM_ALLTOALL));
 }
 
-/* A step: the relay along the cycle (or one direct message), hma_prob_bruck_step. */
-static int bruck_exchange(void *ctx, int to, int from, int step, const void *v, void *out,
-                          size_t count)
-{
-    (void)from;
-    const hma_coll_prob_t *c = ctx;
-    int dist = (to - c->me + c->pb->p) % c->pb->p;
-    return hma_prob_bruck_step(c->n, c->pb, c->me, dist, step, v, out, count);
-}
-
 /* hma_coll_alltoall_bruck's schedule (coll_core.c), each step relayed (bruck_exchange). */
 static void a2a_bruck_node(hm_node_t *n, void *state)
 {
@@ -73,7 +63,7 @@ static void a2a_bruck_node(hm_node_t *n, void *state)
             a[(size_t)j * b + i] = in[(size_t)hma_prob_bruck_node(pb, (pos + j) % p) * b + i];
     hma_coll_prob_t c;
     hma_coll_prob(&c, n, pb, pos, 1);
-    c.io.exchange = bruck_exchange;
+    c.io.exchange = hma_coll_prob_bruck;
     if (hma_coll_alltoall_bruck(&c.io, pos, p, a, a + all, b) == HM_OK)
         hma_prob_bruck_store(n, pb, pos, a);
     free(a);

@@ -415,3 +415,21 @@ int hma_coll_alltoall_bruck(const hma_coll_io_t *io, int pos, int p, void *a, vo
     }
     return 0;
 }
+
+int hma_coll_allgather_bruck(const hma_coll_io_t *io, int pos, int p, void *buf, size_t block)
+{
+    int rc;
+    for (int k = 0, dist = 1; dist < p; k++, dist *= 2) {
+        size_t c = (size_t)(dist < p - dist ? dist : p - dist) * block;
+        void *at = AT(buf, (size_t)dist * block);
+        int to = (pos + dist) % p, from = (pos - dist + p) % p;
+        if (io->exchange)
+            rc = io->exchange(io->ctx, to, from, k, buf, at, c);
+        else if ((rc = io->send(io->ctx, to, k, buf, c)) == 0)
+            rc = io->recv(io->ctx, from, k, at, c);
+        if (rc != 0)
+            return rc;
+        show(io, buf, (size_t)(2 * dist < p ? 2 * dist : p) * block); /* the blocks so far */
+    }
+    return 0;
+}

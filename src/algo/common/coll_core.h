@@ -127,5 +127,10 @@ int hma_coll_bcast_chain(const hma_coll_io_t *io, int pos, int p, void *buf, siz
  * pos - j. */
 int hma_coll_alltoall_bruck(const hma_coll_io_t *io, int pos, int p, void *a, void *v,
                             size_t block);
+/* allgather-bruck's schedule at cycle position pos of p: buf holds p blocks of block
+ * elements, its own first; in step k (2^k = dist) the first min(dist, p - dist) blocks go to
+ * pos + dist in one message (exchange, else send and receive) and those of pos - dist land
+ * at block dist: buf[j] ends as the block of position pos - j. */
+int hma_coll_allgather_bruck(const hma_coll_io_t *io, int pos, int p, void *buf, size_t block);
 
 #endif

@@ -66,6 +66,15 @@ static int prob_wait(void *ctx, int step)
     return hma_prob_wait(c->n, c->pb->step_at[step]);
 }
 
+int hma_coll_prob_bruck(void *ctx, int to, int from, int step, const void *v, void *out,
+                        size_t count)
+{
+    (void)from;
+    const hma_coll_prob_t *c = ctx;
+    int dist = (to - c->me + c->pb->p) % c->pb->p;
+    return hma_prob_bruck_step(c->n, c->pb, c->me, dist, step, v, out, count);
+}
+
 const hma_coll_io_t *hma_coll_prob(hma_coll_prob_t *c, hm_node_t *n, const hma_prob_t *pb, int me,
                                    int ring)
 {

@@ -179,6 +179,9 @@ typedef struct hma_coll_prob_s {
 } hma_coll_prob_t;
 const hma_coll_io_t *hma_coll_prob(hma_coll_prob_t *c, hm_node_t *n, const hma_prob_t *pb, int me,
                                    int ring);
+/* Its exchange for Bruck's steps (me a cycle position): hma_prob_bruck_step to `to`. */
+int hma_coll_prob_bruck(void *ctx, int to, int from, int step, const void *v, void *out,
+                        size_t count);
 
 /* Whether problem k has a root (broadcast, scatter, gather, reduce) and whether it
  * reduces (reduce, allreduce, reduce-scatter). */
