@@ -4,13 +4,13 @@
  * nothing else, so that its slots are the algorithm's (doc/mpi-programs.md, "Collectives":
  * the algorithm chosen in the config): COLLECTIVE names it (bcast, reduce, allreduce,
  * scatter, gather, allgather, alltoall, reduce_scatter_block), BLOCK the problem's block;
- * root 0, MPI_SUM. For hypemu only (hm_mpi_input, hm_mpi_result).
+ * root 0, MPI_SUM.
  */
-#include <mpi.h>
-#include <stdlib.h>
 #include <string.h>
 
-static long long v[8192], out[8192];
+#include "io.h"
+
+static long long v[MAXV], out[MAXV];
 
 static int is(const char *name)
 {
@@ -58,18 +58,16 @@ static int rootless(int size, int b)
 
 int main(int argc, char **argv)
 {
-    int rank, size, count;
+    int rank, size;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    const int64_t *in = hm_mpi_input(&count);
-    for (int i = 0; i < count && i < 8192; i++)
-        v[i] = in[i];
+    read_input(rank, v, argv); /* the problem's input under hypemu */
     int b = atoi(getenv("BLOCK") ? getenv("BLOCK") : "1");
     int k = is("bcast") || is("reduce") || is("scatter") || is("gather") ? rooted(rank, size, b)
                                                                          : rootless(size, b);
     if (k >= 0)
-        hm_mpi_result(out, k, MPI_LONG_LONG);
+        write_result(rank, out, k);
     MPI_Finalize();
     return 0;
 }
