@@ -28,7 +28,8 @@ static const char *const reduce_scatter_algos[] = {"auto", "reduce-scatter-ring"
 #define CHOICE(key, list, what)                                                                    \
     {                                                                                              \
         .name = key, .type = HM_PARAM_ENUM, .choices = list,                                       \
-        .help = "the catalogue algorithm " what " runs (auto: the default for the machine)"        \
+        .help = "the catalogue algorithm " what " runs (auto: the library's default for the "      \
+                "machine and the vector, doc/mpi-programs.md)"                                     \
     }
 
 /* In the order of HM_MPI_BCAST .. HM_MPI_REDUCE_SCATTER (mpiprog.h). */
