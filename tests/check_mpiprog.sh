@@ -180,8 +180,10 @@ allgather allgather allgather-bruck r8 3 7
 gather gather gather-linear q3 3 7
 scatter scatter scatter-linear r6 3 5
 alltoall alltoall alltoall-bruck r8 2 7
+alltoall alltoall alltoall-dimension-exchange q4 2 4
 reduce_scatter_block reduce-scatter reduce-scatter-ring q3 3 7
 reduce_scatter_block reduce-scatter reduce-scatter-recursive-halving q4 3 4
+reduce_scatter_block reduce-scatter reduce-scatter-pairwise q3 3 12
 TABLE
 # "auto" is the default: recursive doubling on Q_3 (3 slots, as above).
 choose allreduce allreduce auto "$q3" 3 3

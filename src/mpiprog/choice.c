@@ -12,8 +12,12 @@
 
 #include "mpiprog.h"
 
-static const char *const bcast_algos[] = {"auto", "bcast-binomial", "bcast-chain",
-                                          "bcast-scatter-allgather", NULL};
+static const char *const bcast_algos[] = {"auto",
+                                          "bcast-binomial",
+                                          "bcast-chain",
+                                          "bcast-scatter-allgather",
+                                          "alltoall-dimension-exchange",
+                                          NULL};
 static const char *const reduce_algos[] = {"auto", "reduce-binomial", "reduce-rabenseifner", NULL};
 static const char *const allreduce_algos[] = {"auto", "allreduce-recursive-doubling",
                                               "allreduce-ring", "allreduce-rabenseifner", NULL};
@@ -21,9 +25,11 @@ static const char *const allgather_algos[] = {"auto", "allgather-recursive-doubl
                                               "allgather-ring", "allgather-bruck", NULL};
 static const char *const gather_algos[] = {"auto", "gather-binomial", "gather-linear", NULL};
 static const char *const scatter_algos[] = {"auto", "scatter-binomial", "scatter-linear", NULL};
-static const char *const alltoall_algos[] = {"auto", "alltoall-pairwise", "alltoall-bruck", NULL};
+static const char *const alltoall_algos[] = {"auto", "alltoall-pairwise", "alltoall-bruck",
+                                             "alltoall-dimension-exchange", NULL};
 static const char *const reduce_scatter_algos[] = {"auto", "reduce-scatter-ring",
-                                                   "reduce-scatter-recursive-halving", NULL};
+                                                   "reduce-scatter-recursive-halving",
+                                                   "reduce-scatter-pairwise", NULL};
 
 #define CHOICE(key, list, what)                                                                    \
     {                                                                                              \
@@ -58,9 +64,13 @@ int hm_mpi__algo_is(int coll, const char *algo)
 }
 
 /* The catalogue's algorithms that need a power of two of nodes. */
-static const char *const pow2_only[] = {
-    "allgather-recursive-doubling",     "allreduce-rabenseifner",  "reduce-rabenseifner",
-    "reduce-scatter-recursive-halving", "bcast-scatter-allgather", NULL};
+static const char *const pow2_only[] = {"allgather-recursive-doubling",
+                                        "allreduce-rabenseifner",
+                                        "reduce-rabenseifner",
+                                        "reduce-scatter-recursive-halving",
+                                        "bcast-scatter-allgather",
+                                        "alltoall-dimension-exchange",
+                                        NULL};
 
 /* Whether algo is one of list. */
 static int among(const char *const *list, const char *algo)

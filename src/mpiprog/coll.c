@@ -507,9 +507,23 @@ static int alltoall_bruck(const char *sendbuf, char *recvbuf, size_t count, size
     return rc;
 }
 
+/* alltoall-dimension-exchange's schedule (coll_core.c; p a power of two), partners rank XOR
+ * 2^k: the blocks by destination in, by source out. */
+static int alltoall_dimex(const char *sendbuf, char *recvbuf, size_t count, size_t size)
+{
+    coll_io_t c;
+    int x = coll_io(&c, 0, MAP_RANK, HM_MPI_TAG_ALLTOALL, size, "MPI_Alltoall"), p = c.r->size;
+    size_t bytes = (size_t)p * count * size;
+    char *pack = hm_mpi__scratch(bytes / 2, "MPI_Alltoall");
+    hm_mpi__copy(recvbuf, sendbuf, bytes);
+    int rc = hma_coll_alltoall_dimex(&c.io, x, p, recvbuf, pack, count);
+    hm_mpi__unscratch(pack);
+    return rc;
+}
+
 /* MPI_Alltoall: alltoall-pairwise's schedule by default (partners x XOR s on a power of two of
- * ranks, else x + s and x - s mod p), alltoall-bruck's when chosen (coll_core.c, both the
- * catalogue's). */
+ * ranks, else x + s and x - s mod p), alltoall-bruck's or alltoall-dimension-exchange's when
+ * chosen (coll_core.c, all the catalogue's). */
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -519,11 +533,33 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     size_t block = (size_t)sendcount * size;
     if (hm_mpi__algo_is(HM_MPI_ALLTOALL, "alltoall-bruck"))
         return alltoall_bruck(sendbuf, recvbuf, (size_t)sendcount, size);
+    if (hm_mpi__algo_is(HM_MPI_ALLTOALL, "alltoall-dimension-exchange"))
+        return alltoall_dimex(sendbuf, recvbuf, (size_t)sendcount, size);
     hm_mpi__copy((char *)recvbuf + (size_t)r->rank * block,
                  (const char *)sendbuf + (size_t)r->rank * block, block);
     coll_io_t c;
     int x = coll_io(&c, 0, MAP_RANK, HM_MPI_TAG_ALLTOALL, size, "MPI_Alltoall");
     return hma_coll_alltoall_pairwise(&c.io, x, r->size, sendbuf, recvbuf, (size_t)sendcount);
+}
+
+/* reduce-scatter-pairwise's schedule (coll_core.c): partners rank XOR s on a power of two of
+ * ranks, else rank + s and rank - s mod p. */
+static int reduce_scatter_pairwise(const char *in, void *recvbuf, int count, MPI_Datatype type,
+                                   MPI_Op op)
+{
+    coll_io_t c;
+    size_t size = hm_mpi__size(type), block = (size_t)count * size;
+    int x = coll_io(&c, 0, MAP_RANK, HM_MPI_TAG_REDUCE, size, "MPI_Reduce_scatter_block");
+    int p = c.r->size;
+    c.type = type;
+    c.op = op;
+    char *acc = hm_mpi__scratch(2 * block, "MPI_Reduce_scatter_block");
+    hm_mpi__copy(acc, in + (size_t)x * block, block);
+    int rc = hma_coll_reduce_scatter_pairwise(&c.io, x, p, (p & (p - 1)) == 0, in, acc, acc + block,
+                                              (size_t)count);
+    hm_mpi__copy(recvbuf, acc, block);
+    hm_mpi__unscratch(acc);
+    return rc;
 }
 
 /* MPI_Reduce_scatter_block: by default reduce-binomial to rank 0 and scatter-binomial on a
@@ -544,6 +580,8 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, 
         hm_mpi__copy(all, in, total * size);
         rc = reduce_to(all, (int)total, type, op, 0, call);
         scatter_as(all, recvcount, type, recvbuf, 0, 0);
+    } else if (hm_mpi__algo_is(HM_MPI_REDUCE_SCATTER, "reduce-scatter-pairwise")) {
+        rc = reduce_scatter_pairwise(in, recvbuf, recvcount, type, op);
     } else if (hm_mpi__algo_is(HM_MPI_REDUCE_SCATTER, "reduce-scatter-recursive-halving")) {
         coll_io_t c; /* ranks XOR 2^i (p a power of two) */
         int me = coll_io(&c, 0, MAP_RANK, HM_MPI_TAG_REDUCE, size, call);

@@ -433,3 +433,52 @@ int hma_coll_allgather_bruck(const hma_coll_io_t *io, int pos, int p, void *buf,
     }
     return 0;
 }
+
+int hma_coll_reduce_scatter_pairwise(const hma_coll_io_t *io, int x, int p, int xor, const void *in,
+                                     void *acc, void *tmp, size_t block)
+{
+    for (int s = 1; s < p; s++) {
+        int to = xor? x ^ s : (x + s) % p, from = xor? x ^ s : mod(x - s, p), rc;
+        const void *v = AT(in, (size_t)to * block);
+        if (io->exchange)
+            rc = io->exchange(io->ctx, to, from, s, v, tmp, block);
+        else if ((rc = io->send(io->ctx, to, s, v, block)) == 0)
+            rc = io->recv(io->ctx, from, s, tmp, block);
+        if (rc || (rc = io->combine(io->ctx, acc, tmp, block)) != 0)
+            return rc;
+        show(io, acc, block); /* its block's partial result */
+    }
+    return 0;
+}
+
+/* The blocks of buf whose index differs from x in bit k (differ) or not, to pack in
+ * increasing index (to_pack) or from it to index j XOR 2^k. */
+static void dimex_pack(const hma_coll_io_t *io, int x, int p, int k, void *buf, void *pack,
+                       size_t block, int to_pack)
+{
+    size_t m = 0, bytes = block * io->elem;
+    for (int j = 0; j < p; j++) {
+        if (((j ^ x) >> k & 1) != to_pack)
+            continue;
+        void *at = AT(buf, (size_t)(to_pack ? j : j ^ (1 << k)) * block), *pm = AT(pack, m);
+        if (bytes)
+            memcpy(to_pack ? pm : at, to_pack ? at : pm, bytes);
+        m += block;
+    }
+}
+
+int hma_coll_alltoall_dimex(const hma_coll_io_t *io, int x, int p, void *buf, void *pack,
+                            size_t block)
+{
+    size_t half = (size_t)p / 2 * block;
+    for (int k = 0; (1 << k) < p; k++) {
+        int rc;
+        dimex_pack(io, x, p, k, buf, pack, block, 1);
+        if ((rc = io->send(io->ctx, x ^ (1 << k), k, pack, half)) != 0 ||
+            (rc = io->recv(io->ctx, x ^ (1 << k), k, pack, half)) != 0)
+            return rc;
+        dimex_pack(io, x, p, k, buf, pack, block, 0);
+        show(io, buf, (size_t)p * block); /* the blocks after dimension k */
+    }
+    return 0;
+}

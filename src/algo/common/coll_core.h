@@ -132,5 +132,16 @@ int hma_coll_alltoall_bruck(const hma_coll_io_t *io, int pos, int p, void *a, vo
  * pos + dist in one message (exchange, else send and receive) and those of pos - dist land
  * at block dist: buf[j] ends as the block of position pos - j. */
 int hma_coll_allgather_bruck(const hma_coll_io_t *io, int pos, int p, void *buf, size_t block);
+/* reduce-scatter-pairwise's schedule at node x of p: in step s = 1..p-1 it sends its block
+ * for x XOR s (xor set) or x + s mod p from in (block y at y * block) and combines the one
+ * from x XOR s, or x - s mod p, through tmp into acc (its own block on entry). */
+int hma_coll_reduce_scatter_pairwise(const hma_coll_io_t *io, int x, int p, int xor, const void *in,
+                                     void *acc, void *tmp, size_t block);
+/* alltoall-dimension-exchange's schedule at node x of p = 2^d: buf holds the p blocks by
+ * destination, pack room for p/2; in step k the blocks whose index differs from x in bit k
+ * go to x XOR 2^k in one message, and those received are filed at index j XOR 2^k: buf ends
+ * with the blocks by source. */
+int hma_coll_alltoall_dimex(const hma_coll_io_t *io, int x, int p, void *buf, void *pack,
+                            size_t block);
 
 #endif

@@ -66,6 +66,16 @@ static int prob_wait(void *ctx, int step)
     return hma_prob_wait(c->n, c->pb->step_at[step]);
 }
 
+int hma_coll_prob_pairwise(void *ctx, int to, int from, int step, const void *v, void *out,
+                           size_t count)
+{
+    (void)from, (void)step;
+    const hma_coll_prob_t *c = ctx;
+    if (c->pb->full || c->pb->direct)
+        return hma_prob_exchange(c->n, c->pb, to, step, v, count, out, count);
+    return hma_prob_xor_route(c->n, c->pb, to ^ c->me, v, out, count);
+}
+
 int hma_coll_prob_bruck(void *ctx, int to, int from, int step, const void *v, void *out,
                         size_t count)
 {

@@ -179,6 +179,11 @@ typedef struct hma_coll_prob_s {
 } hma_coll_prob_t;
 const hma_coll_io_t *hma_coll_prob(hma_coll_prob_t *c, hm_node_t *n, const hma_prob_t *pb, int me,
                                    int ring);
+/* Its exchange for the pairwise steps (me a node): one direct message (the bus, or one
+ * circuit with route direct), or along the dimensions of me XOR to (e-cube routing, hop by
+ * hop), hma_prob_exchange or hma_prob_xor_route. */
+int hma_coll_prob_pairwise(void *ctx, int to, int from, int step, const void *v, void *out,
+                           size_t count);
 /* Its exchange for Bruck's steps (me a cycle position): hma_prob_bruck_step to `to`. */
 int hma_coll_prob_bruck(void *ctx, int to, int from, int step, const void *v, void *out,
                         size_t count);
