@@ -289,7 +289,7 @@ if ! command -v mpicc >/dev/null 2>&1 || [ -z "${MPIRUN:-}" ] || ! [ -x "$MPIRUN
     exit 0
 fi
 # Every program of tests/mpiprog/ but outside.c builds with Open MPI's mpicc as it is.
-for p in $programs; do
+for p in $programs one_call; do
     mpicc -Wall -Wextra -Werror -I"$HM_SRCDIR/examples/mpi" -o "$tmp/$p.mpicc" "$(src_of "$p")" ||
         fail "mpicc cannot build $p.c"
 done
