@@ -250,6 +250,13 @@ void hm_wait_note(hm_node_t *n, const char *what);
 /* The algorithm's state built by setup (read-only during the run). */
 void *hm_state(const hm_node_t *n);
 
+/* The config's algorithm.NAME when it is a string (an enum parameter's choice, its default
+ * filled in by the loader), else NULL; valid for the run, read-only. For what the node must
+ * read when its state is not its own setup's: an MPI program solving a problem gets the
+ * problem's state and reads its collectives' algorithms here (doc/mpi-programs.md,
+ * "Collectives"). */
+const char *hm_param_string(const hm_node_t *n, const char *name);
+
 /* The problem's root, -1 for a rootless problem (allgather, allreduce, ...) or an
  * algorithm that gives none (the descriptor's .root): -1 is "none" only, never an abort
  * code, as for hm_neighbor. doc/collectives.md. */

@@ -189,6 +189,15 @@ rc=0
 CC=$mpicc_cc "$lab" check "$tmp/mpi-allreduce.json" "$tmp/ring_allreduce.c" >"$tmp/lab.out" 2>&1 || rc=$?
 [ "$rc" = 1 ] && grep -q 'FAIL: .* slots > bound 4' "$tmp/lab.out" ||
     { cat "$tmp/lab.out" >&2; fail "hypemu-lab check on the ring allreduce: exit $rc, expected 1"; }
+# A case may choose a collective's algorithm (doc/mpi-programs.md, "Collectives"): MPI_Allreduce
+# as allreduce-ring on Q_3, 14 slots, over the bound; "auto" (recursive doubling) within it.
+cp "$HM_SRCDIR/examples/mpi/allreduce_call.c" "$tmp/"
+printf '{"name": "mpi-choice", "problem": "allreduce", "topology": "hypercube", "ports": "all-port", "bound": "d", "cases": [{"dim": 3, "block": 16, "algorithm.allreduce": "allreduce-ring"}, {"dim": 3, "block": 16, "algorithm.allreduce": "auto"}]}\n' >"$tmp/mpi-choice.json"
+rc=0
+CC=$mpicc_cc "$lab" check "$tmp/mpi-choice.json" "$tmp/allreduce_call.c" >"$tmp/lab.out" 2>&1 || rc=$?
+[ "$rc" = 1 ] && grep -q 'FAIL: 14 slots > bound 3' "$tmp/lab.out" &&
+    grep -qx 'grade: 1/2 cases passed' "$tmp/lab.out" ||
+    { cat "$tmp/lab.out" >&2; fail "hypemu-lab check with a chosen allreduce: exit $rc, expected 1"; }
 # By name, too.
 "$lab" check successive "$HM_SRCDIR/examples/lab/solutions/ex3-successive.c" >"$tmp/lab.out" 2>&1 ||
     fail "check successive: $(cat "$tmp/lab.out")"

@@ -5,7 +5,8 @@
 # MPI built with hypemu-mpicc from the build tree and verified on hypercubes and rings of
 # several sizes (exact completion slots and routed hops), a deadlock named by its MPI calls
 # (exit 3), MPI_Abort named (exit 1), a call outside the subset refused at build time, private
-# globals, a bad algorithm.problem (exit 2); and, where Open MPI's mpicc and mpirun are
+# globals, a bad algorithm.problem (exit 2), each collective's algorithm chosen in the config
+# (the catalogue algorithm's exact slots; a bad or impossible choice, exit 2); and, where Open MPI's mpicc and mpirun are
 # installed, the same programs under mpirun computing the values hypemu verified from the
 # same input file.
 set -eu
@@ -144,6 +145,65 @@ alltoall alltoall 12 40 9 24
 reduce_scatter_block reduce-scatter 21 0 5 0
 TABLE
 unset COLLECTIVE
+
+# Each collective's algorithm chosen in the config (doc/mpi-programs.md, "Collectives"):
+# one_call.c calls the collective once, and its exact slots are those of the catalogue
+# algorithm's own run of the same problem on the same machine (catalogue_slots).
+mpicc_hm one_call || fail "hypemu-mpicc cannot build one_call.c"
+r6='{"kind": "ring", "nodes": 6}'
+topology() { # topology NAME: q3, q4, r6 or r8
+    case $1 in q3) echo "$q3" ;; q4) echo "$q4" ;; r6) echo "$r6" ;; *) echo "$r8" ;; esac
+}
+choose() { # choose COLLECTIVE PROBLEM ALGORITHM TOPOLOGY BLOCK SLOTS [FLAG]
+    printf '{"topology": %s, "algorithm": {"name": "one_call", "problem": "%s", "block": %s, "%s": "%s"}}\n' \
+        "$4" "$2" "$5" "$1" "$3" >"$tmp/c.json"
+    rc=0
+    # shellcheck disable=SC2086 # no flag, or one
+    (cd "$tmp" && COLLECTIVE=$1 BLOCK=$5 "$hypemu" ${7:-} --plugin ./one_call.so --json c.json \
+        >out.json 2>err.txt) || rc=$?
+    got="$rc $(summary verified) $(summary completion_slots)"
+    [ "$got" = "0 true $6" ] ||
+        fail "$1 as $3 on $4 ${7:-}: exit, verified, slots: $got, not 0 true $6: $(cat "$tmp/err.txt")"
+}
+while read -r coll problem algo topo block slots; do
+    [ "$(catalogue_slots "$algo" "$(topology "$topo")" "$block")" = "$slots" ] ||
+        fail "$algo on $topo, block $block: not $slots slots"
+    choose "$coll" "$problem" "$algo" "$(topology "$topo")" "$block" "$slots"
+done <<'TABLE'
+bcast broadcast bcast-chain q3 4 10
+bcast broadcast bcast-scatter-allgather q4 16 8
+reduce reduce reduce-rabenseifner q3 20 6
+allreduce allreduce allreduce-ring q3 16 14
+allreduce allreduce allreduce-rabenseifner q4 20 8
+allgather allgather allgather-ring q3 3 7
+allgather allgather allgather-bruck r8 3 7
+gather gather gather-linear q3 3 7
+scatter scatter scatter-linear r6 3 5
+alltoall alltoall alltoall-bruck r8 2 7
+alltoall alltoall alltoall-dimension-exchange q4 2 4
+reduce_scatter_block reduce-scatter reduce-scatter-ring q3 3 7
+reduce_scatter_block reduce-scatter reduce-scatter-recursive-halving q4 3 4
+reduce_scatter_block reduce-scatter reduce-scatter-pairwise q3 3 12
+TABLE
+# "auto" is the default: recursive doubling on Q_3 (3 slots, as above).
+choose allreduce allreduce auto "$q3" 3 3
+# bad_choice ALGORITHM-KEYS MESSAGE [FLAG]: exit 2 and the loader's or the setup's message.
+bad_choice() {
+    printf '{"topology": %s, "algorithm": {"name": "one_call", %s}}\n' "$r6" "$1" >"$tmp/c.json"
+    rc=0
+    # shellcheck disable=SC2086 # no flag, or one
+    (cd "$tmp" && "$hypemu" ${3:-} --plugin ./one_call.so c.json >out.txt 2>err.txt) || rc=$?
+    [ "$rc" = 2 ] && grep -qxF "$2" "$tmp/err.txt" ||
+        fail "bad choice $1 ${3:-}: exit $rc, not 2: $(cat "$tmp/err.txt")"
+}
+bad_choice '"problem": "allreduce", "block": 2, "allreduce": "allreduce-tree"' \
+    'c.json: algorithm.allreduce: found "allreduce-tree"; allowed: one of auto|allreduce-recursive-doubling|allreduce-ring|allreduce-rabenseifner'
+bad_choice '"scatter": 3' 'c.json: algorithm.scatter: found 3; allowed: one of auto|scatter-binomial|scatter-linear'
+# A choice the machine cannot run: recursive doubling on 6 ranks, before the run.
+bad_choice '"problem": "allgather", "block": 2, "allgather": "allgather-recursive-doubling"' \
+    'hypemu: c.json: algorithm.allgather: found "allgather-recursive-doubling" on 6 nodes; allowed: allgather-recursive-doubling on a power of two of nodes only'
+bad_choice '"reduce_scatter_block": "reduce-scatter-recursive-halving"' \
+    'hypemu: c.json: algorithm.reduce_scatter_block: found "reduce-scatter-recursive-halving" on 6 nodes; allowed: reduce-scatter-recursive-halving on a power of two of nodes only'
 # Under one-port strict contention a conflict stops the run, as for any algorithm.
 run rd_allreduce '{"kind": "hypercube", "dim": 3}, "ports": {"model": "one-port-full"}, "contention": "strict"' \
     '"problem": "allreduce", "block": 2' 3 0
@@ -215,6 +275,12 @@ if [ "${HM_HAVE_SECCOMP:-no}" = yes ]; then
     (cd "$tmp" && "$hypemu" --sandbox --plugin ./abort.so c.json >out.txt 2>err.txt) || rc=$?
     [ "$rc" = 1 ] && grep -qx 'hypemu: node 1: rank 1 called MPI_Abort(MPI_COMM_WORLD, 7)' "$tmp/err.txt" ||
         fail "abort under --sandbox: exit $rc: $(cat "$tmp/err.txt")"
+    # The node processes read the choice too (hm_param_string), and the setup checks it.
+    choose allreduce allreduce allreduce-ring "$q3" 16 14 --sandbox
+    choose alltoall alltoall alltoall-bruck "$r8" 2 7 --sandbox
+    bad_choice '"problem": "allgather", "block": 2, "allgather": "allgather-recursive-doubling"' \
+        'hypemu: c.json: algorithm.allgather: found "allgather-recursive-doubling" on 6 nodes; allowed: allgather-recursive-doubling on a power of two of nodes only' \
+        --sandbox
 fi
 
 # ---- the same programs under Open MPI ----------------------------------------------------
@@ -223,7 +289,7 @@ if ! command -v mpicc >/dev/null 2>&1 || [ -z "${MPIRUN:-}" ] || ! [ -x "$MPIRUN
     exit 0
 fi
 # Every program of tests/mpiprog/ but outside.c builds with Open MPI's mpicc as it is.
-for p in $programs; do
+for p in $programs one_call; do
     mpicc -Wall -Wextra -Werror -I"$HM_SRCDIR/examples/mpi" -o "$tmp/$p.mpicc" "$(src_of "$p")" ||
         fail "mpicc cannot build $p.c"
 done

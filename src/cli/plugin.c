@@ -28,6 +28,7 @@ typedef struct plugin_algo_s {
     int (*setup)(hm_setup_t *s);        /* sandboxed: the problem's setup, or NULL */
     int sandboxed_verify;               /* sandboxed: it has a .verify of its own */
     int mpi;                            /* built by hypemu-mpicc (doc/mpi-programs.md) */
+    const struct plugin_algo_s *own;    /* an MPI program bound to a problem: the program */
 } plugin_algo_t;
 
 static int sandbox_on;
@@ -716,6 +717,36 @@ static hm_problem_t mpi_problem_named(const char *name)
     return HM_PROBLEM_NONE;
 }
 
+/* The problem's parameters, then the program's own (its collectives' algorithms,
+ * doc/mpi-programs.md, "Collectives"), in an array kept until exit; prob alone when out of
+ * memory. */
+static const hm_param_spec_t *mpi_specs(const hm_param_spec_t *prob, const hm_param_spec_t *own)
+{
+    size_t np = 0, no = 0;
+    while (prob[np].name)
+        np++;
+    while (own && own[no].name)
+        no++;
+    hm_param_spec_t *all = no ? calloc(np + no + 1, sizeof *all) : NULL;
+    if (!all)
+        return prob;
+    memcpy(all, prob, np * sizeof *all);
+    memcpy(all + np, own, no * sizeof *all);
+    return all;
+}
+
+/* The setup of an MPI program bound to a problem: the program's own first (it checks the
+ * algorithms chosen for its collectives, doc/mpi-programs.md, "Collectives"), in a node
+ * process under the sandbox, then the problem's, whose state the nodes get. */
+static int mpi_setup(hm_setup_t *s)
+{
+    const plugin_algo_t *d = plugin_of(s->algorithm);
+    if (!d || !d->own)
+        return -1;
+    int rc = d->sandboxed ? hm__sbx_setup(s, d->file, 1) : d->own->desc.setup(s);
+    return rc == 0 ? problem_setup(s) : -1;
+}
+
 /* A's descriptor with the problem's hooks and parameters (problem_hooks), kept until exit. */
 static plugin_algo_t *mpi_derive(const plugin_algo_t *pa, hm_problem_t k)
 {
@@ -737,12 +768,15 @@ static plugin_algo_t *mpi_derive(const plugin_algo_t *pa, hm_problem_t k)
     d->desc.specs = NULL;
     problem_hooks(f, &d->desc, &d->desc, err, sizeof err); /* a collective: it stands in */
     int rooted = hma_prob_rooted(k), reduces = hma_prob_reduces(k);
-    d->desc.specs = rooted && reduces ? mpi_both
-                    : rooted          ? mpi_rooted
-                    : reduces         ? mpi_reduces
-                                      : mpi_plain;
+    d->desc.specs = mpi_specs(rooted && reduces ? mpi_both
+                              : rooted          ? mpi_rooted
+                              : reduces         ? mpi_reduces
+                                                : mpi_plain,
+                              pa->desc.specs);
     d->file = f;
     d->mpi = 1;
+    d->own = pa;
+    d->desc.setup = pa->desc.setup ? mpi_setup : d->desc.setup; /* built before the choices */
     if (pa->sandboxed) { /* the problem's setup here, the node programs in node processes */
         d->sandboxed = 1;
         d->setup = d->desc.setup;
@@ -773,7 +807,8 @@ const hm_algorithm_t *hm__plugin_mpi_problem(const hm_algorithm_t *a, const char
 /* Whether plugin algorithm pa's problem makes its setup and its check. */
 static int problem_checked(const plugin_algo_t *pa)
 {
-    return (pa->sandboxed ? pa->setup : pa->desc.setup) == problem_setup;
+    int (*setup)(hm_setup_t *) = pa->sandboxed ? pa->setup : pa->desc.setup;
+    return setup == problem_setup || setup == mpi_setup;
 }
 
 int hm__problem_checked(const hm_algorithm_t *a)

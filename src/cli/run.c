@@ -336,6 +336,7 @@ static int run_machine(const hm__config_t *cfg, const hm_setup_t *setup, hm__res
     hm__options_t opt = cfg->opt;
     opt.out_size = setup->out_size;
     opt.max_slots = max_slots_for(cfg, setup);
+    opt.params = cfg->algo_params;
     if (hm__machine_create(&m, &opt, cfg->algo, setup->state, err, sizeof err) != 0) {
         res->message = strdup(err);
         hm__machine_destroy(m);

@@ -89,6 +89,12 @@ void *hm_state(const hm_node_t *n)
     return n->m->state;
 }
 
+const char *hm_param_string(const hm_node_t *n, const char *name)
+{
+    CALLER(n, "hm_param_string", NULL);
+    return json_string_value(json_object_get(n->m->opt.params, name));
+}
+
 int hm_root(const hm_node_t *n)
 {
     CALLER(n, "hm_root", -1);

@@ -66,6 +66,8 @@ typedef struct hm__options_s {
     /* HM_THREAD_FIGURES=1 (doc/contention.md, "The sweep"): each node thread's and the main
      * thread's switches and migrations, in the summary's "threads", in every clock mode. */
     int thread_figures;
+    /* The config's "algorithm" object, read by hm_param_string (NULL: none); borrowed. */
+    const json_t *params;
 } hm__options_t;
 
 /* The ports of one emission: one port (hm_send: `one` is the port + 1, so that 0 says

@@ -58,6 +58,27 @@ enum {
     HM_MPI_TAG_ALLGATHER
 };
 
+/* The collectives whose algorithm the config chooses (choice.c, doc/mpi-programs.md,
+ * "Collectives"), in the order of their parameters in hm_mpi__specs. */
+enum {
+    HM_MPI_BCAST,
+    HM_MPI_REDUCE,
+    HM_MPI_ALLREDUCE,
+    HM_MPI_ALLGATHER,
+    HM_MPI_GATHER,
+    HM_MPI_SCATTER,
+    HM_MPI_ALLTOALL,
+    HM_MPI_REDUCE_SCATTER
+};
+extern const hm_param_spec_t hm_mpi__specs[];
+/* The algorithm the config chose for collective coll ("auto" when it gave none), and
+ * whether it is algo. */
+const char *hm_mpi__algo(int coll);
+int hm_mpi__algo_is(int coll, const char *algo);
+/* The program's setup: a choice the machine cannot run is a config error (hm_setup_fail,
+ * naming the parameter); 0 or -1. */
+int hm_mpi__check_choices(hm_setup_t *s);
+
 /* memmove of n bytes, nothing when n is 0 (an empty message's buffers may be NULL). */
 static inline void hm_mpi__copy(void *dst, const void *src, size_t n)
 {

@@ -647,8 +647,10 @@ void hm_mpi_exit__(int code)
     leave();
 }
 
+/* The program's own setup: no state; the algorithms chosen for the collectives checked
+ * against the machine (choice.c). A program bound to a problem runs it before the
+ * problem's (cli/plugin.c). */
 int hm_mpi__setup(hm_setup_t *s)
 {
-    (void)s;
-    return 0;
+    return hm_mpi__check_choices(s);
 }

@@ -14,6 +14,7 @@
 
 void hm_mpi__node(hm_node_t *n, void *state);
 int hm_mpi__setup(hm_setup_t *s);
+extern const hm_param_spec_t hm_mpi__specs[]; /* each collective's algorithm */
 
 HM__PLUGIN_LINKAGE const int hm_mpi_program = 1;
 
@@ -28,6 +29,7 @@ static const hm_algorithm_t hm_mpi_descriptor = {
     .default_ports = HM_PORTS_ALL_PORT,
     .setup = hm_mpi__setup,
     .node_main = hm_mpi__node,
+    .specs = hm_mpi__specs,
     .needs = {.clock_modes = HM_BIT(HM_CLOCK_SLOTTED),
               .clock_why = "packets to nodes that are not neighbours are routed by the slotted "
                            "clock"},

@@ -386,6 +386,15 @@ void *hm_state(const hm_node_t *n)
     return state;
 }
 
+/* The "algorithm" object that hypemu passed (the one its setup saw). */
+static json_t *node_params;
+
+const char *hm_param_string(const hm_node_t *n, const char *name)
+{
+    (void)n;
+    return json_string_value(json_object_get(node_params, name));
+}
+
 /* With the plugin's own setup, its own hooks answer (they read its state, here); the
  * problem's inputs come from the engine. */
 int hm_root(const hm_node_t *n)
@@ -937,6 +946,7 @@ int main(int argc, char **argv)
         _exit(1);
     }
     state = s.state;
+    node_params = params;
     sem_post(&go);
     for (;;)
         pause(); /* the node thread asks; hypemu ends the process */

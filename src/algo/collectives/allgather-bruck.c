@@ -57,25 +57,24 @@ static int ag_bruck_setup(hm_setup_t *s)
     return hma_prob_ready(s, hma_prob_setup_routed(s, HM_PROBLEM_ALLGATHER));
 }
 
+/* hma_coll_allgather_bruck's schedule (coll_core.c), each step relayed
+ * (hma_coll_prob_bruck). */
 static void ag_bruck_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count, all = (size_t)pb->p * b;
-    int p = pb->p, pos = hma_prob_bruck_pos(pb, hm_id(n));
+    int pos = hma_prob_bruck_pos(pb, hm_id(n));
     int64_t *buf = hma_prob_alloc(n, all);
     if (!buf)
         return;
     const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < b; i++)
         buf[i] = in[i];
-    for (int k = 0, dist = 1; dist < p; k++, dist *= 2) {
-        size_t c = (size_t)(dist < p - dist ? dist : p - dist) * b;
-        if (hma_prob_bruck_step(n, pb, pos, dist, k, buf, buf + (size_t)dist * b, c) != HM_OK)
-            goto done;
-        hm_show(n, buf, (size_t)(2 * dist < p ? 2 * dist : p) * b); /* the blocks so far */
-    }
-    hma_prob_bruck_store(n, pb, pos, buf);
-done:
+    hma_coll_prob_t c;
+    hma_coll_prob(&c, n, pb, pos, 1);
+    c.io.exchange = hma_coll_prob_bruck;
+    if (hma_coll_allgather_bruck(&c.io, pos, pb->p, buf, b) == HM_OK)
+        hma_prob_bruck_store(n, pb, pos, buf);
     free(buf);
 }
 

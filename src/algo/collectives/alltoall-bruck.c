@@ -48,22 +48,7 @@ static int a2a_bruck_setup(hm_setup_t *s)
     return hma_prob_ready(s, hma_prob_setup_routed(s, HM_PROBLEM_ALLTOALL));
 }
 
-/* Copy the blocks a[j] with bit k of j set into v (to_v) or back from v. */
-static size_t pack(int64_t *a, int64_t *v, int p, int k, size_t b, int to_v)
-{
-    size_t c = 0;
-    for (int j = 0; j < p; j++)
-        if (j >> k & 1) {
-            for (size_t i = 0; i < b; i++)
-                if (to_v)
-                    v[c + i] = a[(size_t)j * b + i];
-                else
-                    a[(size_t)j * b + i] = v[c + i];
-            c += b;
-        }
-    return c;
-}
-
+/* hma_coll_alltoall_bruck's schedule (coll_core.c), each step relayed (bruck_exchange). */
 static void a2a_bruck_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
@@ -72,20 +57,15 @@ static void a2a_bruck_node(hm_node_t *n, void *state)
     int64_t *a = hma_prob_alloc(n, 2 * all);
     if (!a)
         return;
-    int64_t *v = a + all;
     const int64_t *in = hm_input(n, &count);
     for (int j = 0; j < p; j++)
         for (size_t i = 0; i < b; i++)
             a[(size_t)j * b + i] = in[(size_t)hma_prob_bruck_node(pb, (pos + j) % p) * b + i];
-    for (int k = 0, dist = 1; dist < p; k++, dist *= 2) {
-        size_t c = pack(a, v, p, k, b, 1);
-        if (hma_prob_bruck_step(n, pb, pos, dist, k, v, v, c) != HM_OK)
-            goto done;
-        pack(a, v, p, k, b, 0);
-        hm_show(n, a, all); /* the blocks, rotated, after step k */
-    }
-    hma_prob_bruck_store(n, pb, pos, a);
-done:
+    hma_coll_prob_t c;
+    hma_coll_prob(&c, n, pb, pos, 1);
+    c.io.exchange = hma_coll_prob_bruck;
+    if (hma_coll_alltoall_bruck(&c.io, pos, p, a, a + all, b) == HM_OK)
+        hma_prob_bruck_store(n, pb, pos, a);
     free(a);
 }
 

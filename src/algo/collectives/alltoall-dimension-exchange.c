@@ -35,36 +35,21 @@ static int a2a_dx_setup(hm_setup_t *s)
     return hma_prob_ready(s, hma_prob_setup(s, HM_PROBLEM_ALLTOALL));
 }
 
+/* hma_coll_alltoall_dimex's schedule (coll_core.c), port k in step k. */
 static void a2a_dx_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
-    size_t b = (size_t)pb->block, count, all = (size_t)pb->p * b, half = all / 2;
-    int x = hm_id(n);
+    size_t b = (size_t)pb->block, count, all = (size_t)pb->p * b;
     int64_t *buf = hma_prob_alloc(n, 2 * all);
     if (!buf)
         return;
-    int64_t *pack = buf + all;
     const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < all; i++)
         buf[i] = in[i]; /* index j = dst before slot 0 */
-    for (int k = 0; k < pb->d; k++) {
-        size_t m = 0;
-        for (int j = 0; j < pb->p; j++)
-            if ((j ^ x) >> k & 1)
-                for (size_t i = 0; i < b; i++)
-                    pack[m++] = buf[(size_t)j * b + i];
-        if (hma_prob_send(n, pb, k, k, pack, half) != HM_OK ||
-            hma_prob_recv(n, pack, half, &count, NULL) != HM_OK)
-            goto done;
-        m = 0;
-        for (int j = 0; j < pb->p; j++)
-            if (!((j ^ x) >> k & 1))
-                for (size_t i = 0; i < b; i++)
-                    buf[(size_t)(j ^ (1 << k)) * b + i] = pack[m++];
-        hm_show(n, buf, all); /* the blocks after dimension k */
-    }
-    hma_prob_store(n, buf, all);
-done:
+    hma_coll_prob_t c;
+    hma_coll_prob(&c, n, pb, hm_id(n), 0);
+    if (hma_coll_alltoall_dimex(&c.io, hm_id(n), pb->p, buf, buf + all, b) == HM_OK)
+        hma_prob_store(n, buf, all);
     free(buf);
 }
 

@@ -49,18 +49,6 @@ static int a2a_pw_setup(hm_setup_t *s)
     return hma_prob_ready(s, hma_prob_setup_routed(s, HM_PROBLEM_ALLTOALL));
 }
 
-/* One step: one direct message (bus, or one circuit), or along the dimensions of x XOR to
- * (e-cube routing, hop by hop). */
-static int a2a_pw_exchange(void *ctx, int to, int from, int step, const void *v, void *out,
-                           size_t count)
-{
-    const hma_coll_prob_t *c = ctx;
-    if (c->pb->full || c->pb->direct)
-        return hma_prob_exchange(c->n, c->pb, to, step, v, count, out, count);
-    (void)from;
-    return hma_prob_xor_route(c->n, c->pb, to ^ c->me, v, out, count);
-}
-
 /* The schedule is the shared one (coll_core.c, hma_coll_alltoall_pairwise), which the MPI
  * library's MPI_Alltoall runs too (doc/mpi-programs.md, "Collectives"). */
 static void a2a_pw_node(hm_node_t *n, void *state)
@@ -76,7 +64,7 @@ static void a2a_pw_node(hm_node_t *n, void *state)
         buf[(size_t)x * b + i] = in[(size_t)x * b + i];
     hma_coll_prob_t c;
     hma_coll_prob(&c, n, pb, x, 0);
-    c.io.exchange = a2a_pw_exchange;
+    c.io.exchange = hma_coll_prob_pairwise;
     if (hma_coll_alltoall_pairwise(&c.io, x, pb->p, in, buf, b) == HM_OK)
         hma_prob_store(n, buf, (size_t)pb->p * b);
     free(buf);

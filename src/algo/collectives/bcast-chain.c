@@ -35,30 +35,30 @@ static int bcast_chain_setup(hm_setup_t *s)
     return hma_prob_ready(s, hma_prob_setup(s, HM_PROBLEM_BROADCAST));
 }
 
+/* Each value stored as it comes (the schedule's have). */
+static void chain_have(void *ctx, const void *buf, size_t count)
+{
+    const hma_coll_prob_t *c = ctx;
+    hma_prob_store(c->n, buf, count);
+}
+
+/* hma_coll_bcast_chain's schedule (coll_core.c) over the chain's ports. */
 static void bcast_chain_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     int pos = hma_prob_pos(pb, hm_id(n), hm_root(n));
-    int next = hma_prob_next(pb, pos, hm_root(n)), last = pos == pb->p - 1;
     size_t count;
     const int64_t *in = hm_input(n, &count);
     int64_t *buf = hma_prob_alloc(n, (size_t)pb->block);
-    for (int k = 0; buf && k < pb->block; k++) {
-        int64_t v;
-        if (pos == 0) {
-            v = in[k];
-            if (k > 0 && hm_next_slot(n) != HM_OK)
-                break;
-        } else if (hma_prob_recv(n, &v, 1, &count, NULL) != HM_OK) {
-            break;
-        } else {
-            buf[k] = v;
-            hm_show(n, buf, (size_t)k + 1); /* the values so far */
-        }
-        hm_store(n, v);
-        if (!last && hma_prob_send(n, pb, next, k, &v, 1) != HM_OK)
-            break;
-    }
+    if (!buf)
+        return;
+    for (size_t k = 0; pos == 0 && k < (size_t)pb->block; k++)
+        buf[k] = in[k];
+    hma_coll_prob_t c;
+    hma_coll_prob(&c, n, pb, pos, 2);
+    c.root = hm_root(n);
+    c.io.have = chain_have;
+    hma_coll_bcast_chain(&c.io, pos, pb->p, buf, (size_t)pb->block);
     free(buf);
 }
 

@@ -35,49 +35,40 @@ static int gather_linear_setup(hm_setup_t *s)
     return hma_prob_ready(s, hma_prob_setup(s, HM_PROBLEM_GATHER));
 }
 
-/* The root: the blocks in the order they arrive (shown as they come, its own first),
- * then by absolute node number; position q is node root XOR gray(q). */
-static void gather_root(hm_node_t *n, const hma_prob_t *pb, const int64_t *in, int64_t *buf)
+/* The root: the blocks by position as they arrive (shown as they come, its own first),
+ * then stored by absolute node number; position q is node root XOR gray(q). */
+static void gather_root(const hma_coll_io_t *io, hm_node_t *n, const hma_prob_t *pb,
+                        const int64_t *in, int64_t *buf)
 {
-    size_t b = (size_t)pb->block, count, all = (size_t)pb->p * b;
+    size_t b = (size_t)pb->block, all = (size_t)pb->p * b;
     int64_t *arr = buf + all;
     for (size_t i = 0; i < b; i++)
         arr[i] = in[i];
-    for (int q = 1; q < pb->p; q++) {
-        if (hma_prob_recv(n, arr + (size_t)q * b, b, &count, NULL) != HM_OK)
-            return;
-        hm_show(n, arr, (size_t)(q + 1) * b);
-    }
+    if (hma_coll_gather_linear(io, 0, pb->p, in, arr, NULL, b) != HM_OK)
+        return;
     for (int q = 0; q < pb->p; q++)
         for (size_t i = 0; i < b; i++)
             buf[(size_t)hma_prob_node(pb, q, hm_root(n)) * b + i] = arr[(size_t)q * b + i];
     hma_prob_store(n, buf, all);
 }
 
+/* hma_coll_gather_linear's schedule (coll_core.c) over the chain's ports. */
 static void gather_linear_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int root = hm_root(n), p = pb->p;
-    int pos = hma_prob_pos(pb, hm_id(n), root), prev = hma_prob_prev(pb, pos, root);
+    int root = hm_root(n), p = pb->p, pos = hma_prob_pos(pb, hm_id(n), root);
     const int64_t *in = hm_input(n, &count);
     int64_t *buf = hma_prob_alloc(n, pos == 0 ? 2 * (size_t)p * b : b);
     if (!buf)
         return;
-    if (pos == 0) {
-        gather_root(n, pb, in, buf);
-        goto done;
-    }
-    if (hma_prob_send(n, pb, prev, pos, in, b) != HM_OK)
-        goto done;
-    for (int t = 1; pos + t < p; t++) {
-        if (hma_prob_recv(n, buf, b, &count, NULL) != HM_OK)
-            goto done;
-        hm_show(n, buf, b); /* the block it passes on */
-        if (hma_prob_send(n, pb, prev, pos + t, buf, b) != HM_OK)
-            goto done;
-    }
-done:
+    hma_coll_prob_t c;
+    const hma_coll_io_t *io = hma_coll_prob(&c, n, pb, pos, 2);
+    c.root = root;
+    if (pos == 0)
+        gather_root(io, n, pb, in, buf);
+    else
+        hma_coll_gather_linear(io, pos, p, in, NULL, buf, b);
     free(buf);
 }
 

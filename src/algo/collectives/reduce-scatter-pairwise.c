@@ -47,6 +47,8 @@ static int rs_pw_setup(hm_setup_t *s)
     return hma_prob_ready(s, hma_prob_setup_routed(s, HM_PROBLEM_REDUCE_SCATTER));
 }
 
+/* hma_coll_reduce_scatter_pairwise's schedule (coll_core.c), each step one direct message
+ * or routed along the dimensions (hma_coll_prob_pairwise): partners x + s on the bus. */
 static void rs_pw_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
@@ -55,22 +57,14 @@ static void rs_pw_node(hm_node_t *n, void *state)
     int64_t *acc = hma_prob_alloc(n, 2 * b);
     if (!acc)
         return;
-    int64_t *tmp = acc + b;
     const int64_t *in = hm_input(n, &count);
     for (size_t i = 0; i < b; i++)
         acc[i] = in[(size_t)x * b + i];
-    for (int s = 1; s < pb->p; s++) {
-        /* One direct message a step: x + s on the bus, x XOR s as one circuit (direct). */
-        int to = pb->full ? (x + s) % pb->p : x ^ s;
-        if (pb->full || pb->direct
-                ? hma_prob_exchange(n, pb, to, s, in + (size_t)to * b, b, tmp, b) != HM_OK
-                : hma_prob_xor_route(n, pb, s, in + (size_t)to * b, tmp, b) != HM_OK)
-            goto done;
-        hma_prob_combine(pb, acc, tmp, b);
-        hm_show(n, acc, b); /* its block's partial sum */
-    }
-    hma_prob_store(n, acc, b);
-done:
+    hma_coll_prob_t c;
+    hma_coll_prob(&c, n, pb, x, 0);
+    c.io.exchange = hma_coll_prob_pairwise;
+    if (hma_coll_reduce_scatter_pairwise(&c.io, x, pb->p, !pb->full, in, acc, acc + b, b) == HM_OK)
+        hma_prob_store(n, acc, b);
     free(acc);
 }
 

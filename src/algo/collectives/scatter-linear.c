@@ -38,36 +38,25 @@ static int scatter_linear_setup(hm_setup_t *s)
     return hma_prob_ready(s, hma_prob_setup(s, HM_PROBLEM_SCATTER));
 }
 
+/* hma_coll_scatter_linear's schedule (coll_core.c) over the chain's ports: the root's
+ * blocks by position (position j is node root XOR gray(j)). */
 static void scatter_linear_node(hm_node_t *n, void *state)
 {
     const hma_prob_t *pb = state;
     size_t b = (size_t)pb->block, count;
-    int root = hm_root(n);
-    int pos = hma_prob_pos(pb, hm_id(n), root), next = hma_prob_next(pb, pos, root);
+    int root = hm_root(n), pos = hma_prob_pos(pb, hm_id(n), root);
     const int64_t *in = hm_input(n, &count);
-    if (pos == 0) {
-        for (int j = pb->p - 1; j >= 1; j--) {
-            size_t x = (size_t)hma_prob_node(pb, j, root);
-            if (hma_prob_send(n, pb, next, j, in + x * b, b) != HM_OK)
-                return;
-            if (j > 1 && hm_next_slot(n) != HM_OK)
-                return;
-        }
-        hma_prob_store(n, in + (size_t)root * b, b);
-        return;
-    }
-    int64_t *buf = hma_prob_alloc(n, b);
+    int64_t *buf = hma_prob_alloc(n, pos == 0 ? (size_t)pb->p * b : b);
     if (!buf)
         return;
-    for (int j = pb->p - 1; j >= pos; j--) {
-        if (hma_prob_recv(n, buf, b, &count, NULL) != HM_OK)
-            goto done;
-        hm_show(n, buf, b); /* the block on its way down, its own last */
-        if (j > pos && hma_prob_send(n, pb, next, j, buf, b) != HM_OK)
-            goto done;
-    }
-    hma_prob_store(n, buf, b);
-done:
+    for (int j = 0; pos == 0 && j < pb->p; j++)
+        for (size_t i = 0; i < b; i++)
+            buf[(size_t)j * b + i] = in[(size_t)hma_prob_node(pb, j, root) * b + i];
+    hma_coll_prob_t c;
+    const hma_coll_io_t *io = hma_coll_prob(&c, n, pb, pos, 2);
+    c.root = root;
+    if (hma_coll_scatter_linear(io, pos, pb->p, buf, buf, b) == HM_OK)
+        hma_prob_store(n, pos == 0 ? in + (size_t)root * b : buf, b);
     free(buf);
 }
 

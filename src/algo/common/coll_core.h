@@ -28,7 +28,8 @@ typedef struct hma_coll_io_s {
     int (*combine)(void *ctx, void *acc, const void *in, size_t count);
     /* Optional (NULL: nothing). show: count elements of partial results; show_parts: parts
      * lo .. lo+parts-1 (mod p) of buf cut into p near-equal parts of total elements; have:
-     * the broadcast's buffer is complete; next: the next send goes in a new slot; wait: a
+     * count elements of the broadcast at buf are here (the whole buffer; in the chain one at
+     * a time); next: the next send goes in a new slot; wait: a
      * node that has nothing to do before step `step` waits for it. */
     void (*show)(void *ctx, const void *buf, size_t count);
     void (*show_parts)(void *ctx, const void *buf, size_t total, int lo, int parts);
@@ -70,6 +71,20 @@ int hma_coll_allreduce_rd(const hma_coll_io_t *io, int x, int p, void *acc, void
  * [r>>i<<i, +2^i) with r ^ 2^i, waiting first for step wait_at + i unless wait_at < 0. */
 int hma_coll_allgather_rd(const hma_coll_io_t *io, int r, int p, void *buf, size_t total,
                           int wait_at);
+/* The steps of Rabenseifner's algorithms on q = 2^d nodes (relative or new numbers r), buf of
+ * total elements in q parts, messages numbered from step0, each step waiting first for step
+ * wait_at + its index unless wait_at < 0. hma_coll_doubling: allgather-recursive-doubling's
+ * (in step i parts [r>>i<<i, +2^i) for those of r ^ 2^i). hma_coll_halving: recursive
+ * halving (in step d-1-i the parts r ^ 2^i keeps go to it, and those it sends are combined
+ * into the half r keeps, through tmp: r ends with part r reduced over all). hma_coll_gather_parts:
+ * the gather of the parts to r = 0 up the binomial tree (r receives from r + 2^i, i <
+ * ctz(r), in step i, then sends its parts [r, r + 2^ctz(r)) to r - 2^ctz(r)). */
+int hma_coll_doubling(const hma_coll_io_t *io, int r, int q, void *buf, size_t total, int step0,
+                      int wait_at);
+int hma_coll_halving(const hma_coll_io_t *io, int r, int q, void *buf, void *tmp, size_t total,
+                     int step0, int wait_at);
+int hma_coll_gather_parts(const hma_coll_io_t *io, int r, int q, void *buf, size_t total, int step0,
+                          int wait_at);
 /* allgather-ring's schedule at ring position pos: buf of total elements in p parts, position
  * pos holding part (pos + shift) mod p; peers are positions (pos + 1 and pos - 1). */
 int hma_coll_allgather_ring(const hma_coll_io_t *io, int pos, int p, int shift, void *buf,
@@ -89,5 +104,44 @@ int hma_coll_alltoall_pairwise(const hma_coll_io_t *io, int x, int p, const void
  * ceil(count / p) elements. */
 int hma_coll_allreduce_ring(const hma_coll_io_t *io, int pos, int p, void *buf, void *tmp,
                             size_t count);
+
+/* gather-linear's schedule at chain position pos (0 the root) of p: a node sends own (part
+ * elements) to pos - 1, then passes on, through tmp (one part), the parts that come from
+ * pos + 1, nearest first; the root receives part q into buf + q * part (by position, its
+ * own at 0, which it puts there), showing the parts so far. */
+int hma_coll_gather_linear(const hma_coll_io_t *io, int pos, int p, const void *own, void *buf,
+                           void *tmp, size_t part);
+/* scatter-linear's schedule, gather-linear's reversed: the root sends parts p-1 .. 1 of buf
+ * (by position) to position 1, farthest first, one a slot (next); position pos receives
+ * parts p-1 .. pos from pos - 1 into tmp, passing on all but its own, with which tmp ends. */
+int hma_coll_scatter_linear(const hma_coll_io_t *io, int pos, int p, const void *buf, void *tmp,
+                            size_t part);
+/* bcast-chain's schedule at chain position pos (0 the root) of p: element k of buf goes
+ * down the chain alone, pipelined: pos receives it from pos - 1 (the root has it, and sends
+ * one a slot: next), shows the elements so far, has it, and sends it to pos + 1. */
+int hma_coll_bcast_chain(const hma_coll_io_t *io, int pos, int p, void *buf, size_t count);
+/* alltoall-bruck's schedule at cycle position pos of p: a holds the p blocks of block
+ * elements rotated (a[j] for position pos + j mod p), v room for p blocks; in step k the
+ * blocks a[j] with bit k of j set go to pos + 2^k in one message (exchange, else send and
+ * receive) and those from pos - 2^k take their places: a[j] ends as the block from position
+ * pos - j. */
+int hma_coll_alltoall_bruck(const hma_coll_io_t *io, int pos, int p, void *a, void *v,
+                            size_t block);
+/* allgather-bruck's schedule at cycle position pos of p: buf holds p blocks of block
+ * elements, its own first; in step k (2^k = dist) the first min(dist, p - dist) blocks go to
+ * pos + dist in one message (exchange, else send and receive) and those of pos - dist land
+ * at block dist: buf[j] ends as the block of position pos - j. */
+int hma_coll_allgather_bruck(const hma_coll_io_t *io, int pos, int p, void *buf, size_t block);
+/* reduce-scatter-pairwise's schedule at node x of p: in step s = 1..p-1 it sends its block
+ * for x XOR s (xor set) or x + s mod p from in (block y at y * block) and combines the one
+ * from x XOR s, or x - s mod p, through tmp into acc (its own block on entry). */
+int hma_coll_reduce_scatter_pairwise(const hma_coll_io_t *io, int x, int p, int xor, const void *in,
+                                     void *acc, void *tmp, size_t block);
+/* alltoall-dimension-exchange's schedule at node x of p = 2^d: buf holds the p blocks by
+ * destination, pack room for p/2; in step k the blocks whose index differs from x in bit k
+ * go to x XOR 2^k in one message, and those received are filed at index j XOR 2^k: buf ends
+ * with the blocks by source. */
+int hma_coll_alltoall_dimex(const hma_coll_io_t *io, int x, int p, void *buf, void *pack,
+                            size_t block);
 
 #endif

@@ -8,8 +8,13 @@
 
 static int port_of(const hma_coll_prob_t *c, int peer)
 {
+    if (c->ring == 2)
+        return peer > c->me ? hma_prob_next(c->pb, c->me, c->root)
+                            : hma_prob_prev(c->pb, c->me, c->root);
     if (c->ring)
         return hma_prob_next(c->pb, c->me, -1);
+    if (c->pb->full && c->fold)
+        peer = hma_prob_fold_old(c->pb, peer, c->fold - 1);
     return c->pb->full ? hma_prob_port_rel(c->n, c->pb, peer)
                        : __builtin_ctz((unsigned)(peer ^ c->me));
 }
@@ -59,6 +64,25 @@ static int prob_wait(void *ctx, int step)
 {
     hma_coll_prob_t *c = ctx;
     return hma_prob_wait(c->n, c->pb->step_at[step]);
+}
+
+int hma_coll_prob_pairwise(void *ctx, int to, int from, int step, const void *v, void *out,
+                           size_t count)
+{
+    (void)from, (void)step;
+    const hma_coll_prob_t *c = ctx;
+    if (c->pb->full || c->pb->direct)
+        return hma_prob_exchange(c->n, c->pb, to, step, v, count, out, count);
+    return hma_prob_xor_route(c->n, c->pb, to ^ c->me, v, out, count);
+}
+
+int hma_coll_prob_bruck(void *ctx, int to, int from, int step, const void *v, void *out,
+                        size_t count)
+{
+    (void)from;
+    const hma_coll_prob_t *c = ctx;
+    int dist = (to - c->me + c->pb->p) % c->pb->p;
+    return hma_prob_bruck_step(c->n, c->pb, c->me, dist, step, v, out, count);
 }
 
 const hma_coll_io_t *hma_coll_prob(hma_coll_prob_t *c, hm_node_t *n, const hma_prob_t *pb, int me,

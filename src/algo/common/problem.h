@@ -163,19 +163,30 @@ int hma_prob_exchange(hm_node_t *n, const hma_prob_t *pb, int to, int msg, const
 
 /* The transport of the shared schedules (coll_core.h) over the problem's packets: peers are
  * relative numbers (ring 0: the port hma_prob_port_rel on the bus, the dimension of peer XOR me
- * on the hypercube) or cycle positions (ring 1: the port to the next position, hma_prob_next),
+ * on the hypercube), cycle positions (ring 1: the port to the next position, hma_prob_next) or
+ * chain positions from root (ring 2: hma_prob_next to a higher one, hma_prob_prev to a lower),
  * sends counted by hma_prob_send, receives the next packet (lock step), the problem's op,
  * hm_show, hma_prob_show_parts over off (set it for hma_coll_allgather_ring), hm_next_slot and
  * hma_prob_wait for pb->step_at[step]. */
 typedef struct hma_coll_prob_s {
     hm_node_t *n;
     const hma_prob_t *pb;
-    int me, ring;
+    int me, ring, root; /* root: of the chain (ring 2) */
+    int fold;           /* ring 0 on the bus: peers are new ranks (hma_prob_fold_old), of
+                           keep_odd fold - 1; 0: relative numbers */
     const size_t *off;
     hma_coll_io_t io;
 } hma_coll_prob_t;
 const hma_coll_io_t *hma_coll_prob(hma_coll_prob_t *c, hm_node_t *n, const hma_prob_t *pb, int me,
                                    int ring);
+/* Its exchange for the pairwise steps (me a node): one direct message (the bus, or one
+ * circuit with route direct), or along the dimensions of me XOR to (e-cube routing, hop by
+ * hop), hma_prob_exchange or hma_prob_xor_route. */
+int hma_coll_prob_pairwise(void *ctx, int to, int from, int step, const void *v, void *out,
+                           size_t count);
+/* Its exchange for Bruck's steps (me a cycle position): hma_prob_bruck_step to `to`. */
+int hma_coll_prob_bruck(void *ctx, int to, int from, int step, const void *v, void *out,
+                        size_t count);
 
 /* Whether problem k has a root (broadcast, scatter, gather, reduce) and whether it
  * reduces (reduce, allreduce, reduce-scatter). */

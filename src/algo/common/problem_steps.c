@@ -143,12 +143,6 @@ int hma_prob_fold_old(const hma_prob_t *pb, int nr, int keep_odd)
     return nr < rem ? 2 * nr + keep_odd : nr + rem;
 }
 
-/* The port to new rank nr: the dimension on the hypercube, else the link to its node. */
-static int fold_port(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_odd, int dim)
-{
-    return pb->full ? hma_prob_port_rel(n, pb, hma_prob_fold_old(pb, nr, keep_odd)) : dim;
-}
-
 int hma_prob_fold_in(hm_node_t *n, const hma_prob_t *pb, int r, int keep_odd, int64_t *buf,
                      int64_t *tmp, size_t b)
 {
@@ -168,80 +162,41 @@ int hma_prob_fold_in(hm_node_t *n, const hma_prob_t *pb, int r, int keep_odd, in
     return hma_prob_wait(n, pb->step_at[1]);
 }
 
+/* The shared schedules' transport over new ranks (coll_prob.c): parts at off. */
+static const hma_coll_io_t *fold_io(hma_coll_prob_t *c, hm_node_t *n, const hma_prob_t *pb, int nr,
+                                    int keep_odd, const size_t *off)
+{
+    const hma_coll_io_t *io = hma_coll_prob(c, n, pb, nr, 0);
+    c->fold = keep_odd + 1;
+    c->io.off = off;
+    return io;
+}
+
 int hma_prob_halving_fold(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_odd, int64_t *buf,
                           int64_t *tmp, const size_t *off)
 {
-    size_t k;
-    int d = hma_prob_fold_k(pb), first = !hma_prob_pow2(pb);
-    for (int i = d - 1; i >= 0; i--) {
-        int mine = nr >> i << i, theirs = (nr ^ (1 << i)) >> i << i;
-        size_t mlo = off[mine], mn = off[mine + (1 << i)] - mlo;
-        /* Parts of unequal length: every node waits for the longest of the step before. */
-        if (pb->step_waits && hma_prob_wait(n, pb->step_at[first + d - 1 - i]) != HM_OK)
-            return HM_EABORT;
-        int rc =
-            hma_prob_send(n, pb, fold_port(n, pb, nr ^ (1 << i), keep_odd, i), first + d - 1 - i,
-                          buf + off[theirs], off[theirs + (1 << i)] - off[theirs]);
-        if (rc == HM_OK)
-            rc = hma_prob_recv(n, tmp, mn, &k, NULL);
-        if (rc != HM_OK)
-            return rc;
-        hma_prob_combine(pb, buf + mlo, tmp, k);
-        hm_show(n, buf + mlo, mn); /* the half it keeps, partly summed */
-    }
-    return HM_OK;
-}
-
-/* Recursive doubling's step i at node r: its 2^i parts (r's block) for its partner's,
- * on port `port`, once the step's slot `wait_at` has come (parts of unequal length),
- * sent as step `step`. */
-static int doubling_step(hm_node_t *n, const hma_prob_t *pb, int port, int r, int i, int wait_at,
-                         int step, int64_t *buf, const size_t *off)
-{
-    size_t k;
-    int mine = r >> i << i, theirs = (r ^ (1 << i)) >> i << i;
-    if (pb->step_waits && hma_prob_wait(n, pb->step_at[wait_at]) != HM_OK)
-        return HM_EABORT;
-    int rc = hma_prob_send(n, pb, port, step, buf + off[mine], off[mine + (1 << i)] - off[mine]);
-    if (rc == HM_OK)
-        rc = hma_prob_recv(n, buf + off[theirs], off[theirs + (1 << i)] - off[theirs], &k, NULL);
-    int lo = r >> (i + 1) << (i + 1); /* the 2^(i+1) parts now held, side by side */
-    if (rc == HM_OK)
-        hm_show(n, buf + off[lo], off[lo + (2 << i)] - off[lo]);
-    return rc;
+    hma_coll_prob_t c;
+    int q = 1 << hma_prob_fold_k(pb), first = !hma_prob_pow2(pb);
+    return hma_coll_halving(fold_io(&c, n, pb, nr, keep_odd, off), nr, q, buf, tmp, off[q], first,
+                            pb->step_waits ? first : -1);
 }
 
 int hma_prob_doubling_fold(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_odd, int64_t *buf,
                            const size_t *off)
 {
-    int d = hma_prob_fold_k(pb), first = hma_prob_pow2(pb) ? 0 : d + 1;
-    for (int i = 0; i < d; i++) {
-        int rc = doubling_step(n, pb, fold_port(n, pb, nr ^ (1 << i), keep_odd, i), nr, i,
-                               first ? first + i : d + i, first + i, buf, off);
-        if (rc != HM_OK)
-            return rc;
-    }
-    return HM_OK;
+    hma_coll_prob_t c;
+    int d = hma_prob_fold_k(pb), q = 1 << d, first = hma_prob_pow2(pb) ? 0 : d + 1;
+    return hma_coll_doubling(fold_io(&c, n, pb, nr, keep_odd, off), nr, q, buf, off[q], first,
+                             pb->step_waits ? (first ? first : d) : -1);
 }
 
 int hma_prob_gather_fold(hm_node_t *n, const hma_prob_t *pb, int nr, int keep_odd, int64_t *buf,
                          const size_t *off)
 {
-    size_t k;
-    int d = hma_prob_fold_k(pb), j = nr ? __builtin_ctz((unsigned)nr) : d;
-    int first = hma_prob_pow2(pb) ? 0 : d + 1;
-    for (int i = 0; i < j; i++) { /* children nr + 2^i send in step i */
-        int c = nr + (1 << i);
-        int rc = hma_prob_recv(n, buf + off[c], off[c + (1 << i)] - off[c], &k, NULL);
-        if (rc != HM_OK)
-            return rc;
-    }
-    if (!nr)
-        return HM_OK;
-    if (pb->step_waits && hma_prob_wait(n, pb->step_at[first ? first + j : d + j]) != HM_OK)
-        return HM_EABORT;
-    return hma_prob_send(n, pb, fold_port(n, pb, nr - (1 << j), keep_odd, j), first + j,
-                         buf + off[nr], off[nr + (1 << j)] - off[nr]);
+    hma_coll_prob_t c;
+    int d = hma_prob_fold_k(pb), q = 1 << d, first = hma_prob_pow2(pb) ? 0 : d + 1;
+    return hma_coll_gather_parts(fold_io(&c, n, pb, nr, keep_odd, off), nr, q, buf, off[q], first,
+                                 pb->step_waits ? (first ? first : d) : -1);
 }
 
 int64_t hma_prob_tree_slots(const hm_machine_info_t *mi, const hma_prob_t *pb)
