@@ -197,6 +197,10 @@ static int32_t unpack_copy(hm__machine_t *m, hm__dist_t *D, const unsigned char 
         D->delivered++;
     }
     D->foreign++;
+    /* A routed copy took its place in its next link's buffer when it crossed into its
+     * sender (engine/slot_judge.c, forward), on the sender's rank: here too. */
+    if (!k.cls)
+        m->occ[h.src * m->maxdeg + h.sport]++;
     hm__copyvec_t *into = k.cls ? &m->nodes[h.src].outbox : &D->pending;
     if (HM__PUSH(*into, c) != 0)
         hm__dist_abort_all("out of memory receiving a slot's packets");
