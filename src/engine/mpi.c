@@ -398,22 +398,13 @@ static hm__machine_t *machine_of(void *ctx);
 static int woke(void *ctx, hm_node_t *r, int64_t t)
 {
     (void)t;
-    hm__machine_t *m = machine_of(ctx);
-    r->wake_gen++;
-    return HM__PUSH(m->woken, r->id);
+    return hm__slot_woke(machine_of(ctx), r);
 }
 
 static void take_back(void *ctx, hm_node_t *n, int64_t t)
 {
     (void)t;
-    hm__machine_t *m = machine_of(ctx);
-    n->wake_gen++;
-    for (size_t w = 0; w < m->woken.n; w++)
-        if (m->woken.v[w] == n->id) {
-            m->woken.v[w] = m->woken.v[--m->woken.n];
-            n->wait = HM__WAIT_PACKET;
-            break;
-        }
+    hm__slot_take_back(machine_of(ctx), n);
 }
 
 static int wait_again(void *ctx, hm_node_t *n, int64_t t)

@@ -34,19 +34,15 @@ static hm__copyvec_t *stalled(void *ctx, int src)
     return &((packet_t *)ctx)->stalled;
 }
 
-static int woke(void *ctx, hm_node_t *r, int64_t t)
+int hm__slot_woke(hm__machine_t *m, hm_node_t *r)
 {
-    (void)t;
-    hm__machine_t *m = ((packet_t *)ctx)->m;
     r->wake_gen++;
     return HM__PUSH(m->woken, r->id);
 }
 
 /* Its wait was registered by the clock: take it back. */
-static void take_back(void *ctx, hm_node_t *n, int64_t t)
+void hm__slot_take_back(hm__machine_t *m, hm_node_t *n)
 {
-    (void)t;
-    hm__machine_t *m = ((packet_t *)ctx)->m;
     n->wake_gen++;
     for (size_t w = 0; w < m->woken.n; w++)
         if (m->woken.v[w] == n->id) {
@@ -54,6 +50,18 @@ static void take_back(void *ctx, hm_node_t *n, int64_t t)
             n->wait = HM__WAIT_PACKET;
             break;
         }
+}
+
+static int woke(void *ctx, hm_node_t *r, int64_t t)
+{
+    (void)t;
+    return hm__slot_woke(((packet_t *)ctx)->m, r);
+}
+
+static void take_back(void *ctx, hm_node_t *n, int64_t t)
+{
+    (void)t;
+    hm__slot_take_back(((packet_t *)ctx)->m, n);
 }
 
 static int wait_again(void *ctx, hm_node_t *n, int64_t t)

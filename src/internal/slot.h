@@ -13,6 +13,11 @@
 void hm__clock_commit(hm__machine_t *m);
 /* Register what node n asked for when it ended its slot (timer, packet, done). */
 int hm__register_wait(hm__machine_t *m, hm_node_t *n);
+/* engine/packet.c, for the barrier clock's transports' slot judges (hm__judge_ops_t): a
+ * delivery woke node r (it runs in the next slot); node n's first stall takes back the wait
+ * it registered. */
+int hm__slot_woke(hm__machine_t *m, hm_node_t *r);
+void hm__slot_take_back(hm__machine_t *m, hm_node_t *n);
 /* A copy reaches its receiver in slot t (its last slot): into its inbox, logged. */
 int hm__deliver(hm__machine_t *m, hm__copy_t *c, int64_t t);
 /* engine/packet.c: commit slot t of the packet transport, whose new copies are in the
