@@ -441,6 +441,27 @@ if sh "$HM_SRCDIR/scripts/hypemu-mpicc.in" -o "$tmp/allreduce_call.so" "$HM_SRCD
 else
     fail "hypemu-mpicc cannot build examples/mpi/allreduce_call.c"
 fi
+# Recursive doubling on a ring of 8 (partners 4 hops away: routed), one-port-half, one
+# packet per mailbox: routed copies stall behind full mailboxes on links that cross ranks
+# (blocks of 3, 3 and 2 nodes on 3 ranks).
+# shellcheck disable=SC2086 # word splitting of the flags is intended
+if sh "$HM_SRCDIR/scripts/hypemu-mpicc.in" -o "$tmp/rd_allreduce.so" "$HM_SRCDIR/examples/mpi/rd_allreduce.c" \
+    -I"$HM_SRCDIR/examples/mpi" -I"$HM_BUILDDIR/include" -L"$HM_BUILDDIR/lib/.libs" ${HM_CFLAGS:-}; then
+    printf '%s\n' '{"topology": {"kind": "ring", "nodes": 8}, "ports": {"model": "one-port-half"},' \
+        '"mailbox": {"capacity": 1}, "algorithm": {"name": "rd_allreduce", "problem": "allreduce", "block": 4}}' >"$tmp/rd.json"
+    for r in 0 3 4; do
+        run "$tmp/rd/$r" "$r" "$tmp/rd.json" --plugin "$tmp/rd_allreduce.so" &
+    done
+    wait
+    for want in '"verified":true' '"stalls":4,' '"routed_hops":32,'; do
+        grep -qF "$want" "$tmp/rd/0/out.json" || fail "rd_allreduce on the ring: no $want in $(cat "$tmp/rd/0/out.json")"
+    done
+    for r in 3 4; do
+        same "rd_allreduce (routed, stalled) on $r ranks" "$tmp/rd/0" "$tmp/rd/$r"
+    done
+else
+    fail "hypemu-mpicc cannot build examples/mpi/rd_allreduce.c"
+fi
 
 # HM_MPI_STATS=1: one line per rank with its own figures, then the totals. The all-to-all
 # of Q_8 by dimension exchange, all-port: each node sends one packet on each of its
@@ -471,4 +492,4 @@ if [ "$fails" -gt 0 ]; then
     echo "check_mpi.sh: $fails failure(s)"
     exit 1
 fi
-echo "check_mpi.sh: $configs golden configs on 1, 2, 4 and 8 ranks ($on8 on 8), 4 refusals, circuits on Q_4, HM_MPI_STATS on 2 and 8 ranks, an MPI program routed on 2 and 4 ranks, 8 disagreements, 3 stops and an interrupt on 2 ranks, Q_$dim successive and Q_$bd bcast-msbt on 4 ranks: ok"
+echo "check_mpi.sh: $configs golden configs on 1, 2, 4 and 8 ranks ($on8 on 8), 4 refusals, circuits on Q_4, HM_MPI_STATS on 2 and 8 ranks, two MPI programs routed on 2, 3 and 4 ranks, 8 disagreements, 3 stops and an interrupt on 2 ranks, Q_$dim successive and Q_$bd bcast-msbt on 4 ranks: ok"
