@@ -17,6 +17,7 @@
  * HYPEMU_PROC names another directory to read them from, laid out as /proc (the tests
  * give a host with small limits that way: README "Many nodes").
  */
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,55 +29,69 @@
 
 #include "hm_internal.h"
 
-/* /proc/NAME, or $HYPEMU_PROC/NAME. */
-static FILE *open_proc(const char *name)
+/* /proc/NAME, or $HYPEMU_PROC/NAME, opened for reading (-1 if it cannot be). These files are
+ * read with read(2) into buffers on the stack: this runs when a thread could not be created,
+ * often for want of memory, when stdio would fall back to reading a byte at a time, and a
+ * sysctl file read at an offset other than 0 reads as empty (pid_max 32768 would read as
+ * 3). */
+static int open_proc(const char *name)
 {
     const char *root = getenv("HYPEMU_PROC");
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", root && *root ? root : "/proc", name);
-    return fopen(path, "r");
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+/* The start of /proc/NAME into buf (NUL-terminated); its length, or -1. */
+static ssize_t slurp(const char *name, char *buf, size_t cap)
+{
+    int fd = open_proc(name);
+    if (fd < 0)
+        return -1;
+    size_t n = 0;
+    ssize_t r;
+    while (n < cap - 1 && (r = read(fd, buf + n, cap - 1 - n)) > 0)
+        n += (size_t)r;
+    close(fd);
+    buf[n] = 0;
+    return (ssize_t)n;
 }
 
 /* The first integer in a /proc file after `key` (NULL: at the start), or -1. */
 static int64_t read_proc(const char *name, const char *key)
 {
-    FILE *f = open_proc(name);
-    if (!f)
+    char buf[16384];
+    if (slurp(name, buf, sizeof buf) < 0)
         return -1;
-    char line[256];
+    const char *p = key ? strstr(buf, key) : buf;
     long long v = -1;
-    while (fgets(line, sizeof line, f)) {
-        const char *p = key ? strstr(line, key) : line;
-        if (p && sscanf(p + (key ? strlen(key) : 0), "%lld", &v) == 1)
-            break;
-        v = -1;
-    }
-    fclose(f);
+    if (!p || sscanf(p + (key ? strlen(key) : 0), "%lld", &v) != 1)
+        return -1;
     return v;
 }
 
 /* Tasks (threads) on the host: the fourth field of /proc/loadavg, "running/total". */
 static int64_t host_tasks(void)
 {
-    FILE *f = open_proc("loadavg");
+    char buf[256];
     long long total = 0;
-    if (f) {
-        if (fscanf(f, "%*s %*s %*s %*d/%lld", &total) != 1)
-            total = 0;
-        fclose(f);
-    }
+    if (slurp("loadavg", buf, sizeof buf) < 0 || sscanf(buf, "%*s %*s %*s %*d/%lld", &total) != 1)
+        total = 0;
     return total;
 }
 
 static int64_t count_lines(const char *name)
 {
-    FILE *f = open_proc(name);
-    if (!f)
+    int fd = open_proc(name);
+    if (fd < 0)
         return 0;
     int64_t n = 0;
-    for (int c; (c = fgetc(f)) != EOF;)
-        n += c == '\n';
-    fclose(f);
+    char buf[16384];
+    ssize_t r;
+    while ((r = read(fd, buf, sizeof buf)) > 0)
+        for (ssize_t i = 0; i < r; i++)
+            n += buf[i] == '\n';
+    close(fd);
     return n;
 }
 

@@ -27,14 +27,11 @@ typedef struct hm__use_s {
 } hm__use_t;
 int hm__use_init(hm__use_t *u, size_t nodes, size_t links);
 void hm__use_free(hm__use_t *u);
-/* Can cand[idx] (on directed link `link`) be transmitted in slot t, given what the
- * slot already carries? Returns 1 and records the use, or 0 and writes why. */
-int hm__port_admit(hm__use_t *u, const hm_machine_info_t *info, const hm__copy_t *cand, int idx,
-                   int link, int64_t t, char *why, size_t whylen);
-/* The same in two steps: check returns 0 when cand[idx] may go, else the first rule that
- * refuses it (1 the link's capacity, then 2..5 the model's own, checked alternately at the
- * sender and the receiver; engine/mpi_judge.c combines the two sides' answers by it) and
- * writes why; record records an admitted copy's use. */
+/* Can cand[idx] (on directed link `link`) be transmitted in slot t, given what the slot
+ * already carries? hm__port_check returns 0 when it can, else the first rule that refuses
+ * it (1 the link's capacity, then 2..5 the model's own, checked alternately at the sender
+ * and the receiver; engine/mpi_judge.c combines the two sides' answers by it) and writes
+ * why; hm__port_record records an admitted copy's use. */
 int hm__port_check(const hm__use_t *u, const hm_machine_info_t *info, const hm__copy_t *cand,
                    int idx, int link, int64_t t, char *why, size_t whylen);
 void hm__port_record(hm__use_t *u, const hm_machine_info_t *info, const hm__copy_t *c, int idx,

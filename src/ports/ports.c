@@ -2,10 +2,12 @@
 /*
  * ports.c — the port models of README "Port models", enforced by the engine.
  *
- * The packet transport (engine/packet.c) offers the slot's candidate copies one by
+ * The slot judge (engine/slot_judge.c) offers the slot's candidate copies one by
  * one, oldest first; a copy is admitted when the links and ports it needs still have
- * room in this slot. These are pure rules: they read the candidates and record the
- * slot's use of ports and links in hm__use_t, and call nothing in the engine.
+ * room in this slot. These are pure rules: hm__port_check reads the candidates and the
+ * slot's use of ports and links (hm__use_t), which hm__port_record records, and they
+ * call nothing in the engine. Across MPI ranks (engine/mpi_judge.c) a rank checks only
+ * the rules about its own nodes (hm__use_t.remote), in the same order.
  *
  *   all-port       every directed link carries link_capacity packets per slot, in
  *                  and out at once (Stamoulis-Tsitsiklis).
@@ -222,15 +224,6 @@ int hm__port_check(const hm__use_t *u, const hm_machine_info_t *info, const hm__
         snprintf(why, whylen, "port model %s is not available on this topology", j.model);
         return R_2;
     }
-}
-
-int hm__port_admit(hm__use_t *u, const hm_machine_info_t *info, const hm__copy_t *cand, int idx,
-                   int l, int64_t t, char *why, size_t whylen)
-{
-    if (hm__port_check(u, info, cand, idx, l, t, why, whylen) != 0)
-        return 0;
-    hm__port_record(u, info, &cand[idx], idx, l, t);
-    return 1;
 }
 
 int hm__use_init(hm__use_t *u, size_t nodes, size_t links)
