@@ -38,7 +38,7 @@ _Static_assert(sizeof(wire_side_t) == 48, "wire format without padding");
 
 static int grow(hm__dist_t *D, size_t n)
 {
-    if (n <= D->cap)
+    if (n <= D->cap && D->cap > 0) /* allocated once at least: memset's pointer is never NULL */
         return 0;
     size_t cap = n < 64 ? 64 : n;
     unsigned char *done = realloc(D->done, cap);
