@@ -492,4 +492,4 @@ if [ "$fails" -gt 0 ]; then
     echo "check_mpi.sh: $fails failure(s)"
     exit 1
 fi
-echo "check_mpi.sh: $configs golden configs on 1, 2, 4 and 8 ranks ($on8 on 8), 4 refusals, circuits on Q_4, HM_MPI_STATS on 2 and 8 ranks, two MPI programs routed on 2, 3 and 4 ranks, 8 disagreements, 3 stops and an interrupt on 2 ranks, Q_$dim successive and Q_$bd bcast-msbt on 4 ranks: ok"
+echo "check_mpi.sh: $configs golden configs on $ranks_list ranks ($on8 on 8), 4 refusals, circuits on Q_4, HM_MPI_STATS on 2 and 8 ranks, two MPI programs routed on 2, 3 and 4 ranks, 8 disagreements, 3 stops and an interrupt on 2 ranks, Q_$dim successive and Q_$bd bcast-msbt on 4 ranks: ok"
