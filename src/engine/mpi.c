@@ -243,48 +243,71 @@ void hm__dist_exchange(hm__dist_t *D, int all, int tag)
     D->mpi_seconds += MPI_Wtime() - t0;
 }
 
-/* Does peer p judge link l's state (its sender's or receiver's rank; every rank: bus)? */
-static int peer_judges(const hm__dist_t *D, const hm__peer_t *p, int node)
+/* The peers that judge the links between node x and this rank's nodes, [*from, *to): every
+ * peer under the bus port model, else the one that runs x (none when x runs here). */
+static void peers_of(const hm__machine_t *m, const hm__dist_t *D, int x, int *from, int *to)
 {
-    return D->all || hm__dist_rank_of(D, node) == p->rank;
+    *from = 0;
+    *to = D->all ? D->npeers : 0;
+    if (!D->all && !hm__local(m, x)) {
+        *from = D->peer_of[hm__dist_rank_of(D, x)];
+        *to = *from + 1;
+    }
 }
 
-/* Peer p's part of the slot: the reads of this rank's nodes on links from p's nodes, the
- * new copies to p's nodes (node by node, in send order), and the routed copies that
- * crossed into this rank's nodes in the last slot and go on to p's nodes. */
-static void pack_for(hm__machine_t *m, hm__dist_t *D, hm__peer_t *p, int64_t t)
+/* Copy c to the peers that judge its link, whole to the one that runs its receiver. */
+static void pack_to_peers(hm__machine_t *m, hm__dist_t *D, const hm__copy_t *c,
+                          const wire_key_t *key)
+{
+    int from, to, at = hm__dist_rank_of(D, c->dst);
+    peers_of(m, D, c->dst, &from, &to);
+    for (int k = from; k < to; k++) {
+        pack_copy(&D->peers[k].out, c, key, D->peers[k].rank == at);
+        D->peers[k].ncopies++;
+    }
+}
+
+/* Each peer's part of the slot, in one pass over the slot's work: the reads of this rank's
+ * nodes on links from the peer's nodes, the new copies to the peer's nodes (node by node,
+ * in send order), and the routed copies that crossed into this rank's nodes in the last
+ * slot and go on to the peer's nodes. */
+static void pack_slot(hm__machine_t *m, hm__dist_t *D, int64_t t)
 {
     int64_t counts[2] = {0, 0}; /* reads, copies */
-    p->out.n = 0;
-    hm__dist_put(&p->out, counts, sizeof counts);
+    for (int k = 0; k < D->npeers; k++) {
+        D->peers[k].out.n = 0;
+        D->peers[k].nreads = D->peers[k].ncopies = 0;
+        hm__dist_put(&D->peers[k].out, counts, sizeof counts);
+    }
     for (size_t i = 0; i < m->active.n; i++) {
         const hm__i32vec_t *rd = &D->reads[m->active.v[i] - m->lo];
-        for (size_t k = 0; k < rd->n; k++)
-            if (peer_judges(D, p, rd->v[k] / m->maxdeg)) {
-                hm__dist_put(&p->out, &rd->v[k], sizeof *rd->v);
-                counts[0]++;
+        for (size_t j = 0; j < rd->n; j++) {
+            int from, to;
+            peers_of(m, D, rd->v[j] / m->maxdeg, &from, &to);
+            for (int k = from; k < to; k++) {
+                hm__dist_put(&D->peers[k].out, &rd->v[j], sizeof *rd->v);
+                D->peers[k].nreads++;
             }
+        }
     }
     for (size_t i = 0; i < m->active.n; i++) {
         const hm_node_t *n = &m->nodes[m->active.v[i]];
-        for (size_t k = 0; k < n->outbox.n; k++) {
-            const hm__copy_t *c = &n->outbox.v[k];
-            wire_key_t key = {t, (uint32_t)k, 1, c->far, c->first};
-            if (peer_judges(D, p, c->dst)) {
-                pack_copy(&p->out, c, &key, hm__dist_rank_of(D, c->dst) == p->rank);
-                counts[1]++;
-            }
+        for (size_t j = 0; j < n->outbox.n; j++) {
+            const hm__copy_t *c = &n->outbox.v[j];
+            wire_key_t key = {t, (uint32_t)j, 1, c->far, c->first};
+            pack_to_peers(m, D, c, &key);
         }
     }
-    for (size_t k = 0; k < D->pending.n; k++) {
-        const hm__copy_t *c = &D->pending.v[k];
+    for (size_t j = 0; j < D->pending.n; j++) {
+        const hm__copy_t *c = &D->pending.v[j];
         wire_key_t key = {c->cslot, c->idx, 0, c->far, c->first};
-        if (c->cslot == t && c->cls == 0 && hm__local(m, c->src) && peer_judges(D, p, c->dst)) {
-            pack_copy(&p->out, c, &key, 1);
-            counts[1]++;
-        }
+        if (c->cslot == t && c->cls == 0 && hm__local(m, c->src))
+            pack_to_peers(m, D, c, &key);
     }
-    memcpy(p->out.v, counts, sizeof counts);
+    for (int k = 0; k < D->npeers; k++) {
+        int64_t n[2] = {D->peers[k].nreads, D->peers[k].ncopies};
+        memcpy(D->peers[k].out.v, n, sizeof n);
+    }
 }
 
 static void add_sender(hm__dist_t *D, int32_t node)
@@ -334,8 +357,7 @@ static void unpack_slot(hm__machine_t *m, hm__dist_t *D)
 static int commit(hm__machine_t *m, int64_t t)
 {
     hm__dist_t *D = m->dist;
-    for (int k = 0; k < D->npeers; k++)
-        pack_for(m, D, &D->peers[k], t);
+    pack_slot(m, D, t);
     for (size_t i = 0; i < m->active.n; i++)
         D->reads[m->active.v[i] - m->lo].n = 0;
     hm__dist_exchange(D, 1, TAG_SLOT);
@@ -359,8 +381,7 @@ static int commit(hm__machine_t *m, int64_t t)
 static int commit_circuits(hm__machine_t *m, int64_t t)
 {
     hm__dist_t *D = m->dist;
-    for (int k = 0; k < D->npeers; k++)
-        pack_for(m, D, &D->peers[k], t);
+    pack_slot(m, D, t);
     hm__dist_exchange(D, 1, TAG_SLOT);
     D->exchanges++;
     unpack_slot(m, D);

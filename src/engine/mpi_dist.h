@@ -20,7 +20,8 @@ typedef HM__VEC(int32_t) hm__i32vec_t;
 typedef struct hm__peer_s {
     int rank;
     hm__bytes_t out, in;
-    int undecided; /* candidates of the slot on links with it, not decided yet */
+    int undecided;           /* candidates of the slot on links with it, not decided yet */
+    int64_t nreads, ncopies; /* in `out` in the slot's exchange */
 } hm__peer_t;
 
 /* A side of a candidate's verdict (hm__port_check's rule and why), as this rank found it
