@@ -419,24 +419,32 @@ same "Q_$bd msbt on 4 ranks" "$tmp/msbt/1" "$tmp/msbt/4"
 # (-Bsymbolic), not Open MPI's.
 HM_MPICC_INCLUDE=$HM_SRCDIR/include HM_MPICC_LIB=$HM_BUILDDIR/lib
 HM_MPICC_SHIM=$HM_SRCDIR/src/mpiprog/plugin.c
-export HM_MPICC_INCLUDE HM_MPICC_LIB HM_MPICC_SHIM
-# shellcheck disable=SC2086 # word splitting of the flags is intended
-if sh "$HM_SRCDIR/scripts/hypemu-mpicc.in" -o "$tmp/allreduce_call.so" "$HM_SRCDIR/examples/mpi/allreduce_call.c" \
-    -I"$HM_SRCDIR/examples/mpi" -I"$HM_BUILDDIR/include" -L"$HM_BUILDDIR/lib/.libs" ${HM_CFLAGS:-}; then
-    printf '%s\n' '{"topology": {"kind": "torus", "rows": 4, "cols": 4}, "ports": {"model": "one-port-half"},' \
-        '"algorithm": {"name": "allreduce_call", "problem": "allreduce", "block": 4}}' >"$tmp/prog.json"
-    LD_LIBRARY_PATH="$HM_BUILDDIR/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-    export LD_LIBRARY_PATH
-    for r in 0 2 4; do
-        run "$tmp/prog/$r" "$r" "$tmp/prog.json" --plugin "$tmp/allreduce_call.so" &
+LD_LIBRARY_PATH="$HM_BUILDDIR/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export HM_MPICC_INCLUDE HM_MPICC_LIB HM_MPICC_SHIM LD_LIBRARY_PATH
+# program NAME CONFIG RANKS...: examples/mpi/NAME.c built with hypemu-mpicc, then run with
+# the config (JSON text) by ./hypemu in $tmp/NAME/0 and on each of RANKS in $tmp/NAME/R;
+# 1 if it does not build.
+program() {
+    pname=$1 pcfg=$2
+    shift 2
+    # shellcheck disable=SC2086 # word splitting of the flags is intended
+    sh "$HM_SRCDIR/scripts/hypemu-mpicc.in" -o "$tmp/$pname.so" "$HM_SRCDIR/examples/mpi/$pname.c" \
+        -I"$HM_SRCDIR/examples/mpi" -I"$HM_BUILDDIR/include" -L"$HM_BUILDDIR/lib/.libs" ${HM_CFLAGS:-} ||
+        return 1
+    printf '%s\n' "$pcfg" >"$tmp/$pname.json"
+    for r in 0 "$@"; do
+        run "$tmp/$pname/$r" "$r" "$tmp/$pname.json" --plugin "$tmp/$pname.so" &
     done
     wait
+}
+if program allreduce_call '{"topology": {"kind": "torus", "rows": 4, "cols": 4}, "ports": {"model": "one-port-half"},
+"algorithm": {"name": "allreduce_call", "problem": "allreduce", "block": 4}}' 2 4; then
     for want in '"verified":true' '"routed_hops":' '"delayed_packets":'; do
-        grep -qF "$want" "$tmp/prog/0/out.json" || fail "allreduce_call on the torus: no $want in $(cat "$tmp/prog/0/out.json")"
+        grep -qF "$want" "$tmp/allreduce_call/0/out.json" || fail "allreduce_call on the torus: no $want in $(cat "$tmp/allreduce_call/0/out.json")"
     done
-    grep -qF '"delayed_packets":0,' "$tmp/prog/0/out.json" && fail "allreduce_call on the torus: no conflict under one-port-half"
+    grep -qF '"delayed_packets":0,' "$tmp/allreduce_call/0/out.json" && fail "allreduce_call on the torus: no conflict under one-port-half"
     for r in 2 4; do
-        same "allreduce_call (routed, one-port-half) on $r ranks" "$tmp/prog/0" "$tmp/prog/$r"
+        same "allreduce_call (routed, one-port-half) on $r ranks" "$tmp/allreduce_call/0" "$tmp/allreduce_call/$r"
     done
 else
     fail "hypemu-mpicc cannot build examples/mpi/allreduce_call.c"
@@ -444,20 +452,13 @@ fi
 # Recursive doubling on a ring of 8 (partners 4 hops away: routed), one-port-half, one
 # packet per mailbox: routed copies stall behind full mailboxes on links that cross ranks
 # (blocks of 3, 3 and 2 nodes on 3 ranks).
-# shellcheck disable=SC2086 # word splitting of the flags is intended
-if sh "$HM_SRCDIR/scripts/hypemu-mpicc.in" -o "$tmp/rd_allreduce.so" "$HM_SRCDIR/examples/mpi/rd_allreduce.c" \
-    -I"$HM_SRCDIR/examples/mpi" -I"$HM_BUILDDIR/include" -L"$HM_BUILDDIR/lib/.libs" ${HM_CFLAGS:-}; then
-    printf '%s\n' '{"topology": {"kind": "ring", "nodes": 8}, "ports": {"model": "one-port-half"},' \
-        '"mailbox": {"capacity": 1}, "algorithm": {"name": "rd_allreduce", "problem": "allreduce", "block": 4}}' >"$tmp/rd.json"
-    for r in 0 3 4; do
-        run "$tmp/rd/$r" "$r" "$tmp/rd.json" --plugin "$tmp/rd_allreduce.so" &
-    done
-    wait
+if program rd_allreduce '{"topology": {"kind": "ring", "nodes": 8}, "ports": {"model": "one-port-half"},
+"mailbox": {"capacity": 1}, "algorithm": {"name": "rd_allreduce", "problem": "allreduce", "block": 4}}' 3 4; then
     for want in '"verified":true' '"stalls":4,' '"routed_hops":32,'; do
-        grep -qF "$want" "$tmp/rd/0/out.json" || fail "rd_allreduce on the ring: no $want in $(cat "$tmp/rd/0/out.json")"
+        grep -qF "$want" "$tmp/rd_allreduce/0/out.json" || fail "rd_allreduce on the ring: no $want in $(cat "$tmp/rd_allreduce/0/out.json")"
     done
     for r in 3 4; do
-        same "rd_allreduce (routed, stalled) on $r ranks" "$tmp/rd/0" "$tmp/rd/$r"
+        same "rd_allreduce (routed, stalled) on $r ranks" "$tmp/rd_allreduce/0" "$tmp/rd_allreduce/$r"
     done
 else
     fail "hypemu-mpicc cannot build examples/mpi/rd_allreduce.c"
