@@ -107,104 +107,128 @@ void hm__dist_get(const unsigned char **p, void *to, size_t len)
     *p += len;
 }
 
-/* A copy on the wire: what the port models judge (sender, receiver, link, emission) and
- * what their refusals name (msg); its place in the candidate order; then, for the rank
- * that runs its receiver, the rest and the payload. */
-typedef struct wire_head_s {
-    int32_t src, dst, sport, msg;
-    uint32_t emission;
-} wire_head_t;
-
-typedef struct wire_key_s {
-    int64_t cslot;
-    uint32_t idx;
-    int32_t cls, far, first;
-} wire_key_t;
-
-typedef struct wire_rest_s {
-    int32_t dport, origin, tag, aux;
-    uint32_t len;
-} wire_rest_t;
-
-typedef struct wire_wide_s {
-    int64_t value, sent_slot, dur;
-    uint64_t flow;
-} wire_wide_t;
-
-/* No padding goes on the wire: 20 + 24 + 20 + 32 bytes, as doc/mpi.md says. */
-_Static_assert(sizeof(wire_head_t) == 20 && sizeof(wire_key_t) == 24 && sizeof(wire_rest_t) == 20 &&
-                   sizeof(wire_wide_t) == 32,
-               "wire formats without padding");
-
-/* Copy c (its key: cls 1 for a new copy, its place idx in its sender's outbox; cls 0 for
- * a routed copy that crossed into node c->src in the last slot) for a rank that runs its
- * receiver (whole) or not (the bus, circuits: all but its payload). */
-static void pack_copy(hm__bytes_t *b, const hm__copy_t *c, const wire_key_t *k, int whole)
+/* Integers on the wire of a slot: LEB128 (7 bits a byte, low first; the high bit says
+ * another byte follows), signed ones zigzagged (0, -1, 1, -2 ... as 0, 1, 2, 3 ...), so
+ * that the small numbers a slot is made of take a byte or two. */
+void hm__dist_put_u(hm__bytes_t *b, uint64_t v)
 {
-    wire_head_t h = {c->src, c->dst, c->sport, c->pkt.msg, c->emission};
-    hm__dist_put(b, &h, sizeof h);
-    hm__dist_put(b, k, sizeof *k);
-    wire_wide_t x = {c->pkt.value, c->sent_slot, c->dur, c->flow};
-    hm__dist_put(b, &x, sizeof x);
-    wire_rest_t w = {c->dport, c->pkt.origin, c->pkt.tag, c->pkt.aux, c->pkt.len};
-    hm__dist_put(b, &w, sizeof w);
-    if (whole && w.len)
-        hm__dist_put(b, c->pkt.data, w.len);
+    unsigned char buf[10];
+    size_t n = 0;
+    do {
+        buf[n] = (unsigned char)(v & 0x7f);
+        v >>= 7;
+        buf[n++] |= v ? 0x80 : 0;
+    } while (v);
+    hm__dist_put(b, buf, n);
+}
+
+void hm__dist_put_i(hm__bytes_t *b, int64_t v)
+{
+    hm__dist_put_u(b, ((uint64_t)v << 1) ^ (v < 0 ? UINT64_MAX : 0));
+}
+
+uint64_t hm__dist_get_u(const unsigned char **p)
+{
+    uint64_t v = 0;
+    for (unsigned shift = 0; shift < 64; shift += 7) {
+        unsigned char c = *(*p)++;
+        v |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80))
+            break;
+    }
+    return v;
+}
+
+int64_t hm__dist_get_i(const unsigned char **p)
+{
+    uint64_t u = hm__dist_get_u(p);
+    return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+}
+
+/* A copy on the wire, in slot t (doc/mpi.md, "What crossing ranks costs"): what the port
+ * models judge (sender, receiver, link, emission) and what their refusals name (msg); its
+ * place in the candidate order (cls 1 for a new copy, idx its place in its sender's outbox;
+ * cls 0 for a routed copy that crossed into node src in the last slot); then the rest, and
+ * the payload for the rank that runs its receiver (whole), not for the others (the bus).
+ * Slots go as distances back from t, nodes as distances from the sender, the flow as its
+ * difference from the one a copy sent by src gets (engine/node.c). */
+static void pack_copy(hm__bytes_t *b, const hm__copy_t *c, int64_t t, int64_t cslot,
+                      uint32_t idx, int cls, int whole)
+{
+    hm__dist_put_u(b, (uint64_t)c->src);
+    hm__dist_put_i(b, (int64_t)c->dst - c->src);
+    hm__dist_put_u(b, (uint64_t)c->sport);
+    hm__dist_put_i(b, c->pkt.msg);
+    hm__dist_put_u(b, c->emission);
+    hm__dist_put_i(b, t - cslot);
+    hm__dist_put_u(b, idx);
+    hm__dist_put_u(b, (uint64_t)cls);
+    hm__dist_put_u(b, (uint32_t)c->far);
+    hm__dist_put_i(b, (int64_t)c->first - c->src);
+    hm__dist_put_i(b, c->pkt.value);
+    hm__dist_put_i(b, t - c->sent_slot);
+    hm__dist_put_i(b, c->dur);
+    hm__dist_put_u(b, c->flow ^ hm__flow_id(c->src, c->emission, c->sport)); /* 0 unless routed */
+    hm__dist_put_i(b, c->dport);
+    hm__dist_put_i(b, (int64_t)c->pkt.origin - c->src);
+    hm__dist_put_i(b, c->pkt.tag);
+    hm__dist_put_i(b, c->pkt.aux);
+    hm__dist_put_u(b, c->pkt.len);
+    if (whole && c->pkt.len)
+        hm__dist_put(b, c->pkt.data, c->pkt.len);
 }
 
 /* A copy from another rank: a new one into its sender's outbox (in this process, the
  * sender's outbox holds the copies the commit judges here), one that crossed into its
  * sender into the held copies. Returns its sender, or -1 for a held one. */
-static int32_t unpack_copy(hm__machine_t *m, hm__dist_t *D, const unsigned char **p)
+static int32_t unpack_copy(hm__machine_t *m, hm__dist_t *D, const unsigned char **p, int64_t t)
 {
-    wire_head_t h;
-    wire_key_t k;
-    wire_wide_t x;
-    hm__dist_get(p, &h, sizeof h);
-    hm__dist_get(p, &k, sizeof k);
-    hm__dist_get(p, &x, sizeof x);
-    wire_rest_t w;
-    hm__dist_get(p, &w, sizeof w);
-    hm__copy_t c = {.pkt = {.msg = h.msg, .value = x.value, .len = w.len},
-                    .src = h.src,
-                    .dst = h.dst,
-                    .sport = h.sport,
-                    .emission = h.emission,
-                    .idx = k.idx,
-                    .cls = (int16_t)k.cls,
-                    .cslot = k.cslot,
-                    .far = k.far,
-                    .first = k.first,
-                    .sent_slot = x.sent_slot,
-                    .dur = x.dur,
-                    .flow = x.flow};
-    if (hm__local(m, h.dst)) {
-        hm_packet_t pkt = {.msg = h.msg,
-                           .origin = w.origin,
-                           .value = x.value,
-                           .tag = w.tag,
-                           .aux = w.aux,
+    hm__copy_t c = {.src = (int32_t)hm__dist_get_u(p)};
+    c.dst = (int32_t)(c.src + hm__dist_get_i(p));
+    c.sport = (int32_t)hm__dist_get_u(p);
+    c.pkt.msg = (int32_t)hm__dist_get_i(p);
+    c.emission = (uint32_t)hm__dist_get_u(p);
+    c.cslot = t - hm__dist_get_i(p);
+    c.idx = (uint32_t)hm__dist_get_u(p);
+    c.cls = (int16_t)hm__dist_get_u(p);
+    c.far = (int32_t)hm__dist_get_u(p);
+    c.first = (int32_t)(c.src + hm__dist_get_i(p));
+    c.pkt.value = hm__dist_get_i(p);
+    c.sent_slot = t - hm__dist_get_i(p);
+    c.dur = hm__dist_get_i(p);
+    c.flow = hm__dist_get_u(p) ^ hm__flow_id(c.src, c.emission, c.sport);
+    int32_t dport = (int32_t)hm__dist_get_i(p);
+    int32_t origin = (int32_t)(c.src + hm__dist_get_i(p));
+    int32_t tag = (int32_t)hm__dist_get_i(p), aux = (int32_t)hm__dist_get_i(p);
+    c.pkt.len = (uint32_t)hm__dist_get_u(p);
+    if (hm__local(m, c.dst)) {
+        hm_packet_t pkt = {.msg = c.pkt.msg,
+                           .origin = origin,
+                           .value = c.pkt.value,
+                           .tag = tag,
+                           .aux = aux,
                            .data = *p,
-                           .len = w.len};
-        *p += w.len;
+                           .len = c.pkt.len};
+        *p += pkt.len;
         int fail = 0;
         c.blob = hm__blob_new(&pkt, 1, &fail);
         if (fail)
             hm__dist_abort_all("out of memory receiving a slot's packets");
         pkt.data = c.blob ? c.blob->bytes : NULL;
         c.pkt = pkt;
-        c.dport = w.dport;
+        c.dport = dport;
         D->delivered++;
     }
     D->foreign++;
     /* A routed copy took its place in its next link's buffer when it crossed into its
      * sender (engine/slot_judge.c, forward), on the sender's rank: here too. */
-    if (!k.cls)
-        m->occ[h.src * m->maxdeg + h.sport]++;
-    hm__copyvec_t *into = k.cls ? &m->nodes[h.src].outbox : &D->pending;
+    if (!c.cls)
+        m->occ[c.src * m->maxdeg + c.sport]++;
+    hm__copyvec_t *into = c.cls ? &m->nodes[c.src].outbox : &D->pending;
+    int32_t src = c.cls ? c.src : -1;
     if (HM__PUSH(*into, c) != 0)
         hm__dist_abort_all("out of memory receiving a slot's packets");
-    return k.cls ? h.src : -1;
+    return src;
 }
 
 /* ---- the slot's exchange ------------------------------------------------------------ */
@@ -256,58 +280,58 @@ static void peers_of(const hm__machine_t *m, const hm__dist_t *D, int x, int *fr
 }
 
 /* Copy c to the peers that judge its link, whole to the one that runs its receiver. */
-static void pack_to_peers(hm__machine_t *m, hm__dist_t *D, const hm__copy_t *c,
-                          const wire_key_t *key)
+static void pack_to_peers(hm__machine_t *m, hm__dist_t *D, const hm__copy_t *c, int64_t t,
+                          int64_t cslot, uint32_t idx, int cls)
 {
     int from, to, at = hm__dist_rank_of(D, c->dst);
     peers_of(m, D, c->dst, &from, &to);
     for (int k = from; k < to; k++) {
-        pack_copy(&D->peers[k].out, c, key, D->peers[k].rank == at);
+        pack_copy(&D->peers[k].out, c, t, cslot, idx, cls, D->peers[k].rank == at);
         D->peers[k].ncopies++;
     }
 }
 
-/* Each peer's part of the slot, in one pass over the slot's work: the reads of this rank's
- * nodes on links from the peer's nodes, the new copies to the peer's nodes (node by node,
- * in send order), and the routed copies that crossed into this rank's nodes in the last
- * slot and go on to the peer's nodes. */
+/* Each peer's part of the slot: the number of reads, the reads of this rank's nodes on
+ * links from the peer's nodes, then (to the end of the message) the new copies to the
+ * peer's nodes (node by node, in send order) and the routed copies that crossed into this
+ * rank's nodes in the last slot and go on to the peer's nodes. A peer with none of them
+ * gets an empty message. */
 static void pack_slot(hm__machine_t *m, hm__dist_t *D, int64_t t)
 {
-    int64_t counts[2] = {0, 0}; /* reads, copies */
     for (int k = 0; k < D->npeers; k++) {
         D->peers[k].out.n = 0;
         D->peers[k].nreads = D->peers[k].ncopies = 0;
-        hm__dist_put(&D->peers[k].out, counts, sizeof counts);
     }
-    for (size_t i = 0; i < m->active.n; i++) {
-        const hm__i32vec_t *rd = &D->reads[m->active.v[i] - m->lo];
-        for (size_t j = 0; j < rd->n; j++) {
-            int from, to;
-            peers_of(m, D, rd->v[j] / m->maxdeg, &from, &to);
-            for (int k = from; k < to; k++) {
-                hm__dist_put(&D->peers[k].out, &rd->v[j], sizeof *rd->v);
-                D->peers[k].nreads++;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1)
+            for (int k = 0; k < D->npeers; k++)
+                hm__dist_put_u(&D->peers[k].out, (uint64_t)D->peers[k].nreads);
+        for (size_t i = 0; i < m->active.n; i++) {
+            const hm__i32vec_t *rd = &D->reads[m->active.v[i] - m->lo];
+            for (size_t j = 0; j < rd->n; j++) {
+                int from, to;
+                peers_of(m, D, rd->v[j] / m->maxdeg, &from, &to);
+                for (int k = from; k < to; k++)
+                    if (pass == 0)
+                        D->peers[k].nreads++;
+                    else
+                        hm__dist_put_u(&D->peers[k].out, (uint32_t)rd->v[j]);
             }
         }
     }
     for (size_t i = 0; i < m->active.n; i++) {
         const hm_node_t *n = &m->nodes[m->active.v[i]];
-        for (size_t j = 0; j < n->outbox.n; j++) {
-            const hm__copy_t *c = &n->outbox.v[j];
-            wire_key_t key = {t, (uint32_t)j, 1, c->far, c->first};
-            pack_to_peers(m, D, c, &key);
-        }
+        for (size_t j = 0; j < n->outbox.n; j++)
+            pack_to_peers(m, D, &n->outbox.v[j], t, t, (uint32_t)j, 1);
     }
     for (size_t j = 0; j < D->pending.n; j++) {
         const hm__copy_t *c = &D->pending.v[j];
-        wire_key_t key = {c->cslot, c->idx, 0, c->far, c->first};
         if (c->cslot == t && c->cls == 0 && hm__local(m, c->src))
-            pack_to_peers(m, D, c, &key);
+            pack_to_peers(m, D, c, t, c->cslot, c->idx, 0);
     }
-    for (int k = 0; k < D->npeers; k++) {
-        int64_t n[2] = {D->peers[k].nreads, D->peers[k].ncopies};
-        memcpy(D->peers[k].out.v, n, sizeof n);
-    }
+    for (int k = 0; k < D->npeers; k++)
+        if (D->peers[k].nreads == 0 && D->peers[k].ncopies == 0)
+            D->peers[k].out.n = 0;
 }
 
 static void add_sender(hm__dist_t *D, int32_t node)
@@ -326,7 +350,7 @@ static void add_own_senders(hm__machine_t *m, hm__dist_t *D)
 
 /* What the peers sent: their reads free places in mailboxes, their copies join the
  * slot's candidates; the senders of the slot, in node order. */
-static void unpack_slot(hm__machine_t *m, hm__dist_t *D)
+static void unpack_slot(hm__machine_t *m, hm__dist_t *D, int64_t t)
 {
     D->senders.n = 0;
     int own = 0;
@@ -336,16 +360,13 @@ static void unpack_slot(hm__machine_t *m, hm__dist_t *D)
             add_own_senders(m, D);
             own = 1;
         }
-        const unsigned char *q = p->in.v;
-        int64_t counts[2];
-        hm__dist_get(&q, counts, sizeof counts);
-        for (int64_t i = 0; i < counts[0]; i++) {
-            int32_t l;
-            hm__dist_get(&q, &l, sizeof l);
-            m->occ[l]--;
-        }
-        for (int64_t i = 0; i < counts[1]; i++) {
-            int32_t src = unpack_copy(m, D, &q);
+        const unsigned char *q = p->in.v, *end = p->in.v + p->in.n;
+        if (q == end)
+            continue;
+        for (uint64_t i = hm__dist_get_u(&q); i > 0; i--)
+            m->occ[hm__dist_get_u(&q)]--;
+        while (q < end) {
+            int32_t src = unpack_copy(m, D, &q, t);
             if (src >= 0)
                 add_sender(D, src);
         }
@@ -362,7 +383,7 @@ static int commit(hm__machine_t *m, int64_t t)
         D->reads[m->active.v[i] - m->lo].n = 0;
     hm__dist_exchange(D, 1, TAG_SLOT);
     D->exchanges++;
-    unpack_slot(m, D);
+    unpack_slot(m, D, t);
     hm__judge_t *J = &D->judge;
     hm__judge_begin(J, &m->stats);
     if (hm__judge_take_held(J, &D->pending) != 0 ||
@@ -384,7 +405,7 @@ static int commit_circuits(hm__machine_t *m, int64_t t)
     pack_slot(m, D, t);
     hm__dist_exchange(D, 1, TAG_SLOT);
     D->exchanges++;
-    unpack_slot(m, D);
+    unpack_slot(m, D, t);
     if (hm__circuits_commit(m, D->cs, D->senders.v, D->senders.n, t) != 0)
         hm__dist_abort_all("out of memory in the circuits");
     return 0;

@@ -71,6 +71,11 @@ int hm__dist_rank_of(const hm__dist_t *D, int node);
 _Noreturn void hm__dist_abort_all(const char *what);
 void hm__dist_put(hm__bytes_t *b, const void *p, size_t len);
 void hm__dist_get(const unsigned char **p, void *to, size_t len);
+/* Variable-length integers (LEB128; signed ones zigzagged): a slot's wire. */
+void hm__dist_put_u(hm__bytes_t *b, uint64_t v);
+void hm__dist_put_i(hm__bytes_t *b, int64_t v);
+uint64_t hm__dist_get_u(const unsigned char **p);
+int64_t hm__dist_get_i(const unsigned char **p);
 /* One step with the peers whose `undecided` is nonzero (every peer when all is 1): each
  * gets its `out`, and what it sent is in its `in`. */
 void hm__dist_exchange(hm__dist_t *D, int all, int tag);

@@ -18,23 +18,13 @@
  * depends on the link alone (both ranks know it): no trade at all. Under the bus port model
  * every rank holds every candidate and judges them all (D->all).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mpi_dist.h"
 
 enum { TAG_SIDES = 2 };
-
-/* A side on the wire: the candidate (its whole order key), the rule, the why's length;
- * the why's bytes follow when the rule refuses. */
-typedef struct wire_side_s {
-    int64_t cslot, sent_slot;
-    uint64_t flow;
-    int32_t src;
-    uint32_t idx;
-    int32_t cls, rule, whylen, pad;
-} wire_side_t;
-_Static_assert(sizeof(wire_side_t) == 48, "wire format without padding");
 
 static int grow(hm__dist_t *D, size_t n)
 {
@@ -68,14 +58,22 @@ static hm__peer_t *peer_for(hm__dist_t *D, const hm__copy_t *c)
     return &D->peers[D->peer_of[hm__dist_rank_of(D, other)]];
 }
 
-static void send_side(hm__peer_t *p, const hm__copy_t *c, const hm__side_t *s)
+/* A side on the wire, in slot t: the candidate (its whole order key: slots as distances
+ * back from t), the rule and, when the rule refuses, the why's length and bytes. */
+static void send_side(hm__peer_t *p, const hm__copy_t *c, const hm__side_t *s, int64_t t)
 {
-    wire_side_t w = {c->cslot, c->sent_slot, c->flow, c->src, c->idx, c->cls, s->rule, 0, 0};
-    if (s->rule != 0)
-        w.whylen = (int32_t)strlen(s->why);
-    hm__dist_put(&p->out, &w, sizeof w);
-    if (w.whylen)
-        hm__dist_put(&p->out, s->why, (size_t)w.whylen);
+    hm__dist_put_i(&p->out, t - c->cslot);
+    hm__dist_put_i(&p->out, t - c->sent_slot);
+    hm__dist_put_u(&p->out, (uint64_t)c->src);
+    hm__dist_put_u(&p->out, c->flow ^ ((uint64_t)(uint32_t)c->src << 40)); /* small */
+    hm__dist_put_u(&p->out, c->idx);
+    hm__dist_put_u(&p->out, (uint64_t)c->cls);
+    hm__dist_put_u(&p->out, (uint64_t)s->rule);
+    if (s->rule != 0) {
+        size_t n = strlen(s->why);
+        hm__dist_put_u(&p->out, n);
+        hm__dist_put(&p->out, s->why, n);
+    }
 }
 
 /* The verdict of a candidate from its two sides: the first rule that refuses it. */
@@ -123,7 +121,7 @@ static int judge_shared(hm__machine_t *m, hm__dist_t *D, size_t i, int64_t t)
     if (mine->rule < 0 && !is_blocked(D, x)) {
         mine->rule = hm__port_check(&J->use, &m->info, J->cand.v, (int)i, link_of(m, c), t,
                                     mine->why, sizeof mine->why);
-        send_side(p, c, mine);
+        send_side(p, c, mine, t);
         D->blocked[x] = D->pass;
         p->undecided++;
         return 0; /* the other rank learns it in this pass's trade */
@@ -161,8 +159,9 @@ static int judge_pass(hm__machine_t *m, hm__dist_t *D, int64_t t, int split)
     return left;
 }
 
-/* The sides the other ranks sent, each to its candidate (a total order: found by its key). */
-static void take_sides(hm__dist_t *D)
+/* The sides the other ranks sent in slot t, each to its candidate (a total order: found
+ * by its key). */
+static void take_sides(hm__dist_t *D, int64_t t)
 {
     hm__judge_t *J = &D->judge;
     for (int k = 0; k < D->npeers; k++) {
@@ -171,21 +170,20 @@ static void take_sides(hm__dist_t *D)
             continue;
         const unsigned char *q = p->in.v, *end = p->in.v + p->in.n;
         while (q < end) {
-            wire_side_t w;
-            hm__dist_get(&q, &w, sizeof w);
-            hm__copy_t key = {.cslot = w.cslot,
-                              .sent_slot = w.sent_slot,
-                              .flow = w.flow,
-                              .src = w.src,
-                              .idx = w.idx,
-                              .cls = (int16_t)w.cls};
+            hm__copy_t key = {.cslot = t - hm__dist_get_i(&q)};
+            key.sent_slot = t - hm__dist_get_i(&q);
+            key.src = (int32_t)hm__dist_get_u(&q);
+            key.flow = hm__dist_get_u(&q) ^ ((uint64_t)(uint32_t)key.src << 40);
+            key.idx = (uint32_t)hm__dist_get_u(&q);
+            key.cls = (int16_t)hm__dist_get_u(&q);
+            uint64_t rule = hm__dist_get_u(&q), whylen = rule ? hm__dist_get_u(&q) : 0;
             hm__copy_t *c = bsearch(&key, J->cand.v, J->cand.n, sizeof key, hm__cand_cmp);
-            if (!c || w.whylen < 0 || w.whylen > 255)
+            if (!c || whylen > 255 || rule > INT32_MAX)
                 hm__dist_abort_all("a side of a verdict for no candidate of the slot");
             hm__side_t *s = &D->theirs[c - J->cand.v];
-            s->rule = w.rule;
-            hm__dist_get(&q, s->why, (size_t)w.whylen);
-            s->why[w.whylen] = 0;
+            s->rule = (int)rule;
+            hm__dist_get(&q, s->why, (size_t)whylen);
+            s->why[whylen] = 0;
         }
     }
 }
@@ -207,6 +205,6 @@ int hm__dist_decide(hm__machine_t *m, hm__dist_t *D, int64_t t)
         /* Ranks that share an undecided candidate trade their sides (both know it). */
         hm__dist_exchange(D, 0, TAG_SIDES);
         D->rounds++;
-        take_sides(D);
+        take_sides(D, t);
     }
 }
