@@ -717,6 +717,7 @@ static void destroy(hm__machine_t *m)
     for (int k = 0; k < D->npeers; k++) {
         free(D->peers[k].out.v);
         free(D->peers[k].in.v);
+        free(D->peers[k].shared.v);
     }
     hm__copies_free(&D->pending);
     hm__copies_free(&D->stalled);
@@ -735,6 +736,7 @@ static void destroy(hm__machine_t *m)
     free(D->done);
     free(D->mine);
     free(D->theirs);
+    free(D->ord);
     free(D->blocked);
     free(D->conflict);
     free(D->stalled_to);

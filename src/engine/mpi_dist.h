@@ -22,6 +22,7 @@ typedef struct hm__peer_s {
     hm__bytes_t out, in;
     int undecided;           /* candidates of the slot on links with it, not decided yet */
     int64_t nreads, ncopies; /* in `out` in the slot's exchange */
+    hm__i32vec_t shared;     /* the slot's candidates on links with it, in candidate order */
 } hm__peer_t;
 
 /* A side of a candidate's verdict (hm__port_check's rule and why), as this rank found it
@@ -51,6 +52,7 @@ typedef struct hm__dist_s {
     /* The slot's decisions: per candidate, done or not, and the two sides. */
     unsigned char *done;
     hm__side_t *mine, *theirs;
+    uint32_t *ord; /* per candidate on a link with a peer: its place in the peer's shared */
     uint32_t *blocked; /* per node: the pass that found it behind an undecided candidate */
     uint32_t pass;
     size_t cap;

@@ -40,7 +40,10 @@ static int grow(hm__dist_t *D, size_t n)
     hm__side_t *theirs = realloc(D->theirs, cap * sizeof *theirs);
     if (theirs)
         D->theirs = theirs;
-    if (!done || !mine || !theirs)
+    uint32_t *ord = realloc(D->ord, cap * sizeof *ord);
+    if (ord)
+        D->ord = ord;
+    if (!done || !mine || !theirs || !ord)
         return -1;
     D->cap = cap;
     return 0;
@@ -58,16 +61,12 @@ static hm__peer_t *peer_for(hm__dist_t *D, const hm__copy_t *c)
     return &D->peers[D->peer_of[hm__dist_rank_of(D, other)]];
 }
 
-/* A side on the wire, in slot t: the candidate (its whole order key: slots as distances
- * back from t), the rule and, when the rule refuses, the why's length and bytes. */
-static void send_side(hm__peer_t *p, const hm__copy_t *c, const hm__side_t *s, int64_t t)
+/* A side on the wire: the candidate, as its place among the slot's candidates on links
+ * between the two ranks (both hold the same ones, in the same order), the rule and, when
+ * the rule refuses, the why's length and bytes. */
+static void send_side(hm__dist_t *D, hm__peer_t *p, size_t i, const hm__side_t *s)
 {
-    hm__dist_put_i(&p->out, t - c->cslot);
-    hm__dist_put_i(&p->out, t - c->sent_slot);
-    hm__dist_put_u(&p->out, (uint64_t)c->src);
-    hm__dist_put_u(&p->out, c->flow ^ ((uint64_t)(uint32_t)c->src << 40)); /* small */
-    hm__dist_put_u(&p->out, c->idx);
-    hm__dist_put_u(&p->out, (uint64_t)c->cls);
+    hm__dist_put_u(&p->out, D->ord[i]);
     hm__dist_put_u(&p->out, (uint64_t)s->rule);
     if (s->rule != 0) {
         size_t n = strlen(s->why);
@@ -121,7 +120,7 @@ static int judge_shared(hm__machine_t *m, hm__dist_t *D, size_t i, int64_t t)
     if (mine->rule < 0 && !is_blocked(D, x)) {
         mine->rule = hm__port_check(&J->use, &m->info, J->cand.v, (int)i, link_of(m, c), t,
                                     mine->why, sizeof mine->why);
-        send_side(p, c, mine, t);
+        send_side(D, p, i, mine);
         D->blocked[x] = D->pass;
         p->undecided++;
         return 0; /* the other rank learns it in this pass's trade */
@@ -159,33 +158,43 @@ static int judge_pass(hm__machine_t *m, hm__dist_t *D, int64_t t, int split)
     return left;
 }
 
-/* The sides the other ranks sent in slot t, each to its candidate (a total order: found
- * by its key). */
-static void take_sides(hm__dist_t *D, int64_t t)
+/* The sides the other ranks sent, each to its candidate. */
+static void take_sides(hm__dist_t *D)
 {
-    hm__judge_t *J = &D->judge;
     for (int k = 0; k < D->npeers; k++) {
         hm__peer_t *p = &D->peers[k];
         if (!p->undecided)
             continue;
         const unsigned char *q = p->in.v, *end = p->in.v + p->in.n;
         while (q < end) {
-            hm__copy_t key = {.cslot = t - hm__dist_get_i(&q)};
-            key.sent_slot = t - hm__dist_get_i(&q);
-            key.src = (int32_t)hm__dist_get_u(&q);
-            key.flow = hm__dist_get_u(&q) ^ ((uint64_t)(uint32_t)key.src << 40);
-            key.idx = (uint32_t)hm__dist_get_u(&q);
-            key.cls = (int16_t)hm__dist_get_u(&q);
-            uint64_t rule = hm__dist_get_u(&q), whylen = rule ? hm__dist_get_u(&q) : 0;
-            hm__copy_t *c = bsearch(&key, J->cand.v, J->cand.n, sizeof key, hm__cand_cmp);
-            if (!c || whylen > 255 || rule > INT32_MAX)
+            uint64_t at = hm__dist_get_u(&q), rule = hm__dist_get_u(&q);
+            uint64_t whylen = rule ? hm__dist_get_u(&q) : 0;
+            if (at >= p->shared.n || whylen > 255 || rule > INT32_MAX)
                 hm__dist_abort_all("a side of a verdict for no candidate of the slot");
-            hm__side_t *s = &D->theirs[c - J->cand.v];
+            hm__side_t *s = &D->theirs[p->shared.v[at]];
             s->rule = (int)rule;
             hm__dist_get(&q, s->why, (size_t)whylen);
             s->why[whylen] = 0;
         }
     }
+}
+
+/* Each peer's candidates, in candidate order, and each one's place among them. */
+static int share(hm__dist_t *D)
+{
+    hm__judge_t *J = &D->judge;
+    for (int k = 0; k < D->npeers; k++)
+        D->peers[k].shared.n = 0;
+    for (size_t i = 0; i < J->cand.n; i++) {
+        const hm__copy_t *c = &J->cand.v[i];
+        if (!D->remote[c->src] && !D->remote[c->dst])
+            continue;
+        hm__peer_t *p = peer_for(D, c);
+        D->ord[i] = (uint32_t)p->shared.n;
+        if (HM__PUSH(p->shared, (int32_t)i) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 int hm__dist_decide(hm__machine_t *m, hm__dist_t *D, int64_t t)
@@ -198,6 +207,8 @@ int hm__dist_decide(hm__machine_t *m, hm__dist_t *D, int64_t t)
     for (size_t i = 0; i < J->cand.n; i++)
         D->mine[i].rule = D->theirs[i].rule = -1;
     int split = !D->all && m->info.ports != HM_PORTS_ALL_PORT;
+    if (split && share(D) != 0)
+        return -1;
     for (;;) {
         int left = judge_pass(m, D, t, split);
         if (left <= 0)
@@ -205,6 +216,6 @@ int hm__dist_decide(hm__machine_t *m, hm__dist_t *D, int64_t t)
         /* Ranks that share an undecided candidate trade their sides (both know it). */
         hm__dist_exchange(D, 0, TAG_SIDES);
         D->rounds++;
-        take_sides(D, t);
+        take_sides(D);
     }
 }
