@@ -167,12 +167,10 @@ END_TEST
  * saturates far below. */
 START_TEST(test_traffic_inject_per_s)
 {
-    const char *lo_sets[] = {"algorithm.packets=" HM_T_PACKETS,
-                             "algorithm.warmup_packets=" HM_T_WARM,
-                             "algorithm.measure_packets=40",
-                             "algorithm.phase=\"random\"",
-                             "algorithm.inject_per_s=" HM_T_RATE,
-                             NULL};
+    const char *lo_sets[] = {
+        "algorithm.packets=" HM_T_PACKETS,   "algorithm.warmup_packets=" HM_T_WARM,
+        "algorithm.measure_packets=40",      "algorithm.phase=\"random\"",
+        "algorithm.inject_per_s=" HM_T_RATE, NULL};
     double rate = atof(HM_T_RATE);
     hm_trun_t lo = hm_t_run(traffic_cfg(topologies[2], "free", "uniform", 10), lo_sets);
     ck_assert_msg(lo.rc == 0, "rc %d %s", lo.rc, lo.message ? lo.message : "");
@@ -182,8 +180,7 @@ START_TEST(test_traffic_inject_per_s)
     double p50 = win_lat(&lo, "latency_ns", "p50"), p99 = win_lat(&lo, "latency_ns", "p99");
     ck_assert_msg(p50 > 0 && p99 >= p50, "latency p50 %g p99 %g", p50, p99);
     json_t *tr = json_object_get(lo.summary, "traffic");
-    ck_assert_int_eq(json_integer_value(json_object_get(tr, "delivered")),
-                     16 * atoi(HM_T_PACKETS));
+    ck_assert_int_eq(json_integer_value(json_object_get(tr, "delivered")), 16 * atoi(HM_T_PACKETS));
     ck_assert(json_integer_value(json_object_get(tr, "credits")) > 0);
     const char *hi_sets[] = {"algorithm.packets=60", "algorithm.warmup_packets=10",
                              "algorithm.measure_packets=40", "algorithm.inject_per_s=10000000",

@@ -152,8 +152,8 @@ int64_t hm__dist_get_i(const unsigned char **p)
  * the payload for the rank that runs its receiver (whole), not for the others (the bus).
  * Slots go as distances back from t, nodes as distances from the sender, the flow as its
  * difference from the one a copy sent by src gets (engine/node.c). */
-static void pack_copy(hm__bytes_t *b, const hm__copy_t *c, int64_t t, int64_t cslot,
-                      uint32_t idx, int cls, int whole)
+static void pack_copy(hm__bytes_t *b, const hm__copy_t *c, int64_t t, int64_t cslot, uint32_t idx,
+                      int cls, int whole)
 {
     hm__dist_put_u(b, (uint64_t)c->src);
     hm__dist_put_i(b, (int64_t)c->dst - c->src);

@@ -52,7 +52,7 @@ typedef struct hm__dist_s {
     /* The slot's decisions: per candidate, done or not, and the two sides. */
     unsigned char *done;
     hm__side_t *mine, *theirs;
-    uint32_t *ord; /* per candidate on a link with a peer: its place in the peer's shared */
+    uint32_t *ord;     /* per candidate on a link with a peer: its place in the peer's shared */
     uint32_t *blocked; /* per node: the pass that found it behind an undecided candidate */
     uint32_t pass;
     size_t cap;
