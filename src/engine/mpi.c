@@ -152,12 +152,19 @@ int64_t hm__dist_get_i(const unsigned char **p)
  * the payload for the rank that runs its receiver (whole), not for the others (the bus).
  * Slots go as distances back from t, nodes as distances from the sender, the flow as its
  * difference from the one a copy sent by src gets (engine/node.c). */
-static void pack_copy(hm__bytes_t *b, const hm__copy_t *c, int64_t t, int64_t cslot, uint32_t idx,
-                      int cls, int whole)
+static void pack_copy(const hm__machine_t *m, hm__bytes_t *b, const hm__copy_t *c, int64_t t,
+                      int64_t cslot, uint32_t idx, int cls, int whole)
 {
+    /* The sender's port, and whether the receiver and its port are those of that link
+     * (always but under circuit routing): then they are not on the wire. */
+    int32_t l = c->sport >= 0 ? c->src * m->maxdeg + c->sport : -1;
+    int link = l >= 0 && m->nbr[l] == c->dst && m->rport[l] == c->dport;
     hm__dist_put_u(b, (uint64_t)c->src);
-    hm__dist_put_i(b, (int64_t)c->dst - c->src);
-    hm__dist_put_u(b, (uint64_t)c->sport);
+    hm__dist_put_u(b, (uint64_t)(c->sport + 1) << 1 | (uint64_t)link);
+    if (!link) {
+        hm__dist_put_i(b, (int64_t)c->dst - c->src);
+        hm__dist_put_i(b, c->dport);
+    }
     hm__dist_put_i(b, c->pkt.msg);
     hm__dist_put_u(b, c->emission);
     hm__dist_put_i(b, t - cslot);
@@ -169,7 +176,6 @@ static void pack_copy(hm__bytes_t *b, const hm__copy_t *c, int64_t t, int64_t cs
     hm__dist_put_i(b, t - c->sent_slot);
     hm__dist_put_i(b, c->dur);
     hm__dist_put_u(b, c->flow ^ hm__flow_id(c->src, c->emission, c->sport)); /* 0 unless routed */
-    hm__dist_put_i(b, c->dport);
     hm__dist_put_i(b, (int64_t)c->pkt.origin - c->src);
     hm__dist_put_i(b, c->pkt.tag);
     hm__dist_put_i(b, c->pkt.aux);
@@ -184,8 +190,16 @@ static void pack_copy(hm__bytes_t *b, const hm__copy_t *c, int64_t t, int64_t cs
 static int32_t unpack_copy(hm__machine_t *m, hm__dist_t *D, const unsigned char **p, int64_t t)
 {
     hm__copy_t c = {.src = (int32_t)hm__dist_get_u(p)};
-    c.dst = (int32_t)(c.src + hm__dist_get_i(p));
-    c.sport = (int32_t)hm__dist_get_u(p);
+    uint64_t port = hm__dist_get_u(p);
+    int32_t dport;
+    c.sport = (int32_t)(port >> 1) - 1;
+    if (port & 1) {
+        c.dst = m->nbr[c.src * m->maxdeg + c.sport];
+        dport = m->rport[c.src * m->maxdeg + c.sport];
+    } else {
+        c.dst = (int32_t)(c.src + hm__dist_get_i(p));
+        dport = (int32_t)hm__dist_get_i(p);
+    }
     c.pkt.msg = (int32_t)hm__dist_get_i(p);
     c.emission = (uint32_t)hm__dist_get_u(p);
     c.cslot = t - hm__dist_get_i(p);
@@ -197,7 +211,6 @@ static int32_t unpack_copy(hm__machine_t *m, hm__dist_t *D, const unsigned char 
     c.sent_slot = t - hm__dist_get_i(p);
     c.dur = hm__dist_get_i(p);
     c.flow = hm__dist_get_u(p) ^ hm__flow_id(c.src, c.emission, c.sport);
-    int32_t dport = (int32_t)hm__dist_get_i(p);
     int32_t origin = (int32_t)(c.src + hm__dist_get_i(p));
     int32_t tag = (int32_t)hm__dist_get_i(p), aux = (int32_t)hm__dist_get_i(p);
     c.pkt.len = (uint32_t)hm__dist_get_u(p);
@@ -286,7 +299,7 @@ static void pack_to_peers(hm__machine_t *m, hm__dist_t *D, const hm__copy_t *c, 
     int from, to, at = hm__dist_rank_of(D, c->dst);
     peers_of(m, D, c->dst, &from, &to);
     for (int k = from; k < to; k++) {
-        pack_copy(&D->peers[k].out, c, t, cslot, idx, cls, D->peers[k].rank == at);
+        pack_copy(m, &D->peers[k].out, c, t, cslot, idx, cls, D->peers[k].rank == at);
         D->peers[k].ncopies++;
     }
 }
