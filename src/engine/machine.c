@@ -241,8 +241,10 @@ static int start_threads(hm__machine_t *m)
             nd->started = 0;
             char why[256];
             hm__host_thread_limit(n - created, stack, why, sizeof why);
-            m->tp->abort(m, hm__strdup_printf("cannot create the thread of node %d of %d: %s; %s",
-                                              m->lo + created, m->info.nodes, strerror(rc), why));
+            snprintf(m->start_fail, sizeof m->start_fail,
+                     "cannot create the thread of node %d of %d: %s; %s", m->lo + created,
+                     m->info.nodes, strerror(rc), why);
+            m->tp->abort(m, hm__strdup_printf("%s", m->start_fail));
             break;
         }
     }
@@ -288,6 +290,10 @@ hm__end_t hm__machine_run(hm__machine_t *m)
     hm__host_futex_hash(m->hi - m->lo);
     int created = start_threads(m);
     hm__wait_nodes(m, created);
+    /* Their stacks unmapped, there is room again for the report a full address space
+     * refused (README "Many nodes": exit 4 names the limit). */
+    if (m->start_fail[0] && !m->stop_reason && m->end == HM__END_SYSTEM)
+        m->stop_reason = hm__strdup_printf("%s", m->start_fail);
     hm__rules_leave(m);
     collect(m);
     return m->end;

@@ -59,6 +59,10 @@ struct hm__machine_s {
     atomic_int stopping;
     hm__end_t end;
     char *stop_reason; /* conflict report, deadlock report... (owned) */
+    /* A node thread that could not be created: the report, kept here as well, since
+     * with the address space spent its copy for stop_reason may fail until the threads
+     * created have ended (engine/machine.c). */
+    char start_fail[640];
 
     /* The thread that waits for the run (engine/watchdog.c): posted by every node thread
      * that ends and by a stop from a node's thread; the node threads ended; those left
