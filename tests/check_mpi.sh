@@ -428,7 +428,9 @@ program() {
     pname=$1 pcfg=$2
     shift 2
     # shellcheck disable=SC2086 # word splitting of the flags is intended
-    sh "$HM_SRCDIR/scripts/hypemu-mpicc.in" -o "$tmp/$pname.so" "$HM_SRCDIR/examples/mpi/$pname.c" \
+    psrc="$HM_SRCDIR/tests/mpiprog/$pname.c"
+    [ -f "$psrc" ] || psrc="$HM_SRCDIR/examples/mpi/$pname.c"
+    sh "$HM_SRCDIR/scripts/hypemu-mpicc.in" -o "$tmp/$pname.so" "$psrc" \
         -I"$HM_SRCDIR/examples/mpi" -I"$HM_BUILDDIR/include" -L"$HM_BUILDDIR/lib/.libs" ${HM_CFLAGS:-} ||
         return 1
     printf '%s\n' "$pcfg" >"$tmp/$pname.json"
@@ -463,6 +465,36 @@ if program rd_allreduce '{"topology": {"kind": "ring", "nodes": 8}, "ports": {"m
 else
     fail "hypemu-mpicc cannot build examples/mpi/rd_allreduce.c"
 fi
+
+# Circuits across ranks (doc/mpi.md "Circuits across ranks"), with contention, from MPI
+# programs under circuit routing, on 2 and 4 ranks as in one process, byte for byte:
+# gather_any to node 0 of a 4 x 4 mesh meets port contention (queue: 14 messages wait;
+# strict: the run stops in slot 0, exit 1); alltoall_nb on the mesh with link_capacity 1
+# meets both (51 port and 106 link contentions); rd_allreduce on a line of 8 under strict
+# stops at the first link contention (exit 1).
+circuits() { # circuits PROGRAM CONTENTION TOPOLOGY ALGORITHM EXIT WANT
+    if ! program "$1" "{$3, \"ports\": {\"routing\": \"circuit\", \"link_capacity\": 1}, \"contention\": \"$2\", $4}" 2 4; then
+        fail "hypemu-mpicc cannot build $1"
+        return
+    fi
+    d="$tmp/$1/0"
+    [ "$(cat "$d/rc")" = "$5" ] || fail "circuits, $1 ($2): exit $(cat "$d/rc"), expected $5"
+    grep -qF "$6" "$d/summary.json" "$d/err.txt" || fail "circuits, $1 ($2): no $6 in $(cat "$d/summary.json" "$d/err.txt")"
+    for r in 2 4; do
+        same "circuits, $1 ($2), on $r ranks" "$d" "$tmp/$1/$r"
+    done
+    rm -rf "${tmp:?}/$1"
+}
+mesh='"topology": {"kind": "mesh", "rows": 4, "cols": 4}'
+gather='"algorithm": {"name": "gather_any", "problem": "gather", "block": 2, "root": 0}'
+circuits gather_any queue "$mesh" "$gather" 0 '"port_contention":14,'
+circuits gather_any strict "$mesh" "$gather" 1 \
+    'slot 0: port contention: msg 3 2->0 waits, node 0 is receiving another message until slot 0'
+circuits alltoall_nb queue "$mesh" '"algorithm": {"name": "alltoall_nb", "problem": "alltoall", "block": 2}' 0 \
+    '"link_contention":106,"port_contention":51,'
+circuits rd_allreduce strict '"topology": {"kind": "linear", "nodes": 8}' \
+    '"algorithm": {"name": "rd_allreduce", "problem": "allreduce", "block": 2}' 1 \
+    'slot 17: link contention: link 1->2 carries 2 circuits (link_capacity 1): msg 0 0->2 lasts 2*a*m+b = 33 slots'
 
 # HM_MPI_STATS=1: one line per rank with its own figures, then the totals. The all-to-all
 # of Q_8 by dimension exchange, all-port: each node sends one packet on each of its
@@ -509,4 +541,4 @@ if [ "$fails" -gt 0 ]; then
     echo "check_mpi.sh: $fails failure(s)"
     exit 1
 fi
-echo "check_mpi.sh: $configs golden configs on $ranks_list ranks ($on8 on 8), 4 refusals, circuits on Q_4, HM_MPI_STATS on 2 and 8 ranks (the wire to the byte), two MPI programs routed on 2, 3 and 4 ranks, 8 disagreements, 3 stops and an interrupt on 2 ranks, Q_$dim successive and Q_$bd bcast-msbt on 4 ranks: ok"
+echo "check_mpi.sh: $configs golden configs on $ranks_list ranks ($on8 on 8), 4 refusals, circuits on Q_4, circuits with contention from 3 MPI programs on 2 and 4 ranks, HM_MPI_STATS on 2 and 8 ranks (the wire to the byte), two MPI programs routed on 2, 3 and 4 ranks, 8 disagreements, 3 stops and an interrupt on 2 ranks, Q_$dim successive and Q_$bd bcast-msbt on 4 ranks: ok"

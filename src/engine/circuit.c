@@ -185,16 +185,31 @@ static void link_ends(const hm__machine_t *m, int32_t link, int *from, int *to)
     *to = m->nbr[link];
 }
 
+void hm__circuit_port_why(char *buf, size_t len, const hm__copy_t *k, int64_t until)
+{
+    snprintf(buf, len,
+             "port contention: msg %d %d->%d waits, node %d is receiving another message "
+             "until slot %lld",
+             k->pkt.msg, k->src, k->dst, k->dst, (long long)until);
+}
+
+void hm__circuit_link_why(char *buf, size_t len, int capacity, const hm__copy_t *k, int from,
+                          int to, int kmax, int64_t factor)
+{
+    snprintf(buf, len,
+             "link contention: link %d->%d carries %d circuits (link_capacity %d): "
+             "msg %d %d->%d lasts %lld*a*m+b = %lld slots",
+             from, to, kmax, capacity, k->pkt.msg, k->src, k->dst, (long long)factor,
+             (long long)k->dur);
+}
+
 /* Port contention: c cannot start in slot t because its receiver is busy. */
 static int port_busy(hm__machine_t *m, circuits_t *cs, circ_t *c, int64_t t)
 {
     hm__copy_t *k = &c->c;
     char why[256];
-    snprintf(why, sizeof why,
-             "port contention: msg %d %d->%d waits, node %d is receiving another message "
-             "until slot %lld",
-             k->pkt.msg, k->src, k->dst, k->dst,
-             (long long)(cs->recv_busy[k->dst] >= t ? cs->recv_busy[k->dst] : t));
+    hm__circuit_port_why(why, sizeof why, k,
+                         cs->recv_busy[k->dst] >= t ? cs->recv_busy[k->dst] : t);
     /* Across MPI ranks every rank takes every decision (engine/mpi.c): the rank of the
      * receiver counts it, that of the sender logs it. */
     int count = hm__local(m, k->dst), log = m->opt.record_events && hm__local(m, k->src);
@@ -224,11 +239,7 @@ static void link_contention(hm__machine_t *m, circuits_t *cs, const hm__copy_t *
                             int kmax, int64_t factor, int from, int to)
 {
     char why[256];
-    snprintf(why, sizeof why,
-             "link contention: link %d->%d carries %d circuits (link_capacity %d): "
-             "msg %d %d->%d lasts %lld*a*m+b = %lld slots",
-             from, to, kmax, m->info.link_capacity, k->pkt.msg, k->src, k->dst, (long long)factor,
-             (long long)k->dur);
+    hm__circuit_link_why(why, sizeof why, m->info.link_capacity, k, from, to, kmax, factor);
     m->stats.conflicts += hm__local(m, k->dst);
     cs->link_contention++;
     int strict = m->opt.contention == HM__CONTENTION_STRICT;
@@ -404,6 +415,16 @@ int64_t hm__circuits_next(const hm__machine_t *m, circuits_t *cs, int64_t t)
             next = at;
     }
     return next;
+}
+
+void hm__circuits_set_figures(circuits_t *cs, const int64_t *f)
+{
+    cs->started = f[0];
+    cs->link_contention = f[1];
+    cs->port_contention = f[2];
+    cs->max_k = (int)f[3];
+    cs->hot_from = (int)f[4];
+    cs->hot_to = (int)f[5];
 }
 
 json_t *hm__circuits_summary(const hm__machine_t *m, const circuits_t *cs)

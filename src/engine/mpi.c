@@ -410,23 +410,15 @@ static int commit(hm__machine_t *m, int64_t t)
     return 0;
 }
 
-/* Circuit routing: every rank holds every message (its payload only where its receiver
- * runs) and takes every decision of engine/circuit.c; each delivers to its own nodes. */
+/* Circuit routing: engine/mpi_circuit.c decides each message where its state lives. */
 static int commit_circuits(hm__machine_t *m, int64_t t)
 {
-    hm__dist_t *D = m->dist;
-    pack_slot(m, D, t);
-    hm__dist_exchange(D, 1, TAG_SLOT);
-    D->exchanges++;
-    unpack_slot(m, D, t);
-    if (hm__circuits_commit(m, D->cs, D->senders.v, D->senders.n, t) != 0)
-        hm__dist_abort_all("out of memory in the circuits");
-    return 0;
+    return hm__dcirc_commit(m, t);
 }
 
 static int64_t next_circuits(hm__machine_t *m, int64_t t)
 {
-    return hm__circuits_next(m, ((hm__dist_t *)m->dist)->cs, t);
+    return hm__dcirc_next(m, t);
 }
 
 static json_t *summary_circuits(const hm__machine_t *m)
@@ -736,6 +728,7 @@ static void destroy(hm__machine_t *m)
     hm__copies_free(&D->stalled);
     hm__judge_free(&D->judge);
     hm__circuits_free(D->cs);
+    hm__dcirc_free(D->dc, D->size);
     free(D->reads);
     free(D->first);
     free(D->remote);
@@ -766,7 +759,7 @@ static hm__machine_t *machine_of(void *ctx)
  * bus port model, whose one channel every rank judges), in rank order. */
 static int find_peers(hm__machine_t *m, hm__dist_t *D)
 {
-    D->all = m->info.ports == HM_PORTS_BUS || m->info.circuit;
+    D->all = m->info.ports == HM_PORTS_BUS;
     for (int r = 0; r < D->size; r++)
         D->peer_of[r] = D->all && r != D->rank ? 0 : -1;
     for (int i = m->lo; i < m->hi; i++)
@@ -812,7 +805,7 @@ static int create(hm__machine_t *m)
     D->reads = calloc((size_t)(m->hi - m->lo) + 1, sizeof *D->reads);
     if (!D->reads || find_peers(m, D) != 0 || hm__judge_init(&D->judge, m, &dist_ops, D) != 0)
         return -1;
-    if (m->info.circuit && !(D->cs = hm__circuits_new(m)))
+    if (m->info.circuit && (!(D->cs = hm__circuits_new(m)) || !(D->dc = hm__dcirc_new(m, D))))
         return -1;
     if (!D->all)
         D->judge.use.remote = D->remote;

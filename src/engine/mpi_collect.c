@@ -242,6 +242,8 @@ void hm__dist_collect(hm__machine_t *m)
     hm__dist_t *D = m->dist;
     print_stats(D);
     reduce_figures(m, D);
+    if (D->dc)
+        hm__dcirc_collect(m);
     size_t out_size = hm__out_size(&m->opt, m->algo);
     D->out.n = 0;
     for (int i = m->lo; i < m->hi; i++)

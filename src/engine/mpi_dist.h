@@ -32,6 +32,8 @@ typedef struct hm__side_s {
     char why[256];
 } hm__side_t;
 
+typedef struct hm__dcirc_s hm__dcirc_t; /* engine/mpi_circuit.c */
+
 typedef struct hm__dist_s {
     hm__machine_t *m;
     int rank, size;
@@ -48,7 +50,8 @@ typedef struct hm__dist_s {
     /* The barrier clock's lists (engine/packet.c), for the links this rank judges. */
     hm__copyvec_t pending, stalled;
     hm__judge_t judge;
-    hm__circuits_t *cs; /* circuit routing: every message, on every rank */
+    hm__dcirc_t *dc;    /* circuit routing: the messages this rank is concerned with */
+    hm__circuits_t *cs; /* circuit routing: rank 0's summary figures */
     /* The slot's decisions: per candidate, done or not, and the two sides. */
     unsigned char *done;
     hm__side_t *mine, *theirs;
@@ -86,6 +89,14 @@ void hm__dist_exchange(hm__dist_t *D, int all, int tag);
  * each rank judging its own nodes' ports and trading its answers with the rank at the
  * other end of each link. 0 or -1 (out of memory). */
 int hm__dist_decide(hm__machine_t *m, hm__dist_t *D, int64_t t);
+
+/* engine/mpi_circuit.c: circuit routing across ranks, each decision where its state
+ * lives: the transport's commit and next, the summary's figures on rank 0. */
+hm__dcirc_t *hm__dcirc_new(hm__machine_t *m, hm__dist_t *D);
+void hm__dcirc_free(hm__dcirc_t *C, int size);
+int hm__dcirc_commit(hm__machine_t *m, int64_t t);
+int64_t hm__dcirc_next(hm__machine_t *m, int64_t t);
+void hm__dcirc_collect(hm__machine_t *m);
 
 /* engine/mpi_collect.c: every rank's nodes and figures into rank 0's machine. */
 void hm__dist_collect(hm__machine_t *m);

@@ -118,6 +118,14 @@ int hm__circuit_copy(hm_node_t *n, int dest, const hm_packet_t *p, hm__copy_t *c
 /* Slots a message of len bytes lasts when k circuits share its busiest link:
  * ceil(ceil(k / link_capacity) * a * len + b), at least 1. */
 int64_t hm__circuit_slots(const hm_machine_info_t *in, int k, uint32_t len);
+/* The reports of a message k's port contention (its receiver busy until slot until) and
+ * link contention (kmax circuits on link from->to, the duration's factor). */
+void hm__circuit_port_why(char *buf, size_t len, const hm__copy_t *k, int64_t until);
+void hm__circuit_link_why(char *buf, size_t len, int capacity, const hm__copy_t *k, int from,
+                          int to, int kmax, int64_t factor);
+/* The summary's figures of a run decided elsewhere (engine/mpi_circuit.c): messages
+ * started, link and port contention, max_link_sharing, the busiest link's ends. */
+void hm__circuits_set_figures(hm__circuits_t *cs, const int64_t *f);
 
 /* engine/refused.c: record a refused call of node n (its count, the first in full, the
  * event) and return HM_EINVAL; the node API calls them where it refuses. */
