@@ -47,7 +47,7 @@ typedef struct dmsg_s {
     int64_t end;        /* last slot of its transmission, once started */
     int64_t blocked;    /* receiver's rank: first slot it met a busy receiver, -1 */
     int64_t recv_known; /* sender's rank: how long its receiver is busy, as last told */
-    int roles, state, picked, kmax, hot;
+    int roles, state, kmax, hot; /* kmax, hot: the busiest link of its path (R3) */
 } dmsg_t;
 
 struct hm__dcirc_s {
@@ -427,7 +427,6 @@ static void decide(hm__machine_t *m, hm__dist_t *D, dcirc_t *C, int64_t t, int s
         x->hot = -1;
         if (C->recv_busy[d] < t && C->rstamp[d] != t + 1) {
             C->rstamp[d] = t + 1;
-            x->picked = 1;
             if (HM__PUSH(C->picks, C->ready.v[k]) != 0)
                 oom();
             to_owners(m, D, C, x, t, REC_PICK);
@@ -475,7 +474,6 @@ static void take_picks(hm__machine_t *m, dcirc_t *C, int64_t t)
             if (rec == REC_DELAY) {
                 log_port(m, x, HM__EV_DELAY, t, (int64_t)hm__dist_get_u(&q));
             } else if (rec == REC_PICK) {
-                x->picked = 1;
                 if (HM__PUSH(C->starts, (size_t)(x - C->msgs.v)) != 0)
                     oom();
             } else {
