@@ -65,7 +65,7 @@ mpicc_hm() { # mpicc_hm NAME: $tmp/NAME.so from NAME.c (src_of)
         -I"$HM_SRCDIR/examples/mpi" -Wall -Wextra -Werror -I"$HM_BUILDDIR/include" \
         -L"$HM_BUILDDIR/lib/.libs" ${HM_CFLAGS:-}
 }
-programs="collectives poll ring_allreduce rd_allreduce gather_any alltoall_nb allreduce_call reduce_scatter_call globals deadlock abort"
+programs="collectives poll ring_allreduce rd_allreduce gather_any alltoall_nb allreduce_call reduce_scatter_call globals deadlock abort rand_rank"
 for p in $programs; do
     mpicc_hm "$p" || fail "hypemu-mpicc cannot build $p.c"
 done
@@ -283,6 +283,19 @@ if [ "${HM_HAVE_SECCOMP:-no}" = yes ]; then
         --sandbox
 fi
 
+# ---- rand() and random(): each rank's own (doc/mpi-programs.md, "Globals") -----------------
+# rand_rank.c on a ring of 4: rank r seeds 17 + r, then 99 + r; the sums are the C library's
+# for those seeds (mpirun -np 4 prints the same, below), in thread mode on every run and under
+# --sandbox.
+rand_want="sums: 516556 494952 504717 501900"
+printf '{"topology": {"kind": "ring", "nodes": 4}, "algorithm": {"name": "rand_rank"}}\n' >"$tmp/rr.json"
+for mode in "" "" --sandbox; do
+    # shellcheck disable=SC2086 # $mode: no option or one
+    got=$(cd "$tmp" && "$hypemu" $mode --plugin ./rand_rank.so rr.json --set output=null 2>&1 |
+        sed -n 's/^\(node 0: \)\{0,1\}\(sums:.*\)/\2/p')
+    [ "$got" = "$rand_want" ] || fail "rand_rank ${mode:-in thread mode}: '$got', not '$rand_want'"
+done
+
 # ---- the same programs under Open MPI ----------------------------------------------------
 if ! command -v mpicc >/dev/null 2>&1 || [ -z "${MPIRUN:-}" ] || ! [ -x "$MPIRUN" ]; then
     echo "check_mpiprog.sh: no mpicc or mpirun: the comparison with real MPI is skipped"
@@ -320,4 +333,8 @@ awk '{ for (i = 1; i <= NF; i++) v[NR - 1, i - 1] = $i }
     "$tmp/in16.txt" >"$tmp/want"
 diff "$tmp/want" "$tmp/alltoall_nb.mpi.out" || fail "alltoall_nb under mpirun"
 run alltoall_nb "$r8" '"problem": "alltoall", "block": 2, "inputs": "in16.txt"' 10 72
+session=$(mktemp -d "$tmp/oXXXXXX")
+got=$(cd "$tmp" && env OMPI_MCA_orte_tmpdir_base="$session" timeout 300 "$MPIRUN" --allow-run-as-root \
+    --oversubscribe -np 4 ./rand_rank.mpicc)
+[ "$got" = "$rand_want" ] || fail "rand_rank under mpirun: '$got', not '$rand_want'"
 echo "check_mpiprog.sh: all passed"

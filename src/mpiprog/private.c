@@ -86,3 +86,44 @@ void hm_mpi__node(hm_node_t *n, void *state)
      * unmap it, or the next copy loaded may take its addresses (ThreadSanitizer then sees
      * one global written by two threads with nothing between them). */
 }
+
+/* The C library's random numbers, rand() and random() (one generator, as in glibc),
+ * seeded by srand() and srandom(): private to each rank like its globals (hypemu-mpicc
+ * renames the program's calls to these; doc/mpi-programs.md, "Globals"). The same
+ * generator as the C library's (random_r with its default 128 bytes of state, seeded
+ * with 1 until the program seeds it), so that each rank draws what it draws under
+ * mpirun, where it is a process of its own. */
+static struct random_data rng;
+static char rng_state[128];
+static int rng_seeded;
+
+void hm_mpi_srand__(unsigned seed);
+int hm_mpi_rand__(void);
+void hm_mpi_srandom__(unsigned seed);
+long hm_mpi_random__(void);
+
+void hm_mpi_srand__(unsigned seed)
+{
+    memset(&rng, 0, sizeof rng);
+    initstate_r(seed, rng_state, sizeof rng_state, &rng);
+    rng_seeded = 1;
+}
+
+int hm_mpi_rand__(void)
+{
+    int32_t r = 0;
+    if (!rng_seeded)
+        hm_mpi_srand__(1);
+    random_r(&rng, &r);
+    return r;
+}
+
+void hm_mpi_srandom__(unsigned seed)
+{
+    hm_mpi_srand__(seed);
+}
+
+long hm_mpi_random__(void)
+{
+    return hm_mpi_rand__();
+}
