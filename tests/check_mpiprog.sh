@@ -65,7 +65,7 @@ mpicc_hm() { # mpicc_hm NAME: $tmp/NAME.so from NAME.c (src_of)
         -I"$HM_SRCDIR/examples/mpi" -Wall -Wextra -Werror -I"$HM_BUILDDIR/include" \
         -L"$HM_BUILDDIR/lib/.libs" ${HM_CFLAGS:-}
 }
-programs="collectives poll ring_allreduce rd_allreduce gather_any alltoall_nb allreduce_call reduce_scatter_call globals deadlock abort"
+programs="collectives poll ring_allreduce rd_allreduce gather_any alltoall_nb alltoall_inplace allreduce_call reduce_scatter_call globals deadlock abort"
 for p in $programs; do
     mpicc_hm "$p" || fail "hypemu-mpicc cannot build $p.c"
 done
@@ -99,6 +99,13 @@ run gather_any "$q3" '"problem": "gather", "block": 2, "root": 0' 4 5
 run gather_any "$r8" '"problem": "gather", "block": 2, "root": 0' 4 9
 run alltoall_nb "$q3" '"problem": "alltoall", "block": 2' 6 40
 run alltoall_nb "$r5" '"problem": "alltoall", "block": 2' 3 10
+# MPI_Alltoall(MPI_IN_PLACE, ...): the blocks sent are recvbuf's (recvcount of recvtype each),
+# under each algorithm; the slots and hops are those of the same schedules from a send buffer.
+run alltoall_inplace "$q3" '"problem": "alltoall", "block": 2' 12 40
+run alltoall_inplace "$r5" '"problem": "alltoall", "block": 2' 6 10
+run alltoall_inplace "$q3" '"problem": "alltoall", "block": 2, "alltoall": "alltoall-bruck"' 5 16
+run alltoall_inplace "$r5" '"problem": "alltoall", "block": 2, "alltoall": "alltoall-bruck"' 4 5
+run alltoall_inplace "$q3" '"problem": "alltoall", "block": 2, "alltoall": "alltoall-dimension-exchange"' 3 0
 run reduce_scatter_call "$q3" '"problem": "reduce-scatter", "block": 2' 12 0
 run reduce_scatter_call "$r8" '"problem": "reduce-scatter", "block": 2' 24 19
 run poll "$q3" '"problem": "broadcast", "block": 5' 7 5
