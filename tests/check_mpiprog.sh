@@ -65,7 +65,7 @@ mpicc_hm() { # mpicc_hm NAME: $tmp/NAME.so from NAME.c (src_of)
         -I"$HM_SRCDIR/examples/mpi" -Wall -Wextra -Werror -I"$HM_BUILDDIR/include" \
         -L"$HM_BUILDDIR/lib/.libs" ${HM_CFLAGS:-}
 }
-programs="collectives poll ring_allreduce rd_allreduce gather_any alltoall_nb alltoall_inplace allreduce_call reduce_scatter_call globals deadlock abort"
+programs="collectives poll ring_allreduce rd_allreduce gather_any alltoall_nb alltoall_inplace narrow allreduce_call reduce_scatter_call globals deadlock abort"
 for p in $programs; do
     mpicc_hm "$p" || fail "hypemu-mpicc cannot build $p.c"
 done
@@ -112,6 +112,37 @@ run poll "$q3" '"problem": "broadcast", "block": 5' 7 5
 run poll '{"kind": "ring", "nodes": 7}' '"problem": "broadcast", "block": 5' 7 14
 run globals "$q3" '"problem": "broadcast", "block": 3, "root": 1' 17 6
 run globals "$r8" '"problem": "broadcast", "block": 3, "root": 1' 18 46
+# Elements narrower than 8 bytes travel one to a word, sign-extended for the signed integer
+# types, zero-extended for the unsigned ones (doc/mpi-programs.md, "Messages"): rank 0's
+# values, negative ones too, are found by the causal judge in the words the others read,
+# through MPI_Bcast (2 slots on Q_2) and through MPI_Send and MPI_Recv (3 slots, 1 routed hop).
+q2='{"kind": "hypercube", "dim": 2}'
+while read -r type values; do
+    printf '%s\n\n\n\n' "$values" >"$tmp/narrow.txt"
+    export TYPE="$type"
+    run narrow "$q2" '"problem": "broadcast", "block": 3, "inputs": "narrow.txt"' 2 0
+    export P2P=1
+    run narrow "$q2" '"problem": "broadcast", "block": 3, "inputs": "narrow.txt"' 3 1
+    unset P2P
+done <<'TABLE'
+int -5 70000 -1
+short -5 300 -1
+schar -5 100 -1
+char -5 100 -1
+uchar 5 200 255
+ushort 5 60000 1
+unsigned 5 4000000000 1
+float 0 0 0
+TABLE
+# A float travels as its bits: -5.0f is no word's value, and a problem that passes values on
+# unchanged does not find it (exit 1).
+printf '%s\n\n\n\n' "-5 3 7" >"$tmp/narrow.txt"
+printf '{"topology": %s, "algorithm": {"name": "narrow", "problem": "broadcast", "block": 3, "inputs": "narrow.txt"}}\n' "$q2" >"$tmp/c.json"
+rc=0
+(cd "$tmp" && TYPE=float "$hypemu" --plugin ./narrow.so --json c.json >out.json 2>err.txt) || rc=$?
+[ "$rc" = 1 ] && [ "$(summary verified)" = false ] && grep -qF '"node 1 stored value #1 (-5) in slot 1 as node 0'"'"'s, but no packet it had read by then carried that value' "$tmp/out.json" ||
+    fail "narrow, float -5: exit $rc: $(cat "$tmp/out.json")"
+unset TYPE
 # MPI_Allreduce runs the catalogue's schedules (src/algo/common/coll_core.c, doc/mpi-programs.md,
 # "Collectives"), with the catalogue's slot counts: recursive doubling on Q_3 (3 slots, as
 # allreduce-recursive-doubling) and on a ring of 8 while the vector fits one packet (512 ints:

@@ -181,7 +181,7 @@ static int io_send(void *ctx, int peer, int step, const void *buf, size_t count)
 {
     (void)step;
     coll_io_t *c = ctx;
-    return hm_mpi__send(buf, count * c->io.elem, c->io.elem, rank_of(c, peer), c->tag);
+    return hm_mpi__send(buf, count * c->io.elem, c->io.elem, c->r->etype, rank_of(c, peer), c->tag);
 }
 
 static int io_recv(void *ctx, int peer, int step, void *buf, size_t count)
@@ -249,6 +249,7 @@ static size_t check_type(int count, MPI_Datatype t, const char *call)
     size_t size = hm_mpi__size(t);
     if (!size || count < 0)
         fail(call, size ? "negative count" : "unknown datatype");
+    hm_mpi__self()->etype = t; /* its elements widened as its kind says (p2p.c) */
     return size;
 }
 
