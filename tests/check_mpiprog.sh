@@ -65,7 +65,7 @@ mpicc_hm() { # mpicc_hm NAME: $tmp/NAME.so from NAME.c (src_of)
         -I"$HM_SRCDIR/examples/mpi" -Wall -Wextra -Werror -I"$HM_BUILDDIR/include" \
         -L"$HM_BUILDDIR/lib/.libs" ${HM_CFLAGS:-}
 }
-programs="collectives poll ring_allreduce rd_allreduce gather_any alltoall_nb alltoall_inplace narrow allreduce_call reduce_scatter_call globals deadlock abort"
+programs="collectives poll ring_allreduce rd_allreduce gather_any alltoall_nb alltoall_inplace narrow allreduce_call reduce_scatter_call globals deadlock abort ret"
 for p in $programs; do
     mpicc_hm "$p" || fail "hypemu-mpicc cannot build $p.c"
 done
@@ -287,6 +287,14 @@ rc=0
 [ "$(summary end) $(summary verified)" = "aborted false" ] || fail "abort: $(cat "$tmp/out.json")"
 grep -qx 'hypemu: node 1: rank 1 called MPI_Abort(MPI_COMM_WORLD, 7)' "$tmp/err.txt" ||
     fail "abort: $(cat "$tmp/err.txt")"
+
+# A code other than 0 returned from main is exit(code): exit 1, "end": "aborted", named.
+printf '{"topology": {"kind": "ring", "nodes": 4}, "algorithm": {"name": "ret"}}\n' >"$tmp/c.json"
+rc=0
+(cd "$tmp" && "$hypemu" --plugin ./ret.so --json c.json >out.json 2>err.txt) || rc=$?
+[ "$rc" = 1 ] || fail "ret: exit $rc, not 1"
+[ "$(summary end) $(summary verified)" = "aborted false" ] || fail "ret: $(cat "$tmp/out.json")"
+grep -qx 'hypemu: node 1: rank 1 returned 3 from main' "$tmp/err.txt" || fail "ret: $(cat "$tmp/err.txt")"
 
 # algorithm.problem names one of the collective problems.
 printf '{"topology": %s, "algorithm": {"name": "globals", "problem": "sort"}}\n' "$r8" >"$tmp/c.json"

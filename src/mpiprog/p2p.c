@@ -680,6 +680,17 @@ static void rank_free(hm_mpi_rank_t *r)
     free(r->building);
 }
 
+/* main returned code: 0 ends the rank normally; another code, as exit(code) in C, is a failure
+ * of the run as exit(code) is (hm_mpi_exit__), named as the return. */
+static void returned(int code)
+{
+    if (code != 0) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "rank %d returned %d from main", self->rank, code);
+        hm_abort(self->n, buf);
+    }
+}
+
 /* The rank's life in this copy of the program (private.c loads one per rank). */
 void hm_mpi__rank(hm_node_t *n)
 {
@@ -693,7 +704,7 @@ void hm_mpi__rank(hm_node_t *n)
     self = &r;
     char name[] = "mpi-program", *argv[] = {name, NULL};
     if (setjmp(out) == 0)
-        hm_mpi_main__(1, argv);
+        returned(hm_mpi_main__(1, argv));
     self = NULL;
     rank_free(&r);
 }
