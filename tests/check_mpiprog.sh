@@ -65,7 +65,7 @@ mpicc_hm() { # mpicc_hm NAME: $tmp/NAME.so from NAME.c (src_of)
         -I"$HM_SRCDIR/examples/mpi" -Wall -Wextra -Werror -I"$HM_BUILDDIR/include" \
         -L"$HM_BUILDDIR/lib/.libs" ${HM_CFLAGS:-}
 }
-programs="collectives poll ring_allreduce rd_allreduce gather_any alltoall_nb allreduce_call reduce_scatter_call globals deadlock abort rand_rank"
+programs="collectives poll ring_allreduce rd_allreduce gather_any alltoall_nb alltoall_inplace narrow allreduce_call reduce_scatter_call globals deadlock abort ret rand_rank"
 for p in $programs; do
     mpicc_hm "$p" || fail "hypemu-mpicc cannot build $p.c"
 done
@@ -99,12 +99,50 @@ run gather_any "$q3" '"problem": "gather", "block": 2, "root": 0' 4 5
 run gather_any "$r8" '"problem": "gather", "block": 2, "root": 0' 4 9
 run alltoall_nb "$q3" '"problem": "alltoall", "block": 2' 6 40
 run alltoall_nb "$r5" '"problem": "alltoall", "block": 2' 3 10
+# MPI_Alltoall(MPI_IN_PLACE, ...): the blocks sent are recvbuf's (recvcount of recvtype each),
+# under each algorithm; the slots and hops are those of the same schedules from a send buffer.
+run alltoall_inplace "$q3" '"problem": "alltoall", "block": 2' 12 40
+run alltoall_inplace "$r5" '"problem": "alltoall", "block": 2' 6 10
+run alltoall_inplace "$q3" '"problem": "alltoall", "block": 2, "alltoall": "alltoall-bruck"' 5 16
+run alltoall_inplace "$r5" '"problem": "alltoall", "block": 2, "alltoall": "alltoall-bruck"' 4 5
+run alltoall_inplace "$q3" '"problem": "alltoall", "block": 2, "alltoall": "alltoall-dimension-exchange"' 3 0
 run reduce_scatter_call "$q3" '"problem": "reduce-scatter", "block": 2' 12 0
 run reduce_scatter_call "$r8" '"problem": "reduce-scatter", "block": 2' 24 19
 run poll "$q3" '"problem": "broadcast", "block": 5' 7 5
 run poll '{"kind": "ring", "nodes": 7}' '"problem": "broadcast", "block": 5' 7 14
 run globals "$q3" '"problem": "broadcast", "block": 3, "root": 1' 17 6
 run globals "$r8" '"problem": "broadcast", "block": 3, "root": 1' 18 46
+# Elements narrower than 8 bytes travel one to a word, sign-extended for the signed integer
+# types, zero-extended for the unsigned ones (doc/mpi-programs.md, "Messages"): rank 0's
+# values, negative ones too, are found by the causal judge in the words the others read,
+# through MPI_Bcast (2 slots on Q_2) and through MPI_Send and MPI_Recv (3 slots, 1 routed hop).
+q2='{"kind": "hypercube", "dim": 2}'
+while read -r type values; do
+    printf '%s\n\n\n\n' "$values" >"$tmp/narrow.txt"
+    export TYPE="$type"
+    run narrow "$q2" '"problem": "broadcast", "block": 3, "inputs": "narrow.txt"' 2 0
+    export P2P=1
+    run narrow "$q2" '"problem": "broadcast", "block": 3, "inputs": "narrow.txt"' 3 1
+    unset P2P
+done <<'TABLE'
+int -5 70000 -1
+short -5 300 -1
+schar -5 100 -1
+char -5 100 -1
+uchar 5 200 255
+ushort 5 60000 1
+unsigned 5 4000000000 1
+float 0 0 0
+TABLE
+# A float travels as its bits: -5.0f is no word's value, and a problem that passes values on
+# unchanged does not find it (exit 1).
+printf '%s\n\n\n\n' "-5 3 7" >"$tmp/narrow.txt"
+printf '{"topology": %s, "algorithm": {"name": "narrow", "problem": "broadcast", "block": 3, "inputs": "narrow.txt"}}\n' "$q2" >"$tmp/c.json"
+rc=0
+(cd "$tmp" && TYPE=float "$hypemu" --plugin ./narrow.so --json c.json >out.json 2>err.txt) || rc=$?
+[ "$rc" = 1 ] && [ "$(summary verified)" = false ] && grep -qF '"node 1 stored value #1 (-5) in slot 1 as node 0'"'"'s, but no packet it had read by then carried that value' "$tmp/out.json" ||
+    fail "narrow, float -5: exit $rc: $(cat "$tmp/out.json")"
+unset TYPE
 # MPI_Allreduce runs the catalogue's schedules (src/algo/common/coll_core.c, doc/mpi-programs.md,
 # "Collectives"), with the catalogue's slot counts: recursive doubling on Q_3 (3 slots, as
 # allreduce-recursive-doubling) and on a ring of 8 while the vector fits one packet (512 ints:
@@ -249,6 +287,14 @@ rc=0
 [ "$(summary end) $(summary verified)" = "aborted false" ] || fail "abort: $(cat "$tmp/out.json")"
 grep -qx 'hypemu: node 1: rank 1 called MPI_Abort(MPI_COMM_WORLD, 7)' "$tmp/err.txt" ||
     fail "abort: $(cat "$tmp/err.txt")"
+
+# A code other than 0 returned from main is exit(code): exit 1, "end": "aborted", named.
+printf '{"topology": {"kind": "ring", "nodes": 4}, "algorithm": {"name": "ret"}}\n' >"$tmp/c.json"
+rc=0
+(cd "$tmp" && "$hypemu" --plugin ./ret.so --json c.json >out.json 2>err.txt) || rc=$?
+[ "$rc" = 1 ] || fail "ret: exit $rc, not 1"
+[ "$(summary end) $(summary verified)" = "aborted false" ] || fail "ret: $(cat "$tmp/out.json")"
+grep -qx 'hypemu: node 1: rank 1 returned 3 from main' "$tmp/err.txt" || fail "ret: $(cat "$tmp/err.txt")"
 
 # algorithm.problem names one of the collective problems.
 printf '{"topology": %s, "algorithm": {"name": "globals", "problem": "sort"}}\n' "$r8" >"$tmp/c.json"

@@ -181,7 +181,7 @@ static int io_send(void *ctx, int peer, int step, const void *buf, size_t count)
 {
     (void)step;
     coll_io_t *c = ctx;
-    return hm_mpi__send(buf, count * c->io.elem, c->io.elem, rank_of(c, peer), c->tag);
+    return hm_mpi__send(buf, count * c->io.elem, c->io.elem, c->r->etype, rank_of(c, peer), c->tag);
 }
 
 static int io_recv(void *ctx, int peer, int step, void *buf, size_t count)
@@ -249,6 +249,7 @@ static size_t check_type(int count, MPI_Datatype t, const char *call)
     size_t size = hm_mpi__size(t);
     if (!size || count < 0)
         fail(call, size ? "negative count" : "unknown datatype");
+    hm_mpi__self()->etype = t; /* its elements widened as its kind says (p2p.c) */
     return size;
 }
 
@@ -521,25 +522,39 @@ static int alltoall_dimex(const char *sendbuf, char *recvbuf, size_t count, size
     return rc;
 }
 
-/* MPI_Alltoall: alltoall-pairwise's schedule by default (partners x XOR s on a power of two of
- * ranks, else x + s and x - s mod p), alltoall-bruck's or alltoall-dimension-exchange's when
- * chosen (coll_core.c, all the catalogue's). */
-int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+/* MPI_Alltoall with its blocks from sendbuf, sendcount elements of size bytes each. */
+static int alltoall_from(const char *sendbuf, char *recvbuf, int sendcount, size_t size)
 {
-    (void)comm, (void)recvcount, (void)recvtype;
     hm_mpi_rank_t *r = hm_mpi__self();
-    size_t size = check_type(sendcount, sendtype, "MPI_Alltoall");
     size_t block = (size_t)sendcount * size;
     if (hm_mpi__algo_is(HM_MPI_ALLTOALL, "alltoall-bruck"))
         return alltoall_bruck(sendbuf, recvbuf, (size_t)sendcount, size);
     if (hm_mpi__algo_is(HM_MPI_ALLTOALL, "alltoall-dimension-exchange"))
         return alltoall_dimex(sendbuf, recvbuf, (size_t)sendcount, size);
-    hm_mpi__copy((char *)recvbuf + (size_t)r->rank * block,
-                 (const char *)sendbuf + (size_t)r->rank * block, block);
+    hm_mpi__copy(recvbuf + (size_t)r->rank * block, sendbuf + (size_t)r->rank * block, block);
     coll_io_t c;
     int x = coll_io(&c, 0, MAP_RANK, HM_MPI_TAG_ALLTOALL, size, "MPI_Alltoall");
     return hma_coll_alltoall_pairwise(&c.io, x, r->size, sendbuf, recvbuf, (size_t)sendcount);
+}
+
+/* MPI_Alltoall: alltoall-pairwise's schedule by default (partners x XOR s on a power of two of
+ * ranks, else x + s and x - s mod p), alltoall-bruck's or alltoall-dimension-exchange's when
+ * chosen (coll_core.c, all the catalogue's). With MPI_IN_PLACE the blocks sent are recvbuf's
+ * (recvcount elements of recvtype each; sendcount and sendtype are ignored), copied first. */
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    (void)comm;
+    if (sendbuf != MPI_IN_PLACE)
+        return alltoall_from(sendbuf, recvbuf, sendcount,
+                             check_type(sendcount, sendtype, "MPI_Alltoall"));
+    size_t size = check_type(recvcount, recvtype, "MPI_Alltoall");
+    size_t bytes = (size_t)hm_mpi__self()->size * (size_t)recvcount * size;
+    char *copy = hm_mpi__scratch(bytes, "MPI_Alltoall");
+    hm_mpi__copy(copy, recvbuf, bytes);
+    int rc = alltoall_from(copy, recvbuf, recvcount, size);
+    hm_mpi__unscratch(copy);
+    return rc;
 }
 
 /* reduce-scatter-pairwise's schedule (coll_core.c): partners rank XOR s on a power of two of

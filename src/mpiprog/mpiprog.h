@@ -36,8 +36,9 @@ typedef struct hm_mpi_rank_s {
     hm_mpi_msg_t *unexp, *unexp_tail; /* complete messages no receive matched, in order */
     hm_mpi_msg_t **building;          /* per source: the message its packets are filling */
     struct hm_mpi_request_s *posted, *posted_tail;
-    jmp_buf *out;     /* back to the node program's entry: the run stops, or the rank ends */
-    void *scratch[8]; /* the collectives' buffers now in use, freed if the rank leaves */
+    jmp_buf *out;       /* back to the node program's entry: the run stops, or the rank ends */
+    void *scratch[8];   /* the collectives' buffers now in use, freed if the rank leaves */
+    MPI_Datatype etype; /* the element type of the collective in progress (its check) */
 } hm_mpi_rank_t;
 
 /* Bytes of payload a packet carries at most (doc/mpi-programs.md, "Semantics"). */
@@ -88,8 +89,11 @@ static inline void hm_mpi__copy(void *dst, const void *src, size_t n)
 
 size_t hm_mpi__size(MPI_Datatype t); /* bytes of one element, 0 for an unknown type */
 /* Point to point with any tag (the collectives' own below 0); call names the MPI call a
- * deadlock report gives. */
-int hm_mpi__send(const void *buf, size_t bytes, size_t elsize, int dest, int tag);
+ * deadlock report gives. Elements of elsize bytes narrower than 8 travel one to a word,
+ * sign-extended when type is a signed integer type of that size (doc/mpi-programs.md,
+ * "Messages"). */
+int hm_mpi__send(const void *buf, size_t bytes, size_t elsize, MPI_Datatype type, int dest,
+                 int tag);
 int hm_mpi__recv(void *buf, size_t bytes, int src, int tag, MPI_Status *st, const char *call);
 /* A collective's buffer of bytes (at least 1), held by the rank until hm_mpi__unscratch, or
  * freed when the rank leaves its program (the run stops in the collective). */

@@ -10,6 +10,7 @@
  * than 8 bytes travels padded to 8 (README "What verified means": a payload counts as
  * ceil(len / 8) words).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,71 @@ static void complete(hm_mpi_msg_t *m)
     self->unexp_tail = m;
 }
 
+/* Whether elements of type t are signed integers, sign-extended on the way (MPI_CHAR as the
+ * compiler's char). */
+static int is_signed(MPI_Datatype t)
+{
+    return t == MPI_SIGNED_CHAR || t == MPI_SHORT || t == MPI_INT || t == MPI_INT32_T ||
+           t == MPI_LONG || t == MPI_LONG_LONG || t == MPI_INT64_T ||
+           (t == MPI_CHAR && CHAR_MIN < 0);
+}
+
+/* One element of elsize bytes (1, 2 or 4) as its 8-byte word: sign-extended when sgn, else
+ * zero-extended (an unsigned integer, a float's bits). */
+static uint64_t widen(const unsigned char *src, size_t elsize, int sgn)
+{
+    int8_t s1;
+    int16_t s2;
+    int32_t s4;
+    uint8_t u1;
+    uint16_t u2;
+    uint32_t u4;
+    if (elsize == 1)
+        return sgn ? (memcpy(&s1, src, 1), (uint64_t)(int64_t)s1) : (memcpy(&u1, src, 1), u1);
+    if (elsize == 2)
+        return sgn ? (memcpy(&s2, src, 2), (uint64_t)(int64_t)s2) : (memcpy(&u2, src, 2), u2);
+    return sgn ? (memcpy(&s4, src, 4), (uint64_t)(int64_t)s4) : (memcpy(&u4, src, 4), u4);
+}
+
+/* A packet's payload from real bytes of elements of elsize bytes at src, each narrower
+ * than 8 in a word of its own (doc/mpi-programs.md, "Messages"); its length. */
+static size_t pack(unsigned char *pad, const unsigned char *src, size_t real, size_t elsize,
+                   int sgn)
+{
+    if (elsize >= 8) {
+        hm_mpi__copy(pad, src, real);
+        return real;
+    }
+    for (size_t i = 0; i < real / elsize; i++) {
+        uint64_t w = widen(src + i * elsize, elsize, sgn);
+        memcpy(pad + 8 * i, &w, 8);
+    }
+    return real / elsize * 8;
+}
+
+/* The inverse of pack: real bytes at dst from a payload of len bytes (words of elements of
+ * real * 8 / len bytes when len differs from real), each element its word's low bytes. */
+static void unpack(unsigned char *dst, const unsigned char *pad, size_t real, size_t len)
+{
+    if (len == real || real == 0) {
+        hm_mpi__copy(dst, pad, real);
+        return;
+    }
+    size_t elsize = real * 8 / len;
+    for (size_t i = 0; i < real / elsize; i++) {
+        uint64_t w;
+        memcpy(&w, pad + 8 * i, 8);
+        uint8_t u1 = (uint8_t)w;
+        uint16_t u2 = (uint16_t)w;
+        uint32_t u4 = (uint32_t)w;
+        memcpy(dst + i * elsize,
+               elsize == 1   ? (void *)&u1
+               : elsize == 2 ? (void *)&u2
+                             : (void *)&u4,
+               elsize);
+    }
+}
+
 static void take(const hm_packet_t *p)
 {
     int src = p->from;
@@ -113,7 +179,7 @@ static void take(const hm_packet_t *p)
         self->building[src] = m;
     }
     size_t real = (size_t)p->tag;
-    hm_mpi__copy(m->data + m->got, p->data, real);
+    unpack(m->data + m->got, p->data, real, p->len);
     m->got += real;
     if (m->got == m->bytes) {
         self->building[src] = NULL;
@@ -149,7 +215,7 @@ static void idle(void)
         leave();
 }
 
-int hm_mpi__send(const void *buf, size_t bytes, size_t elsize, int dest, int tag)
+int hm_mpi__send(const void *buf, size_t bytes, size_t elsize, MPI_Datatype type, int dest, int tag)
 {
     if (dest == MPI_PROC_NULL)
         return MPI_SUCCESS;
@@ -167,13 +233,11 @@ int hm_mpi__send(const void *buf, size_t bytes, size_t elsize, int dest, int tag
     }
     size_t wide = elsize < 8 ? 8 : elsize, per = HM_MPI_PACKET / wide * elsize, off = 0;
     unsigned char pad[HM_MPI_PACKET];
+    int sgn = hm_mpi__size(type) == elsize && is_signed(type);
     int32_t k = 0;
     do {
         size_t real = bytes - off < per ? bytes - off : per;
-        size_t len = elsize < 8 ? real / elsize * 8 : real;
-        memset(pad, 0, len);
-        if (real)
-            memcpy(pad, (const unsigned char *)buf + off, real);
+        size_t len = pack(pad, (const unsigned char *)buf + off, real, elsize, sgn);
         hm_packet_t p = {.msg = tag,
                          .origin = self->rank,
                          .value = (int64_t)bytes,
@@ -269,7 +333,8 @@ int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, M
     (void)comm;
     if (tag < 0)
         return bad("MPI_Send", "negative tag");
-    return hm_mpi__send(buf, bytes_of(count, type, "MPI_Send"), hm_mpi__size(type), dest, tag);
+    return hm_mpi__send(buf, bytes_of(count, type, "MPI_Send"), hm_mpi__size(type), type, dest,
+                        tag);
 }
 
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
@@ -615,6 +680,17 @@ static void rank_free(hm_mpi_rank_t *r)
     free(r->building);
 }
 
+/* main returned code: 0 ends the rank normally; another code, as exit(code) in C, is a failure
+ * of the run as exit(code) is (hm_mpi_exit__), named as the return. */
+static void returned(int code)
+{
+    if (code != 0) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "rank %d returned %d from main", self->rank, code);
+        hm_abort(self->n, buf);
+    }
+}
+
 /* The rank's life in this copy of the program (private.c loads one per rank). */
 void hm_mpi__rank(hm_node_t *n)
 {
@@ -628,7 +704,7 @@ void hm_mpi__rank(hm_node_t *n)
     self = &r;
     char name[] = "mpi-program", *argv[] = {name, NULL};
     if (setjmp(out) == 0)
-        hm_mpi_main__(1, argv);
+        returned(hm_mpi_main__(1, argv));
     self = NULL;
     rank_free(&r);
 }
