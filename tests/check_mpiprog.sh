@@ -65,7 +65,7 @@ mpicc_hm() { # mpicc_hm NAME: $tmp/NAME.so from NAME.c (src_of)
         -I"$HM_SRCDIR/examples/mpi" -Wall -Wextra -Werror -I"$HM_BUILDDIR/include" \
         -L"$HM_BUILDDIR/lib/.libs" ${HM_CFLAGS:-}
 }
-programs="collectives poll ring_allreduce rd_allreduce gather_any alltoall_nb alltoall_inplace narrow allreduce_call reduce_scatter_call globals deadlock abort ret rand_rank"
+programs="collectives poll ring_allreduce rd_allreduce gather_any alltoall_nb alltoall_inplace narrow allreduce_call reduce_scatter_call globals deadlock abort ret rand_rank sendrecv_big"
 for p in $programs; do
     mpicc_hm "$p" || fail "hypemu-mpicc cannot build $p.c"
 done
@@ -342,6 +342,17 @@ for mode in "" "" --sandbox; do
     [ "$got" = "$rand_want" ] || fail "rand_rank ${mode:-in thread mode}: '$got', not '$rand_want'"
 done
 
+# ---- exchanges larger than a mailbox (doc/mpi-programs.md, "Defaults") ----------------------
+# sendrecv_big.c: 5,000 doubles by MPI_Sendrecv, 8,192 long longs both ways by Isend/Irecv,
+# ten sends before any receive; an MPI program's mailboxes hold 2^20 packets by default, so
+# all complete (on the ring of 5 in 39 slots, on Q_3 in 59), every value right.
+for t in "$r5 39" "$q3 59"; do
+    printf '{"topology": %s, "algorithm": {"name": "sendrecv_big"}}\n' "${t% *}" >"$tmp/sb.json"
+    (cd "$tmp" && "$hypemu" --plugin ./sendrecv_big.so sb.json --set output=null >out.txt 2>&1) || true
+    grep -qx 'wrong values: 0' "$tmp/out.txt" && grep -qx "completion_slots *${t##* }" "$tmp/out.txt" ||
+        fail "sendrecv_big on ${t% *}: $(cat "$tmp/out.txt")"
+done
+
 # ---- the same programs under Open MPI ----------------------------------------------------
 if ! command -v mpicc >/dev/null 2>&1 || [ -z "${MPIRUN:-}" ] || ! [ -x "$MPIRUN" ]; then
     echo "check_mpiprog.sh: no mpicc or mpirun: the comparison with real MPI is skipped"
@@ -383,4 +394,8 @@ session=$(mktemp -d "$tmp/oXXXXXX")
 got=$(cd "$tmp" && env OMPI_MCA_orte_tmpdir_base="$session" timeout 300 "$MPIRUN" --allow-run-as-root \
     --oversubscribe -np 4 ./rand_rank.mpicc)
 [ "$got" = "$rand_want" ] || fail "rand_rank under mpirun: '$got', not '$rand_want'"
+session=$(mktemp -d "$tmp/oXXXXXX")
+got=$(cd "$tmp" && env OMPI_MCA_orte_tmpdir_base="$session" timeout 300 "$MPIRUN" --allow-run-as-root \
+    --oversubscribe -np 5 ./sendrecv_big.mpicc)
+[ "$got" = "wrong values: 0" ] || fail "sendrecv_big under mpirun: '$got'"
 echo "check_mpiprog.sh: all passed"

@@ -660,6 +660,32 @@ static int thread_figures_wanted(void)
     return tf && strcmp(tf, "1") == 0;
 }
 
+/* mailbox, contention and stack_kib, with an MPI program's defaults. */
+static void check_buffers(hm__config_t *c, json_t *root)
+{
+    const hm__config_key_t *k = hm__config_keys;
+    /* An MPI program's defaults are MPI's eager buffering (doc/mpi-programs.md): mailboxes
+     * of the largest capacity, so that a send never waits for its receiver to read (an
+     * MPI_Sendrecv or Isend of any length completes), and "queue". */
+    int mpi = c->algo && hm__plugin_mpi(c->algo);
+    if (mpi)
+        c->opt.mailbox_capacity = (int)k[HM__K_MAILBOX_CAPACITY].max;
+    json_t *mb = hm__cfg_get_object(c, root, "mailbox", 0);
+    if (mb) {
+        hm__cfg_table_keys(c, "mailbox", NULL, mb);
+        if (json_object_get(mb, "capacity") || !mpi)
+            c->opt.mailbox_capacity = (int)hm__cfg_key_int(c, mb, HM__K_MAILBOX_CAPACITY, 0);
+    }
+    int pol = hm__cfg_key_enum(c, root, HM__K_CONTENTION, mpi ? 1 : (int)k[HM__K_CONTENTION].def);
+    /* "stack_kib" (README "Exit codes"): an MPI program's default is 1 MiB, its arrays on
+     * its stack (main). */
+    if (json_object_get(root, "stack_kib"))
+        c->opt.stack_size = (size_t)hm__cfg_key_int(c, root, HM__K_STACK_KIB, 0) * 1024;
+    else if (mpi && !c->opt.stack_size)
+        c->opt.stack_size = 1024 * 1024;
+    c->opt.contention = pol == 1 ? HM__CONTENTION_QUEUE : HM__CONTENTION_STRICT;
+}
+
 static void check_document(hm__config_t *c)
 {
     json_t *root = c->root;
@@ -707,21 +733,7 @@ static void check_document(hm__config_t *c)
     }
     check_ports(c, p);
 
-    json_t *mb = hm__cfg_get_object(c, root, "mailbox", 0);
-    if (mb) {
-        hm__cfg_table_keys(c, "mailbox", NULL, mb);
-        c->opt.mailbox_capacity = (int)hm__cfg_key_int(c, mb, HM__K_MAILBOX_CAPACITY, 0);
-    }
-    /* An MPI program's default is "queue": MPI's eager buffering (doc/mpi-programs.md). */
-    int mpi = c->algo && hm__plugin_mpi(c->algo);
-    int pol = hm__cfg_key_enum(c, root, HM__K_CONTENTION, mpi ? 1 : (int)k[HM__K_CONTENTION].def);
-    /* "stack_kib" (README "Exit codes"): an MPI program's default is 1 MiB, its arrays on
-     * its stack (main). */
-    if (json_object_get(root, "stack_kib"))
-        c->opt.stack_size = (size_t)hm__cfg_key_int(c, root, HM__K_STACK_KIB, 0) * 1024;
-    else if (mpi && !c->opt.stack_size)
-        c->opt.stack_size = 1024 * 1024;
-    c->opt.contention = pol == 1 ? HM__CONTENTION_QUEUE : HM__CONTENTION_STRICT;
+    check_buffers(c, root);
 
     check_clock(c, root);
     check_seed(c, root);
