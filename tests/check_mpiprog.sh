@@ -65,7 +65,7 @@ mpicc_hm() { # mpicc_hm NAME: $tmp/NAME.so from NAME.c (src_of)
         -I"$HM_SRCDIR/examples/mpi" -Wall -Wextra -Werror -I"$HM_BUILDDIR/include" \
         -L"$HM_BUILDDIR/lib/.libs" ${HM_CFLAGS:-}
 }
-programs="collectives poll ring_allreduce rd_allreduce gather_any alltoall_nb alltoall_inplace narrow allreduce_call reduce_scatter_call globals deadlock abort ret rand_rank sendrecv_big"
+programs="collectives poll ring_allreduce rd_allreduce gather_any alltoall_nb alltoall_inplace narrow allreduce_call reduce_scatter_call globals deadlock abort ret rand_rank sendrecv_big bad_source"
 for p in $programs; do
     mpicc_hm "$p" || fail "hypemu-mpicc cannot build $p.c"
 done
@@ -352,6 +352,13 @@ for t in "$r5 39" "$q3 59"; do
     grep -qx 'wrong values: 0' "$tmp/out.txt" && grep -qx "completion_slots *${t##* }" "$tmp/out.txt" ||
         fail "sendrecv_big on ${t% *}: $(cat "$tmp/out.txt")"
 done
+
+# A receive from a rank that does not exist: the run stops at once, naming the call.
+printf '{"topology": %s, "algorithm": {"name": "bad_source"}}\n' "$r5" >"$tmp/bs.json"
+rc=0
+(cd "$tmp" && "$hypemu" --plugin ./bad_source.so bs.json --set output=null >out.txt 2>err.txt) || rc=$?
+[ "$rc" = 4 ] && grep -qx 'hypemu: node 1: rank 1: MPI_Recv(source 5, tag 0): source out of range' "$tmp/err.txt" ||
+    fail "bad_source: exit $rc: $(cat "$tmp/err.txt")"
 
 # ---- the same programs under Open MPI ----------------------------------------------------
 if ! command -v mpicc >/dev/null 2>&1 || [ -z "${MPIRUN:-}" ] || ! [ -x "$MPIRUN" ]; then

@@ -204,6 +204,8 @@ static int io_combine(void *ctx, void *acc, const void *in, size_t count)
 static int coll_io(coll_io_t *c, int root, int ring, int tag, size_t elem, const char *call)
 {
     hm_mpi_rank_t *r = hm_mpi__self();
+    if (root < 0 || root >= r->size)
+        fail(call, "root out of range"); /* the others would wait for it for ever */
     *c = (coll_io_t){
         .r = r, .root = root, .xor = on_hypercube(r), .ring = ring, .tag = tag, .call = call};
     c->io = (hma_coll_io_t){

@@ -301,8 +301,17 @@ static void finish(struct hm_mpi_request_s *q, MPI_Status *st)
     free(q);
 }
 
+/* A source that names no rank stops the run, naming the call (as a destination does):
+ * waiting for it would be a deadlock with no cause in the report. */
+static void check_source(int src, const char *call)
+{
+    if (src != MPI_ANY_SOURCE && src != MPI_PROC_NULL && (src < 0 || src >= self->size))
+        bad(call, "source out of range");
+}
+
 int hm_mpi__recv(void *buf, size_t bytes, int src, int tag, MPI_Status *st, const char *call)
 {
+    check_source(src, call);
     struct hm_mpi_request_s *q = post(buf, bytes, src, tag);
     wait_one(q, call);
     finish(q, st);
@@ -384,6 +393,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
               MPI_Request *request)
 {
     (void)comm;
+    check_source(source, "MPI_Irecv");
     *request = post(buf, bytes_of(count, type, "MPI_Irecv"), source, tag);
     return MPI_SUCCESS;
 }
@@ -472,6 +482,7 @@ static const hm_mpi_msg_t *find(int source, int tag)
 
 static int probe(int source, int tag, MPI_Status *status)
 {
+    check_source(source, "MPI_Probe");
     drain();
     const hm_mpi_msg_t *m = find(source, tag);
     if (m && status)
