@@ -63,6 +63,7 @@ typedef struct MPI_Status {
 #define MPI_DOUBLE 14
 #define MPI_INT64_T 15
 #define MPI_INT32_T 16
+#define MPI_DATATYPE_NULL 0 /* a type of no size: with MPI_IN_PLACE, where it is ignored */
 
 /* Reductions. */
 #define MPI_SUM 1
