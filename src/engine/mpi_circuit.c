@@ -56,12 +56,14 @@ struct hm__dcirc_s {
     HM__VEC(int64_t) keys; /* scratch: keys of ready messages (3 each) */
     HM__VEC(size_t) ready, picks, starts;
     int64_t *send_busy, *recv_busy, *sstamp, *rstamp; /* per node, as engine/circuit.c's */
-    int32_t *load, *path, *seen, mark;
+    int32_t *load, *path;
+    uint32_t *seen, mark; /* per rank: the mark of the last message that named it */
+    int size;
     size_t maxpath;
     hm__bytes_t *out;      /* per rank */
     HM__VEC(int32_t) from; /* scratch: a round's messages, source, offset and length */
     hm__bytes_t in;
-    int round;
+    unsigned round; /* rounds so far: their parity picks the tag */
     int64_t started, link_contention, port_contention;
     int64_t max_k, max_slot, max_src, max_idx, hot_from, hot_to;
 };
@@ -137,9 +139,19 @@ static int owner(const hm__machine_t *m, const hm__dist_t *D, int32_t link)
     return hm__dist_rank_of(D, link / m->maxdeg);
 }
 
+/* A mark not in C->seen (all cleared when the count wraps). */
+static uint32_t new_mark(dcirc_t *C)
+{
+    if (++C->mark == 0) {
+        memset(C->seen, 0, (size_t)C->size * sizeof *C->seen);
+        C->mark = 1;
+    }
+    return C->mark;
+}
+
 /* What this rank is to x, and the other ranks concerned in C->seen (stamped with mark). */
 static int roles_of(const hm__machine_t *m, const hm__dist_t *D, dcirc_t *C, const dmsg_t *x,
-                    int32_t mark, int *others, int *n)
+                    uint32_t mark, int *others, int *n)
 {
     int roles = 0;
     *n = 0;
@@ -168,7 +180,7 @@ static int roles_of(const hm__machine_t *m, const hm__dist_t *D, dcirc_t *C, con
 static void round_trip(hm__dist_t *D, dcirc_t *C)
 {
     double t0 = MPI_Wtime();
-    int tag = TAG_ROUND + (C->round++ & 1), nreq = 0, barrier = 0, done = 0;
+    int tag = TAG_ROUND + (int)(C->round++ & 1u), nreq = 0, barrier = 0, done = 0;
     MPI_Request req[D->size], bar = MPI_REQUEST_NULL;
     for (int r = 0; r < D->size; r++)
         if (r != D->rank && C->out[r].n > 0) {
@@ -277,7 +289,7 @@ static void unpack_new(hm__machine_t *m, hm__dist_t *D, dcirc_t *C, const unsign
         D->delivered++;
     }
     int n, others[D->size];
-    x.roles = roles_of(m, D, C, &x, ++C->mark, others, &n);
+    x.roles = roles_of(m, D, C, &x, new_mark(C), others, &n);
     if (HM__PUSH(C->fresh, x) != 0)
         oom();
 }
@@ -292,7 +304,7 @@ static void take_new(hm__machine_t *m, hm__dist_t *D, dcirc_t *C, int64_t t)
             dmsg_t x = {.c = n->outbox.v[j], .kslot = t, .blocked = -1, .recv_known = -1};
             x.c.idx = (uint32_t)j;
             int others[D->size], k;
-            x.roles = roles_of(m, D, C, &x, ++C->mark, others, &k);
+            x.roles = roles_of(m, D, C, &x, new_mark(C), others, &k);
             int at = hm__dist_rank_of(D, x.c.dst);
             for (int r = 0; r < k; r++)
                 pack_new(m, &C->out[others[r]], &x, t, others[r] == at);
@@ -402,11 +414,11 @@ static void to_owners(const hm__machine_t *m, hm__dist_t *D, dcirc_t *C, const d
                       int rec)
 {
     size_t len = path_of(m, C, x);
-    ++C->mark;
+    uint32_t mark = new_mark(C);
     for (size_t j = 0; j < len; j++) {
         int o = owner(m, D, C->path[j]);
-        if (o != D->rank && C->seen[o] != C->mark) {
-            C->seen[o] = C->mark;
+        if (o != D->rank && C->seen[o] != mark) {
+            C->seen[o] = mark;
             put_key(&C->out[o], x, t, rec);
         }
     }
@@ -634,7 +646,7 @@ static void receiver_start(hm__machine_t *m, hm__dist_t *D, dcirc_t *C, dmsg_t *
         }
     }
     int others[D->size], n;
-    roles_of(m, D, C, x, ++C->mark, others, &n);
+    roles_of(m, D, C, x, new_mark(C), others, &n);
     for (int r = 0; r < n; r++) {
         put_key(&C->out[others[r]], x, t, REC_START);
         hm__dist_put_u(&C->out[others[r]], (uint64_t)x->c.dur);
@@ -835,6 +847,7 @@ dcirc_t *hm__dcirc_new(hm__machine_t *m, hm__dist_t *D)
     C->path = malloc((C->maxpath ? C->maxpath : 1) * sizeof *C->path);
     C->seen = calloc((size_t)D->size, sizeof *C->seen);
     C->out = calloc((size_t)D->size, sizeof *C->out);
+    C->size = D->size;
     C->hot_from = C->hot_to = -1;
     if (!C->send_busy || !C->recv_busy || !C->sstamp || !C->rstamp || !C->load || !C->path ||
         !C->seen || !C->out) {
