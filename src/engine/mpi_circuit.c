@@ -376,7 +376,8 @@ static int idx_cmp(const void *a, const void *b)
  * ones by their place. */
 static void merge(dcirc_t *C)
 {
-    qsort(C->fresh.v, C->fresh.n, sizeof *C->fresh.v, fresh_cmp);
+    if (C->fresh.n > 1) /* qsort's pointer is never NULL */
+        qsort(C->fresh.v, C->fresh.n, sizeof *C->fresh.v, fresh_cmp);
     for (size_t i = 0; i < C->fresh.n; i++)
         if (HM__PUSH(C->msgs, C->fresh.v[i]) != 0)
             oom();
@@ -389,7 +390,8 @@ static void merge(dcirc_t *C)
         if (HM__PUSH(C->ready, (size_t)(x - C->msgs.v)) != 0)
             oom();
     }
-    qsort(C->ready.v, C->ready.n, sizeof *C->ready.v, idx_cmp);
+    if (C->ready.n > 1)
+        qsort(C->ready.v, C->ready.n, sizeof *C->ready.v, idx_cmp);
 }
 
 /* ---- R2: the receivers decide ------------------------------------------------------- */
