@@ -145,6 +145,16 @@ int64_t hm__dist_get_i(const unsigned char **p)
     return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
 }
 
+void hm__dist_put_tail(hm__bytes_t *b, const hm__copy_t *c, int whole)
+{
+    hm__dist_put_i(b, (int64_t)c->pkt.origin - c->src);
+    hm__dist_put_i(b, c->pkt.tag);
+    hm__dist_put_i(b, c->pkt.aux);
+    hm__dist_put_u(b, c->pkt.len);
+    if (whole && c->pkt.len)
+        hm__dist_put(b, c->pkt.data, c->pkt.len);
+}
+
 /* A copy on the wire, in slot t (doc/mpi.md, "What crossing ranks costs"): what the port
  * models judge (sender, receiver, link, emission) and what their refusals name (msg); its
  * place in the candidate order (cls 1 for a new copy, idx its place in its sender's outbox;
@@ -176,12 +186,7 @@ static void pack_copy(const hm__machine_t *m, hm__bytes_t *b, const hm__copy_t *
     hm__dist_put_i(b, t - c->sent_slot);
     hm__dist_put_i(b, c->dur);
     hm__dist_put_u(b, c->flow ^ hm__flow_id(c->src, c->emission, c->sport)); /* 0 unless routed */
-    hm__dist_put_i(b, (int64_t)c->pkt.origin - c->src);
-    hm__dist_put_i(b, c->pkt.tag);
-    hm__dist_put_i(b, c->pkt.aux);
-    hm__dist_put_u(b, c->pkt.len);
-    if (whole && c->pkt.len)
-        hm__dist_put(b, c->pkt.data, c->pkt.len);
+    hm__dist_put_tail(b, c, whole);
 }
 
 /* A copy from another rank: a new one into its sender's outbox (in this process, the

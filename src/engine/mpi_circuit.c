@@ -238,7 +238,7 @@ static int received(const dcirc_t *C, size_t i, const unsigned char **q, const u
 
 /* ---- R1: new messages and ready ones ------------------------------------------------ */
 
-static void pack_new(const hm__machine_t *m, hm__bytes_t *b, const dmsg_t *x, int64_t t, int whole)
+static void pack_new(hm__bytes_t *b, const dmsg_t *x, int64_t t, int whole)
 {
     const hm__copy_t *c = &x->c;
     put_key(b, x, t, REC_NEW);
@@ -248,13 +248,7 @@ static void pack_new(const hm__machine_t *m, hm__bytes_t *b, const dmsg_t *x, in
     hm__dist_put_i(b, c->pkt.value);
     hm__dist_put_i(b, t - c->sent_slot);
     hm__dist_put_u(b, c->flow ^ hm__flow_id(c->src, c->emission, 0xff));
-    hm__dist_put_i(b, (int64_t)c->pkt.origin - c->src);
-    hm__dist_put_i(b, c->pkt.tag);
-    hm__dist_put_i(b, c->pkt.aux);
-    hm__dist_put_u(b, c->pkt.len);
-    if (whole && c->pkt.len)
-        hm__dist_put(b, c->pkt.data, c->pkt.len);
-    (void)m;
+    hm__dist_put_tail(b, c, whole);
 }
 
 static void unpack_new(hm__machine_t *m, hm__dist_t *D, dcirc_t *C, const unsigned char **q,
@@ -307,7 +301,7 @@ static void take_new(hm__machine_t *m, hm__dist_t *D, dcirc_t *C, int64_t t)
             x.roles = roles_of(m, D, C, &x, new_mark(C), others, &k);
             int at = hm__dist_rank_of(D, x.c.dst);
             for (int r = 0; r < k; r++)
-                pack_new(m, &C->out[others[r]], &x, t, others[r] == at);
+                pack_new(&C->out[others[r]], &x, t, others[r] == at);
             if (!(x.roles & ROLE_RECV)) {
                 hm__blob_release(x.c.blob);
                 x.c.blob = NULL;

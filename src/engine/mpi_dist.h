@@ -76,6 +76,9 @@ int hm__dist_rank_of(const hm__dist_t *D, int node);
 _Noreturn void hm__dist_abort_all(const char *what);
 void hm__dist_put(hm__bytes_t *b, const void *p, size_t len);
 void hm__dist_get(const unsigned char **p, void *to, size_t len);
+/* The end of a copy on the wire (both transports): its packet's origin, tag, aux and
+ * length, and its payload when whole (for the rank that runs its receiver). */
+void hm__dist_put_tail(hm__bytes_t *b, const hm__copy_t *c, int whole);
 /* Variable-length integers (LEB128; signed ones zigzagged): a slot's wire. */
 void hm__dist_put_u(hm__bytes_t *b, uint64_t v);
 void hm__dist_put_i(hm__bytes_t *b, int64_t v);
